@@ -1,0 +1,40 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+// A fixed path (per port) so the test workers, which re-read this file, agree on it;
+// tests/e2e/serve.ts deletes it before each run.
+const DATABASE_PATH = path.join(tmpdir(), `folio-e2e-${PORT}`, 'folio.db');
+process.env.E2E_DATABASE_PATH = DATABASE_PATH;
+
+export default defineConfig({
+  testDir: './tests/e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: 'bun tests/e2e/serve.ts',
+    url: `http://127.0.0.1:${PORT}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: { PORT: String(PORT), DATABASE_URL: `sqlite:${DATABASE_PATH}` },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

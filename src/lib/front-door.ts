@@ -1,0 +1,61 @@
+// Owns what happens to a request before Waku sees it: refusing URLs no route could serve
+// (before the adapter's static file server chokes on them) and the headers every response
+// carries, static files included.
+
+type Fetch = (request: Request, ...rest: never[]) => Response | Promise<Response>;
+
+export const MAX_URL_LENGTH = 8 * 1024;
+
+const BASE_HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'x-frame-options': 'DENY',
+};
+
+const NOT_FOUND_HTML =
+  '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Page not found</title></head><body><h1>Page not found</h1><p><a href="/">Go to the home page</a></p></body></html>';
+
+/** Why a URL is refused outright, or null to let it through. */
+export function refuseUrl(rawUrl: string): { status: 404 | 414 } | null {
+  if (rawUrl.length > MAX_URL_LENGTH) return { status: 414 };
+  const pathStart = rawUrl.indexOf('/', rawUrl.indexOf('//') + 2);
+  const queryStart = rawUrl.indexOf('?', pathStart);
+  const path = rawUrl.slice(pathStart, queryStart === -1 ? undefined : queryStart);
+  // NUL bytes (raw or encoded) and encoded slashes/backslashes/dots in the path never name a
+  // page; they are the stuff of traversal attempts.
+  if (/%00|\0|%2f|%5c|%2e%2e/i.test(path)) return { status: 404 };
+  return null;
+}
+
+export function applyBaseHeaders(response: Response): Response {
+  try {
+    for (const [name, value] of Object.entries(BASE_HEADERS)) {
+      if (!response.headers.has(name)) response.headers.set(name, value);
+    }
+    return response;
+  } catch {
+    // Responses made by fetch() have immutable headers: copy once.
+    const copy = new Response(response.body, response);
+    for (const [name, value] of Object.entries(BASE_HEADERS)) copy.headers.set(name, value);
+    return copy;
+  }
+}
+
+export function withFrontDoor<F extends Fetch>(fetch: F): F {
+  const frontDoor = async (request: Request, ...rest: never[]) => {
+    const refused = refuseUrl(request.url);
+    if (refused) {
+      return applyBaseHeaders(
+        new Response(refused.status === 404 ? NOT_FOUND_HTML : 'URI Too Long\n', {
+          status: refused.status,
+          headers: {
+            'content-type':
+              refused.status === 404 ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8',
+          },
+        }),
+      );
+    }
+    return applyBaseHeaders(await fetch(request, ...rest));
+  };
+  return frontDoor as F;
+}

@@ -1,0 +1,67 @@
+import { describe, expect, test } from 'bun:test';
+import { extractPlainText, renderMarkdown } from './markdown';
+
+/** True when the HTML has a live element or attribute that could run script. */
+function hasLiveScript(html: string): boolean {
+  return (
+    /<script/i.test(html) ||
+    /<[a-z][^>]*\son[a-z]+\s*=/i.test(html) ||
+    /<[a-z][^>]*(?:href|src)\s*=\s*["']?\s*(?:javascript|vbscript|data):/i.test(html) ||
+    /<(?:iframe|object|embed|svg|math|style|img|form)[\s>]/i.test(
+      html.replace(/<img src="https?:[^"]*"[^>]*>/g, ''),
+    )
+  );
+}
+
+describe('renderMarkdown', () => {
+  test('renders headings with ids, lists, tables, code and links', () => {
+    const html = renderMarkdown(
+      '## Hello World\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```ts\nconst x = 1;\n```\n\n[in](/about) [out](https://example.com)',
+    );
+    expect(html).toContain('<h2 id="hello-world">Hello World</h2>');
+    expect(html).toContain('<li>one</li>');
+    expect(html).toContain('<table>');
+    expect(html).toContain('<code class="language-ts">');
+    expect(html).toContain('<a href="/about">in</a>');
+    expect(html).toContain('<a href="https://example.com" rel="noopener noreferrer">out</a>');
+  });
+
+  const vectors = [
+    '<script>alert(1)</script>',
+    '<img src=x onerror=alert(1)>',
+    '<a href="javascript:alert(1)">x</a>',
+    '[x](javascript:alert(1))',
+    '[x](JAVASCRIPT:alert(1))',
+    '[x](jav&#x09;ascript:alert(1))',
+    '[x](java\tscript:alert(1))',
+    '[x]( javascript:alert(1))',
+    '[x](&#106;avascript:alert(1))',
+    '[x](vbscript:msgbox(1))',
+    '[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)',
+    '![x](javascript:alert(1))',
+    '![x](data:image/svg+xml,<svg onload=alert(1)>)',
+    '<svg onload=alert(1)>',
+    '<iframe src="javascript:alert(1)"></iframe>',
+    '<style>body{background:url(javascript:alert(1))}</style>',
+    '[x](file:///etc/passwd)',
+    '<a href="#" onclick="alert(1)">x</a>',
+    '[x][ref]\n\n[ref]: javascript:alert(1)',
+    '<details open ontoggle=alert(1)>',
+    '<<script>script>alert(1)<</script>/script>',
+    '`<script>`',
+    '[<script>](https://example.com)',
+  ];
+
+  for (const vector of vectors) {
+    test(`leaves ${JSON.stringify(vector)} inert`, () => {
+      expect(hasLiveScript(renderMarkdown(vector))).toBe(false);
+    });
+  }
+});
+
+describe('extractPlainText', () => {
+  test('strips Markdown and truncates', () => {
+    expect(extractPlainText('# Title\n\nSome [link](/x) text.', 200)).toBe('Title Some link text.');
+    expect(extractPlainText('a'.repeat(300), 10)).toHaveLength(10);
+  });
+});

@@ -1,0 +1,81 @@
+// Owns Markdown → HTML: safe by construction (raw HTML escaped, only safe link schemes).
+import MarkdownIt from 'markdown-it';
+
+const SAFE_URL = /^(?:https?:|mailto:|[/#?.]|[^:/?#]*(?:[/?#]|$))/i;
+
+function isSafeUrl(url: string): boolean {
+  // Browsers ignore control characters and whitespace inside a scheme ("java\tscript:"), so
+  // they are stripped before the scheme is judged.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: that is exactly what is matched
+  const normalised = url.replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
+  return SAFE_URL.test(normalised);
+}
+
+function slugifyHeading(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^\p{Letter}\p{Number}\s-]/gu, '')
+      .trim()
+      .replace(/\s+/g, '-')
+      .slice(0, 80) || 'section'
+  );
+}
+
+function createRenderer() {
+  const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
+  md.validateLink = (url) => isSafeUrl(url);
+
+  const defaultLinkOpen =
+    md.renderer.rules.link_open ??
+    ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+  md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+    const token = tokens[idx];
+    const href = String(token?.attrGet('href') ?? '');
+    if (token && /^https?:\/\//i.test(href)) token.attrSet('rel', 'noopener noreferrer');
+    return defaultLinkOpen(tokens, idx, options, env, self);
+  };
+
+  md.core.ruler.push('heading_ids', (state) => {
+    const seen = new Map<string, number>();
+    state.tokens.forEach((token, i) => {
+      if (token.type !== 'heading_open') return;
+      const inline = state.tokens[i + 1];
+      const base = slugifyHeading(inline?.content ?? '');
+      const count = seen.get(base) ?? 0;
+      seen.set(base, count + 1);
+      token.attrSet('id', count === 0 ? base : `${base}-${count}`);
+    });
+    return true;
+  });
+
+  const defaultImage = md.renderer.rules.image;
+  md.renderer.rules.image = (tokens, idx, options, env, self) => {
+    // Images load lazily and decode off the main thread: they never hold up the first paint.
+    tokens[idx]?.attrSet('loading', 'lazy');
+    tokens[idx]?.attrSet('decoding', 'async');
+    return defaultImage
+      ? defaultImage(tokens, idx, options, env, self)
+      : self.renderToken(tokens, idx, options);
+  };
+  return md;
+}
+
+const renderer = createRenderer();
+
+export function renderMarkdown(source: string): string {
+  return renderer.render(source);
+}
+
+/** Plain text of the first paragraph(s), for meta descriptions when a page has no summary. */
+export function extractPlainText(source: string, maxLength = 160): string {
+  const text = source
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[#>*_`|~-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length <= maxLength ? text : `${text.slice(0, maxLength - 1).trimEnd()}…`;
+}

@@ -1,0 +1,17 @@
+export default function NotFoundPage() {
+  return (
+    <>
+      <title>Page not found · Folio</title>
+      <meta name="robots" content="noindex" />
+      <section className="not-found">
+        <h1>Page not found</h1>
+        <p>There is no page at this address. It may have been moved or unpublished.</p>
+        <p>
+          <a href="/">Go to the home page</a>
+        </p>
+      </section>
+    </>
+  );
+}
+
+export const getConfig = async () => ({ render: 'dynamic' }) as const;
