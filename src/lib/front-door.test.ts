@@ -7,12 +7,13 @@ describe('front door', () => {
     expect(refuseUrl('http://h/a%2Fb')).toEqual({ status: 404 });
     expect(refuseUrl('http://h/%2e%2e/x')).toEqual({ status: 404 });
     expect(refuseUrl(`http://h/${'a'.repeat(9000)}`)).toEqual({ status: 414 });
+    expect(refuseUrl(`http://h/x/${'a'.repeat(5000)}`)).toEqual({ status: 404 });
     expect(refuseUrl('http://h/about?q=%00')).toBeNull();
     expect(refuseUrl('http://h/about')).toBeNull();
   });
 
   test('adds the base headers to every response, even immutable ones', async () => {
-    const handler = withFrontDoor(async () => {
+    const handler = withFrontDoor(async (_request: Request) => {
       const response = await fetch('data:text/plain,hi');
       return response;
     });

@@ -5,6 +5,7 @@
 type Fetch = (request: Request, ...rest: never[]) => Response | Promise<Response>;
 
 export const MAX_URL_LENGTH = 8 * 1024;
+const MAX_SEGMENT_LENGTH = 255;
 
 const BASE_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
@@ -24,6 +25,10 @@ export function refuseUrl(rawUrl: string): { status: 404 | 414 } | null {
   // NUL bytes (raw or encoded) and encoded slashes/backslashes/dots in the path never name a
   // page; they are the stuff of traversal attempts.
   if (/%00|\0|%2f|%5c|%2e%2e/i.test(path)) return { status: 404 };
+  // No page, asset or file name is this long, and the static file server fails (ENAMETOOLONG)
+  // rather than answering 404 when asked for one.
+  if (path.split('/').some((segment) => segment.length > MAX_SEGMENT_LENGTH))
+    return { status: 404 };
   return null;
 }
 
