@@ -13,7 +13,7 @@ function rawGet(baseURL: string, path: string): Promise<{ status: number; body: 
         `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/html\r\nConnection: close\r\n\r\n`,
       );
     });
-    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);
     socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('utf8');
