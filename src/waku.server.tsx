@@ -4,6 +4,8 @@ import adapter from 'waku/adapters/bun';
 import { withFrontDoor } from './lib/front-door';
 import { canonicalUrls } from './middleware/canonical';
 import { errorPages } from './middleware/errors';
+import { requestScope } from './middleware/request-scope';
+import { sameOrigin } from './middleware/same-origin';
 
 const pageModules = Object.fromEntries(
   Object.entries(
@@ -15,7 +17,7 @@ const entry = adapter(fsRouter(pageModules), {
   // Actions carry form posts with Markdown bodies; nothing legitimate is near this size.
   bodyLimit: { maxSize: 1024 * 1024 },
   // errorPages first: it must see every response, including other middleware's failures.
-  middlewareFns: [errorPages, canonicalUrls],
+  middlewareFns: [errorPages, sameOrigin, requestScope, canonicalUrls],
 });
 
 // Wrapping fetch (not a Hono middleware): the adapter serves static files before any

@@ -1,9 +1,12 @@
 // Owns pages: published revisions, drafts, renames, and the one query that reads both sides.
 import 'server-only';
 import type { Database } from 'bun:sqlite';
-import { z } from 'zod';
 import { getDatabase } from './db';
 import { renderMarkdown } from './markdown';
+import { type PageFields, pageFieldsSchema } from './page-fields';
+
+export { type PageFields, pageFieldsSchema };
+
 import { HOME_SLUG, isValidSlug, validateNewSlug } from './slug';
 
 export type PageState = 'published' | 'draft-only' | 'changed';
@@ -52,13 +55,6 @@ export class ContentError extends Error {
     this.name = 'ContentError';
   }
 }
-
-export const pageFieldsSchema = z.object({
-  title: z.string().trim().min(1, 'Enter a title.').max(200, 'Use at most 200 characters.'),
-  summary: z.string().trim().max(500, 'Use at most 500 characters.'),
-  body: z.string().max(200_000, 'Use at most 200 000 characters.'),
-});
-export type PageFields = z.infer<typeof pageFieldsSchema>;
 
 export type SaveResult =
   | { ok: true; version: number }

@@ -1,24 +1,14 @@
 import '../styles/global.css';
 import type { ReactNode } from 'react';
-import { SiteHeader } from '../components/site-header';
-import { contentStore } from '../lib/content';
 
-export default async function Layout({ children }: { children: ReactNode }) {
-  const pages = contentStore().listPublished();
+// Shared by the public site and the preview; each group's own layout adds its header.
+export default async function RootLayout({ children }: { children: ReactNode }) {
   return (
     <>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <SiteHeader pages={pages} />
-      <main id="main" className="container">
-        {children}
-      </main>
-      <footer className="site-footer container">
-        <p>
-          Published with Folio · <a href="/sitemap.xml">Sitemap</a>
-        </p>
-      </footer>
+      {children}
     </>
   );
 }

@@ -1,9 +1,9 @@
 import type { PageProps } from 'waku/router';
 import { unstable_notFound as notFound, unstable_redirect as redirect } from 'waku/router/server';
-import { Article } from '../components/article';
-import { PageMeta } from '../components/page-meta';
-import { contentStore } from '../lib/content';
-import { HOME_SLUG, isValidSlug } from '../lib/slug';
+import { Article } from '../../components/article';
+import { PageMeta } from '../../components/page-meta';
+import { contentStore } from '../../lib/content';
+import { HOME_SLUG, isValidSlug } from '../../lib/slug';
 
 export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
   // Invalid slugs never reach the database: they are a plain 404.

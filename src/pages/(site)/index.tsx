@@ -1,7 +1,7 @@
-import { Article } from '../components/article';
-import { PageMeta } from '../components/page-meta';
-import { contentStore } from '../lib/content';
-import { HOME_SLUG } from '../lib/slug';
+import { Article } from '../../components/article';
+import { PageMeta } from '../../components/page-meta';
+import { contentStore } from '../../lib/content';
+import { HOME_SLUG } from '../../lib/slug';
 
 export default async function HomePage() {
   const page = contentStore().getPage(HOME_SLUG, { draft: false });

@@ -1,0 +1,38 @@
+'use client';
+import { useActionState } from 'react';
+import { createShareLink } from './actions';
+import type { ShareLinkState } from './forms';
+
+export function ShareLinkForm({ slug }: { slug: string }) {
+  const [state, action, pending] = useActionState<ShareLinkState, FormData>(createShareLink, {});
+  return (
+    <form action={action} className="inline-form">
+      <input type="hidden" name="slug" value={slug} />
+      <label>
+        Share for{' '}
+        <select name="ttl" defaultValue="24h">
+          <option value="1h">1 hour</option>
+          <option value="24h">24 hours</option>
+          <option value="7d">7 days</option>
+        </select>
+      </label>
+      <button type="submit" disabled={pending}>
+        Create share link
+      </button>
+      {state.url ? (
+        <output className="share-link">
+          <input
+            readOnly
+            value={state.url}
+            aria-label="Share link"
+            onFocus={(event) => event.currentTarget.select()}
+          />
+          <small>
+            Read-only; works until {new Date(state.expiresAt ?? '').toLocaleString('en')}.
+          </small>
+        </output>
+      ) : null}
+      {state.error ? <span className="form-error">{state.error}</span> : null}
+    </form>
+  );
+}
