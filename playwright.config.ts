@@ -7,6 +7,9 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 // tests/e2e/serve.ts deletes it before each run.
 const DATABASE_PATH = path.join(tmpdir(), `folio-e2e-${PORT}`, 'folio.db');
 process.env.E2E_DATABASE_PATH = DATABASE_PATH;
+// tests/e2e/serve.ts runs a Sentry envelope receiver here; tests read what it received.
+const SENTRY_PORT = Number(process.env.E2E_SENTRY_PORT ?? 3199);
+process.env.E2E_SENTRY_URL = `http://127.0.0.1:${SENTRY_PORT}`;
 
 export default defineConfig({
   testDir: './tests/e2e',
@@ -33,7 +36,11 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(PORT), DATABASE_URL: `sqlite:${DATABASE_PATH}` },
+    env: {
+      PORT: String(PORT),
+      DATABASE_URL: `sqlite:${DATABASE_PATH}`,
+      E2E_SENTRY_PORT: String(SENTRY_PORT),
+    },
     stdout: 'ignore',
     stderr: 'pipe',
   },

@@ -15,8 +15,9 @@ function folioErrorHook(): Plugin {
       replace: `onError: (e)=>{\n                ${HOOK}\n                const digest = getDigest(e);`,
     },
     {
+      // Our hook logs one structured line instead of Waku's multi-line warning.
       find: 'console.warn(sanitizeLog(e));',
-      replace: `${HOOK} console.warn(sanitizeLog(e));`,
+      replace: `if (globalThis.__FOLIO_ON_RENDER_ERROR__) ${HOOK} else console.warn(sanitizeLog(e));`,
     },
   ];
   let patched = false;

@@ -1,14 +1,27 @@
 import type { ReactNode } from 'react';
+import { AppErrorBoundary } from '../components/app-error-boundary';
+import { LoadFailureGuard } from '../components/load-failure-guard';
+import { StaleActionNotice } from '../components/stale-action-notice';
+import { browserMonitoringConfig } from '../lib/observability/browser-config';
 
-// The document shell (Waku's HTML shell already sets charset and viewport). Per-page <title> and <meta> tags are rendered by each page and hoisted
-// into <head> by React 19.
-export default function Root({ children }: { children: ReactNode }) {
+// The document shell (Waku's HTML shell already sets charset and viewport). Per-page <title>
+// and <meta> tags are rendered by each page and hoisted into <head> by React 19.
+export default async function Root({ children }: { children: ReactNode }) {
+  const monitoring = browserMonitoringConfig();
   return (
-    <html lang="en">
+    <html
+      lang="en"
+      data-sentry-dsn={monitoring.dsn}
+      data-sentry-environment={monitoring.environment}
+    >
       <head>
+        <LoadFailureGuard />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
       </head>
-      <body>{children}</body>
+      <body>
+        <StaleActionNotice />
+        <AppErrorBoundary>{children}</AppErrorBoundary>
+      </body>
     </html>
   );
 }

@@ -221,3 +221,9 @@ export async function createShareLink(
     expiresAt: new Date(Date.now() + ttlSeconds * 1000).toISOString(),
   };
 }
+
+/** Editor-only: proves that a server-side error reaches the log and Sentry with its digest. */
+export async function sendServerTestError(): Promise<void> {
+  if (!currentEditorSession()) redirect(new URL('/preview', siteOrigin()), 303);
+  throw new Error('Folio test error from the server (sent on purpose from the preview)');
+}

@@ -5,6 +5,7 @@ import { PageEditor } from '../../components/preview/page-editor';
 import { PageIndex } from '../../components/preview/page-index';
 import { noticeText, PreviewBanner } from '../../components/preview/preview-banner';
 import { SignInForm } from '../../components/preview/sign-in-form';
+import { TestErrors } from '../../components/preview/test-errors';
 import { contentStore } from '../../lib/content';
 import { getDatabase } from '../../lib/db';
 import { currentEditorSession } from '../../lib/editor-session';
@@ -89,7 +90,12 @@ export default async function PreviewPage({
       ) : (
         <Article page={{ ...page, bodyHtml: rewriteLinksForPreview(page.bodyHtml) }} />
       )}
-      {slug === HOME_SLUG ? <PageIndex pages={store.listAll()} /> : null}
+      {slug === HOME_SLUG ? (
+        <>
+          <PageIndex pages={store.listAll()} />
+          <TestErrors />
+        </>
+      ) : null}
     </>
   );
 }

@@ -1,0 +1,59 @@
+'use client';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { useRouter } from 'waku/router/client';
+import { unstable_isFollowable as isFollowable } from 'waku/router/client-core';
+import { captureClientError, serverDigestOf } from '../lib/observability/client-errors';
+import { fallbackMessage } from '../lib/observability/fallback-page';
+
+type Props = { children: ReactNode; resetKey: string };
+type State = { error: unknown };
+
+/** The fallback page of the original spec, for errors that reach the page in the browser. */
+export function FallbackPage({ error }: { error: unknown }) {
+  const digest = serverDigestOf(error);
+  const host = typeof window === 'undefined' ? '' : window.location.hostname;
+  return (
+    <main className="app-error">
+      <h1>{fallbackMessage(digest ? 'server' : 'client', host)}</h1>
+      {digest ? <p className="digest">Digest: {digest}</p> : null}
+    </main>
+  );
+}
+
+class Boundary extends Component<Props, State> {
+  override state: State = { error: null };
+
+  static getDerivedStateFromError(error: unknown): State {
+    // Redirects and not-found are the router's business, not errors.
+    if (isFollowable(error)) throw error;
+    return { error };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    // Server errors were reported on the server with this digest; only browser errors go from here.
+    if (!serverDigestOf(error))
+      captureClientError(error, {
+        mechanism: 'error-boundary',
+        componentStack: info.componentStack ?? '',
+      });
+  }
+
+  override componentDidUpdate(previous: Props) {
+    if (previous.resetKey !== this.props.resetKey && this.state.error !== null)
+      this.setState({ error: null });
+  }
+
+  override render() {
+    return this.state.error !== null ? (
+      <FallbackPage error={this.state.error} />
+    ) : (
+      this.props.children
+    );
+  }
+}
+
+/** Shows the fallback page for an error under it and clears it on the next navigation. */
+export function AppErrorBoundary({ children }: { children: ReactNode }) {
+  const { path, query } = useRouter();
+  return <Boundary resetKey={`${path}?${query}`}>{children}</Boundary>;
+}

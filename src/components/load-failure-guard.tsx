@@ -1,0 +1,24 @@
+// An inline script, so it works even when none of the bundled JavaScript could load: when a
+// script, module or stylesheet of ours fails to load (a stale chunk after a deploy, a flaky
+// network), reload the page once; if it fails again within a minute, show the client-side
+// fallback page instead of looping. Inline because the bundle is what failed.
+const GUARD_SCRIPT = `(function(){
+var KEY='folio:reloaded-at';
+function ours(url){try{var u=new URL(url,location.href);return u.origin===location.origin&&/^\\/(assets|RSC)\\//.test(u.pathname);}catch(e){return false;}}
+function fail(){
+  var last=Number(sessionStorage.getItem(KEY)||0);
+  if(Date.now()-last>60000){sessionStorage.setItem(KEY,String(Date.now()));location.reload();return;}
+  var m=document.createElement('main');m.className='app-error';
+  var h=document.createElement('h1');
+  h.textContent='Application error: a client-side exception has occurred while loading '+location.hostname+' (see the browser console for more information).';
+  m.appendChild(h);document.body.replaceChildren(m);document.title='Application error';
+}
+addEventListener('error',function(e){var t=e.target;if(t&&(t.tagName==='SCRIPT'||t.tagName==='LINK')&&ours(t.src||t.href))fail();},true);
+addEventListener('unhandledrejection',function(e){var r=e.reason,m=r&&r.message||'';if(/dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload CSS/i.test(m))fail();});
+addEventListener('vite:preloadError',function(e){e.preventDefault();fail();});
+})();`;
+
+export function LoadFailureGuard() {
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours, not content
+  return <script dangerouslySetInnerHTML={{ __html: GUARD_SCRIPT }} />;
+}

@@ -1,0 +1,37 @@
+// The browser entry: Waku's router, with React's root error callbacks reporting to Sentry and,
+// as a last resort, the client-side fallback page when React had to unmount everything.
+import { StrictMode } from 'react';
+import { createRoot, hydrateRoot, type RootOptions } from 'react-dom/client';
+import { unstable_defaultRootOptions as defaultRootOptions } from 'waku/client';
+import { Router } from 'waku/router/client';
+import { captureClientError, startBrowserMonitoring } from './lib/observability/client-errors';
+import { showClientFallbackPage } from './lib/observability/client-fallback';
+
+const rootOptions: RootOptions = {
+  ...defaultRootOptions,
+  onUncaughtError(error, info) {
+    console.error(error);
+    captureClientError(error, {
+      mechanism: 'onUncaughtError',
+      componentStack: info.componentStack ?? '',
+    });
+    showClientFallbackPage(error);
+  },
+  onRecoverableError(error) {
+    captureClientError(error, { mechanism: 'onRecoverableError' });
+  },
+};
+
+const root = (
+  <StrictMode>
+    <Router />
+  </StrictMode>
+);
+
+if ((globalThis as { __WAKU_HYDRATE__?: boolean }).__WAKU_HYDRATE__) {
+  hydrateRoot(document, root, rootOptions);
+} else {
+  createRoot(document, rootOptions).render(root);
+}
+
+startBrowserMonitoring();

@@ -1,0 +1,233 @@
+import type { ReceivedEnvelope } from '../sentry-receiver';
+import { errorEvents } from '../sentry-receiver';
+import { expect, test } from './fixtures';
+
+const RECEIVER = process.env.E2E_SENTRY_URL ?? '';
+const DIGEST = /Digest: ([0-9a-f]{32})/;
+
+async function received(): Promise<ReceivedEnvelope[]> {
+  return (await (await fetch(`${RECEIVER}/__envelopes`)).json()) as ReceivedEnvelope[];
+}
+
+async function eventById(id: string) {
+  let found: ReturnType<typeof errorEvents>[number] | undefined;
+  await expect
+    .poll(
+      async () => {
+        found = errorEvents(await received()).find((event) => event.event_id === id);
+        return found !== undefined;
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  return found;
+}
+
+test.describe('server action error with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false });
+  test('the fallback page shows with a digest equal to the Sentry event id', async ({
+    page,
+    signIn,
+  }) => {
+    await signIn(page);
+    await page.goto('/preview');
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Send a test error from the server' }).click(),
+    ]);
+    expect(response.status()).toBe(500);
+    const host = new URL(page.url()).hostname;
+    await expect(page.locator('h1')).toHaveText(
+      `Application error: a server-side exception has occurred while loading ${host} (see the server logs for more information).`,
+    );
+    const body = (await page.locator('body').textContent()) ?? '';
+    const digest = DIGEST.exec(body)?.[1] ?? '';
+    expect(digest).toMatch(/^[0-9a-f]{32}$/);
+    expect(body).not.toContain('Folio test error');
+    expect(response.headers()['x-error-digest']).toBe(digest);
+    const event = await eventById(digest);
+    expect(event?.tags?.route).toBe('/preview');
+    expect(JSON.stringify(event?.exception)).toContain('Folio test error from the server');
+  });
+});
+
+test('a server action error with JavaScript on shows the fallback page with the same digest', async ({
+  page,
+  signIn,
+}) => {
+  await signIn(page);
+  await page.goto('/preview');
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST'),
+    page.getByRole('button', { name: 'Send a test error from the server' }).click(),
+  ]);
+  const digest = response.headers()['x-error-digest'] ?? '';
+  expect(digest).toMatch(/^[0-9a-f]{32}$/);
+  await expect(page.getByText(`Digest: ${digest}`)).toBeVisible();
+  await expect(page.locator('h1')).toContainText(
+    'Application error: a server-side exception has occurred',
+  );
+  await eventById(digest);
+});
+
+test('a browser error reaches Sentry through the tunnel and shows the client-side fallback', async ({
+  page,
+  signIn,
+}) => {
+  await signIn(page);
+  const tunnelled: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/monitoring') tunnelled.push(request.url());
+  });
+  await page.goto('/preview');
+  // The SDK loads when the browser is idle after hydration.
+  await page.waitForFunction(() => '__SENTRY__' in window, undefined, { timeout: 10_000 });
+  await page.getByRole('button', { name: 'Send a test error from the browser' }).click();
+  await expect(page.locator('h1')).toContainText(
+    'Application error: a client-side exception has occurred',
+  );
+  await expect
+    .poll(
+      async () => JSON.stringify(errorEvents(await received()).map((event) => event.exception)),
+      { timeout: 10_000 },
+    )
+    .toContain('Folio test error from the browser');
+  expect(tunnelled.length).toBeGreaterThan(0);
+});
+
+test('the tunnel refuses a foreign DSN (403) and garbage (400) and forwards nothing', async ({
+  request,
+}) => {
+  const marker = `FOREIGN-ENVELOPE-${Date.now()}`;
+  const foreign = `${JSON.stringify({ dsn: 'https://abc@o1.ingest.sentry.io/999', sent_at: new Date().toISOString() })}\n${JSON.stringify({ type: 'event' })}\n${JSON.stringify({ message: marker })}`;
+  expect(
+    (
+      await request.post('/monitoring', {
+        data: foreign,
+        headers: { 'content-type': 'text/plain' },
+      })
+    ).status(),
+  ).toBe(403);
+  expect(
+    (
+      await request.post('/monitoring', {
+        data: 'not an envelope',
+        headers: { 'content-type': 'text/plain' },
+      })
+    ).status(),
+  ).toBe(400);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(JSON.stringify(await received())).not.toContain(marker);
+});
+
+test('page-data and action requests carry sentry-trace and baggage, and the server continues the trace', async ({
+  page,
+  signIn,
+}) => {
+  await signIn(page);
+  await page.goto('/preview');
+  await page.waitForFunction(() => '__SENTRY__' in window, undefined, { timeout: 10_000 });
+  const traced: { url: string; trace: string; baggage: string }[] = [];
+  page.on('request', async (request) => {
+    const headers = await request.allHeaders();
+    if (request.url().includes('/RSC/'))
+      traced.push({
+        url: request.url(),
+        trace: headers['sentry-trace'] ?? '',
+        baggage: headers.baggage ?? '',
+      });
+  });
+  // Page data: a client navigation.
+  await page
+    .getByRole('navigation', { name: 'Preview' })
+    .getByRole('link', { name: 'About' })
+    .click();
+  await expect(page).toHaveURL(/\/preview\/about$/);
+  // An action: create a share link.
+  await page.getByRole('button', { name: 'Create share link' }).click();
+  await expect(page.getByLabel('Share link')).toBeVisible();
+  await expect
+    .poll(() => traced.filter((t) => t.trace).length, { timeout: 5_000 })
+    .toBeGreaterThanOrEqual(1);
+  for (const request of traced) {
+    expect(request.trace, request.url).toMatch(/^[0-9a-f]{32}-[0-9a-f]{16}(-[01])?$/);
+    expect(request.baggage, request.url).toContain('sentry-trace_id=');
+  }
+  const traceIds = new Set(traced.map((t) => t.trace.slice(0, 32)));
+  // The server's http.server span for one of those requests carries the same trace id.
+  await expect
+    .poll(
+      async () => {
+        const text = JSON.stringify(await received());
+        return [...traceIds].some((id) => text.includes(`"trace_id":"${id}"`));
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+});
+
+test('a failed script load reloads the page once, then shows the client-side fallback page', async ({
+  page,
+}) => {
+  let documents = 0;
+  page.on('request', (request) => {
+    if (request.resourceType() === 'document') documents += 1;
+  });
+  await page.route(/\/assets\/index-[^/]+\.js$/, (route) => route.abort());
+  await page.goto('/about');
+  await expect(page.locator('h1')).toContainText(
+    'Application error: a client-side exception has occurred',
+    { timeout: 10_000 },
+  );
+  await page.waitForTimeout(1000);
+  expect(documents).toBe(2);
+});
+
+test.describe('a form from an older build (unknown action id)', () => {
+  test('with JavaScript: the page says it is out of date and does not crash', async ({
+    page,
+    signIn,
+  }) => {
+    await signIn(page);
+    await page.goto('/preview/about');
+    await page.route(/\/RSC\/F\/[^/]+\/createShareLink\.txt$/, (route) =>
+      route.continue({
+        url: route
+          .request()
+          .url()
+          .replace(/\/RSC\/F\/[^/]+\//, '/RSC/F/0000deadbeef/'),
+      }),
+    );
+    await page.getByRole('button', { name: 'Create share link' }).click();
+    await expect(page.getByRole('alert')).toContainText(
+      'This page is out of date — reload it to continue.',
+    );
+    await expect(page.locator('article h1')).toBeVisible();
+  });
+});
+
+test.describe('a form from an older build without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+  test('answers 4xx with the out-of-date message', async ({ page, signIn }) => {
+    await signIn(page);
+    await page.goto('/preview/about');
+    // The hidden field names an action id this build does not have, as an old cached page would.
+    const response = await page.request.post('/preview/about', {
+      multipart: { '$ACTION_ID_0000deadbeef#publishPage': '', slug: 'about', version: '1' },
+      headers: { origin: new URL(page.url()).origin, accept: 'text/html' },
+      maxRedirects: 0,
+    });
+    expect(response.status()).toBe(409);
+    expect(await response.text()).toContain('This page is out of date — reload it to continue.');
+  });
+});
+
+test('a cross-origin action POST is 403 and a GET on an action URL is 405', async ({ request }) => {
+  const cross = await request.post('/RSC/F/abc/def.txt', {
+    headers: { origin: 'https://evil.example' },
+    data: '[]',
+  });
+  expect(cross.status()).toBe(403);
+  const get = await request.get('/RSC/F/abc/def.txt');
+  expect(get.status()).toBe(405);
+});
