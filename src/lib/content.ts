@@ -3,6 +3,7 @@ import 'server-only';
 import type { Database } from 'bun:sqlite';
 import { getDatabase } from './db';
 import { renderMarkdown } from './markdown';
+import { traced } from './observability/spans';
 import { type PageFields, pageFieldsSchema } from './page-fields';
 
 export { type PageFields, pageFieldsSchema };
@@ -122,6 +123,14 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
     { id: number; version: number; published_revision_id: number | null },
     [string]
   >('SELECT id, version, published_revision_id FROM pages WHERE slug = ?');
+  const selectPublished = db.query<
+    { slug: string; title: string; summary: string; published_at: string },
+    []
+  >(
+    `SELECT p.slug, r.title, r.summary, r.published_at FROM pages p
+     JOIN revisions r ON r.id = p.published_revision_id
+     ORDER BY CASE WHEN p.slug = '${HOME_SLUG}' THEN 0 ELSE 1 END, r.title COLLATE NOCASE`,
+  );
   const selectRedirect = db.query<{ slug: string }, { old: string; draft: number }>(
     `SELECT p.slug FROM slug_history h JOIN pages p ON p.id = h.page_id
      WHERE h.old_slug = $old AND ($draft = 1 OR p.published_revision_id IS NOT NULL)`,
@@ -175,7 +184,9 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
   const store = {
     getPage(slug: string, { draft }: { draft: boolean }): PageView | null {
       if (!isValidSlug(slug)) return null;
-      const row = selectPage.get({ draft: draft ? 1 : 0, slug });
+      const row = traced('db.query', draft ? 'getPage (draft)' : 'getPage', () =>
+        selectPage.get({ draft: draft ? 1 : 0, slug }),
+      );
       return row ? toView(row) : null;
     },
 
@@ -186,19 +197,12 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
     },
 
     listPublished(): PageSummary[] {
-      return db
-        .query<{ slug: string; title: string; summary: string; published_at: string }, []>(
-          `SELECT p.slug, r.title, r.summary, r.published_at FROM pages p
-           JOIN revisions r ON r.id = p.published_revision_id
-           ORDER BY CASE WHEN p.slug = '${HOME_SLUG}' THEN 0 ELSE 1 END, r.title COLLATE NOCASE`,
-        )
-        .all()
-        .map((row) => ({
-          slug: row.slug,
-          title: row.title,
-          summary: row.summary,
-          publishedAt: row.published_at,
-        }));
+      return traced('db.query', 'listPublished', () => selectPublished.all()).map((row) => ({
+        slug: row.slug,
+        title: row.title,
+        summary: row.summary,
+        publishedAt: row.published_at,
+      }));
     },
 
     listAll(): PageListing[] {

@@ -1,5 +1,6 @@
 // Owns Markdown → HTML: safe by construction (raw HTML escaped, only safe link schemes).
 import MarkdownIt from 'markdown-it';
+import { traced } from './observability/spans';
 
 const SAFE_URL = /^(?:https?:|mailto:|[/#?.]|[^:/?#]*(?:[/?#]|$))/i;
 
@@ -65,7 +66,7 @@ function createRenderer() {
 const renderer = createRenderer();
 
 export function renderMarkdown(source: string): string {
-  return renderer.render(source);
+  return traced('function', 'markdown.render', () => renderer.render(source));
 }
 
 /** Plain text of the first paragraph(s), for meta descriptions when a page has no summary. */
