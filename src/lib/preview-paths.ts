@@ -1,11 +1,11 @@
 // Owns addresses inside the preview: every internal link there stays inside preview.
 import { HOME_SLUG } from './slug';
 
-export function previewPath(slug: string): string {
+export function previewPath(slug: string): '/preview' | `/preview/${string}` {
   return slug === HOME_SLUG ? '/preview' : `/preview/${slug}`;
 }
 
-export function publicPath(slug: string): string {
+export function publicPath(slug: string): `/${string}` {
   return slug === HOME_SLUG ? '/' : `/${slug}`;
 }
 
