@@ -25,3 +25,17 @@ describe('front door', () => {
     expect(refused.headers.get('x-frame-options')).toBe('DENY');
   });
 });
+
+describe('security headers', () => {
+  test('every response gets the CSP and friends; HSTS only over HTTPS', async () => {
+    const handler = withFrontDoor(async (_request: Request) => new Response('ok'));
+    const plain = await handler(new Request('http://h/'));
+    expect(plain.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(plain.headers.get('permissions-policy')).toContain('camera=()');
+    expect(plain.headers.get('strict-transport-security')).toBeNull();
+    const proxied = await handler(
+      new Request('http://h/', { headers: { 'x-forwarded-proto': 'https' } }),
+    );
+    expect(proxied.headers.get('strict-transport-security')).toContain('max-age=');
+  });
+});
