@@ -1,13 +1,27 @@
+import type { Database } from 'bun:sqlite';
 import { describe, expect, test } from 'bun:test';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createContentStore } from '../lib/content';
 import { openDatabase } from '../lib/db';
-import { runCli } from './folio';
+import { SEED_DRAFT_MARKERS, seedDemoContent } from '../lib/seed';
+import { fileSystemIo, runCli } from './folio';
 
-function harness(files: Record<string, string> = {}, stdin = '') {
+function harness(
+  files: Record<string, string> = {},
+  stdin = '',
+  {
+    db = openDatabase('sqlite::memory:'),
+    databasePath = ':memory:',
+  }: { db?: Database; databasePath?: string } = {},
+) {
   const out: string[] = [];
   const err: string[] = [];
-  const db = openDatabase('sqlite::memory:');
   const run = (...argv: string[]) =>
     runCli(argv, db, {
+      ...fileSystemIo,
+      databasePath,
       stdout: (text) => out.push(text),
       stderr: (text) => err.push(text),
       readStdin: async () => stdin,
@@ -58,5 +72,73 @@ describe('folio CLI', () => {
     expect(cli.err.join('')).toContain('Usage: bun run folio');
     expect(await cli.run('page', 'publish', 'missing')).toBe(1);
     expect(await cli.run('preview-link', 'missing')).toBe(1);
+  });
+});
+
+describe('backup, restore, export and import', () => {
+  const tmp = () => mkdtempSync(path.join(tmpdir(), 'folio-cli-'));
+
+  test('a backup restores the content exactly, and junk is refused', async () => {
+    const dir = tmp();
+    const dbPath = path.join(dir, 'folio.db');
+    const db = openDatabase(`sqlite:${dbPath}`);
+    seedDemoContent(createContentStore(db));
+    const backup = path.join(dir, 'backup.db');
+    const cli = harness({}, '', { db, databasePath: dbPath });
+    expect(await cli.run('db', 'backup', backup)).toBe(0);
+    expect(await cli.run('db', 'backup', backup)).toBe(1);
+    createContentStore(db).discardDraft('upcoming-feature');
+    writeFileSync(path.join(dir, 'junk.db'), 'not a database');
+    expect(await cli.run('db', 'restore', path.join(dir, 'junk.db'))).toBe(1);
+    expect(await cli.run('db', 'restore', backup)).toBe(0);
+    const restored = createContentStore(openDatabase(`sqlite:${dbPath}`));
+    expect(restored.getPage('upcoming-feature', { draft: true })?.bodyMarkdown).toContain(
+      SEED_DRAFT_MARKERS.draftOnlyPage,
+    );
+  });
+
+  test('export then import into an empty database gives the same pages and states', async () => {
+    const source = createContentStore(openDatabase('sqlite::memory:'));
+    seedDemoContent(source);
+    const dir = tmp();
+    const sourceDb = openDatabase('sqlite::memory:');
+    seedDemoContent(createContentStore(sourceDb));
+    const cliSource = harness({}, '', { db: sourceDb });
+    expect(await cliSource.run('export', dir)).toBe(0);
+    expect(readdirSync(dir)).toContain('release-notes.draft.md');
+    const target = openDatabase('sqlite::memory:');
+    const cliTarget = harness({}, '', { db: target });
+    expect(await cliTarget.run('import', dir)).toBe(0);
+    const imported = createContentStore(target);
+    const states = (store: typeof imported) =>
+      store.listAll().map((page) => [page.slug, page.state]);
+    expect(states(imported).sort()).toEqual(
+      states(source)
+        .filter(([slug]) => slug !== 'style-guide')
+        .sort(),
+    );
+    expect(imported.getPage('release-notes', { draft: false })?.bodyMarkdown).not.toContain(
+      SEED_DRAFT_MARKERS.changedPage,
+    );
+    expect(imported.getPage('release-notes', { draft: true })?.bodyMarkdown).toContain(
+      SEED_DRAFT_MARKERS.changedPage,
+    );
+  });
+
+  test('import reports every bad file and imports none', async () => {
+    const dir = tmp();
+    writeFileSync(path.join(dir, 'good.md'), '---\ntitle: "Good"\nsummary: ""\n---\nFine.');
+    writeFileSync(path.join(dir, 'Bad Name.md'), '---\ntitle: "x"\n---\n');
+    writeFileSync(path.join(dir, 'no-front-matter.md'), 'just text');
+    writeFileSync(path.join(dir, 'empty-title.md'), '---\ntitle: ""\n---\nbody');
+    writeFileSync(path.join(dir, 'preview.md'), '---\ntitle: "Reserved"\n---\nbody');
+    const db = openDatabase('sqlite::memory:');
+    const cli = harness({}, '', { db });
+    expect(await cli.run('import', dir)).toBe(1);
+    const report = cli.err.join('');
+    for (const name of ['Bad Name.md', 'no-front-matter.md', 'empty-title.md', 'preview.md'])
+      expect(report).toContain(name);
+    expect(report).not.toContain('good.md');
+    expect(createContentStore(db).pageCount()).toBe(0);
   });
 });

@@ -1,7 +1,10 @@
 // The `folio` CLI: content and database chores against the database named by DATABASE_URL.
-import type { Database } from 'bun:sqlite';
+import { type Database, Database as SqliteDatabase } from 'bun:sqlite';
+import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { ContentError, type ContentStore, createContentStore } from '../lib/content';
+import { type ContentFile, exportContent, importContent } from '../lib/content-files';
 import { getDatabase, migrate } from '../lib/db';
 import { addEditor } from '../lib/editors';
 import { createPreviewToken, parseTtl, previewLinkPath } from '../lib/preview-links';
@@ -11,6 +14,10 @@ import { seedDemoContent } from '../lib/seed';
 export const USAGE = `Usage: bun run folio <command>
 
   db migrate                          apply pending migrations
+  db backup <file>                    write a consistent copy of the database (safe while serving)
+  db restore <file>                   replace the database with a backup (stop the server first)
+  export <dir>                        write every page as Markdown with front matter
+  import <dir>                        read pages from Markdown files; all or nothing
   db seed                             add the demo content to an empty database
   editor add <email>                  create an editor (or reset their password); password on stdin
   page list [--json]                  list every page and its state
@@ -27,9 +34,57 @@ export type CliIo = {
   readStdin: () => Promise<string>;
   readFile: (path: string) => Promise<string>;
   siteUrl: string;
+  databasePath: string;
+  exists: (path: string) => Promise<boolean>;
+  writeFiles: (dir: string, files: ContentFile[]) => Promise<void>;
+  readDir: (dir: string) => Promise<ContentFile[]>;
+  replaceDatabase: (backup: string, target: string) => Promise<void>;
+};
+
+/** The real file system, for the command line (tests pass their own). */
+export const fileSystemIo = {
+  exists: (file: string) => Bun.file(file).exists(),
+  async writeFiles(dir: string, files: ContentFile[]) {
+    await mkdir(dir, { recursive: true });
+    for (const file of files) await Bun.write(path.join(dir, file.name), file.text);
+  },
+  async readDir(dir: string): Promise<ContentFile[]> {
+    const names = (await readdir(dir)).filter((name) => name.endsWith('.md')).sort();
+    return Promise.all(
+      names.map(async (name) => ({ name, text: await Bun.file(path.join(dir, name)).text() })),
+    );
+  },
+  async replaceDatabase(backup: string, target: string) {
+    // Copy beside the target, then rename: the database file is replaced in one step.
+    const staging = `${target}.restoring`;
+    await copyFile(backup, staging);
+    await rm(`${target}-wal`, { force: true });
+    await rm(`${target}-shm`, { force: true });
+    await rename(staging, target);
+  },
 };
 
 class UsageError extends Error {}
+/** A refused operation: one line, exit 1. */
+class CliError extends Error {}
+
+/** Why a file is not a Folio database we can restore, or null when it is. */
+function checkBackup(file: string): string | null {
+  let backup: Database | undefined;
+  try {
+    backup = new SqliteDatabase(file, { readonly: true });
+    const integrity = backup.query<{ integrity_check: string }, []>('PRAGMA integrity_check').get();
+    if (integrity?.integrity_check !== 'ok') return 'integrity check failed';
+    const table = backup
+      .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+      .get();
+    return table ? null : 'it has no Folio schema';
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    backup?.close();
+  }
+}
 
 function parse(args: string[], options: ParseArgsOptionsConfig) {
   try {
@@ -56,6 +111,27 @@ export async function runCli(argv: string[], db: Database, io: CliIo): Promise<n
         io.stdout(
           ran.length ? `applied migrations: ${ran.join(', ')}\n` : 'database is up to date\n',
         );
+        return 0;
+      }
+      case 'db backup': {
+        const file = one(parse(rest, {}).positionals, 'file');
+        if (await io.exists(file))
+          throw new CliError(`${file} already exists; choose a new file name`);
+        // VACUUM INTO reads one consistent snapshot while writers carry on (WAL mode).
+        db.query('VACUUM INTO ?').run(file);
+        io.stdout(`backed up to ${file}\n`);
+        return 0;
+      }
+      case 'db restore': {
+        const file = one(parse(rest, {}).positionals, 'file');
+        const target = io.databasePath;
+        if (target === ':memory:')
+          throw new CliError('DATABASE_URL is in memory: nothing to restore into');
+        const problem = checkBackup(file);
+        if (problem) throw new CliError(`${file} is not a usable backup: ${problem}`);
+        db.close();
+        await io.replaceDatabase(file, target);
+        io.stdout(`restored ${target} from ${file}\n`);
         return 0;
       }
       case 'db seed': {
@@ -116,6 +192,32 @@ export async function runCli(argv: string[], db: Database, io: CliIo): Promise<n
         return 0;
       }
       default: {
+        if (group === 'export') {
+          const dir = one(
+            parse([action ?? '', ...rest].filter(Boolean), {}).positionals,
+            'directory',
+          );
+          const files = exportContent(store);
+          await io.writeFiles(dir, files);
+          io.stdout(`exported ${files.length} files to ${dir}\n`);
+          return 0;
+        }
+        if (group === 'import') {
+          const dir = one(
+            parse([action ?? '', ...rest].filter(Boolean), {}).positionals,
+            'directory',
+          );
+          const files = await io.readDir(dir);
+          const result = importContent(db, store, files);
+          if (result.problems.length > 0) {
+            io.stderr(
+              `folio: nothing imported; fix these files first:\n${result.problems.map((p) => `  ${p}`).join('\n')}\n`,
+            );
+            return 1;
+          }
+          io.stdout(`imported ${result.imported} files from ${dir}\n`);
+          return 0;
+        }
         if (group === 'preview-link') {
           const { values, positionals } = parse([action ?? '', ...rest].filter(Boolean), {
             ttl: { type: 'string' },
@@ -142,7 +244,7 @@ export async function runCli(argv: string[], db: Database, io: CliIo): Promise<n
       io.stderr(`folio: ${error.message}\n\n${USAGE}`);
       return 2;
     }
-    if (error instanceof ContentError) {
+    if (error instanceof ContentError || error instanceof CliError) {
       io.stderr(`folio: ${error.message}\n`);
       return 1;
     }
@@ -159,8 +261,10 @@ export async function runCli(argv: string[], db: Database, io: CliIo): Promise<n
 }
 
 if (import.meta.main) {
-  const { getEnv } = await import('../lib/env');
+  const { databasePathFromUrl, getEnv } = await import('../lib/env');
   const code = await runCli(Bun.argv.slice(2), getDatabase(), {
+    ...fileSystemIo,
+    databasePath: databasePathFromUrl(getEnv().DATABASE_URL),
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     readStdin: () => Bun.stdin.text(),

@@ -1,0 +1,92 @@
+// Owns content as Markdown files with front matter, so pages can live in git and move
+// between instances: `<slug>.md` is the published version, `<slug>.draft.md` a newer draft.
+
+import type { Database } from 'bun:sqlite';
+import type { ContentStore } from './content';
+import { type PageFields, pageFieldsSchema } from './page-fields';
+import { validateNewSlug } from './slug';
+
+export type ContentFile = { name: string; text: string };
+export type ParsedFile = { slug: string; kind: 'published' | 'draft'; fields: PageFields };
+
+// Values are JSON literals (a YAML subset), so any title or summary round-trips exactly.
+export function toFrontMatterFile(fields: PageFields): string {
+  return `---\ntitle: ${JSON.stringify(fields.title)}\nsummary: ${JSON.stringify(fields.summary)}\n---\n${fields.body}`;
+}
+
+export function parseContentFile(file: ContentFile): ParsedFile {
+  const match = /^(?<slug>[^/\\]+?)(?<draft>\.draft)?\.md$/.exec(file.name);
+  const slug = match?.groups?.slug ?? '';
+  if (!match) throw new Error('the file name must be <slug>.md or <slug>.draft.md');
+  const slugProblem = validateNewSlug(slug);
+  if (slugProblem) throw new Error(`bad slug "${slug}": ${slugProblem}`);
+  const text = file.text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+  const front = /^---\n([\s\S]*?)\n---\n?/.exec(text);
+  if (!front?.[1]) throw new Error('missing front matter (--- title/summary ---)');
+  const values: Record<string, unknown> = {};
+  for (const line of front[1].split('\n')) {
+    if (!line.trim()) continue;
+    const pair = /^([a-z]+):\s*(.*)$/.exec(line);
+    if (!pair?.[1]) throw new Error(`cannot read front matter line: ${line.slice(0, 60)}`);
+    try {
+      values[pair[1]] = JSON.parse(pair[2] ?? '');
+    } catch {
+      throw new Error(`${pair[1]} must be a quoted string`);
+    }
+  }
+  const parsed = pageFieldsSchema.safeParse({
+    title: values.title,
+    summary: values.summary ?? '',
+    body: text.slice(front[0].length),
+  });
+  if (!parsed.success)
+    throw new Error(
+      parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`).join('; '),
+    );
+  return { slug, kind: match.groups?.draft ? 'draft' : 'published', fields: parsed.data };
+}
+
+export function exportContent(store: ContentStore): ContentFile[] {
+  const files: ContentFile[] = [];
+  for (const listing of store.listAll()) {
+    const published = store.getPage(listing.slug, { draft: false });
+    const latest = store.getPage(listing.slug, { draft: true });
+    const fieldsOf = (page: NonNullable<typeof latest>) => ({
+      title: page.title,
+      summary: page.summary,
+      body: page.bodyMarkdown,
+    });
+    if (published)
+      files.push({ name: `${listing.slug}.md`, text: toFrontMatterFile(fieldsOf(published)) });
+    if (latest?.showingDraft)
+      files.push({ name: `${listing.slug}.draft.md`, text: toFrontMatterFile(fieldsOf(latest)) });
+  }
+  return files;
+}
+
+/** Validates every file first; imports all of them or, if any is bad, none. */
+export function importContent(db: Database, store: ContentStore, files: ContentFile[]) {
+  const problems: string[] = [];
+  const parsed: ParsedFile[] = [];
+  for (const file of files) {
+    try {
+      parsed.push(parseContentFile(file));
+    } catch (error) {
+      problems.push(`${file.name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (problems.length > 0) return { imported: 0, problems };
+  // Published versions first, then the drafts on top of them.
+  parsed.sort((a, b) =>
+    a.kind === b.kind ? a.slug.localeCompare(b.slug) : a.kind === 'published' ? -1 : 1,
+  );
+  db.transaction(() => {
+    for (const file of parsed) {
+      store.putPage(
+        { slug: file.slug, ...file.fields },
+        { publish: file.kind === 'published', editor: 'import' },
+      );
+    }
+  })();
+  return { imported: parsed.length, problems };
+}
