@@ -2,7 +2,7 @@
 // the request itself into a 4xx, reports the rest, and replaces a 5xx document response with
 // the server-side fallback page (Waku alone sends an empty <body> when a render fails
 // outside <Suspense>).
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import {
   isControlFlowError,
   type RequestErrorState,
@@ -55,7 +55,10 @@ function requestErrorResponse(
   });
 }
 
-export function errorPages(): MiddlewareHandler {
+export function errorPages({ app }: { app: Hono }): MiddlewareHandler {
+  // Hono's default handler prints every thrown error, including the bad requests this
+  // middleware answers with a 4xx; errors are logged once, by the reporter, instead.
+  app.onError((_error, c) => c.text('Internal Server Error', 500));
   return async function errorPagesMiddleware(c, next) {
     const url = new URL(c.req.url);
     const state: RequestErrorState = { route: url.pathname };

@@ -81,7 +81,9 @@ test('a browser error reaches Sentry through the tunnel and shows the client-sid
   });
   await page.goto('/preview');
   // The SDK loads when the browser is idle after hydration.
-  await page.waitForFunction(() => '__SENTRY__' in window, undefined, { timeout: 10_000 });
+  await expect(page.locator('html')).toHaveAttribute('data-sentry-ready', 'true', {
+    timeout: 10_000,
+  });
   await page.getByRole('button', { name: 'Send a test error from the browser' }).click();
   await expect(page.locator('h1')).toContainText(
     'Application error: a client-side exception has occurred',
@@ -126,7 +128,9 @@ test('page-data and action requests carry sentry-trace and baggage, and the serv
 }) => {
   await signIn(page);
   await page.goto('/preview');
-  await page.waitForFunction(() => '__SENTRY__' in window, undefined, { timeout: 10_000 });
+  await expect(page.locator('html')).toHaveAttribute('data-sentry-ready', 'true', {
+    timeout: 10_000,
+  });
   const traced: { url: string; trace: string; baggage: string }[] = [];
   page.on('request', async (request) => {
     const headers = await request.allHeaders();

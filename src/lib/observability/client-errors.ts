@@ -33,6 +33,8 @@ export function startBrowserMonitoring(): void {
       .then(({ initSentryBrowser }) => {
         reporter = initSentryBrowser(dsn, document.documentElement.dataset.sentryEnvironment);
         for (const item of queue.splice(0)) reporter(item.error, item.context);
+        // A signal for operators (and tests) that reporting is live on this page.
+        document.documentElement.dataset.sentryReady = 'true';
       })
       .catch((error: unknown) => console.error('Sentry could not be loaded', error));
   };
