@@ -58,7 +58,13 @@ function requestErrorResponse(
 export function errorPages({ app }: { app: Hono }): MiddlewareHandler {
   // Hono's default handler prints every thrown error, including the bad requests this
   // middleware answers with a 4xx; errors are logged once, by the reporter, instead.
-  app.onError((_error, c) => c.text('Internal Server Error', 500));
+  app.onError((error, c) => {
+    // HTTPExceptions (the body limit's 413) carry their own response.
+    const withResponse = error as { getResponse?: () => Response };
+    return typeof withResponse.getResponse === 'function'
+      ? withResponse.getResponse()
+      : c.text('Internal Server Error', 500);
+  });
   return async function errorPagesMiddleware(c, next) {
     const url = new URL(c.req.url);
     const state: RequestErrorState = { route: url.pathname };

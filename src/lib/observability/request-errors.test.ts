@@ -18,6 +18,19 @@ describe('classifyRequestError', () => {
     });
     expect(classifyRequestError(new Error('Invalid encoded rscPath'))?.status).toBe(404);
     expect(classifyRequestError(new SyntaxError('JSON Parse error'))?.status).toBe(400);
+    expect(
+      classifyRequestError(
+        new TypeError("Can't decode form data from body because of incorrect MIME type/boundary"),
+      )?.status,
+    ).toBe(400);
+    const tooLarge = Object.assign(new Error('Payload Too Large'), {
+      status: 413,
+      getResponse: () => new Response(null, { status: 413 }),
+    });
+    expect(classifyRequestError(tooLarge)).toEqual({
+      status: 413,
+      message: 'The request is too large.',
+    });
   });
 
   test('anything else is a bug', () => {

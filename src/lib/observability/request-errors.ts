@@ -34,19 +34,38 @@ export function classifyRequestError(error: unknown): RequestErrorVerdict | null
   if (status !== null && status >= 400 && status < 500) {
     return { status, message: STATUS_MESSAGES[status] ?? 'Bad request.' };
   }
+  // Hono's HTTPException (e.g. 413 from the body limit) already carries the right status.
+  const httpStatus = (error as { status?: unknown; getResponse?: unknown } | null)?.status;
+  if (
+    typeof httpStatus === 'number' &&
+    httpStatus >= 400 &&
+    httpStatus < 500 &&
+    typeof (error as { getResponse?: unknown }).getResponse === 'function'
+  ) {
+    return { status: httpStatus, message: STATUS_MESSAGES[httpStatus] ?? 'Bad request.' };
+  }
   // React's reply decoder throws SyntaxError on a body that is not what a client would send.
   if (error instanceof SyntaxError) return { status: 400, message: STATUS_MESSAGES[400] as string };
   const message = error instanceof Error ? error.message : '';
-  if (/^server reference not found|is not a function|Could not find the module/.test(message)) {
-    return { status: 409, message: STALE_PAGE_MESSAGE, stale: true };
-  }
-  if (message === 'Invalid encoded rscPath')
-    return { status: 404, message: STATUS_MESSAGES[404] as string };
-  if (
-    message === 'missing request body for server function' ||
-    /^Connection closed|Invalid (?:JSON|reply)|Unexpected token/.test(message)
-  ) {
-    return { status: 400, message: STATUS_MESSAGES[400] as string };
-  }
+  for (const [pattern, verdict] of MESSAGE_VERDICTS) if (pattern.test(message)) return verdict;
   return null;
 }
+
+const BAD_REQUEST: RequestErrorVerdict = { status: 400, message: 'Bad request.' };
+
+// Messages of errors that Waku, React or Bun throw while reading a request they cannot use.
+// Matched narrowly: anything not listed here is treated as a bug and reported.
+const MESSAGE_VERDICTS: [RegExp, RequestErrorVerdict][] = [
+  // An action id this build does not have (a page from an older build), or not an id at all.
+  [
+    /^server reference not found|^TinyAssertionError$/,
+    { status: 409, message: STALE_PAGE_MESSAGE, stale: true },
+  ],
+  [/^Invalid encoded rscPath$|^rscPath should start with/, { status: 404, message: 'Not found.' }],
+  // Bodies that are not what their content type says.
+  [/^Can't decode form data|^missing final boundary|while parsing FormData/, BAD_REQUEST],
+  [
+    /^missing request body for server function$|^Connection closed|^Invalid (?:JSON|reply)|^Unexpected token/,
+    BAD_REQUEST,
+  ],
+];
