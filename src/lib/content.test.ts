@@ -1,5 +1,8 @@
 import { beforeEach, describe, expect, test } from 'bun:test';
-import { ContentError, type ContentStore, createContentStore } from './content';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { BUSY_MESSAGE, ContentError, type ContentStore, createContentStore } from './content';
 import { migrate, openDatabase } from './db';
 import { SEED_DRAFT_MARKERS, seedDemoContent } from './seed';
 
@@ -164,6 +167,32 @@ describe('optimistic concurrency', () => {
         editor: null,
       }),
     ).toThrow('Enter a title.');
+  });
+});
+
+describe('a database locked by another process', () => {
+  test('a save waits, then fails with a "try again" ContentError and writes nothing', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'folio-busy-'));
+    const url = `sqlite:${path.join(dir, 'folio.db')}`;
+    const db = openDatabase(url);
+    const busyStore = createContentStore(db);
+    busyStore.putPage({ slug: 'p', ...fields('P', 'before') }, { publish: true });
+    db.exec('PRAGMA busy_timeout = 100');
+    const other = openDatabase(url);
+    other.exec('BEGIN IMMEDIATE');
+    const version = busyStore.getPage('p', { draft: true })?.version ?? 0;
+    const started = Date.now();
+    expect(() =>
+      busyStore.saveDraft({
+        slug: 'p',
+        ...fields('P', 'typed text'),
+        expectedVersion: version,
+        editor: null,
+      }),
+    ).toThrow(BUSY_MESSAGE);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+    other.exec('ROLLBACK');
+    expect(busyStore.getPage('p', { draft: true })?.bodyMarkdown).toBe('before');
   });
 });
 

@@ -44,7 +44,13 @@ export type PageListing = {
   draftUpdatedBy: string | null;
 };
 
-export type ContentErrorCode = 'not-found' | 'conflict' | 'invalid-slug' | 'slug-taken' | 'invalid';
+export type ContentErrorCode =
+  | 'not-found'
+  | 'conflict'
+  | 'invalid-slug'
+  | 'slug-taken'
+  | 'invalid'
+  | 'busy';
 
 /** An expected failure with a message fit for an editor; never reported as a bug. */
 export class ContentError extends Error {
@@ -117,6 +123,14 @@ function toView(row: PageRow): PageView {
 
 export type ContentStore = ReturnType<typeof createContentStore>;
 
+export const BUSY_MESSAGE =
+  'Folio is busy saving other changes. Nothing was saved; try again in a moment (your text is kept).';
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
 export function createContentStore(db: Database, now: () => Date = () => new Date()) {
   const selectPage = db.query<PageRow, { draft: number; slug: string }>(PAGE_SQL);
   const selectPageRow = db.query<
@@ -135,6 +149,20 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
     `SELECT p.slug FROM slug_history h JOIN pages p ON p.id = h.page_id
      WHERE h.old_slug = $old AND ($draft = 1 OR p.published_revision_id IS NOT NULL)`,
   );
+
+  /** A write transaction; a database still locked after busy_timeout is a ContentError. */
+  function writeTransaction<T>(work: () => T): () => T {
+    return () => {
+      try {
+        // IMMEDIATE takes the write lock first, so a busy database is waited for (busy_timeout)
+        // instead of failing at once when a read transaction tries to become a write.
+        return db.transaction(work).immediate();
+      } catch (error) {
+        if (isBusy(error)) throw new ContentError('busy', BUSY_MESSAGE);
+        throw error;
+      }
+    };
+  }
 
   function bumpContentVersion() {
     db.query(
@@ -246,7 +274,7 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
       input: PageFields & { slug: string; expectedVersion: number | null; editor: string | null },
     ): SaveResult {
       const fields = parseFields(input);
-      return db.transaction((): SaveResult => {
+      return writeTransaction((): SaveResult => {
         const at = now().toISOString();
         const existing = isValidSlug(input.slug) ? selectPageRow.get(input.slug) : null;
         if (input.expectedVersion === null) {
@@ -282,7 +310,7 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
       slug: string,
       { editor = null, expectedVersion }: { editor?: string | null; expectedVersion?: number } = {},
     ): number {
-      return db.transaction(() => {
+      return writeTransaction(() => {
         const page = requirePage(slug);
         if (expectedVersion !== undefined && page.version !== expectedVersion) {
           throw new ContentError(
@@ -320,7 +348,7 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
 
     /** Takes a page down; its text stays as a draft so nothing is lost. */
     unpublish(slug: string, { editor = null }: { editor?: string | null } = {}): void {
-      db.transaction(() => {
+      writeTransaction(() => {
         const page = requirePage(slug);
         if (page.published_revision_id === null) return;
         const at = now().toISOString();
@@ -337,7 +365,7 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
 
     /** Drops the draft; a page that was never published is deleted with it. */
     discardDraft(slug: string): void {
-      db.transaction(() => {
+      writeTransaction(() => {
         const page = requirePage(slug);
         if (page.published_revision_id === null) {
           db.query('DELETE FROM pages WHERE id = ?').run(page.id);
@@ -350,7 +378,7 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
 
     /** Renames a page; the old slug (and any older ones) then redirect to the new one. */
     renameSlug(oldSlug: string, newSlug: string): void {
-      db.transaction(() => {
+      writeTransaction(() => {
         const page = requirePage(oldSlug);
         if (oldSlug === newSlug) return;
         if (oldSlug === HOME_SLUG)
@@ -376,7 +404,7 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
       input: PageFields & { slug: string },
       { publish = false, editor = null }: { publish?: boolean; editor?: string | null } = {},
     ): void {
-      db.transaction(() => {
+      writeTransaction(() => {
         const existing = selectPageRow.get(input.slug);
         const result = store.saveDraft({
           ...input,

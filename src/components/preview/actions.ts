@@ -187,7 +187,7 @@ async function runPageCommand(command: PageCommand, formData: FormData): Promise
     }
   } catch (error) {
     if (!(error instanceof ContentError)) throw error;
-    notice = error.code === 'conflict' ? 'stale' : 'refused';
+    notice = error.code === 'conflict' ? 'stale' : error.code === 'busy' ? 'busy' : 'refused';
   }
   redirect(`${previewPath(slug)}?notice=${notice}`, 303);
 }

@@ -18,6 +18,7 @@ const NOTICES: Record<string, string> = {
   stale:
     'Nothing changed: the page was changed by someone else since you opened it. Review it and try again.',
   refused: 'That could not be done.',
+  busy: 'Folio is busy saving other changes; nothing was changed. Try again in a moment.',
   'signed-out': 'Your session has ended. Sign in again.',
 };
 
