@@ -68,7 +68,7 @@ describe('renderMarkdown', () => {
     '<javascript:alert(1)>',
     '[x](data:text/html,<script>alert(1)</script>)',
     '![x](https://example.com/a.png" onerror="alert(1))',
-    '[x](https://example.com "title\" onmouseover=\"alert(1)")',
+    '[x](https://example.com "title" onmouseover="alert(1)")',
     '<img src="x" onerror="alert(1)"/>',
     '<iframe srcdoc="<script>alert(1)</script>">',
     '<base href="javascript:alert(1)//">',
