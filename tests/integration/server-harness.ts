@@ -13,7 +13,9 @@ export type RunningServer = {
   url: string;
   dbPath: string;
   log: () => string;
+  /** Sends SIGTERM and waits for the process to exit. */
   stop: () => Promise<void>;
+  exitCode: () => number | null;
 };
 
 export function seededDatabase(): string {
@@ -60,6 +62,7 @@ export async function startBuiltServer(
     url,
     dbPath,
     log: () => output,
+    exitCode: () => child.exitCode,
     stop: async () => {
       child.kill('SIGTERM');
       await child.exited;
