@@ -27,18 +27,20 @@ export function noticeText(notice: string | null): string | null {
 }
 
 function PageCommand({
+  command,
   action,
   page,
   label,
   className,
 }: {
+  command: 'publish' | 'unpublish' | 'discard';
   action: (formData: FormData) => Promise<void>;
   page: PageView;
   label: string;
   className?: string;
 }) {
   return (
-    <form action={action} className="inline-form">
+    <form action={action} className={`inline-form command-${command}`}>
       <input type="hidden" name="slug" value={page.slug} />
       <input type="hidden" name="version" value={page.version} />
       <button type="submit" className={className}>
@@ -82,6 +84,7 @@ export function PreviewBanner({
         )}
         {page.state !== 'published' ? (
           <PageCommand
+            command="publish"
             action={publishPage}
             page={page}
             label="Publish this draft"
@@ -89,10 +92,11 @@ export function PreviewBanner({
           />
         ) : null}
         {page.state !== 'draft-only' ? (
-          <PageCommand action={unpublishPage} page={page} label="Unpublish" />
+          <PageCommand command="unpublish" action={unpublishPage} page={page} label="Unpublish" />
         ) : null}
         {page.state !== 'published' ? (
           <PageCommand
+            command="discard"
             action={discardDraft}
             page={page}
             label={page.state === 'draft-only' ? 'Delete draft page' : 'Discard draft'}
