@@ -1,7 +1,10 @@
 // The server entry: Waku's file router on the Bun adapter, with Folio's middleware in front.
 import { fsRouter } from 'waku';
 import adapter from 'waku/adapters/bun';
+import { contentStore } from './lib/content';
+import { getEnv } from './lib/env';
 import { withFrontDoor } from './lib/front-door';
+import { createRenderCache } from './lib/render-cache';
 import { canonicalUrls } from './middleware/canonical';
 import { errorPages } from './middleware/errors';
 import { requestScope } from './middleware/request-scope';
@@ -20,6 +23,21 @@ const entry = adapter(fsRouter(pageModules), {
   middlewareFns: [errorPages, sameOrigin, requestScope, canonicalUrls],
 });
 
+const renderCache = createRenderCache({
+  contentVersion: () => contentStore().contentVersion(),
+  enabled: getEnv().FOLIO_RENDER_CACHE === 'on',
+  maxBytes: getEnv().FOLIO_RENDER_CACHE_MB * 1024 * 1024,
+});
+
+type WakuFetch = (request: Request, ...rest: never[]) => Promise<Response>;
+const wakuFetch = entry.fetch as WakuFetch;
+
 // Wrapping fetch (not a Hono middleware): the adapter serves static files before any
-// middleware runs, and both the URL checks and the headers must cover those too.
-export default { ...entry, fetch: withFrontDoor(entry.fetch) };
+// middleware runs, and both the URL checks and the headers must cover those too. The render
+// cache sits inside the front door and in front of everything else.
+export default {
+  ...entry,
+  fetch: withFrontDoor((request: Request, ...rest: never[]) =>
+    renderCache.handle(request, (inner) => wakuFetch(inner, ...rest)),
+  ),
+};

@@ -1,5 +1,5 @@
 'use client';
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, type ErrorInfo, type ReactNode, useEffect } from 'react';
 import { useRouter } from 'waku/router/client';
 import { unstable_isFollowable as isFollowable } from 'waku/router/client-core';
 import { captureClientError, serverDigestOf } from '../lib/observability/client-errors';
@@ -55,5 +55,9 @@ class Boundary extends Component<Props, State> {
 /** Shows the fallback page for an error under it and clears it on the next navigation. */
 export function AppErrorBoundary({ children }: { children: ReactNode }) {
   const { path, query } = useRouter();
+  useEffect(() => {
+    // Marks the page as interactive (forms now submit through React, not the browser).
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return <Boundary resetKey={`${path}?${query}`}>{children}</Boundary>;
 }

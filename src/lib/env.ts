@@ -27,6 +27,9 @@ const envSchema = z.object({
   SENTRY_ENVIRONMENT: optionalString,
   SENTRY_RELEASE: optionalString,
   SENTRY_TRACES_SAMPLE_RATE: z.coerce.number().min(0).max(1).optional(),
+  // `off` turns the render cache off (for benchmarks and debugging).
+  FOLIO_RENDER_CACHE: z.enum(['on', 'off']).default('on'),
+  FOLIO_RENDER_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
 });
 
 export type Env = z.infer<typeof envSchema>;

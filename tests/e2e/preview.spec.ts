@@ -58,6 +58,9 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByRole('table')).toContainText('draft only');
       await page.goto(`/preview/${slug}`);
       await page.getByRole('link', { name: 'Edit', exact: true }).click();
+      await expect(page).toHaveURL(/\?edit$/);
+      if (javaScriptEnabled)
+        await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
       await page.getByLabel('Body (Markdown)').fill('Changed body: DRAFT-E2E-TEXT.');
       await page.getByRole('button', { name: 'Save draft' }).click();
       await expect(page.getByRole('status')).toContainText('Draft saved');
@@ -69,6 +72,9 @@ for (const javaScriptEnabled of [true, false]) {
       expect(await (await request.get(`/${slug}`)).text()).toContain('DRAFT-E2E-TEXT');
 
       await page.getByRole('link', { name: 'Edit', exact: true }).click();
+      await expect(page).toHaveURL(/\?edit$/);
+      if (javaScriptEnabled)
+        await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
       await page.getByLabel('Slug').fill(`${slug}-renamed`);
       await page.getByRole('button', { name: 'Save draft' }).click();
       await expect(page).toHaveURL(new RegExp(`/preview/${slug}-renamed`));
@@ -97,6 +103,8 @@ test('two editors saving the same page: the second is refused and keeps their te
   await signIn(second);
   await first.goto(`/preview/${slug}?edit`);
   await second.goto(`/preview/${slug}?edit`);
+  await expect(first.locator('html')).toHaveAttribute('data-hydrated', 'true');
+  await expect(second.locator('html')).toHaveAttribute('data-hydrated', 'true');
   await first.getByLabel('Body (Markdown)').fill('Text from the first editor.');
   await first.getByRole('button', { name: 'Save draft' }).click();
   await expect(first.getByRole('status')).toContainText('Draft saved');

@@ -2,6 +2,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as Sentry from '@sentry/bun';
 import { log } from '../log';
+import { markRenderFailed } from '../render-cache';
 import { classifyRequestError, type RequestErrorVerdict } from './request-errors';
 
 /** Waku marks its own control-flow errors (not found, redirect) with this digest prefix. */
@@ -44,6 +45,7 @@ export function reportUnexpectedError(
     digest?: string;
     __folioReported?: boolean;
   };
+  markRenderFailed();
   const state = requestErrorState.getStore();
   const digest =
     holder.digest && /^[0-9a-f]{32}$/.test(holder.digest) ? holder.digest : newDigest();
