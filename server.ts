@@ -5,7 +5,9 @@ import * as Sentry from '@sentry/bun';
 import { sentryEnabled } from './src/instrument.server';
 import { closeDatabase, getDatabase } from './src/lib/db';
 import { getEnv } from './src/lib/env';
+import { applyBaseHeaders } from './src/lib/front-door';
 import { log } from './src/lib/log';
+import { registeredRenderCache } from './src/lib/render-cache';
 
 type WakuFetch = (
   env: Record<string, string | undefined>,
@@ -27,7 +29,17 @@ export async function startServer() {
   const server = Bun.serve({
     port: env.PORT,
     development: false,
-    fetch: (request, bunServer) => runFetch(Bun.env, request, bunServer),
+    fetch(request, bunServer) {
+      // Cache hits skip Waku and Hono entirely: the published page's bytes straight from memory.
+      const hit = registeredRenderCache()?.lookup(request);
+      if (hit) {
+        // Stored entries already carry the base headers; HSTS only matters over HTTPS.
+        const https =
+          request.url.startsWith('https:') || request.headers.get('x-forwarded-proto') === 'https';
+        return https ? applyBaseHeaders(hit, { https }) : hit;
+      }
+      return runFetch(Bun.env, request, bunServer);
+    },
     // Last resort: anything that escapes Waku and Hono. Never a stack trace in the response.
     error(error) {
       log.error('unhandled server error', { error });

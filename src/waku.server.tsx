@@ -4,7 +4,7 @@ import adapter from 'waku/adapters/bun';
 import { contentStore } from './lib/content';
 import { getEnv } from './lib/env';
 import { withFrontDoor } from './lib/front-door';
-import { createRenderCache } from './lib/render-cache';
+import { createRenderCache, registerRenderCache } from './lib/render-cache';
 import { canonicalUrls } from './middleware/canonical';
 import { errorPages } from './middleware/errors';
 import { requestScope } from './middleware/request-scope';
@@ -23,11 +23,13 @@ const entry = adapter(fsRouter(pageModules), {
   middlewareFns: [errorPages, sameOrigin, requestScope, canonicalUrls],
 });
 
-const renderCache = createRenderCache({
-  contentVersion: () => contentStore().contentVersion(),
-  enabled: getEnv().FOLIO_RENDER_CACHE === 'on',
-  maxBytes: getEnv().FOLIO_RENDER_CACHE_MB * 1024 * 1024,
-});
+const renderCache = registerRenderCache(
+  createRenderCache({
+    contentVersion: () => contentStore().contentVersion(),
+    enabled: getEnv().FOLIO_RENDER_CACHE === 'on',
+    maxBytes: getEnv().FOLIO_RENDER_CACHE_MB * 1024 * 1024,
+  }),
+);
 
 type WakuFetch = (request: Request, ...rest: never[]) => Promise<Response>;
 const wakuFetch = entry.fetch as WakuFetch;

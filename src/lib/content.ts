@@ -145,6 +145,9 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
      JOIN revisions r ON r.id = p.published_revision_id
      ORDER BY CASE WHEN p.slug = '${HOME_SLUG}' THEN 0 ELSE 1 END, r.title COLLATE NOCASE`,
   );
+  const selectContentVersion = db.query<{ value: string }, []>(
+    "SELECT value FROM settings WHERE key = 'content_version'",
+  );
   const selectRedirect = db.query<{ slug: string }, { old: string; draft: number }>(
     `SELECT p.slug FROM slug_history h JOIN pages p ON p.id = h.page_id
      WHERE h.old_slug = $old AND ($draft = 1 OR p.published_revision_id IS NOT NULL)`,
@@ -419,10 +422,8 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
 
     /** Changes on every publish, unpublish and rename: the key for caches of public pages. */
     contentVersion(): number {
-      const row = db
-        .query<{ value: string }, []>("SELECT value FROM settings WHERE key = 'content_version'")
-        .get();
-      return Number(row?.value ?? 0);
+      // On every cached request: one prepared statement, a primary-key read.
+      return Number(selectContentVersion.get()?.value ?? 0);
     },
   };
   return store;

@@ -2,6 +2,7 @@
 // content version with strong ETags and precompressed bodies, served before Waku runs.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import { BASE_HEADERS } from './front-door';
 import { isReservedSlug, isValidSlug } from './slug';
 
 export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=600';
@@ -14,10 +15,15 @@ type Encoding = 'br' | 'gzip' | 'identity';
 type Entry = {
   key: string;
   version: number;
-  headers: [string, string][];
   etag: string;
-  bodies: Record<Encoding, Uint8Array<ArrayBuffer>>;
+  /** Bodies as Blobs: a Response made from a Blob shares it instead of copying the bytes. */
+  blobs: Record<Encoding, Blob>;
+  /** Response headers per encoding, built once at store time: a hit only picks them (a
+   * Response copies a Headers object several times faster than it parses tuples). */
+  headers: Record<Encoding | 'notModified', Headers>;
   bytes: number;
+  /** Recency for LRU eviction; a hit only bumps this number. */
+  lastUsed: number;
 };
 
 export type RenderCacheOptions = {
@@ -43,9 +49,14 @@ export function markRenderFailed(): void {
 /** The cache key of a request that may be served from cache, or null. */
 export function cacheKeyOf(request: Request): string | null {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null;
-  if ((request.headers.get('cookie') ?? '').includes(SESSION_COOKIE)) return null;
-  const url = new URL(request.url);
-  const path = url.pathname;
+  const cookie = request.headers.get('cookie');
+  if (cookie?.includes(SESSION_COOKIE)) return null;
+  // Split the URL by hand: this runs on every request, and new URL() is the costliest step.
+  const raw = request.url;
+  const pathStart = raw.indexOf('/', raw.indexOf('//') + 2);
+  const queryStart = raw.indexOf('?', pathStart);
+  const path = queryStart === -1 ? raw.slice(pathStart) : raw.slice(pathStart, queryStart);
+  const url = { search: queryStart === -1 ? '' : raw.slice(queryStart) };
   const slug = path.slice(1);
   if (path === '/' || (isValidSlug(slug) && !isReservedSlug(slug))) {
     // Query strings on documents (tracking parameters and the like) would split the cache.
@@ -82,17 +93,27 @@ export function createRenderCache({
   const inFlight = new Map<string, Promise<Entry | null>>();
   let totalBytes = 0;
 
+  let clock = 0;
+
+  function touch(entry: Entry) {
+    clock += 1;
+    entry.lastUsed = clock;
+  }
+
   function remember(entry: Entry) {
     const previous = entries.get(entry.key);
     if (previous) totalBytes -= previous.bytes;
-    entries.delete(entry.key);
     entries.set(entry.key, entry);
     totalBytes += entry.bytes;
-    // Least recently used first: Map iteration follows insertion, and hits re-insert.
-    for (const [key, old] of entries) {
-      if (totalBytes <= maxBytes) break;
-      entries.delete(key);
-      totalBytes -= old.bytes;
+    touch(entry);
+    // Evict the least recently used; a scan is fine, since it only runs when a page is stored.
+    while (totalBytes > maxBytes && entries.size > 0) {
+      let oldest: Entry | undefined;
+      for (const candidate of entries.values())
+        if (!oldest || candidate.lastUsed < oldest.lastUsed) oldest = candidate;
+      if (!oldest) break;
+      entries.delete(oldest.key);
+      totalBytes -= oldest.bytes;
     }
   }
 
@@ -116,43 +137,70 @@ export function createRenderCache({
     if (scope.failed || version !== contentVersion()) {
       return { response: new Response(body, response), entry: null };
     }
-    const storedHeaders = [...response.headers].filter(
+    const storedHeaders: [string, string][] = [...response.headers].filter(
       ([name]) =>
         !['content-length', 'content-encoding', 'etag', 'cache-control', 'date'].includes(name),
     );
+    const etag = `"${Bun.hash(body).toString(36)}-${body.length.toString(36)}"`;
+    const bodies: Record<Encoding, Uint8Array<ArrayBuffer>> = {
+      identity: body,
+      gzip: new Uint8Array(Bun.gzipSync(body)),
+      br: new Uint8Array(brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } })),
+    };
+    // The front door's headers are stored too, so a hit is complete without another pass.
+    const common: [string, string][] = [
+      ...storedHeaders.filter(([name]) => !(name in BASE_HEADERS)),
+      ...Object.entries(BASE_HEADERS),
+      ['etag', etag],
+      ['cache-control', PUBLIC_CACHE_CONTROL],
+      ['vary', 'Accept-Encoding'],
+      ['x-folio-cache', 'hit'],
+    ];
+    const withBody = (encoding: Encoding): [string, string][] => [
+      ...common,
+      ...(encoding === 'identity' ? [] : ([['content-encoding', encoding]] as [string, string][])),
+      ['content-length', String(bodies[encoding].length)],
+    ];
     const entry: Entry = {
       key,
       version,
-      headers: storedHeaders,
-      etag: `"${Bun.hash(body).toString(36)}-${body.length.toString(36)}"`,
-      bodies: {
-        identity: body,
-        gzip: new Uint8Array(Bun.gzipSync(body)),
-        br: new Uint8Array(
-          brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } }),
-        ),
+      etag,
+      blobs: {
+        identity: new Blob([bodies.identity]),
+        gzip: new Blob([bodies.gzip]),
+        br: new Blob([bodies.br]),
       },
-      bytes: 0,
+      headers: {
+        identity: new Headers(withBody('identity')),
+        gzip: new Headers(withBody('gzip')),
+        br: new Headers(withBody('br')),
+        notModified: new Headers(common),
+      },
+      bytes: bodies.identity.length + bodies.gzip.length + bodies.br.length + 1024,
+      lastUsed: 0,
     };
-    entry.bytes =
-      entry.bodies.identity.length + entry.bodies.gzip.length + entry.bodies.br.length + 512;
     return { response: null, entry };
   }
 
   function respond(entry: Entry, request: Request): Response {
-    const headers = new Headers(entry.headers);
-    headers.set('etag', entry.etag);
-    headers.set('cache-control', PUBLIC_CACHE_CONTROL);
-    headers.set('vary', 'Accept-Encoding');
-    headers.set('x-folio-cache', 'hit');
-    if ((request.headers.get('if-none-match') ?? '').split(/\s*,\s*/).includes(entry.etag)) {
-      return new Response(null, { status: 304, headers });
+    const ifNoneMatch = request.headers.get('if-none-match');
+    if (ifNoneMatch?.split(/\s*,\s*/).includes(entry.etag)) {
+      return new Response(null, { status: 304, headers: entry.headers.notModified });
     }
     const encoding = preferredEncoding(request);
-    if (encoding !== 'identity') headers.set('content-encoding', encoding);
-    const body = entry.bodies[encoding];
-    headers.set('content-length', String(body.length));
-    return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
+    const body = request.method === 'HEAD' ? null : entry.blobs[encoding];
+    return new Response(body, { status: 200, headers: entry.headers[encoding] });
+  }
+
+  /** A cached response for this request if there is a current one; never renders. */
+  function lookup(request: Request): Response | null {
+    if (!enabled) return null;
+    const key = cacheKeyOf(request);
+    if (key === null) return null;
+    const entry = entries.get(key);
+    if (!entry || entry.version !== contentVersion()) return null;
+    touch(entry);
+    return respond(entry, request);
   }
 
   return {
@@ -163,6 +211,7 @@ export function createRenderCache({
       entries.clear();
       totalBytes = 0;
     },
+    lookup,
     async handle(request: Request, handler: (r: Request) => Promise<Response>): Promise<Response> {
       const key = enabled ? cacheKeyOf(request) : null;
       if (key === null) {
@@ -175,7 +224,7 @@ export function createRenderCache({
       const version = contentVersion();
       const cached = entries.get(key);
       if (cached && cached.version === version) {
-        remember(cached);
+        touch(cached);
         return respond(cached, request);
       }
       // One render per key at a time: concurrent misses wait for the first.
@@ -210,3 +259,17 @@ export function createRenderCache({
 }
 
 export type RenderCache = ReturnType<typeof createRenderCache>;
+
+// The production server (server.ts) answers hits before Waku runs at all; it finds the cache
+// the bundle made here.
+const REGISTRY = Symbol.for('folio.render-cache');
+const registry = globalThis as unknown as { [REGISTRY]?: RenderCache };
+
+export function registerRenderCache(cache: RenderCache): RenderCache {
+  registry[REGISTRY] = cache;
+  return cache;
+}
+
+export function registeredRenderCache(): RenderCache | undefined {
+  return registry[REGISTRY];
+}

@@ -1,0 +1,252 @@
+// `bun run bench [--duration 5] [--no-build]`: one run that measures Folio against the raw-Bun
+// limit on this machine and writes bench/results.md. All traffic goes to 127.0.0.1; every
+// process it starts is stopped by PID before it exits.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from '@playwright/test';
+import { createContentStore } from '../src/lib/content';
+import { openDatabase } from '../src/lib/db';
+import { addEditor, createSession } from '../src/lib/editors';
+import { seedDemoContent } from '../src/lib/seed';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    'no-build': { type: 'boolean', default: false },
+    lighthouse: { type: 'boolean', default: false },
+  },
+});
+const DURATION = Math.max(1, Math.min(60, Number(values.duration)));
+const PAGE = '/writing-in-markdown';
+const CONNECTIONS = [1, 16, 64] as const;
+
+if (!values['no-build']) {
+  const build = Bun.spawnSync(['bun', 'run', 'build'], { stdout: 'ignore', stderr: 'inherit' });
+  if (build.exitCode !== 0) process.exit(1);
+}
+const wrkPath = Bun.which('wrk');
+if (!wrkPath) {
+  console.error(
+    'bench: wrk is not installed (apt-get install wrk); it is the load generator this benchmark uses.',
+  );
+  process.exit(2);
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'folio-bench-'));
+const dbPath = path.join(dir, 'folio.db');
+const db = openDatabase(`sqlite:${dbPath}`);
+seedDemoContent(createContentStore(db));
+const editor = await addEditor(db, 'bench@example.com', 'bench password 123');
+const sessionCookie = `folio_session=${createSession(db, editor.id).id}`;
+db.close();
+
+type Started = { url: string; pid: number; stop: () => Promise<void>; startupMs: number };
+const started: Started[] = [];
+
+async function startFolio(port: number, env: Record<string, string>): Promise<Started> {
+  const t0 = performance.now();
+  const child = Bun.spawn(['bun', 'server.ts'], {
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      DATABASE_URL: `sqlite:${dbPath}`,
+      SENTRY_DSN: '',
+      WAKU_PUBLIC_SENTRY_DSN: '',
+    },
+    stdout: 'ignore',
+    stderr: 'inherit',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).status === 200) break;
+    } catch {}
+    if (performance.now() - t0 > 20_000) throw new Error('server did not start');
+    await Bun.sleep(5);
+  }
+  const server = {
+    url,
+    pid: child.pid,
+    startupMs: performance.now() - t0,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await child.exited;
+    },
+  };
+  started.push(server);
+  return server;
+}
+
+function rssMb(pid: number): number {
+  return (
+    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
+  );
+}
+
+type Result = { rps: number; p50: number; p99: number; requests: number; errors: number };
+
+function toMs(value: string, unit: string): number {
+  const n = Number(value);
+  return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : n;
+}
+
+async function wrk(
+  url: string,
+  connections: number,
+  seconds: number,
+  headers: string[] = [],
+): Promise<Result> {
+  const args = [
+    wrkPath as string,
+    `-t${Math.min(2, connections)}`,
+    `-c${connections}`,
+    `-d${seconds}s`,
+    '--latency',
+  ];
+  for (const header of headers) args.push('-H', header);
+  args.push(url);
+  const run = Bun.spawnSync(args, { stdout: 'pipe', stderr: 'pipe' });
+  const out = run.stdout.toString();
+  const latency = (p: string) => {
+    const match = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
+    return match ? toMs(match[1] as string, match[2] as string) : Number.NaN;
+  };
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1];
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
+    p50: latency('50'),
+    p99: latency('99'),
+    requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0),
+    errors:
+      Number(errors ?? 0) + (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+  };
+}
+
+const cached = await startFolio(20_411, {});
+const uncached = await startFolio(20_412, { FOLIO_RENDER_CACHE: 'off' });
+
+// The limit: Bun.serve sending the identical bytes of the published page from memory.
+const pageResponse = await fetch(`${cached.url}${PAGE}`, {
+  headers: { 'accept-encoding': 'identity' },
+});
+const pageBytes = new Uint8Array(await pageResponse.arrayBuffer());
+// In its own process: wrk runs synchronously here and would starve a server in this one.
+const pageFile = path.join(dir, 'page.html');
+writeFileSync(pageFile, pageBytes);
+const limit = Bun.spawn(['bun', 'bench/limit-server.ts', pageFile, '20413'], {
+  stdout: 'ignore',
+  stderr: 'inherit',
+});
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch('http://127.0.0.1:20413/')).ok) break;
+  } catch {}
+  if (i > 500) throw new Error('limit server did not start');
+  await Bun.sleep(10);
+}
+
+const targets: { name: string; url: string; headers?: string[] }[] = [
+  { name: 'raw Bun.serve, same bytes (limit)', url: 'http://127.0.0.1:20413/' },
+  { name: '/ (cached)', url: `${cached.url}/` },
+  { name: `${PAGE} (cached)`, url: `${cached.url}${PAGE}` },
+  { name: `${PAGE} (cache off)`, url: `${uncached.url}${PAGE}` },
+  {
+    name: `/preview${PAGE} (signed in)`,
+    url: `${cached.url}/preview${PAGE}`,
+    headers: [`Cookie: ${sessionCookie}`],
+  },
+];
+
+const results = new Map<string, Map<number, Result>>();
+for (const target of targets) {
+  const row = new Map<number, Result>();
+  await wrk(target.url, 16, 1, target.headers); // warm up
+  for (const c of CONNECTIONS) row.set(c, await wrk(target.url, c, DURATION, target.headers));
+  results.set(target.name, row);
+  console.error(`bench: measured ${target.name}`);
+}
+
+// JavaScript a visitor's browser loads for a published page.
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+});
+const page = await browser.newPage();
+const scripts: { url: string; raw: number; gzip: number }[] = [];
+page.on('response', async (response) => {
+  if (response.request().resourceType() !== 'script') return;
+  const body = await response.body().catch(() => null);
+  if (body)
+    scripts.push({
+      url: response.url(),
+      raw: body.length,
+      gzip: Bun.gzipSync(new Uint8Array(body)).length,
+    });
+});
+await page.goto(`${cached.url}${PAGE}`, { waitUntil: 'networkidle' });
+await page.waitForTimeout(1500);
+await browser.close();
+const jsRaw = scripts.reduce((sum, s) => sum + s.raw, 0);
+const jsGzip = scripts.reduce((sum, s) => sum + s.gzip, 0);
+
+// Memory: 100 000 requests, then another 100 000, against the cached page.
+async function spend(count: number): Promise<number> {
+  let done = 0;
+  while (done < count) done += (await wrk(`${cached.url}${PAGE}`, 64, 2)).requests;
+  return done;
+}
+const rssAfterLoad = rssMb(cached.pid);
+const first = await spend(100_000);
+const rssAfter100k = rssMb(cached.pid);
+const second = await spend(100_000);
+const rssAfter200k = rssMb(cached.pid);
+
+limit.kill('SIGTERM');
+await limit.exited;
+for (const server of started) await server.stop();
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+const limitRow = results.get(targets[0]?.name ?? '') as Map<number, Result>;
+const lines: string[] = [];
+lines.push(`# Folio benchmark\n`);
+lines.push(
+  `Run: ${new Date().toISOString()} · Bun ${Bun.version} · ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}) · ${(totalmem() / 2 ** 30).toFixed(0)} GiB · load generator: wrk (${DURATION} s per cell, 2 threads, same machine) · page: ${PAGE} (${pageBytes.length} bytes of HTML)\n`,
+);
+lines.push('| target | conns | req/s | p50 ms | p99 ms | errors | vs limit |');
+lines.push('|---|---:|---:|---:|---:|---:|---:|');
+for (const [name, row] of results) {
+  for (const c of CONNECTIONS) {
+    const r = row.get(c) as Result;
+    const ratio = r.rps / (limitRow.get(c)?.rps ?? Number.NaN);
+    lines.push(
+      `| ${name} | ${c} | ${fmt(r.rps)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.errors} | ${fmt(ratio * 100)} % |`,
+    );
+  }
+}
+lines.push('');
+lines.push(
+  `- JavaScript loaded by a published page in Chromium: ${scripts.length} files, ${fmt(jsRaw / 1024, 1)} KB raw, ${fmt(jsGzip / 1024, 1)} KB gzip (Sentry loads only when a DSN is configured; it is off here).`,
+);
+lines.push(
+  `- Process start to first 200 (bun server.ts, cache on): ${fmt(cached.startupMs)} ms; cache off: ${fmt(uncached.startupMs)} ms.`,
+);
+lines.push(
+  `- RSS of the cached server: ${fmt(rssAfterLoad, 1)} MB after the load above, ${fmt(rssAfter100k, 1)} MB after ${first} more requests, ${fmt(rssAfter200k, 1)} MB after another ${second}.`,
+);
+if (values.lighthouse)
+  lines.push(
+    '- Lighthouse: not run; the `lighthouse` package is not installed in this project yet.',
+  );
+const table = lines.join('\n');
+console.log(table);
+writeFileSync('bench/results.md', `${table}\n`);
