@@ -1,9 +1,10 @@
-import { Link } from 'waku';
 import { HOME_SLUG } from '../lib/slug';
+import { FolioLink as Link } from './folio-link';
 
 type NavPage = { slug: string; title: string };
 
-// Server component: the navigation is plain links; only Waku's Link makes them client-routed.
+// Server component; each link is a small client leaf that routes on the client and prefetches
+// its page data when it comes near the viewport (src/components/folio-link.tsx).
 export function SiteHeader({ pages }: { pages: readonly NavPage[] }) {
   return (
     <header className="site-header">

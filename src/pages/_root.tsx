@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { AppErrorBoundary } from '../components/app-error-boundary';
 import { LoadFailureGuard } from '../components/load-failure-guard';
+import { NavigationRuntime } from '../components/navigation-runtime';
 import { StaleActionNotice } from '../components/stale-action-notice';
 import { browserMonitoringConfig } from '../lib/observability/browser-config';
 
@@ -20,6 +21,7 @@ export default async function Root({ children }: { children: ReactNode }) {
       </head>
       <body>
         <StaleActionNotice />
+        <NavigationRuntime />
         <AppErrorBoundary>{children}</AppErrorBoundary>
       </body>
     </html>

@@ -1,0 +1,52 @@
+'use client';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { Link } from 'waku';
+import { prefetchQueue, routeKindOf } from '../lib/navigation/client-runtime';
+import { LINK_VISIBILITY_MARGIN_PX } from '../lib/navigation/constants';
+
+type Props = { to: `/${string}`; children: ReactNode; className?: string };
+
+function saverMode(): boolean {
+  return (
+    (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true
+  );
+}
+
+/** A client-routed link whose page data is prefetched when it comes near the viewport. */
+export function FolioLink({ to, children, className }: Props) {
+  const ref = useRef<HTMLAnchorElement>(null);
+  const kind = routeKindOf(to);
+  useEffect(() => {
+    const element = ref.current;
+    if (
+      !element ||
+      kind === 'dynamic' ||
+      saverMode() ||
+      typeof IntersectionObserver === 'undefined'
+    )
+      return;
+    const queue = prefetchQueue();
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (entry.isIntersecting) queue.enqueue({ path: to, kind });
+          else queue.cancel(to);
+        }
+      },
+      { rootMargin: `${LINK_VISIBILITY_MARGIN_PX}px` },
+    );
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      queue.cancel(to);
+    };
+  }, [to, kind]);
+  const prioritise = () => {
+    if (kind === 'static' && !saverMode()) prefetchQueue().prioritise({ path: to, kind });
+  };
+  return (
+    <Link to={to} ref={ref} className={className} onMouseEnter={prioritise} onFocus={prioritise}>
+      {children}
+    </Link>
+  );
+}

@@ -1,0 +1,73 @@
+// Owns the browser side of navigation: the prefetch queue wired to Waku's router, and the
+// rules that turn a failed or slow page-data request into a full page load of the target.
+import {
+  unstable_decodeRoutePath as decodeRoutePath,
+  unstable_encodeRoutePath as encodeRoutePath,
+} from 'waku/router/client-core';
+import {
+  createPrefetchQueue,
+  type PrefetchQueue,
+  type RouteKind,
+  staleTimeOf,
+} from './prefetch-queue';
+
+type RouterPrefetch = (to: `/${string}`, options?: { ttl?: number }) => void;
+
+let routerPrefetch: RouterPrefetch | null = null;
+let queue: PrefetchQueue | null = null;
+/** Route requests started by our prefetches: their failure must not navigate anywhere. */
+const pendingPrefetches = new Map<string, () => void>();
+
+export function setRouterPrefetch(prefetch: RouterPrefetch): void {
+  routerPrefetch = prefetch;
+}
+
+export function routeKindOf(path: string): RouteKind {
+  return path === '/preview' || path.startsWith('/preview/') ? 'dynamic' : 'static';
+}
+
+export function prefetchQueue(): PrefetchQueue {
+  queue ??= createPrefetchQueue({
+    fetchRoute: (target) =>
+      new Promise<void>((resolve) => {
+        const rscPath = encodeRoutePath(target.path);
+        pendingPrefetches.set(rscPath, resolve);
+        routerPrefetch?.(target.path as `/${string}`, { ttl: staleTimeOf(target.kind) });
+        // Waku makes no request when it already holds the route: don't wait for one.
+        setTimeout(() => {
+          if (pendingPrefetches.get(rscPath) === resolve && !startedPrefetches.has(rscPath)) {
+            pendingPrefetches.delete(rscPath);
+            resolve();
+          }
+        }, 50);
+      }),
+  });
+  return queue;
+}
+
+const startedPrefetches = new Set<string>();
+
+/** Claims a route request as one of our prefetches; returns its completion callback. */
+export function claimPrefetch(rscPath: string): (() => void) | null {
+  const done = pendingPrefetches.get(rscPath);
+  if (!done) return null;
+  pendingPrefetches.delete(rscPath);
+  startedPrefetches.add(rscPath);
+  return () => {
+    startedPrefetches.delete(rscPath);
+    done();
+  };
+}
+
+/** The address a route request is for, as the browser would show it. */
+export function targetUrlOf(rscPath: string, rscParams: unknown): string {
+  const query = rscParams instanceof URLSearchParams ? (rscParams.get('query') ?? '') : '';
+  return `${decodeRoutePath(rscPath)}${query ? `?${query}` : ''}`;
+}
+
+/** Waku's "leave" error: the router pushes the URL and loads it as a full page. */
+export function leaveFor(url: string): Error {
+  return Object.assign(new Error(`full page load: ${url}`), {
+    digest: `__WAKU_CUSTOM_ERROR__;${JSON.stringify({ location: url, unstable_leave: true })}`,
+  });
+}

@@ -1,0 +1,103 @@
+import { expect, test } from './fixtures';
+
+const nav = (page: import('@playwright/test').Page) =>
+  page.getByRole('navigation', { name: 'Site' });
+
+async function hydrated(page: import('@playwright/test').Page) {
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+}
+
+test('links in view prefetch their page data, never more than five at once, all eventually', async ({
+  page,
+}) => {
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const fetched = new Set<string>();
+  await page.route(/\/RSC\/R\/.+\.txt/, async (route) => {
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    fetched.add(new URL(route.request().url()).pathname);
+    await route.continue();
+    inFlight -= 1;
+  });
+  await page.goto('/');
+  await hydrated(page);
+  const targets = await nav(page)
+    .locator('li a')
+    .evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+  expect(targets.length).toBeGreaterThanOrEqual(6);
+  await expect.poll(() => fetched.size, { timeout: 10_000 }).toBeGreaterThanOrEqual(targets.length);
+  expect(maxInFlight).toBeLessThanOrEqual(5);
+  expect(maxInFlight).toBeGreaterThanOrEqual(2);
+});
+
+test('a prefetched static page navigates with no new request within 300 s, and refetches after', async ({
+  page,
+}) => {
+  await page.clock.install();
+  const requests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/RSC/R/about.txt')) requests.push(request.url());
+  });
+  await page.goto('/contact');
+  await hydrated(page);
+  await expect.poll(() => requests.length, { timeout: 5_000 }).toBe(1);
+  await page.clock.runFor(60_000);
+  await nav(page).getByRole('link', { name: 'About' }).click();
+  await expect(page.locator('main h1')).toHaveText('About');
+  expect(requests).toHaveLength(1);
+  // After the stale time, showing interest again (hover) fetches it anew.
+  await nav(page).getByRole('link', { name: 'Contact' }).click();
+  await expect(page.locator('main h1')).toHaveText('Contact');
+  await page.clock.runFor(120_000);
+  await nav(page).getByRole('link', { name: 'About' }).hover();
+  await page.waitForTimeout(300);
+  expect(requests).toHaveLength(1);
+  await page.clock.runFor(181_000);
+  await page.mouse.move(0, 400);
+  await nav(page).getByRole('link', { name: 'About' }).hover();
+  await expect.poll(() => requests.length, { timeout: 5_000 }).toBe(2);
+});
+
+for (const failure of ['slow', 'error', 'abort'] as const) {
+  const what =
+    failure === 'slow' ? 'takes 5 s' : failure === 'error' ? 'fails with 500' : 'is aborted';
+  test(`a navigation whose page data ${what} becomes a full page load of the target`, async ({
+    page,
+  }) => {
+    // Saver mode turns prefetching off, so the click makes the (tampered) navigation request.
+    await page.addInitScript(() =>
+      Object.defineProperty(navigator, 'connection', { value: { saveData: true } }),
+    );
+    await page.route(/\/RSC\/R\/getting-started\.txt/, async (route) => {
+      if (failure === 'slow') {
+        await new Promise((resolve) => setTimeout(resolve, 5000));
+        await route.continue().catch(() => undefined);
+      } else if (failure === 'error') {
+        await route.fulfill({ status: 500, body: 'boom' });
+      } else {
+        await route.abort();
+      }
+    });
+    await page.goto('/');
+    await hydrated(page);
+    const started = Date.now();
+    const documentLoad = page.waitForRequest(
+      (request) =>
+        request.resourceType() === 'document' && request.url().endsWith('/getting-started'),
+      { timeout: 8_000 },
+    );
+    await nav(page).getByRole('link', { name: 'Getting started' }).click({ noWaitAfter: true });
+    await documentLoad;
+    const elapsed = Date.now() - started;
+    if (failure === 'slow') {
+      expect(elapsed).toBeGreaterThanOrEqual(3_700);
+      expect(elapsed).toBeLessThan(5_000);
+    } else {
+      expect(elapsed).toBeLessThan(3_000);
+    }
+    await expect(page).toHaveURL(/\/getting-started$/);
+    await expect(page.locator('main h1')).toHaveText(/Getting started/);
+  });
+}
