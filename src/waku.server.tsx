@@ -5,6 +5,7 @@ import { contentStore } from './lib/content';
 import { getEnv } from './lib/env';
 import { withFrontDoor } from './lib/front-door';
 import { createRenderCache, registerRenderCache } from './lib/render-cache';
+import { actionOnPageUrl } from './middleware/action-on-page-url';
 import { canonicalUrls } from './middleware/canonical';
 import { errorPages } from './middleware/errors';
 import { requestScope } from './middleware/request-scope';
@@ -20,7 +21,7 @@ const entry = adapter(fsRouter(pageModules), {
   // Actions carry form posts with Markdown bodies; nothing legitimate is near this size.
   bodyLimit: { maxSize: 1024 * 1024 },
   // errorPages first: it must see every response, including other middleware's failures.
-  middlewareFns: [errorPages, sameOrigin, requestScope, canonicalUrls],
+  middlewareFns: [errorPages, sameOrigin, actionOnPageUrl, requestScope, canonicalUrls],
 });
 
 const renderCache = registerRenderCache(

@@ -66,8 +66,34 @@ export function NavigationRuntime() {
             clearTimeout(timer);
           }
         },
-        // Outermost but for the stale-action guard: it must see the whole request.
-        -50,
+        // Outside Waku's router enhancer, so the timeout covers the whole route request.
+        50,
+      ),
+    [register],
+  );
+  useLayoutEffect(
+    () =>
+      register(
+        (next) => (rscPath, rscParams, options) => {
+          if (options.type !== 'call') return next(rscPath, rscParams, options);
+          // Actions POST to the page's own address; the header names the action for the server.
+          const toPageUrl = (input: RequestInfo | URL, init?: RequestInit) => {
+            const actionUrl = new URL(
+              input instanceof Request ? input.url : String(input),
+              window.location.href,
+            );
+            const headers = new Headers(init?.headers);
+            headers.set('x-folio-action', actionUrl.pathname);
+            return options.fetch(window.location.pathname + window.location.search, {
+              ...init,
+              headers,
+            });
+          };
+          return next(rscPath, rscParams, { ...options, fetch: toPageUrl as typeof fetch });
+        },
+        // Higher orders wrap lower ones: this one is outermost, so its fetch wrapper runs last,
+        // just before the request leaves, after every other enhancer has set its headers.
+        200,
       ),
     [register],
   );

@@ -32,8 +32,8 @@ export function StaleActionNotice() {
           };
           return next(rscPath, rscParams, { ...options, fetch: guardedFetch as typeof fetch });
         },
-        // Outermost, so it sees the response before anything tries to decode it.
-        -100,
+        // Outside Waku's router enhancer; the response is checked before Waku decodes it.
+        100,
       ),
     [register],
   );

@@ -16,7 +16,8 @@ import {
 } from '../lib/observability/request-errors';
 
 function isDocumentRequest(request: Request, pathname: string): boolean {
-  if (pathname.startsWith('/RSC/')) return false;
+  // Actions sent to the page's address (x-folio-action) are fetches, not documents.
+  if (pathname.startsWith('/RSC/') || request.headers.has('x-folio-action')) return false;
   const accept = request.headers.get('accept') ?? '';
   return accept === '' || accept.includes('text/html') || accept.includes('*/*');
 }

@@ -134,7 +134,7 @@ test('page-data and action requests carry sentry-trace and baggage, and the serv
   const traced: { url: string; trace: string; baggage: string }[] = [];
   page.on('request', async (request) => {
     const headers = await request.allHeaders();
-    if (request.url().includes('/RSC/'))
+    if (request.url().includes('/RSC/') || headers['x-folio-action'])
       traced.push({
         url: request.url(),
         trace: headers['sentry-trace'] ?? '',
@@ -194,14 +194,19 @@ test.describe('a form from an older build (unknown action id)', () => {
   }) => {
     await signIn(page);
     await page.goto('/preview/about');
-    await page.route(/\/RSC\/F\/[^/]+\/createShareLink\.txt$/, (route) =>
-      route.continue({
-        url: route
-          .request()
-          .url()
-          .replace(/\/RSC\/F\/[^/]+\//, '/RSC/F/0000deadbeef/'),
-      }),
-    );
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+    // The action goes to the page's address; its header names an id this build does not have.
+    await page.route(/\/preview\/about$/, async (route) => {
+      const headers = await route.request().allHeaders();
+      const action = headers['x-folio-action'];
+      if (route.request().method() !== 'POST' || !action) return route.continue();
+      return route.continue({
+        headers: {
+          ...headers,
+          'x-folio-action': action.replace(/\/RSC\/F\/[^/]+\//, '/RSC/F/0000deadbeef/'),
+        },
+      });
+    });
     await page.getByRole('button', { name: 'Create share link' }).click();
     await expect(page.getByRole('alert')).toContainText(
       'This page is out of date — reload it to continue.',
@@ -234,4 +239,28 @@ test('a cross-origin action POST is 403 and a GET on an action URL is 405', asyn
   expect(cross.status()).toBe(403);
   const get = await request.get('/RSC/F/abc/def.txt');
   expect(get.status()).toBe(405);
+});
+
+test("with JavaScript an action is a POST to the page's own address, naming the action in a header", async ({
+  page,
+  signIn,
+}) => {
+  await signIn(page);
+  await page.goto('/preview/about');
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+  const [request] = await Promise.all([
+    page.waitForRequest((r) => r.method() === 'POST'),
+    page.getByRole('button', { name: 'Create share link' }).click(),
+  ]);
+  expect(new URL(request.url()).pathname).toBe('/preview/about');
+  expect(request.headers()['x-folio-action']).toMatch(/^\/RSC\/F\/[^/]+\/createShareLink\.txt$/);
+  await expect(page.getByLabel('Share link')).toBeVisible();
+});
+
+test('an action header that is not an action address is refused with 400', async ({ request }) => {
+  const response = await request.post('/about', {
+    headers: { 'x-folio-action': '/etc/passwd' },
+    data: '[]',
+  });
+  expect(response.status()).toBe(400);
 });
