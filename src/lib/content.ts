@@ -132,26 +132,26 @@ function isBusy(error: unknown): boolean {
 }
 
 export function createContentStore(db: Database, now: () => Date = () => new Date()) {
-  const selectPage = db.query<PageRow, { draft: number; slug: string }>(PAGE_SQL);
-  const selectPageRow = db.query<
-    { id: number; version: number; published_revision_id: number | null },
-    [string]
-  >('SELECT id, version, published_revision_id FROM pages WHERE slug = ?');
-  const selectPublished = db.query<
-    { slug: string; title: string; summary: string; published_at: string },
-    []
-  >(
-    `SELECT p.slug, r.title, r.summary, r.published_at FROM pages p
+  // Statements are prepared on first use (bun:sqlite caches them by SQL), so one damaged table
+  // fails only the queries that need it, not the whole store.
+  const selectPage = () => db.query<PageRow, { draft: number; slug: string }>(PAGE_SQL);
+  const selectPageRow = () =>
+    db.query<{ id: number; version: number; published_revision_id: number | null }, [string]>(
+      'SELECT id, version, published_revision_id FROM pages WHERE slug = ?',
+    );
+  const selectPublished = () =>
+    db.query<{ slug: string; title: string; summary: string; published_at: string }, []>(
+      `SELECT p.slug, r.title, r.summary, r.published_at FROM pages p
      JOIN revisions r ON r.id = p.published_revision_id
      ORDER BY CASE WHEN p.slug = '${HOME_SLUG}' THEN 0 ELSE 1 END, r.title COLLATE NOCASE`,
-  );
-  const selectContentVersion = db.query<{ value: string }, []>(
-    "SELECT value FROM settings WHERE key = 'content_version'",
-  );
-  const selectRedirect = db.query<{ slug: string }, { old: string; draft: number }>(
-    `SELECT p.slug FROM slug_history h JOIN pages p ON p.id = h.page_id
+    );
+  const selectContentVersion = () =>
+    db.query<{ value: string }, []>("SELECT value FROM settings WHERE key = 'content_version'");
+  const selectRedirect = () =>
+    db.query<{ slug: string }, { old: string; draft: number }>(
+      `SELECT p.slug FROM slug_history h JOIN pages p ON p.id = h.page_id
      WHERE h.old_slug = $old AND ($draft = 1 OR p.published_revision_id IS NOT NULL)`,
-  );
+    );
 
   /** A write transaction; a database still locked after busy_timeout is a ContentError. */
   function writeTransaction<T>(work: () => T): () => T {
@@ -174,7 +174,7 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
   }
 
   function requirePage(slug: string) {
-    const row = isValidSlug(slug) ? selectPageRow.get(slug) : null;
+    const row = isValidSlug(slug) ? selectPageRow().get(slug) : null;
     if (!row) throw new ContentError('not-found', `There is no page “${slug}”.`);
     return row;
   }
@@ -216,7 +216,7 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
     getPage(slug: string, { draft }: { draft: boolean }): PageView | null {
       if (!isValidSlug(slug)) return null;
       const row = traced('db.query', draft ? 'getPage (draft)' : 'getPage', () =>
-        selectPage.get({ draft: draft ? 1 : 0, slug }),
+        selectPage().get({ draft: draft ? 1 : 0, slug }),
       );
       return row ? toView(row) : null;
     },
@@ -224,11 +224,11 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
     /** The current slug of a page once called `oldSlug`, if there is one to show. */
     findRedirect(oldSlug: string, { draft = false }: { draft?: boolean } = {}): string | null {
       if (!isValidSlug(oldSlug)) return null;
-      return selectRedirect.get({ old: oldSlug, draft: draft ? 1 : 0 })?.slug ?? null;
+      return selectRedirect().get({ old: oldSlug, draft: draft ? 1 : 0 })?.slug ?? null;
     },
 
     listPublished(): PageSummary[] {
-      return traced('db.query', 'listPublished', () => selectPublished.all()).map((row) => ({
+      return traced('db.query', 'listPublished', () => selectPublished().all()).map((row) => ({
         slug: row.slug,
         title: row.title,
         summary: row.summary,
@@ -279,7 +279,7 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
       const fields = parseFields(input);
       return writeTransaction((): SaveResult => {
         const at = now().toISOString();
-        const existing = isValidSlug(input.slug) ? selectPageRow.get(input.slug) : null;
+        const existing = isValidSlug(input.slug) ? selectPageRow().get(input.slug) : null;
         if (input.expectedVersion === null) {
           if (existing)
             throw new ContentError('slug-taken', `A page “${input.slug}” already exists.`);
@@ -388,7 +388,7 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
           throw new ContentError('invalid-slug', 'The home page keeps its slug.');
         const problem = validateNewSlug(newSlug);
         if (problem) throw new ContentError('invalid-slug', problem);
-        if (selectPageRow.get(newSlug))
+        if (selectPageRow().get(newSlug))
           throw new ContentError('slug-taken', `A page “${newSlug}” already exists.`);
         const at = now().toISOString();
         db.query('DELETE FROM slug_history WHERE old_slug = ?').run(newSlug);
@@ -408,7 +408,7 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
       { publish = false, editor = null }: { publish?: boolean; editor?: string | null } = {},
     ): void {
       writeTransaction(() => {
-        const existing = selectPageRow.get(input.slug);
+        const existing = selectPageRow().get(input.slug);
         const result = store.saveDraft({
           ...input,
           expectedVersion: existing ? existing.version : null,
@@ -423,7 +423,7 @@ export function createContentStore(db: Database, now: () => Date = () => new Dat
     /** Changes on every publish, unpublish and rename: the key for caches of public pages. */
     contentVersion(): number {
       // On every cached request: one prepared statement, a primary-key read.
-      return Number(selectContentVersion.get()?.value ?? 0);
+      return Number(selectContentVersion().get()?.value ?? 0);
     },
   };
   return store;

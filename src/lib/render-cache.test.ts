@@ -127,3 +127,20 @@ describe('render cache', () => {
     expect(h.renders()).toBe(1);
   });
 });
+
+test('when the content version cannot be read, the cache steps aside and requests still render', async () => {
+  let renders = 0;
+  const cache = createRenderCache({
+    contentVersion: () => {
+      throw new Error('no such table: settings');
+    },
+  });
+  const handler = async () => {
+    renders += 1;
+    return new Response('page', { headers: { 'content-type': 'text/html' } });
+  };
+  expect(await (await cache.handle(new Request('http://h/about'), handler)).text()).toBe('page');
+  await cache.handle(new Request('http://h/about'), handler);
+  expect(renders).toBe(2);
+  expect(cache.lookup(new Request('http://h/about'))).toBeNull();
+});

@@ -85,10 +85,20 @@ function isStorable(response: Response): boolean {
 }
 
 export function createRenderCache({
-  contentVersion,
+  contentVersion: readVersion,
   maxBytes = DEFAULT_MAX_BYTES,
   enabled = true,
 }: RenderCacheOptions) {
+  /** The content version, or null when it cannot be read: then the cache steps aside and the
+   * request is rendered (and fails, if it must) like any uncached one. */
+  function contentVersion(): number | null {
+    try {
+      return readVersion();
+    } catch {
+      return null;
+    }
+  }
+
   const entries = new Map<string, Entry>();
   const inFlight = new Map<string, Promise<Entry | null>>();
   let totalBytes = 0;
@@ -222,6 +232,7 @@ export function createRenderCache({
         return response;
       }
       const version = contentVersion();
+      if (version === null) return handler(request);
       const cached = entries.get(key);
       if (cached && cached.version === version) {
         touch(cached);

@@ -17,6 +17,8 @@ const globalStore = globalThis as unknown as Record<symbol, AsyncLocalStorage<Re
 globalStore[STORE_KEY] ??= new AsyncLocalStorage<RequestErrorState>();
 export const requestErrorState = globalStore[STORE_KEY];
 
+const recentlyReported = new Set<string>();
+
 /** A 32-hex id: a valid Sentry event_id, short enough to read out to support. */
 export function newDigest(): string {
   return crypto.randomUUID().replaceAll('-', '');
@@ -51,8 +53,12 @@ export function reportUnexpectedError(
     holder.digest && /^[0-9a-f]{32}$/.test(holder.digest) ? holder.digest : newDigest();
   if (typeof error === 'object' && error !== null) holder.digest = digest;
   if (state) state.digest ??= digest;
-  if (holder.__folioReported) return digest;
+  if (holder.__folioReported || recentlyReported.has(digest)) return digest;
   if (typeof error === 'object' && error !== null) holder.__folioReported = true;
+  // SSR re-throws an RSC error as a new object carrying the same digest: report it once.
+  recentlyReported.add(digest);
+  if (recentlyReported.size > 1000)
+    recentlyReported.delete(recentlyReported.values().next().value as string);
   const route = context.route ?? state?.route;
   log.error('unexpected error', {
     digest,
