@@ -10,6 +10,7 @@ import { createContentStore } from '../src/lib/content';
 import { openDatabase } from '../src/lib/db';
 import { addEditor, createSession } from '../src/lib/editors';
 import { seedDemoContent } from '../src/lib/seed';
+import { CHROMIUM_LAUNCH } from '../tests/support';
 
 const { values } = parseArgs({
   options: {
@@ -171,16 +172,7 @@ for (const target of targets) {
 }
 
 // JavaScript a visitor's browser loads for a published page.
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await chromium.launch(CHROMIUM_LAUNCH);
 const page = await browser.newPage();
 const scripts: { url: string; raw: number; gzip: number }[] = [];
 page.on('response', async (response) => {

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { expect, test } from '@playwright/test';
+import { seededRandom } from '../support';
 
 /** Sends the request line byte for byte (HTTP clients would normalise these paths). */
 function rawGet(baseURL: string, path: string): Promise<{ status: number; body: string }> {
@@ -21,17 +22,6 @@ function rawGet(baseURL: string, path: string): Promise<{ status: number; body: 
       resolve({ status, body: text.slice(text.indexOf('\r\n\r\n') + 4) });
     });
   });
-}
-
-// A seeded generator, so a failure can be replayed with the same paths.
-function mulberry32(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const FIXED = [
@@ -114,7 +104,7 @@ test('200 random and hostile paths get a 404 or a redirect, never a 5xx', async 
   baseURL,
 }) => {
   test.setTimeout(120_000);
-  const rand = mulberry32(20261122);
+  const rand = seededRandom(20261122);
   const paths = [...FIXED];
   while (paths.length < 200) paths.push(randomPath(rand));
   const failures: string[] = [];

@@ -2,23 +2,14 @@
 // hostile requests; none may get a 5xx, a stack trace or a draft's text back.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { SEED_DRAFT_MARKERS } from '../../src/lib/seed';
+import { seededRandom } from '../support';
 import { HAS_BUILD, type RunningServer, startBuiltServer } from './server-harness';
 
 const TOTAL = Number(process.env.FUZZ_REQUESTS ?? 5000);
 const CONCURRENCY = 16;
 const STACK_TRACE = /\bat \S+\.(?:js|ts|tsx|mjs):\d+|node_modules\/|dist\/server\//;
 
-function mulberry32(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const rand = mulberry32(Number(process.env.FUZZ_SEED ?? 7));
+const rand = seededRandom(Number(process.env.FUZZ_SEED ?? 7));
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
 const PIECES = [
   'a',
