@@ -32,6 +32,38 @@ test('links in view prefetch their page data, never more than five at once, all 
   expect(maxInFlight).toBeGreaterThanOrEqual(2);
 });
 
+test('links below the fold are not prefetched until they come within 200 px of the viewport', async ({
+  page,
+}) => {
+  const fetched: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/RSC/R/')) fetched.push(new URL(request.url()).pathname);
+  });
+  await page.setViewportSize({ width: 1000, height: 600 });
+  // Push the site navigation far below the fold, before anything observes it.
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      const style = document.createElement('style');
+      style.textContent = '.site-header { margin-top: 3000px; }';
+      document.head.append(style);
+    });
+  });
+  await page.goto('/contact');
+  await hydrated(page);
+  await page.waitForTimeout(800);
+  expect(fetched).toEqual([]);
+  const top = await nav(page).evaluate(
+    (element) => element.getBoundingClientRect().top + window.scrollY,
+  );
+  // 400 px below the bottom edge: still outside the 200 px margin.
+  await page.evaluate((y) => window.scrollTo(0, y), top - 600 - 400);
+  await page.waitForTimeout(800);
+  expect(fetched).toEqual([]);
+  // 150 px below the bottom edge: within the margin.
+  await page.evaluate((y) => window.scrollTo(0, y), top - 600 - 150);
+  await expect.poll(() => fetched.length, { timeout: 5_000 }).toBeGreaterThan(0);
+});
+
 test('a prefetched static page navigates with no new request within 300 s, and refetches after', async ({
   page,
 }) => {
@@ -60,9 +92,13 @@ test('a prefetched static page navigates with no new request within 300 s, and r
   await expect.poll(() => requests.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
 });
 
-for (const failure of ['slow', 'error', 'abort'] as const) {
-  const what =
-    failure === 'slow' ? 'takes 5 s' : failure === 'error' ? 'fails with 500' : 'is aborted';
+for (const failure of ['slow', 'error', 'abort', 'garbage'] as const) {
+  const what = {
+    slow: 'takes 5 s',
+    error: 'fails with 500',
+    abort: 'is aborted',
+    garbage: 'does not parse',
+  }[failure];
   test(`a navigation whose page data ${what} becomes a full page load of the target`, async ({
     page,
   }) => {
@@ -76,6 +112,12 @@ for (const failure of ['slow', 'error', 'abort'] as const) {
         await route.continue().catch(() => undefined);
       } else if (failure === 'error') {
         await route.fulfill({ status: 500, body: 'boom' });
+      } else if (failure === 'garbage') {
+        await route.fulfill({
+          status: 200,
+          contentType: 'text/x-component',
+          body: '\u0000not a payload{{',
+        });
       } else {
         await route.abort();
       }
