@@ -3,9 +3,9 @@ import { siteUrlFor } from '../lib/site-url';
 type Props = { title: string; description: string; path: string; noindex?: boolean };
 
 // Title, description, canonical URL and Open Graph tags; React 19 hoists them into <head>.
-export async function PageMeta({ title, description, path, noindex = false }: Props) {
-  const url = await siteUrlFor(path);
-  const fullTitle = path === '/' ? `${title} · Folio` : `${title} · Folio`;
+export function PageMeta({ title, description, path, noindex = false }: Props) {
+  const url = siteUrlFor(path);
+  const fullTitle = `${title} · Folio`;
   return (
     <>
       <title>{fullTitle}</title>

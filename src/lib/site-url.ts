@@ -10,6 +10,6 @@ export function siteOrigin(request?: Request): string {
   return new URL(req.url).origin;
 }
 
-export async function siteUrlFor(path: string): Promise<string> {
+export function siteUrlFor(path: string): string {
   return `${siteOrigin()}${path}`;
 }

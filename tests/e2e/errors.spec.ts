@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import type { ReceivedEnvelope } from '../sentry-receiver';
 import { errorEvents } from '../sentry-receiver';
 import { expect, test } from './fixtures';
@@ -23,18 +24,24 @@ async function eventById(id: string) {
   return found;
 }
 
+/** Signs in, presses the server test-error button on /preview, returns the action's response. */
+async function sendServerTestError(page: Page, signIn: (page: Page) => Promise<void>) {
+  await signIn(page);
+  await page.goto('/preview');
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST'),
+    page.getByRole('button', { name: 'Send a test error from the server' }).click(),
+  ]);
+  return response;
+}
+
 test.describe('server action error with JavaScript off', () => {
   test.use({ javaScriptEnabled: false });
   test('the fallback page shows with a digest equal to the Sentry event id', async ({
     page,
     signIn,
   }) => {
-    await signIn(page);
-    await page.goto('/preview');
-    const [response] = await Promise.all([
-      page.waitForResponse((r) => r.request().method() === 'POST'),
-      page.getByRole('button', { name: 'Send a test error from the server' }).click(),
-    ]);
+    const response = await sendServerTestError(page, signIn);
     expect(response.status()).toBe(500);
     const host = new URL(page.url()).hostname;
     await expect(page.locator('h1')).toHaveText(
@@ -55,12 +62,7 @@ test('a server action error with JavaScript on shows the fallback page with the 
   page,
   signIn,
 }) => {
-  await signIn(page);
-  await page.goto('/preview');
-  const [response] = await Promise.all([
-    page.waitForResponse((r) => r.request().method() === 'POST'),
-    page.getByRole('button', { name: 'Send a test error from the server' }).click(),
-  ]);
+  const response = await sendServerTestError(page, signIn);
   const digest = response.headers()['x-error-digest'] ?? '';
   expect(digest).toMatch(/^[0-9a-f]{32}$/);
   await expect(page.getByText(`Digest: ${digest}`)).toBeVisible();
