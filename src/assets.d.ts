@@ -1,2 +1,7 @@
 // Stylesheets are imported for their side effect; Vite bundles them.
 declare module '*.css';
+
+declare module '*.css?inline' {
+  const css: string;
+  export default css;
+}

@@ -1,4 +1,3 @@
-import '../styles/global.css';
 import type { ReactNode } from 'react';
 
 // Shared by the public site and the preview; each group's own layout adds its header.
