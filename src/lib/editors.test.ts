@@ -40,7 +40,8 @@ describe('sessions', () => {
     const session = createSession(db, editor.id, now);
     expect(getSession(db, session.id, now)?.editor.email).toBe('ed@example.com');
     expect(getSession(db, session.id, now + SESSION_TTL_SECONDS * 1000 + 1)).toBeNull();
-    expect(getSession(db, `${session.id.slice(0, -1)}A`, now)).toBeNull();
+    const tampered = `${session.id.slice(0, -1)}${session.id.endsWith('A') ? 'B' : 'A'}`;
+    expect(getSession(db, tampered, now)).toBeNull();
     expect(getSession(db, 'forged', now)).toBeNull();
     expect(getSession(db, undefined, now)).toBeNull();
     endSession(db, session.id);
