@@ -5,7 +5,9 @@
 const GUARD_SCRIPT = `(function(){
 var KEY='folio:reloaded-at';
 function ours(url){try{var u=new URL(url,location.href);return u.origin===location.origin&&/^\\/(assets|RSC)\\//.test(u.pathname);}catch(e){return false;}}
+var handled=false;
 function fail(){
+  if(handled)return;handled=true;
   var last=Number(sessionStorage.getItem(KEY)||0);
   if(Date.now()-last>60000){sessionStorage.setItem(KEY,String(Date.now()));location.reload();return;}
   var m=document.createElement('main');m.className='app-error';
