@@ -128,39 +128,48 @@ test('page-data and action requests carry sentry-trace and baggage, and the serv
   page,
   signIn,
 }) => {
-  await signIn(page);
-  await page.goto('/preview');
-  await expect(page.locator('html')).toHaveAttribute('data-sentry-ready', 'true', {
-    timeout: 10_000,
-  });
-  const traced: { url: string; trace: string; baggage: string }[] = [];
+  // Saver mode: no prefetch, so the click below makes the page-data request itself.
+  await page.addInitScript(() =>
+    Object.defineProperty(navigator, 'connection', { value: { saveData: true } }),
+  );
+  const traced: { kind: string; url: string; trace: string; baggage: string }[] = [];
   page.on('request', async (request) => {
     const headers = await request.allHeaders();
-    if (request.url().includes('/RSC/') || headers['x-folio-action'])
+    const kind = request.url().includes('/RSC/R/')
+      ? 'page data'
+      : headers['x-folio-action']
+        ? 'action'
+        : '';
+    if (kind)
       traced.push({
+        kind,
         url: request.url(),
         trace: headers['sentry-trace'] ?? '',
         baggage: headers.baggage ?? '',
       });
   });
-  // Page data: a client navigation.
-  await page
-    .getByRole('navigation', { name: 'Preview' })
-    .getByRole('link', { name: 'About' })
-    .click();
-  await expect(page).toHaveURL(/\/preview\/about$/);
-  // An action: create a share link.
+  const sentryReady = () =>
+    expect(page.locator('html')).toHaveAttribute('data-sentry-ready', 'true', { timeout: 10_000 });
+
+  // Page data: a client navigation on the public site.
+  await page.goto('/contact');
+  await sentryReady();
+  await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'About' }).click();
+  await expect(page.locator('main h1')).toHaveText('About');
+  // An action: create a share link in the preview.
+  await signIn(page);
+  await page.goto('/preview/about');
+  await sentryReady();
   await page.getByRole('button', { name: 'Create share link' }).click();
   await expect(page.getByLabel('Share link')).toBeVisible();
-  await expect
-    .poll(() => traced.filter((t) => t.trace).length, { timeout: 5_000 })
-    .toBeGreaterThanOrEqual(1);
-  for (const request of traced) {
-    expect(request.trace, request.url).toMatch(/^[0-9a-f]{32}-[0-9a-f]{16}(-[01])?$/);
-    expect(request.baggage, request.url).toContain('sentry-trace_id=');
+
+  for (const kind of ['page data', 'action']) {
+    const request = traced.find((t) => t.kind === kind);
+    expect(request?.trace, kind).toMatch(/^[0-9a-f]{32}-[0-9a-f]{16}(-[01])?$/);
+    expect(request?.baggage, kind).toContain('sentry-trace_id=');
   }
-  const traceIds = new Set(traced.map((t) => t.trace.slice(0, 32)));
-  // The server's http.server span for one of those requests carries the same trace id.
+  const traceIds = new Set(traced.map((t) => t.trace.slice(0, 32)).filter(Boolean));
+  // The server's http.server span for those requests carries the same trace id.
   await expect
     .poll(
       async () => {
