@@ -16,7 +16,8 @@ export default defineConfig({
   testDir: './tests/e2e',
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // One retry on CI, as Playwright's own template does; a retried test is reported as flaky.
+  retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {

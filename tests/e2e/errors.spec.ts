@@ -184,11 +184,9 @@ test('page-data and action requests carry sentry-trace and baggage, and the serv
 test('a failed script load reloads the page once, then shows the client-side fallback page', async ({
   page,
 }) => {
-  // Page loads that committed in the main frame (a request the browser dropped is no load).
+  // Documents that were parsed (same-document history updates and dropped requests are not).
   const loads: string[] = [];
-  page.on('framenavigated', (frame) => {
-    if (frame === page.mainFrame()) loads.push(frame.url());
-  });
+  page.on('domcontentloaded', (loaded) => loads.push(loaded.url()));
   await page.route(/\/assets\/index-[^/]+\.js$/, (route) => route.abort());
   await page.goto('/about');
   await expect(page.locator('h1')).toContainText(
