@@ -19,7 +19,7 @@ export default defineConfig({
   // One retry on CI, as Playwright's own template does; a retried test is reported as flaky.
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     launchOptions: CHROMIUM_LAUNCH,

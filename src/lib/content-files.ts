@@ -1,5 +1,6 @@
 // Owns content as Markdown files with front matter, so pages can live in git and move
 // between instances: `<slug>.md` is the published version, `<slug>.draft.md` a newer draft.
+import 'server-only';
 
 import type { Database } from 'bun:sqlite';
 import type { ContentStore } from './content';

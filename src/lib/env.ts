@@ -1,4 +1,5 @@
 // Owns the environment: parsed once at start-up, failing fast with the bad variable's name.
+import 'server-only';
 import { z } from 'zod';
 
 const optionalString = z

@@ -1,6 +1,7 @@
 // Owns what happens to a request before Waku sees it: refusing URLs no route could serve
 // (before the adapter's static file server chokes on them) and the headers every response
 // carries, static files included.
+import 'server-only';
 
 type Fetch = (request: Request, ...rest: never[]) => Response | Promise<Response>;
 

@@ -1,4 +1,5 @@
 // Owns Markdown → HTML: safe by construction (raw HTML escaped, only safe link schemes).
+import 'server-only';
 import MarkdownIt from 'markdown-it';
 import { traced } from './observability/spans';
 

@@ -1,5 +1,6 @@
 // Owns the in-memory cache of public page responses (HTML and page data): stored once per
 // content version with strong ETags and precompressed bodies, served before Waku runs.
+import 'server-only';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { BASE_HEADERS } from './front-door';

@@ -1,5 +1,6 @@
 // Owns per-request state that pages and actions hand to the HTTP layer: cookies to set, the
 // status of the document, and whether the response is private (never cached, never indexed).
+import 'server-only';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 export type RequestScope = { cookies: string[]; status?: number; isPrivate: boolean };

@@ -1,4 +1,5 @@
 // Owns the demo content a new database starts with: enough to show every page state.
+import 'server-only';
 import type { ContentStore } from './content';
 
 /** Text that exists only in drafts; tests search every public response for it. */

@@ -1,4 +1,5 @@
 // Owns the site's public origin: SITE_URL when configured, else the origin of the request.
+import 'server-only';
 import { unstable_getRequest as getRequest } from 'waku/router/server';
 import { getEnv } from './env';
 
