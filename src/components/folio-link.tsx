@@ -1,7 +1,7 @@
 'use client';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from 'waku';
-import { prefetchQueue, routeKindOf } from '../lib/navigation/client-runtime';
+import { navigationStarting, prefetchQueue, routeKindOf } from '../lib/navigation/client-runtime';
 import { LINK_VISIBILITY_MARGIN_PX } from '../lib/navigation/constants';
 
 type Props = { to: `/${string}`; children: ReactNode; className?: string };
@@ -10,6 +10,10 @@ function saverMode(): boolean {
   return (
     (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData === true
   );
+}
+
+function isCurrent(to: string): boolean {
+  return to === window.location.pathname;
 }
 
 /** A client-routed link whose page data is prefetched when it comes near the viewport. */
@@ -29,7 +33,8 @@ export function FolioLink({ to, children, className }: Props) {
     const observer = new IntersectionObserver(
       (entries) => {
         for (const entry of entries) {
-          if (entry.isIntersecting) queue.enqueue({ path: to, kind });
+          // The page on screen needs no prefetch (Waku's own Link skips it too).
+          if (entry.isIntersecting && !isCurrent(to)) queue.enqueue({ path: to, kind });
           else queue.cancel(to);
         }
       },
@@ -42,10 +47,21 @@ export function FolioLink({ to, children, className }: Props) {
     };
   }, [to, kind]);
   const prioritise = () => {
-    if (kind === 'static' && !saverMode()) prefetchQueue().prioritise({ path: to, kind });
+    if (kind === 'static' && !saverMode() && !isCurrent(to))
+      prefetchQueue().prioritise({ path: to, kind });
   };
   return (
-    <Link to={to} ref={ref} className={className} onMouseEnter={prioritise} onFocus={prioritise}>
+    <Link
+      to={to}
+      ref={ref}
+      className={className}
+      onMouseEnter={prioritise}
+      onFocus={prioritise}
+      // Runs before Waku's own click handling: a prefetch still in flight gets its deadline.
+      onClick={(event) => {
+        if (!event.defaultPrevented) navigationStarting(to);
+      }}
+    >
       {children}
     </Link>
   );

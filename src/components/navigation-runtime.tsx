@@ -6,15 +6,18 @@ import { unstable_isFollowable as isFollowable } from 'waku/router/client-core';
 import {
   claimPrefetch,
   leaveFor,
+  navigationStarting,
   setRouterPrefetch,
   targetUrlOf,
+  watchForNavigation,
 } from '../lib/navigation/client-runtime';
 import { ROUTE_LOAD_TIMEOUT_MS } from '../lib/navigation/constants';
 
 /**
  * Rendered once in the root. Every page-data request of a navigation races ROUTE_LOAD_TIMEOUT_MS;
  * a timeout, a network error, a 5xx or a payload that does not parse becomes a full page load of
- * the target (never a blank page, never a new URL over old content). Prefetches just fail.
+ * the target (never a blank page, never a new URL over old content). A prefetch gets the same
+ * deadline once a navigation adopts it; until then its failure only drops it from Waku's cache.
  */
 export function NavigationRuntime() {
   const register = useRegisterRscEnhancer();
@@ -26,24 +29,26 @@ export function NavigationRuntime() {
         (next) => async (rscPath, rscParams, options) => {
           if (options.type !== 'rsc' || !rscPath.startsWith('R'))
             return next(rscPath, rscParams, options);
-          const prefetchDone = claimPrefetch(rscPath);
-          if (prefetchDone) {
-            try {
-              return await next(rscPath, rscParams, options);
-            } finally {
-              prefetchDone();
-            }
-          }
           const target = targetUrlOf(rscPath, rscParams);
+          // A prefetch has no deadline of its own; a navigation that adopts it while it is
+          // still in flight starts one (navigationStarting). Its failures still become "leave"
+          // errors: unadopted, Waku drops them with the cache entry; adopted, they load the page.
+          const prefetchDone = claimPrefetch(rscPath);
           const controller = new AbortController();
-          options.signal?.addEventListener('abort', () => controller.abort());
+          options.signal?.addEventListener('abort', () => controller.abort(), { once: true });
           let timer: ReturnType<typeof setTimeout> | undefined;
+          let abandon: (error: Error) => void = () => undefined;
           const timedOut = new Promise<never>((_, reject) => {
-            timer = setTimeout(() => {
-              controller.abort();
-              reject(leaveFor(target));
-            }, ROUTE_LOAD_TIMEOUT_MS);
+            abandon = reject;
           });
+          const startTimer = () => {
+            timer ??= setTimeout(() => {
+              controller.abort();
+              abandon(leaveFor(target));
+            }, ROUTE_LOAD_TIMEOUT_MS);
+          };
+          const unwatch = prefetchDone ? watchForNavigation(rscPath, startTimer) : undefined;
+          if (!prefetchDone) startTimer();
           const guardedFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
             const response = await options.fetch(input, { ...init, signal: controller.signal });
             if (response.status >= 500) throw leaveFor(target);
@@ -64,6 +69,8 @@ export function NavigationRuntime() {
             throw leaveFor(target);
           } finally {
             clearTimeout(timer);
+            unwatch?.();
+            prefetchDone?.();
           }
         },
         // Outside Waku's router enhancer, so the timeout covers the whole route request.
@@ -97,5 +104,12 @@ export function NavigationRuntime() {
       ),
     [register],
   );
+  // Back/Forward may adopt an in-flight prefetch too; starting its timer in the same task as
+  // the router's own popstate handling is early enough, whichever listener runs first.
+  useLayoutEffect(() => {
+    const onPopState = () => navigationStarting(window.location.href);
+    window.addEventListener('popstate', onPopState);
+    return () => window.removeEventListener('popstate', onPopState);
+  }, []);
   return null;
 }

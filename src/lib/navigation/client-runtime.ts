@@ -59,6 +59,33 @@ export function claimPrefetch(rscPath: string): (() => void) | null {
   };
 }
 
+/**
+ * A navigation to a route whose prefetch is still in flight adopts that request instead of
+ * making its own (Waku's router cache), so the request's own timer was never started. The
+ * prefetch registers here; a navigation starting to its route starts the timer.
+ */
+const navigationWatchers = new Map<string, Set<() => void>>();
+
+export function watchForNavigation(rscPath: string, onNavigation: () => void): () => void {
+  let watchers = navigationWatchers.get(rscPath);
+  if (!watchers) {
+    watchers = new Set();
+    navigationWatchers.set(rscPath, watchers);
+  }
+  watchers.add(onNavigation);
+  return () => {
+    watchers.delete(onNavigation);
+    if (watchers.size === 0 && navigationWatchers.get(rscPath) === watchers)
+      navigationWatchers.delete(rscPath);
+  };
+}
+
+/** A client navigation to `href` is starting (a link click, Back/Forward). */
+export function navigationStarting(href: string): void {
+  const rscPath = encodeRoutePath(new URL(href, window.location.href).pathname);
+  for (const onNavigation of navigationWatchers.get(rscPath) ?? []) onNavigation();
+}
+
 /** The address a route request is for, as the browser would show it. */
 export function targetUrlOf(rscPath: string, rscParams: unknown): string {
   const query = rscParams instanceof URLSearchParams ? (rscParams.get('query') ?? '') : '';

@@ -74,4 +74,28 @@ describe('prefetch queue', () => {
     h.queue.enqueue(page('/a'));
     expect(h.started).toEqual(['/a', '/a']);
   });
+
+  test('freshness counts from the request start, as Waku counts its ttl; isFresh takes a time', async () => {
+    const h = harness();
+    h.queue.enqueue(page('/slow'));
+    h.advance(2_000);
+    await h.finish('/slow');
+    expect(h.queue.isFresh(page('/slow'), STATIC_PREFETCH_STALE_TIME_MS - 1)).toBe(true);
+    expect(h.queue.isFresh(page('/slow'), STATIC_PREFETCH_STALE_TIME_MS)).toBe(false);
+    expect(h.queue.isFresh({ path: '/slow', kind: 'dynamic' }, 0)).toBe(false);
+  });
+
+  test('a cancelled target can be queued again, and prioritising a fresh target fetches nothing', async () => {
+    const h = harness();
+    for (let i = 0; i < 6; i++) h.queue.enqueue(page(`/p${i}`));
+    h.queue.cancel('/p5');
+    expect(h.queue.waitingPaths).toEqual([]);
+    h.queue.enqueue(page('/p5'));
+    expect(h.queue.waitingPaths).toEqual(['/p5']);
+    await h.finish('/p0');
+    expect(h.started).toContain('/p5');
+    await h.finish('/p5');
+    h.queue.prioritise(page('/p5'));
+    expect(h.started.filter((path) => path === '/p5')).toHaveLength(1);
+  });
 });

@@ -37,9 +37,11 @@ export function createPrefetchQueue({
       const target = waiting.shift() as PrefetchTarget;
       if (inFlight.has(target.path) || isFresh(target)) continue;
       inFlight.add(target.path);
+      // Freshness counts from the request's start, as Waku's prefetch cache counts its ttl.
+      const startedAt = now();
       fetchRoute(target)
         .then(
-          () => fetchedAt.set(target.path, now()),
+          () => fetchedAt.set(target.path, startedAt),
           () => undefined, // a failed prefetch is simply not fresh; navigation fetches again
         )
         .finally(() => {
