@@ -50,5 +50,7 @@ export default defineConfig({
   unstable_adapter: 'waku/adapters/bun',
   vite: {
     plugins: [folioErrorHook()],
+    // Sentry's documented tree-shaking flag: drops the SDK's debug logging from every bundle.
+    define: { __SENTRY_DEBUG__: 'false' },
   },
 });

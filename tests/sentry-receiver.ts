@@ -101,3 +101,24 @@ export function errorEvents(envelopes: ReceivedEnvelope[]) {
       ),
   );
 }
+
+export type ReceivedSpan = {
+  name?: string;
+  trace_id?: string;
+  is_segment?: boolean;
+  attributes?: Record<string, { value?: unknown }>;
+};
+
+/** Spans as the v11 SDKs stream them: `span` items holding a version-2 list of spans. */
+export function spans(envelopes: ReceivedEnvelope[]): ReceivedSpan[] {
+  return envelopes.flatMap((envelope) =>
+    envelope.items
+      .filter((item) => item.header.type === 'span')
+      .flatMap((item) => (item.payload as { items?: ReceivedSpan[] }).items ?? []),
+  );
+}
+
+/** A span's operation (`pageload`, `http.server`, `db.query`, …). */
+export function spanOp(span: ReceivedSpan): unknown {
+  return span.attributes?.['sentry.op']?.value;
+}

@@ -17,6 +17,7 @@ export default async function Root({ children }: { children: ReactNode }) {
       lang="en"
       data-sentry-dsn={monitoring.dsn}
       data-sentry-environment={monitoring.environment}
+      data-sentry-traces-sample-rate={monitoring.tracesSampleRate}
     >
       <head>
         <LoadFailureGuard />

@@ -184,9 +184,12 @@ test('page-data and action requests carry sentry-trace and baggage, and the serv
 test('a failed script load reloads the page once, then shows the client-side fallback page', async ({
   page,
 }) => {
-  // Documents that were parsed (same-document history updates and dropped requests are not).
+  // Document requests: one per load (history updates and duplicate load events do not count).
   const loads: string[] = [];
-  page.on('domcontentloaded', (loaded) => loads.push(loaded.url()));
+  page.on('request', (request) => {
+    if (request.isNavigationRequest() && request.resourceType() === 'document')
+      loads.push(request.url());
+  });
   await page.route(/\/assets\/index-[^/]+\.js$/, (route) => route.abort());
   await page.goto('/about');
   await expect(page.locator('h1')).toContainText(

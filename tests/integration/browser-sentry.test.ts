@@ -1,0 +1,131 @@
+// The browser's Sentry loading in real Chromium against the production build and a real
+// envelope receiver: a page view that is neither sampled nor failing downloads no Sentry code;
+// the first error loads the errors-only SDK and still arrives; a sampled view adds tracing.
+
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { type Browser, chromium, type Page } from '@playwright/test';
+import { errorEvents, spanOp, spans, startEnvelopeReceiver } from '../sentry-receiver';
+import { CHROMIUM_LAUNCH } from '../support';
+import { HAS_BUILD, type RunningServer, startBuiltServer } from './server-harness';
+
+async function waitFor<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await Bun.sleep(50);
+  }
+}
+
+/** The JavaScript files a page requested, by file name without the content hash. */
+function scriptsOf(page: Page): string[] {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script')
+      scripts.push(
+        new URL(request.url()).pathname.replace(/^.*\//, '').replace(/-[\w-]{8}\.js$/, ''),
+      );
+  });
+  return scripts;
+}
+
+describe.skipIf(!HAS_BUILD)('Sentry in the browser (needs `bun run build`)', () => {
+  const receiver = startEnvelopeReceiver();
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await chromium.launch(CHROMIUM_LAUNCH);
+  }, 20_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    receiver.stop();
+  });
+
+  describe('a page view not sampled for tracing', () => {
+    let server: RunningServer;
+    beforeAll(async () => {
+      server = await startBuiltServer({
+        SENTRY_DSN: receiver.dsn,
+        WAKU_PUBLIC_SENTRY_DSN: receiver.dsn,
+        SENTRY_TRACES_SAMPLE_RATE: '0',
+      });
+    }, 20_000);
+    afterAll(() => server?.stop());
+
+    test('loads no Sentry code until an error, then reports it through the tunnel', async () => {
+      const page = await browser.newPage();
+      const scripts = scriptsOf(page);
+      await page.goto(`${server.url}/about`, { waitUntil: 'networkidle' });
+      // Idle time after hydration, when a sampled view would have loaded the SDK.
+      await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+      await Bun.sleep(500);
+      expect(scripts.length).toBeGreaterThan(0);
+      expect(scripts.filter((name) => name.startsWith('sentry'))).toEqual([]);
+
+      const marker = `unsampled-${Date.now()}`;
+      await page.evaluate((message) => {
+        setTimeout(() => {
+          throw new Error(message);
+        });
+      }, marker);
+      const event = await waitFor(() =>
+        errorEvents(receiver.envelopes).find((e) => JSON.stringify(e.exception).includes(marker)),
+      );
+      expect(event.tags?.mechanism).toBe('onerror');
+      expect(scripts).toContain('sentry-browser');
+      expect(scripts).not.toContain('sentry-tracing');
+      await page.close();
+    }, 30_000);
+
+    test('an error thrown before the SDK could load is queued and still arrives', async () => {
+      const page = await browser.newPage();
+      const marker = `early-${Date.now()}`;
+      // Rejected during the page's first script run, long before anything lazy has loaded.
+      await page.addInitScript((message) => {
+        window.addEventListener('DOMContentLoaded', () => {
+          void Promise.reject(new Error(message));
+        });
+      }, marker);
+      await page.goto(`${server.url}/`);
+      const event = await waitFor(() =>
+        errorEvents(receiver.envelopes).find((e) => JSON.stringify(e.exception).includes(marker)),
+      );
+      expect(event.tags?.mechanism).toBe('onunhandledrejection');
+      await page.close();
+    }, 30_000);
+  });
+
+  describe('a page view sampled for tracing', () => {
+    let server: RunningServer;
+    beforeAll(async () => {
+      server = await startBuiltServer({
+        SENTRY_DSN: receiver.dsn,
+        WAKU_PUBLIC_SENTRY_DSN: receiver.dsn,
+        SENTRY_TRACES_SAMPLE_RATE: '1',
+      });
+    }, 20_000);
+    afterAll(() => server?.stop());
+
+    test('loads the SDK with tracing at idle and sends the page load', async () => {
+      const before = spans(receiver.envelopes).length;
+      const page = await browser.newPage();
+      const scripts = scriptsOf(page);
+      await page.goto(`${server.url}/about`);
+      await page.waitForFunction(() => document.documentElement.dataset.sentryReady === 'true');
+      expect(scripts).toContain('sentry-browser');
+      expect(scripts).toContain('sentry-tracing');
+      // The page-load span ends on its own once the page is quiet.
+      const pageload = await waitFor(
+        () =>
+          spans(receiver.envelopes)
+            .slice(before)
+            .find((span) => span.is_segment && spanOp(span) === 'pageload'),
+        20_000,
+      );
+      expect(pageload).toBeDefined();
+      await page.close();
+    }, 40_000);
+  });
+});
