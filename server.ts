@@ -8,6 +8,7 @@ import { getEnv } from './src/lib/env';
 import { applyBaseHeaders } from './src/lib/front-door';
 import { log } from './src/lib/log';
 import { registeredRenderCache } from './src/lib/render-cache';
+import { loadStaticAssets } from './src/lib/static-assets';
 
 type WakuFetch = (
   env: Record<string, string | undefined>,
@@ -26,12 +27,16 @@ export async function startServer() {
     INTERNAL_runFetch: WakuFetch;
   };
 
+  const assets = loadStaticAssets(path.resolve('dist/public/assets'));
+
   const server = Bun.serve({
     port: env.PORT,
     development: false,
     fetch(request, bunServer) {
-      // Cache hits skip Waku and Hono entirely: the published page's bytes straight from memory.
-      const hit = registeredRenderCache()?.lookup(request);
+      // Hashed assets and cache hits skip Waku and Hono entirely: bytes straight from memory.
+      const hit =
+        (request.url.includes('/assets/') ? assets.lookup(request) : null) ??
+        registeredRenderCache()?.lookup(request);
       if (hit) {
         // Stored entries already carry the base headers; HSTS only matters over HTTPS.
         const https =
