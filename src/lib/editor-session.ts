@@ -29,10 +29,16 @@ function sessionIdFrom(request: Request): string | undefined {
 
 /** The signed-in editor of the current request, or null. Marks the response private. */
 export function currentEditorSession(request: Request = getRequest()): EditorSession | null {
-  const session = getSession(getDatabase(), sessionIdFrom(request));
+  // The layout and the page both ask; one lookup per request is enough.
+  const session = sessionsByRequest.has(request)
+    ? (sessionsByRequest.get(request) ?? null)
+    : getSession(getDatabase(), sessionIdFrom(request));
+  sessionsByRequest.set(request, session);
   if (session) markPrivate();
   return session;
 }
+
+const sessionsByRequest = new WeakMap<Request, EditorSession | null>();
 
 function sessionCookie(value: string, maxAge: number, request: Request): string {
   return serialize(EDITOR_SESSION_COOKIE, value, {
@@ -46,6 +52,7 @@ function sessionCookie(value: string, maxAge: number, request: Request): string 
 
 /** Starts a fresh session (a new id on every sign-in) and sets its cookie. */
 export function startEditorSession(editorId: number, request: Request = getRequest()): void {
+  sessionsByRequest.delete(request);
   endSession(getDatabase(), sessionIdFrom(request));
   const session = createSession(getDatabase(), editorId);
   setResponseCookie(sessionCookie(session.id, SESSION_TTL_SECONDS, request));
@@ -55,6 +62,7 @@ export function endEditorSession(
   { everywhere = false } = {},
   request: Request = getRequest(),
 ): void {
+  sessionsByRequest.delete(request);
   const db = getDatabase();
   const session = getSession(db, sessionIdFrom(request));
   if (everywhere && session) endAllSessions(db, session.editor.id);

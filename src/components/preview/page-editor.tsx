@@ -1,5 +1,6 @@
 'use client';
 import { useActionState } from 'react';
+import { formatUtc } from '../../lib/dates';
 import { saveDraft } from './actions';
 import type { EditorFormState, EditorFormValues } from './forms';
 
@@ -30,7 +31,7 @@ export function PageEditor({ initial, isNew }: { initial: EditorFormValues; isNe
         <section className="conflict" aria-label="Saved meanwhile">
           <h2>
             Saved meanwhile{state.conflict.savedBy ? ` by ${state.conflict.savedBy}` : ''} at{' '}
-            {new Date(state.conflict.savedAt).toLocaleString('en')}
+            {formatUtc(state.conflict.savedAt)}
           </h2>
           <p>
             <strong>{state.conflict.title}</strong>

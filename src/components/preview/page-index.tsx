@@ -1,4 +1,5 @@
 import type { PageListing } from '../../lib/content';
+import { formatUtc } from '../../lib/dates';
 import { previewPath } from '../../lib/preview-paths';
 
 const STATE_TEXT: Record<PageListing['state'], string> = {
@@ -30,7 +31,7 @@ export function PageIndex({ pages }: { pages: readonly PageListing[] }) {
               </td>
               <td data-state={page.state}>{STATE_TEXT[page.state]}</td>
               <td>
-                {new Date(page.updatedAt).toLocaleString('en', { timeZone: 'UTC' })} UTC
+                {formatUtc(page.updatedAt)}
                 {page.draftUpdatedBy ? ` by ${page.draftUpdatedBy}` : ''}
               </td>
             </tr>

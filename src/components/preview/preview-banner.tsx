@@ -1,4 +1,5 @@
 import type { PageView } from '../../lib/content';
+import { formatUtc } from '../../lib/dates';
 import { previewPath, publicPath } from '../../lib/preview-paths';
 import { discardDraft, publishPage, unpublishPage } from './actions';
 import { ShareLinkForm } from './share-link-form';
@@ -66,9 +67,7 @@ export function PreviewBanner({
     <section className="preview-banner" aria-label="Preview">
       <p className="preview-state">
         <strong>Preview</strong> · {STATE_LABELS[page.state]} · last saved{' '}
-        <time dateTime={savedAt}>
-          {new Date(savedAt).toLocaleString('en', { timeZone: 'UTC' })} UTC
-        </time>
+        <time dateTime={savedAt}>{formatUtc(savedAt)}</time>
         {savedBy ? ` by ${savedBy}` : ''}
       </p>
       {notice ? (

@@ -1,5 +1,6 @@
 'use client';
 import { useActionState } from 'react';
+import { formatUtc } from '../../lib/dates';
 import { createShareLink } from './actions';
 import type { ShareLinkState } from './forms';
 
@@ -27,9 +28,7 @@ export function ShareLinkForm({ slug }: { slug: string }) {
             aria-label="Share link"
             onFocus={(event) => event.currentTarget.select()}
           />
-          <small>
-            Read-only; works until {new Date(state.expiresAt ?? '').toLocaleString('en')}.
-          </small>
+          <small>Read-only; works until {formatUtc(state.expiresAt ?? '')}.</small>
         </output>
       ) : null}
       {state.error ? <span className="form-error">{state.error}</span> : null}

@@ -7,6 +7,7 @@ import { noticeText, PreviewBanner } from '../../components/preview/preview-bann
 import { SignInForm } from '../../components/preview/sign-in-form';
 import { TestErrors } from '../../components/preview/test-errors';
 import { contentStore } from '../../lib/content';
+import { formatUtc } from '../../lib/dates';
 import { getDatabase } from '../../lib/db';
 import { currentEditorSession } from '../../lib/editor-session';
 import { checkPreviewToken } from '../../lib/preview-links';
@@ -121,7 +122,7 @@ function SharedDraft({ slug, token }: { slug: string; token: string }) {
       <title>{`${page.title} · shared preview`}</title>
       <p className="preview-banner">
         <strong>Shared preview</strong> of a draft, read-only. The link works until{' '}
-        {check.expiresAt.toLocaleString('en', { timeZone: 'UTC' })} UTC.
+        {formatUtc(check.expiresAt)}.
       </p>
       <Article page={page} />
     </>
