@@ -38,9 +38,7 @@ describe.skipIf(!HAS_BUILD)('request limits (needs `bun run build`)', () => {
   const get = (path: string, headers: string[] = []) =>
     rawStatus(
       server.url,
-      ['GET ' + path + ' HTTP/1.1', 'Host: 127.0.0.1', ...headers, 'Connection: close', ''].join(
-        '\r\n',
-      ),
+      [`GET ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...headers, 'Connection: close', ''].join('\r\n'),
     );
 
   test('headers up to the limit are served', async () => {
