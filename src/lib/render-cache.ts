@@ -12,7 +12,7 @@ const SESSION_COOKIE = 'folio_session=';
 // Waku's header listing what the browser already holds; a cached payload must be the full one.
 const WAKU_ETAGS_HEADER = 'x-waku-etags';
 
-type Encoding = 'br' | 'gzip' | 'identity';
+export type Encoding = 'br' | 'gzip' | 'identity';
 type Entry = {
   key: string;
   version: number;
@@ -70,7 +70,8 @@ export function cacheKeyOf(request: Request): string | null {
   return null;
 }
 
-function preferredEncoding(request: Request): Encoding {
+/** The body encoding to send: brotli, then gzip, then none (also used for static assets). */
+export function preferredEncoding(request: Request): Encoding {
   const accepted = request.headers.get('accept-encoding') ?? '';
   if (/\bbr\b/.test(accepted)) return 'br';
   if (/\bgzip\b/.test(accepted)) return 'gzip';

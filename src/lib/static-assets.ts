@@ -6,22 +6,15 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { BASE_HEADERS } from './front-door';
+import { type Encoding, preferredEncoding } from './render-cache';
 
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
-type Encoding = 'br' | 'gzip' | 'identity';
 type Asset = { etag: string; blobs: Record<Encoding, Blob>; headers: Record<Encoding, Headers> };
 
 // Below this size compression saves less than its headers and a decoder's start-up cost.
 const MIN_COMPRESSIBLE_BYTES = 512;
 const COMPRESSIBLE = /\.(js|mjs|css|svg|json|txt|map|html|xml)$/;
-
-function preferredEncoding(request: Request): Encoding {
-  const accepted = request.headers.get('accept-encoding') ?? '';
-  if (/\bbr\b/.test(accepted)) return 'br';
-  if (/\bgzip\b/.test(accepted)) return 'gzip';
-  return 'identity';
-}
 
 function loadAsset(file: string): Asset {
   const bytes = new Uint8Array(readFileSync(file));

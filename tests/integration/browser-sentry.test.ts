@@ -6,17 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { errorEvents, spanOp, spans, startEnvelopeReceiver } from '../sentry-receiver';
 import { CHROMIUM_LAUNCH } from '../support';
-import { HAS_BUILD, type RunningServer, startBuiltServer } from './server-harness';
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await Bun.sleep(50);
-  }
-}
+import { HAS_BUILD, type RunningServer, startBuiltServer, waitFor } from './server-harness';
 
 /** The JavaScript files a page requested, by file name without the content hash. */
 function scriptsOf(page: Page): string[] {

@@ -4,19 +4,15 @@ import { Database } from 'bun:sqlite';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createServer, type Server } from 'node:net';
 import { errorEvents, startEnvelopeReceiver } from '../sentry-receiver';
-import { HAS_BUILD, type RunningServer, seededDatabase, startBuiltServer } from './server-harness';
+import {
+  HAS_BUILD,
+  type RunningServer,
+  seededDatabase,
+  startBuiltServer,
+  waitFor,
+} from './server-harness';
 
 const DIGEST = /Digest: ([0-9a-f]{32})/;
-
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await Bun.sleep(50);
-  }
-}
 
 describe.skipIf(!HAS_BUILD)(
   'a database failure on an uncached page (needs `bun run build`)',

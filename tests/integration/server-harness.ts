@@ -69,3 +69,14 @@ export async function startBuiltServer(
     },
   };
 }
+
+/** Polls `probe` until it returns a value (or the time is up). */
+export async function waitFor<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await Bun.sleep(50);
+  }
+}
