@@ -27,9 +27,11 @@ function sessionIdFrom(request: Request): string | undefined {
   return header ? parse(header, EDITOR_SESSION_COOKIE)[EDITOR_SESSION_COOKIE] : undefined;
 }
 
+// The layout and the page both ask who is signed in; one lookup per request is enough.
+const sessionsByRequest = new WeakMap<Request, EditorSession | null>();
+
 /** The signed-in editor of the current request, or null. Marks the response private. */
 export function currentEditorSession(request: Request = getRequest()): EditorSession | null {
-  // The layout and the page both ask; one lookup per request is enough.
   const session = sessionsByRequest.has(request)
     ? (sessionsByRequest.get(request) ?? null)
     : getSession(getDatabase(), sessionIdFrom(request));
@@ -37,8 +39,6 @@ export function currentEditorSession(request: Request = getRequest()): EditorSes
   if (session) markPrivate();
   return session;
 }
-
-const sessionsByRequest = new WeakMap<Request, EditorSession | null>();
 
 function sessionCookie(value: string, maxAge: number, request: Request): string {
   return serialize(EDITOR_SESSION_COOKIE, value, {

@@ -39,13 +39,13 @@ function loadAsset(file: string): Asset {
       ...(compress ? { vary: 'accept-encoding' } : {}),
       ...(compress && encoding !== 'identity' ? { 'content-encoding': encoding } : {}),
     });
+  const identity = new Blob([bodies.identity]);
   return {
     etag,
-    blobs: {
-      identity: new Blob([bodies.identity]),
-      gzip: new Blob([bodies.gzip]),
-      br: new Blob([bodies.br]),
-    },
+    // Files left uncompressed share one Blob for every encoding.
+    blobs: compress
+      ? { identity, gzip: new Blob([bodies.gzip]), br: new Blob([bodies.br]) }
+      : { identity, gzip: identity, br: identity },
     headers: { identity: headersFor('identity'), gzip: headersFor('gzip'), br: headersFor('br') },
   };
 }

@@ -33,14 +33,18 @@ describe.skipIf(!HAS_BUILD)('Sentry in the browser (needs `bun run build`)', () 
     receiver.stop();
   });
 
+  /** The build with Sentry pointed at the receiver, browser and server alike. */
+  const monitoredServer = (tracesSampleRate: string) =>
+    startBuiltServer({
+      SENTRY_DSN: receiver.dsn,
+      WAKU_PUBLIC_SENTRY_DSN: receiver.dsn,
+      SENTRY_TRACES_SAMPLE_RATE: tracesSampleRate,
+    });
+
   describe('a page view not sampled for tracing', () => {
     let server: RunningServer;
     beforeAll(async () => {
-      server = await startBuiltServer({
-        SENTRY_DSN: receiver.dsn,
-        WAKU_PUBLIC_SENTRY_DSN: receiver.dsn,
-        SENTRY_TRACES_SAMPLE_RATE: '0',
-      });
+      server = await monitoredServer('0');
     }, 20_000);
     afterAll(() => server?.stop());
 
@@ -90,11 +94,7 @@ describe.skipIf(!HAS_BUILD)('Sentry in the browser (needs `bun run build`)', () 
   describe('a page view sampled for tracing', () => {
     let server: RunningServer;
     beforeAll(async () => {
-      server = await startBuiltServer({
-        SENTRY_DSN: receiver.dsn,
-        WAKU_PUBLIC_SENTRY_DSN: receiver.dsn,
-        SENTRY_TRACES_SAMPLE_RATE: '1',
-      });
+      server = await monitoredServer('1');
     }, 20_000);
     afterAll(() => server?.stop());
 
