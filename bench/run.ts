@@ -1,15 +1,23 @@
 // `bun run bench [--duration 5] [--rounds 3] [--lighthouse] [--no-build]`: one run that
-// measures Folio against the raw-Bun limit on this machine and writes bench/results.md. All
-// traffic goes to 127.0.0.1; every process it starts is stopped by PID before it exits.
+// measures Folio against the raw-Bun limit on this machine, on SQLite and on PostgreSQL (the
+// server at FOLIO_TEST_POSTGRES_URL, when one answers), and writes bench/results.md. All
+// traffic goes to 127.0.0.1; every process it starts is stopped by PID before it exits, and
+// every database it makes is dropped.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
-import { createContentStore } from '../src/lib/content';
-import { openDatabase } from '../src/lib/db';
+import { type ContentStore, createContentStore } from '../src/lib/content';
+import { type Database, openDatabase } from '../src/lib/db';
 import { addEditor, createSession } from '../src/lib/editors';
 import { seedDemoContent } from '../src/lib/seed';
+import {
+  createThrowAwayDatabase,
+  postgresAnswers,
+  type ThrowAwayDatabase,
+} from '../tests/databases';
+import { startFolio } from '../tests/harness';
 import { startEnvelopeReceiver } from '../tests/sentry-receiver';
 import { CHROMIUM_LAUNCH } from '../tests/support';
 
@@ -39,46 +47,45 @@ if (!wrkPath) {
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'folio-bench-'));
-const dbPath = path.join(dir, 'folio.db');
-const db = openDatabase(`sqlite:${dbPath}`);
-seedDemoContent(createContentStore(db));
-const editor = await addEditor(db, 'bench@example.com', 'bench password 123');
-const sessionCookie = `folio_session=${createSession(db, editor.id).id}`;
-db.close();
 
-type Started = { url: string; pid: number; stop: () => Promise<void>; startupMs: number };
+type BenchDatabase = {
+  made: ThrowAwayDatabase;
+  db: Database;
+  store: ContentStore;
+  sessionCookie: string;
+};
+/** A seeded database with a signed-in editor, on `engine`. */
+async function benchDatabase(engine: 'sqlite' | 'postgres'): Promise<BenchDatabase> {
+  const made = await createThrowAwayDatabase(engine);
+  const db = await openDatabase(made.url);
+  const store = createContentStore(db);
+  await seedDemoContent(db, store);
+  const editor = await addEditor(db, 'bench@example.com', 'bench password 123');
+  const sessionCookie = `folio_session=${(await createSession(db.query, editor.id)).id}`;
+  return { made, db, store, sessionCookie };
+}
+const sqlite = await benchDatabase('sqlite');
+const postgres = (await postgresAnswers()) ? await benchDatabase('postgres') : null;
+if (!postgres)
+  console.error('bench: no PostgreSQL at FOLIO_TEST_POSTGRES_URL; measuring SQLite only');
+
+type Started = { url: string; pid: number; stop: () => Promise<unknown>; startupMs: number };
 const started: Started[] = [];
 
-async function startFolio(port: number, env: Record<string, string>): Promise<Started> {
+/** `bun run start` as the README has it (on a benchmark database, a port the OS picks):
+ * the time from spawning it to its first 200 is the start-up figure. */
+async function startServer(
+  env: Record<string, string>,
+  database: BenchDatabase = sqlite,
+): Promise<Started> {
   const t0 = performance.now();
-  const child = Bun.spawn(['bun', 'server.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: `sqlite:${dbPath}`,
-      SENTRY_DSN: '',
-      WAKU_PUBLIC_SENTRY_DSN: '',
-      ...env,
-    },
-    stdout: 'ignore',
-    stderr: 'inherit',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/healthz`)).status === 200) break;
-    } catch {}
-    if (performance.now() - t0 > 20_000) throw new Error('server did not start');
-    await Bun.sleep(5);
-  }
+  const folio = await startFolio({ env, database: database.made, keepDatabase: true });
+  while ((await fetch(`${folio.url}/healthz`)).status !== 200) await Bun.sleep(5);
   const server = {
-    url,
-    pid: child.pid,
+    url: folio.url,
+    pid: folio.pid,
+    stop: folio.stop,
     startupMs: performance.now() - t0,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await child.exited;
-    },
   };
   started.push(server);
   return server;
@@ -130,8 +137,10 @@ async function wrk(
   };
 }
 
-const cached = await startFolio(20_411, {});
-const uncached = await startFolio(20_412, { FOLIO_RENDER_CACHE: 'off' });
+const cached = await startServer({});
+const uncached = await startServer({ FOLIO_RENDER_CACHE: 'off' });
+const pgCached = postgres ? await startServer({}, postgres) : null;
+const pgUncached = postgres ? await startServer({ FOLIO_RENDER_CACHE: 'off' }, postgres) : null;
 
 // The limit: Bun.serve sending the identical bytes of the published page from memory.
 const pageResponse = await fetch(`${cached.url}${PAGE}`, {
@@ -155,14 +164,27 @@ for (let i = 0; ; i++) {
 
 const targets: { name: string; url: string; headers?: string[] }[] = [
   { name: 'raw Bun.serve, same bytes (limit)', url: 'http://127.0.0.1:20413/' },
-  { name: '/ (cached)', url: `${cached.url}/` },
-  { name: `${PAGE} (cached)`, url: `${cached.url}${PAGE}` },
-  { name: `${PAGE} (cache off)`, url: `${uncached.url}${PAGE}` },
+  { name: '/ (cached, SQLite)', url: `${cached.url}/` },
+  { name: `${PAGE} (cached, SQLite)`, url: `${cached.url}${PAGE}` },
+  ...(pgCached ? [{ name: `${PAGE} (cached, PostgreSQL)`, url: `${pgCached.url}${PAGE}` }] : []),
+  { name: `${PAGE} (cache off, SQLite)`, url: `${uncached.url}${PAGE}` },
+  ...(pgUncached
+    ? [{ name: `${PAGE} (cache off, PostgreSQL)`, url: `${pgUncached.url}${PAGE}` }]
+    : []),
   {
-    name: `/preview${PAGE} (signed in)`,
+    name: `/preview${PAGE} (signed in, SQLite)`,
     url: `${cached.url}/preview${PAGE}`,
-    headers: [`Cookie: ${sessionCookie}`],
+    headers: [`Cookie: ${sqlite.sessionCookie}`],
   },
+  ...(pgCached && postgres
+    ? [
+        {
+          name: `/preview${PAGE} (signed in, PostgreSQL)`,
+          url: `${pgCached.url}/preview${PAGE}`,
+          headers: [`Cookie: ${postgres.sessionCookie}`],
+        },
+      ]
+    : []),
 ];
 
 // Every cell is measured ROUNDS times, the targets taking turns within each round, and the
@@ -203,8 +225,8 @@ for (const target of targets) {
 // an error, and a view sampled for tracing.
 const receiver = startEnvelopeReceiver();
 const monitoredEnv = { SENTRY_DSN: receiver.dsn, WAKU_PUBLIC_SENTRY_DSN: receiver.dsn };
-const unsampled = await startFolio(20_414, { ...monitoredEnv, SENTRY_TRACES_SAMPLE_RATE: '0' });
-const sampled = await startFolio(20_415, { ...monitoredEnv, SENTRY_TRACES_SAMPLE_RATE: '1' });
+const unsampled = await startServer({ ...monitoredEnv, SENTRY_TRACES_SAMPLE_RATE: '0' });
+const sampled = await startServer({ ...monitoredEnv, SENTRY_TRACES_SAMPLE_RATE: '1' });
 
 type Script = { name: string; raw: number; gzip: number; wire: number };
 type JsView = { label: string; scripts: Script[] };
@@ -306,6 +328,36 @@ await unsampled.stop();
 await sampled.stop();
 receiver.stop();
 
+// A publish from another process (a second instance, the CLI) until a cached instance serves
+// it: the store in this process writes, commits, and the clock runs until the instance's
+// next response has the new text. 200 publishes per engine, the page cached before each.
+async function publishToVisible(database: BenchDatabase, server: Started): Promise<number[]> {
+  const slug = 'bench-visibility';
+  const latencies: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    await fetch(`${server.url}/${slug}`).then((r) => r.text());
+    await fetch(`${server.url}/${slug}`).then((r) => r.text());
+    const marker = `visible-${i}-${Math.random().toString(36).slice(2)}`;
+    await database.store.putPage(
+      { slug, title: 'Visibility', summary: '', body: marker },
+      { publish: true },
+    );
+    const committed = performance.now();
+    for (let tries = 0; ; tries++) {
+      if ((await (await fetch(`${server.url}/${slug}`)).text()).includes(marker)) break;
+      if (tries > 10_000) throw new Error('a publish never became visible');
+    }
+    latencies.push(performance.now() - committed);
+  }
+  return latencies;
+}
+const visibility = [
+  { engine: 'SQLite', latencies: await publishToVisible(sqlite, cached) },
+  ...(postgres && pgCached
+    ? [{ engine: 'PostgreSQL', latencies: await publishToVisible(postgres, pgCached) }]
+    : []),
+];
+
 // Memory: 100 000 requests, then another 100 000, against the cached page.
 async function spend(count: number): Promise<number> {
   let done = 0;
@@ -321,6 +373,11 @@ const rssAfter200k = rssMb(cached.pid);
 limit.kill('SIGTERM');
 await limit.exited;
 for (const server of started) await server.stop();
+for (const database of [sqlite, postgres]) {
+  if (!database) continue;
+  await database.db.close();
+  await database.made.drop();
+}
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const limitRow = results.get(targets[0]?.name ?? '') as Map<number, Result>;
@@ -348,8 +405,16 @@ for (const view of jsViews)
   lines.push(
     `  - ${view.label}: ${view.scripts.length} files, ${fmt(sum(view.scripts, 'raw') / 1024, 1)} KB raw, **${fmt(sum(view.scripts, 'gzip') / 1024, 1)} KB gzip** (Sentry ${fmt(sentryGzip(view.scripts) / 1024, 1)} KB of it), ${fmt(sum(view.scripts, 'wire') / 1024, 1)} KB on the wire`,
   );
+const percentileOf = (list: number[], p: number) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+};
+for (const { engine, latencies } of visibility)
+  lines.push(
+    `- Publish (committed by another process) → served by a cached instance, ${engine}, ${latencies.length} publishes: p50 ${fmt(percentileOf(latencies, 50), 2)} ms, p99 ${fmt(percentileOf(latencies, 99), 2)} ms, max ${fmt(Math.max(...latencies), 2)} ms (includes the one HTTP request that saw it).`,
+  );
 lines.push(
-  `- Process start to first 200 (bun server.ts, cache on): ${fmt(cached.startupMs)} ms; cache off: ${fmt(uncached.startupMs)} ms.`,
+  `- Process start to first 200 (\`bun run start\` with a fresh build, cache on, SQLite): ${fmt(cached.startupMs)} ms; cache off: ${fmt(uncached.startupMs)} ms${pgCached ? `; PostgreSQL, cache on: ${fmt(pgCached.startupMs)} ms` : ''}.`,
 );
 lines.push(
   `- RSS of the cached server: ${fmt(rssAfterLoad, 1)} MB after the load above, ${fmt(rssAfter100k, 1)} MB after ${first} more requests, ${fmt(rssAfter200k, 1)} MB after another ${second}.`,

@@ -1,15 +1,17 @@
 // `bun run soak [--duration 60] [--visitors 8] [--editors 2]`: visitors read while editors
-// save and publish through the real forms, against the production build on 127.0.0.1.
+// save and publish through the real forms, against the server as the README starts it
+// (`bun run start`, a throw-away database, an OS-picked port on 127.0.0.1).
 // Passes when no request failed, memory stayed flat, and every save the server
 // acknowledged (303 to "saved") is what the database holds afterwards.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createContentStore } from '../src/lib/content';
 import { openDatabase } from '../src/lib/db';
 import { addEditor, createSession } from '../src/lib/editors';
 import { seedDemoContent } from '../src/lib/seed';
+import { createThrowAwayDatabase } from '../tests/databases';
+import { formWithButton, submitForm } from '../tests/forms';
+import { startFolio } from '../tests/harness';
 
 const { values } = parseArgs({
   options: {
@@ -22,37 +24,21 @@ const DURATION_MS = Math.min(Number(values.duration), 900) * 1000;
 const VISITORS = Number(values.visitors);
 const EDITORS = Number(values.editors);
 
-if (!(await Bun.file('dist/server/index.js').exists())) {
-  const build = Bun.spawnSync(['bun', 'run', 'build'], { stdout: 'inherit', stderr: 'inherit' });
-  if (build.exitCode !== 0) process.exit(1);
-}
-
-const dir = mkdtempSync(path.join(tmpdir(), 'folio-soak-'));
-const dbPath = path.join(dir, 'folio.db');
-const setupDb = openDatabase(`sqlite:${dbPath}`);
+// On FOLIO_TEST_ENGINE's engine (SQLite by default; `postgres` uses FOLIO_TEST_POSTGRES_URL).
+const database = await createThrowAwayDatabase();
+const setupDb = await openDatabase(database.url);
 const setupStore = createContentStore(setupDb);
-seedDemoContent(setupStore);
+await seedDemoContent(setupDb, setupStore);
 const editorPages = Array.from({ length: EDITORS }, (_, i) => `soak-page-${i}`);
 for (const slug of editorPages)
-  setupStore.putPage({ slug, title: slug, summary: '', body: 'start' }, { publish: true });
+  await setupStore.putPage({ slug, title: slug, summary: '', body: 'start' }, { publish: true });
 const editor = await addEditor(setupDb, 'soak@example.com', 'soak password 123');
-const sessions = editorPages.map(() => createSession(setupDb, editor.id).id);
-setupDb.close();
+const sessions: string[] = [];
+for (const _ of editorPages) sessions.push((await createSession(setupDb.query, editor.id)).id);
+await setupDb.close();
 
-const port = 20_000 + Math.floor(Math.random() * 20_000);
-const base = `http://127.0.0.1:${port}`;
-const server = Bun.spawn(['bun', 'server.ts'], {
-  env: { ...process.env, PORT: String(port), DATABASE_URL: `sqlite:${dbPath}`, SENTRY_DSN: '' },
-  stdout: 'ignore',
-  stderr: 'pipe',
-});
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`${base}/healthz`)).ok) break;
-  } catch {}
-  if (i > 300) throw new Error('server did not start');
-  await Bun.sleep(20);
-}
+const server = await startFolio({ database, keepDatabase: true });
+const base = server.url;
 
 function rssMb(): number {
   const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
@@ -105,51 +91,6 @@ async function visitor(seed: number) {
   }
 }
 
-/** The fields a browser without JavaScript would submit for the first form with this class. */
-async function formFields(html: string, formClass: string): Promise<Map<string, string>> {
-  const fields = new Map<string, string>();
-  let inForm = false;
-  let seen = 0;
-  let textarea: string | null = null;
-  const rewriter = new HTMLRewriter()
-    .on('form', {
-      element(el) {
-        const matches = (el.getAttribute('class') ?? '').split(' ').includes(formClass);
-        if (matches) seen += 1;
-        inForm = matches && seen === 1;
-        el.onEndTag(() => {
-          inForm = false;
-        });
-      },
-    })
-    .on('input', {
-      element(el) {
-        const name = el.getAttribute('name');
-        if (inForm && name) fields.set(name, el.getAttribute('value') ?? '');
-      },
-    })
-    .on('textarea', {
-      element(el) {
-        textarea = inForm ? el.getAttribute('name') : null;
-        if (textarea) fields.set(textarea, '');
-      },
-      text(chunk) {
-        if (textarea) fields.set(textarea, (fields.get(textarea) ?? '') + chunk.text);
-      },
-    });
-  await rewriter.transform(new Response(html)).text();
-  return fields;
-}
-
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-}
-
 async function editorLoop(index: number) {
   const slug = editorPages[index] as string;
   const cookie = `folio_session=${sessions[index]}`;
@@ -165,17 +106,12 @@ async function editorLoop(index: number) {
       failures.push(`editor GET ${slug}: ${page.status}`);
       continue;
     }
-    const fields = await formFields(html, 'editor');
     const token = `SOAK-${index}-${n}`;
-    fields.set('body', `Saved by the soak run: ${token}`);
-    const form = new FormData();
-    for (const [name, value] of fields) form.set(name, decodeEntities(value));
+    const editorForm = await formWithButton(html, 'Save draft');
     const save = await timed(editorLatencies, () =>
-      fetch(`${base}/preview/${slug}?edit`, {
-        method: 'POST',
-        body: form,
-        headers: { cookie, origin: base },
-        redirect: 'manual',
+      submitForm(`${base}/preview/${slug}?edit`, editorForm, {
+        cookie,
+        set: { body: `Saved by the soak run: ${token}` },
       }),
     );
     if (!save) continue;
@@ -189,16 +125,9 @@ async function editorLoop(index: number) {
         fetch(`${base}/preview/${slug}`, { headers: { cookie } }),
       );
       if (!view) continue;
-      const publishFields = await formFields(await view.text(), 'command-publish');
-      const publishForm = new FormData();
-      for (const [name, value] of publishFields) publishForm.set(name, decodeEntities(value));
+      const publishForm = await formWithButton(await view.text(), 'Publish this draft');
       const publish = await timed(editorLatencies, () =>
-        fetch(`${base}/preview/${slug}`, {
-          method: 'POST',
-          body: publishForm,
-          headers: { cookie, origin: base },
-          redirect: 'manual',
-        }),
+        submitForm(`${base}/preview/${slug}`, publishForm, { cookie }),
       );
       if (publish) {
         await publish.arrayBuffer();
@@ -215,13 +144,13 @@ await Promise.all([
 ]);
 clearInterval(sampler);
 rss.push(rssMb());
-server.kill('SIGTERM');
-const exitCode = await server.exited;
+const exitCode = await server.stop();
 
-const store = createContentStore(openDatabase(`sqlite:${dbPath}`));
+const checkDb = await openDatabase(database.url);
+const store = createContentStore(checkDb);
 const lost: string[] = [];
 for (const [slug, token] of lastAcknowledged) {
-  const page = store.getPage(slug, { draft: true });
+  const page = await store.getPage(slug, { draft: true });
   if (!page?.bodyMarkdown.includes(token))
     lost.push(`${slug}: expected ${token}, found ${page?.bodyMarkdown.slice(0, 60)}`);
 }
@@ -260,4 +189,6 @@ const ok =
   flat &&
   lastAcknowledged.size === EDITORS;
 console.log(ok ? 'soak: passed' : `soak: FAILED${flat ? '' : ' (RSS grew)'}`);
+await checkDb.close();
+await database.drop();
 process.exit(ok ? 0 : 1);

@@ -1,39 +1,93 @@
-// `bun run start`: build when the build is missing or older than the sources, create and seed
-// the database when it is empty, then serve.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// `bun run start`: build when the build is missing or older than its inputs, then run the built
+// server (dist/server/serve.js). Nothing here imports src/: the server, its start-up checks and
+// the seeding of a new database all come from the build, so the process holds one copy of
+// Folio's code (docs/decisions/0010).
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
-import { startServer } from '../server';
-import { contentStore } from '../src/lib/content';
-import { log } from '../src/lib/log';
-import { seedDemoContent } from '../src/lib/seed';
 
-const BUILD_ENTRY = 'dist/server/index.js';
+const SERVE_ENTRY = 'dist/server/serve.js';
+/** What the build is made from; unit tests beside the code are not. */
+const BUILD_INPUTS = [
+  'src',
+  'public',
+  'waku.config.ts',
+  'package.json',
+  'bun.lock',
+  'tsconfig.json',
+];
 
-function newestMtime(dir: string): number {
+function newestMtime(entry: string): number {
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return /\.test\.tsx?$/.test(entry) ? 0 : stat.mtimeMs;
   let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    const mtime = entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs;
-    if (mtime > newest) newest = mtime;
-  }
+  for (const name of readdirSync(entry))
+    newest = Math.max(newest, newestMtime(path.join(entry, name)));
   return newest;
 }
 
 function buildIsStale(): boolean {
-  if (!existsSync(BUILD_ENTRY)) return true;
-  const built = statSync(BUILD_ENTRY).mtimeMs;
-  return ['src', 'public'].some((dir) => existsSync(dir) && newestMtime(dir) > built);
+  if (!existsSync(SERVE_ENTRY)) return true;
+  const built = statSync(SERVE_ENTRY).mtimeMs;
+  return BUILD_INPUTS.some((input) => existsSync(input) && newestMtime(input) > built);
+}
+
+/** Only one process builds at a time: instances started together on a fresh checkout take turns. */
+const BUILD_LOCK = '.folio-build.lock';
+
+function lockHolderAlive(): boolean {
+  try {
+    const pid = Number(readFileSync(path.join(BUILD_LOCK, 'pid'), 'utf8'));
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EPERM';
+  }
+}
+
+async function withBuildLock(work: () => void): Promise<void> {
+  for (;;) {
+    try {
+      mkdirSync(BUILD_LOCK);
+      writeFileSync(path.join(BUILD_LOCK, 'pid'), String(process.pid));
+      break;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+      // Left by a builder that died: take it over.
+      if (!lockHolderAlive() && statSync(BUILD_LOCK).mtimeMs < Date.now() - 2_000)
+        rmSync(BUILD_LOCK, { recursive: true, force: true });
+      await Bun.sleep(200);
+    }
+  }
+  try {
+    work();
+  } finally {
+    rmSync(BUILD_LOCK, { recursive: true, force: true });
+  }
 }
 
 if (buildIsStale()) {
-  log.info('building', { reason: existsSync(BUILD_ENTRY) ? 'sources changed' : 'no build yet' });
-  const build = Bun.spawnSync(['bun', '--bun', 'waku', 'build'], {
-    stdout: 'inherit',
-    stderr: 'inherit',
+  await withBuildLock(() => {
+    // Another instance may have built while this one waited for the lock.
+    if (!buildIsStale()) return;
+    const reason = existsSync(SERVE_ENTRY) ? 'sources changed' : 'no build yet';
+    console.log(
+      JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'building', reason }),
+    );
+    // `bun run build` makes a production build whatever the caller's NODE_ENV says (`bun test`
+    // sets NODE_ENV=test, and Vite would make a development build of it).
+    const build = Bun.spawnSync(['bun', 'run', 'build'], { stdout: 'inherit', stderr: 'inherit' });
+    if (build.exitCode !== 0) process.exit(build.exitCode ?? 1);
   });
-  if (build.exitCode !== 0) process.exit(build.exitCode ?? 1);
 }
 
-const seeded = seedDemoContent(contentStore());
-if (seeded) log.info('seeded demo content');
-await startServer();
+// What the build was made for: libraries that still look at it at run time agree.
+process.env.NODE_ENV = 'production';
+await import(path.resolve(SERVE_ENTRY));

@@ -6,6 +6,7 @@ import { unstable_defaultRootOptions as defaultRootOptions } from 'waku/client';
 import { Router } from 'waku/router/client';
 import { captureClientError, startBrowserMonitoring } from './lib/observability/client-errors';
 import { showClientFallbackPage } from './lib/observability/client-fallback';
+import { pageWasServerRendered } from './lib/waku-internals';
 
 const rootOptions: RootOptions = {
   ...defaultRootOptions,
@@ -28,7 +29,7 @@ const root = (
   </StrictMode>
 );
 
-if ((globalThis as { __WAKU_HYDRATE__?: boolean }).__WAKU_HYDRATE__) {
+if (pageWasServerRendered()) {
   hydrateRoot(document, root, rootOptions);
 } else {
   createRoot(document, rootOptions).render(root);

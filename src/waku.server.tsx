@@ -1,14 +1,18 @@
-// The server entry: Waku's file router on the Bun adapter, with Folio's middleware in front.
+// The server entry: Waku's file router on the Bun adapter, Folio's middleware inside it, and
+// Folio's front door around it. The same entry serves `bun run dev` and the production build
+// (src/serve.ts runs it behind Bun.serve).
 import { fsRouter } from 'waku';
 import adapter from 'waku/adapters/bun';
-import { contentStore } from './lib/content';
+import { currentContentVersion } from './lib/content-version';
 import { getEnv } from './lib/env';
-import { withFrontDoor } from './lib/front-door';
-import { createRenderCache, registerRenderCache } from './lib/render-cache';
-import { actionOnPageUrl } from './middleware/action-on-page-url';
-import { canonicalUrls } from './middleware/canonical';
+import { REQUEST_BODY_MAX_BYTES } from './lib/field-limits';
+import { createFrontDoor } from './lib/front-door';
+import { processSingleton } from './lib/process-singleton';
+import { createRenderCache } from './lib/render-cache';
+import { actions } from './middleware/actions';
 import { errorPages } from './middleware/errors';
-import { requestScope } from './middleware/request-scope';
+import { renamedPages } from './middleware/renamed-pages';
+import { responseContext } from './middleware/response-context';
 import { sameOrigin } from './middleware/same-origin';
 
 const pageModules = Object.fromEntries(
@@ -18,29 +22,33 @@ const pageModules = Object.fromEntries(
 );
 
 const entry = adapter(fsRouter(pageModules), {
-  // Actions carry form posts with Markdown bodies; nothing legitimate is near this size.
-  bodyLimit: { maxSize: 1024 * 1024 },
+  // Actions carry form posts with Markdown bodies: an over-long body is read and refused with
+  // its text kept; only something far larger is refused unread (docs in field-limits.ts).
+  bodyLimit: { maxSize: REQUEST_BODY_MAX_BYTES },
   // errorPages first: it must see every response, including other middleware's failures.
-  middlewareFns: [errorPages, sameOrigin, actionOnPageUrl, requestScope, canonicalUrls],
+  middlewareFns: [errorPages, sameOrigin, () => actions(), responseContext, renamedPages],
 });
 
-const renderCache = registerRenderCache(
-  createRenderCache({
-    contentVersion: () => contentStore().contentVersion(),
-    enabled: getEnv().FOLIO_RENDER_CACHE === 'on',
-    maxBytes: getEnv().FOLIO_RENDER_CACHE_MB * 1024 * 1024,
-  }),
-);
+const env = getEnv();
 
-type WakuFetch = (request: Request, ...rest: never[]) => Promise<Response>;
-const wakuFetch = entry.fetch as WakuFetch;
+// Off in development: an edited component must show on the next request.
+const renderCache =
+  import.meta.env.DEV || env.FOLIO_RENDER_CACHE === 'off'
+    ? null
+    : processSingleton('render-cache', () =>
+        createRenderCache({
+          contentVersion: currentContentVersion,
+          maxBytes: env.FOLIO_RENDER_CACHE_MB * 1024 * 1024,
+        }),
+      );
 
-// Wrapping fetch (not a Hono middleware): the adapter serves static files before any
-// middleware runs, and both the URL checks and the headers must cover those too. The render
-// cache sits inside the front door and in front of everything else.
-export default {
-  ...entry,
-  fetch: withFrontDoor((request: Request, ...rest: never[]) =>
-    renderCache.handle(request, (inner) => wakuFetch(inner, ...rest)),
-  ),
-};
+type WakuFetch = (request: Request) => Promise<Response>;
+
+export const frontDoor = createFrontDoor({
+  app: entry.fetch as WakuFetch,
+  renderCache,
+  siteUrl: env.SITE_URL,
+  trustedProxyHops: env.TRUST_PROXY,
+});
+
+export default { ...entry, fetch: frontDoor.fetch };

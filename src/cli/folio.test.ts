@@ -1,43 +1,48 @@
-import type { Database } from 'bun:sqlite';
-import { describe, expect, test } from 'bun:test';
+import { afterEach, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createThrowAwayDatabase, openTestDatabase, TEST_ENGINE } from '../../tests/databases';
 import { createContentStore } from '../lib/content';
-import { openDatabase } from '../lib/db';
+import { type Database, openDatabase } from '../lib/db';
 import { SEED_DRAFT_MARKERS, seedDemoContent } from '../lib/seed';
-import { fileSystemIo, runCli } from './folio';
+import { commandTableMarkdown, fileSystemIo, runCli } from './folio';
 
-function harness(
+// Each test's database is a new one on the run's engine (FOLIO_TEST_ENGINE).
+const opened: Awaited<ReturnType<typeof openTestDatabase>>[] = [];
+async function testDatabase() {
+  const db = await openTestDatabase();
+  opened.push(db);
+  return db;
+}
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.dispose().catch(() => undefined);
+});
+
+async function harness(
   files: Record<string, string> = {},
   stdin = '',
-  {
-    db = openDatabase('sqlite::memory:'),
-    databasePath = ':memory:',
-  }: { db?: Database; databasePath?: string } = {},
+  { db }: { db?: Database } = {},
 ) {
+  const database = db ?? (await testDatabase());
   const out: string[] = [];
   const err: string[] = [];
   const run = (...argv: string[]) =>
-    runCli(argv, db, {
+    runCli(argv, async () => database, {
       ...fileSystemIo,
-      databasePath,
       stdout: (text) => out.push(text),
       stderr: (text) => err.push(text),
-      readStdin: async () => stdin,
-      readFile: async (path) => {
-        const content = files[path];
-        if (content === undefined) throw new Error(`no file ${path}`);
-        return content;
-      },
+      readPassword: async () => stdin.split('\n')[0] ?? '',
+      exists: async (file) => file in files || fileSystemIo.exists(file),
+      readFile: async (path) => files[path] ?? Bun.file(path).text(),
       siteUrl: 'https://folio.example',
     });
-  return { run, out, err, db };
+  return { run, out, err, db: database };
 }
 
 describe('folio CLI', () => {
   test('page put, publish, list and list --json', async () => {
-    const cli = harness({ 'p.md': '# Hello' });
+    const cli = await harness({ 'p.md': '# Hello' });
     expect(await cli.run('page', 'put', 'hello', '--title', 'Hello', '--body-file', 'p.md')).toBe(
       0,
     );
@@ -52,75 +57,180 @@ describe('folio CLI', () => {
   });
 
   test('db seed, db migrate, editor add, preview-link', async () => {
-    const cli = harness({}, 'a long enough password\n');
+    const cli = await harness({}, 'a long enough password\n');
     expect(await cli.run('db', 'migrate')).toBe(0);
+    expect(cli.out.at(-1)).toBe('nothing to do: the database is up to date\n');
     expect(await cli.run('db', 'seed')).toBe(0);
     expect(await cli.run('editor', 'add', 'ed@example.com')).toBe(0);
+    expect(cli.out.at(-1)).toBe('editor ed@example.com added\n');
     expect(await cli.run('preview-link', 'upcoming-feature', '--ttl', '2h')).toBe(0);
     expect(cli.out.at(-1)).toMatch(
-      /^https:\/\/folio\.example\/preview\/upcoming-feature\?share=[\w-]+\.[\w-]+\n$/,
+      /^https:\/\/folio\.example\/preview\/upcoming-feature\?share=[\w-]{43}\n$/,
     );
   });
 
-  test('bad arguments print usage and exit 2; refused operations exit 1', async () => {
-    const cli = harness();
+  test('db migrate says what it applied', async () => {
+    const made = await createThrowAwayDatabase();
+    const blank = await openDatabase(made.url, { migrate: false });
+    const cli = await harness({}, '', { db: blank });
+    expect(await cli.run('db', 'migrate')).toBe(0);
+    expect(cli.out.at(-1)).toBe(
+      'applied 3 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings\n',
+    );
+    await blank.close();
+    await made.drop();
+  });
+
+  test('bad arguments print usage and exit 2; refused operations say why in one line, exit 1', async () => {
+    const cli = await harness();
     expect(await cli.run()).toBe(2);
     expect(await cli.run('page', 'frob')).toBe(2);
     expect(await cli.run('page', 'put', 'x')).toBe(2);
     expect(await cli.run('page', 'list', '--bogus')).toBe(2);
     expect(await cli.run('preview-link', 'x', '--ttl', '3w')).toBe(2);
     expect(cli.err.join('')).toContain('Usage: bun run folio');
-    expect(await cli.run('page', 'publish', 'missing')).toBe(1);
-    expect(await cli.run('preview-link', 'missing')).toBe(1);
+    cli.err.length = 0;
+    for (const argv of [
+      ['page', 'publish', 'missing'],
+      ['preview-link', 'missing'],
+      ['page', 'put', 'x', '--title', 'X', '--body-file', '/nonexistent/body.md'],
+      ['import', '/nonexistent/folder'],
+      ['db', 'restore', '/nonexistent/backup.db'],
+      ['editor', 'remove', 'nobody@example.com'],
+      ['preview-link', 'revoke', '999'],
+      ['import', '/etc/passwd'],
+      ['page', 'put', 'x', '--title', 'X', '--body-file', '/tmp'],
+    ]) {
+      cli.err.length = 0;
+      expect(await cli.run(...argv), argv.join(' ')).toBe(1);
+      const said = cli.err.join('');
+      expect(said.trim().split('\n'), argv.join(' ')).toHaveLength(1);
+      expect(said).not.toMatch(/\bat \S+:\d+|Error:/);
+    }
+    cli.err.length = 0;
+    expect(
+      await cli.run('page', 'put', 'x', '--title', 'X', '--body-file', '/nonexistent/body.md'),
+    ).toBe(1);
+    expect(cli.err.join('')).toBe('folio: cannot read /nonexistent/body.md: no such file\n');
+  });
+
+  test('--ttl beyond the limit states the limit', async () => {
+    const cli = await harness();
+    await cli.run('db', 'seed');
+    expect(await cli.run('preview-link', 'about', '--ttl', '400d')).toBe(2);
+    expect(cli.err.join('')).toContain(
+      '--ttl 400d is too long: a preview link lasts at most 7 days',
+    );
+  });
+
+  test('--help prints the usage and exits 0', async () => {
+    const cli = await harness();
+    expect(await cli.run('--help')).toBe(0);
+    expect(cli.out.join('')).toContain('Usage: bun run folio');
+    expect(cli.err).toEqual([]);
+  });
+
+  test('editors: list, password reset ends sessions, sign out everywhere, remove', async () => {
+    const cli = await harness({}, 'a long enough password\n');
+    await cli.run('editor', 'add', 'ed@example.com');
+    const { createSession, getSession } = await import('../lib/editors');
+    const [row] = await cli.db.query<{ id: number }>`SELECT id FROM editors`;
+    const editorId = Number(row?.id);
+    const session = await createSession(cli.db.query, editorId);
+    expect(await cli.run('editor', 'list')).toBe(0);
+    expect(cli.out.at(-1)).toMatch(/^ed@example\.com\s+added \S+\s+1 session\(s\)\n$/);
+    expect(await cli.run('editor', 'add', 'ed@example.com')).toBe(0);
+    expect(cli.out.at(-1)).toBe('password of ed@example.com reset; 1 session(s) ended\n');
+    expect(await getSession(cli.db, session.id)).toBeNull();
+    await createSession(cli.db.query, editorId);
+    expect(await cli.run('editor', 'sessions', 'revoke', 'ed@example.com')).toBe(0);
+    expect(cli.out.at(-1)).toBe('1 session(s) of ed@example.com ended\n');
+    expect(await cli.run('editor', 'remove', 'ed@example.com')).toBe(0);
+    expect(await cli.run('editor', 'list')).toBe(0);
+    expect(cli.out.at(-1)).toContain('no editors yet');
+  });
+
+  test('share links: made, listed and revoked from the command line', async () => {
+    const cli = await harness();
+    await cli.run('db', 'seed');
+    await cli.run('preview-link', 'about');
+    await cli.run('preview-link', 'contact', '--ttl', '7d');
+    expect(await cli.run('preview-link', 'list')).toBe(0);
+    const listed = cli.out.slice(-2).join('');
+    expect(listed).toContain('about');
+    expect(listed).toContain('contact');
+    expect(await cli.run('preview-link', 'list', 'about')).toBe(0);
+    const id = /^\s*(\d+)\s+about/.exec(cli.out.at(-1) ?? '')?.[1];
+    expect(id).toBeDefined();
+    expect(await cli.run('preview-link', 'revoke', id ?? '')).toBe(0);
+    expect(await cli.run('preview-link', 'list', 'about')).toBe(0);
+    expect(cli.out.at(-1)).toBe('no open share links\n');
+  });
+
+  test("the README's table of commands is the one the CLI prints", async () => {
+    const readme = await Bun.file(path.join(import.meta.dir, '../../README.md')).text();
+    const upToDate = readme.includes(commandTableMarkdown());
+    expect(upToDate, 'README.md: paste the output of `bun run folio --help --markdown`').toBe(true);
   });
 });
 
 describe('backup, restore, export and import', () => {
   const tmp = () => mkdtempSync(path.join(tmpdir(), 'folio-cli-'));
 
-  test('a backup restores the content exactly, and junk is refused', async () => {
-    const dir = tmp();
-    const dbPath = path.join(dir, 'folio.db');
-    const db = openDatabase(`sqlite:${dbPath}`);
-    seedDemoContent(createContentStore(db));
-    const backup = path.join(dir, 'backup.db');
-    const cli = harness({}, '', { db, databasePath: dbPath });
-    expect(await cli.run('db', 'backup', backup)).toBe(0);
-    expect(await cli.run('db', 'backup', backup)).toBe(1);
-    createContentStore(db).discardDraft('upcoming-feature');
-    writeFileSync(path.join(dir, 'junk.db'), 'not a database');
-    expect(await cli.run('db', 'restore', path.join(dir, 'junk.db'))).toBe(1);
-    expect(await cli.run('db', 'restore', backup)).toBe(0);
-    const restored = createContentStore(openDatabase(`sqlite:${dbPath}`));
-    expect(restored.getPage('upcoming-feature', { draft: true })?.bodyMarkdown).toContain(
-      SEED_DRAFT_MARKERS.draftOnlyPage,
-    );
-  });
+  test.if(TEST_ENGINE === 'sqlite')(
+    'a backup restores the content exactly, and junk is refused',
+    async () => {
+      const dir = tmp();
+      const url = `sqlite:${path.join(dir, 'folio.db')}`;
+      const db = await openDatabase(url);
+      await seedDemoContent(db, createContentStore(db));
+      const backup = path.join(dir, 'backup.db');
+      const cli = await harness({}, '', { db });
+      expect(await cli.run('db', 'backup', backup)).toBe(0);
+      expect(await cli.run('db', 'backup', backup)).toBe(1);
+      await createContentStore(db).discardDraft('upcoming-feature');
+      writeFileSync(path.join(dir, 'junk.db'), 'not a database');
+      expect(await cli.run('db', 'restore', path.join(dir, 'junk.db'))).toBe(1);
+      expect(await cli.run('db', 'restore', backup)).toBe(0);
+      const reopened = await openDatabase(url);
+      const restored = createContentStore(reopened);
+      expect((await restored.getPage('upcoming-feature', { draft: true }))?.bodyMarkdown).toContain(
+        SEED_DRAFT_MARKERS.draftOnlyPage,
+      );
+      await reopened.close();
+    },
+  );
+
+  test.if(TEST_ENGINE === 'postgres')(
+    'backup and restore name the PostgreSQL tools and db copy instead',
+    async () => {
+      const cli = await harness();
+      expect(await cli.run('db', 'backup', '/tmp/never-written.db')).toBe(1);
+      expect(cli.err.at(-1)).toContain('pg_dump');
+      expect(await cli.run('db', 'restore', '/tmp/never-read.db')).toBe(1);
+      expect(cli.err.at(-1)).toContain('pg_restore');
+    },
+  );
 
   test('export then import into an empty database gives the same pages and states', async () => {
-    const source = createContentStore(openDatabase('sqlite::memory:'));
-    seedDemoContent(source);
+    const sourceDb = await testDatabase();
+    const source = createContentStore(sourceDb);
+    await seedDemoContent(sourceDb, source);
     const dir = tmp();
-    const sourceDb = openDatabase('sqlite::memory:');
-    seedDemoContent(createContentStore(sourceDb));
-    const cliSource = harness({}, '', { db: sourceDb });
+    const cliSource = await harness({}, '', { db: sourceDb });
     expect(await cliSource.run('export', dir)).toBe(0);
     expect(readdirSync(dir)).toContain('release-notes.draft.md');
-    const target = openDatabase('sqlite::memory:');
-    const cliTarget = harness({}, '', { db: target });
+    const target = await testDatabase();
+    const cliTarget = await harness({}, '', { db: target });
     expect(await cliTarget.run('import', dir)).toBe(0);
     const imported = createContentStore(target);
-    const states = (store: typeof imported) =>
-      store.listAll().map((page) => [page.slug, page.state]);
-    expect(states(imported).sort()).toEqual(
-      states(source)
-        .filter(([slug]) => slug !== 'style-guide')
-        .sort(),
-    );
-    expect(imported.getPage('release-notes', { draft: false })?.bodyMarkdown).not.toContain(
+    const states = async (store: typeof imported) =>
+      (await store.listAll()).map((page) => [page.slug, page.state]);
+    expect((await states(imported)).sort()).toEqual((await states(source)).sort());
+    expect((await imported.getPage('release-notes', { draft: false }))?.bodyMarkdown).not.toContain(
       SEED_DRAFT_MARKERS.changedPage,
     );
-    expect(imported.getPage('release-notes', { draft: true })?.bodyMarkdown).toContain(
+    expect((await imported.getPage('release-notes', { draft: true }))?.bodyMarkdown).toContain(
       SEED_DRAFT_MARKERS.changedPage,
     );
   });
@@ -132,13 +242,87 @@ describe('backup, restore, export and import', () => {
     writeFileSync(path.join(dir, 'no-front-matter.md'), 'just text');
     writeFileSync(path.join(dir, 'empty-title.md'), '---\ntitle: ""\n---\nbody');
     writeFileSync(path.join(dir, 'preview.md'), '---\ntitle: "Reserved"\n---\nbody');
-    const db = openDatabase('sqlite::memory:');
-    const cli = harness({}, '', { db });
+    const cli = await harness();
     expect(await cli.run('import', dir)).toBe(1);
     const report = cli.err.join('');
     for (const name of ['Bad Name.md', 'no-front-matter.md', 'empty-title.md', 'preview.md'])
       expect(report).toContain(name);
     expect(report).not.toContain('good.md');
-    expect(createContentStore(db).pageCount()).toBe(0);
+    expect(await createContentStore(cli.db).pageCount()).toBe(0);
+  });
+
+  test('an import that fails part-way (a slug taken by another page) leaves nothing behind', async () => {
+    const dir = tmp();
+    writeFileSync(path.join(dir, 'aaa.md'), '---\ntitle: "First"\n---\none');
+    writeFileSync(path.join(dir, 'zzz.md'), '---\ntitle: ""\n---\nan empty title');
+    const cli = await harness();
+    expect(await cli.run('import', dir)).toBe(1);
+    expect(await createContentStore(cli.db).pageCount()).toBe(0);
+  });
+});
+
+describe('db copy', () => {
+  test('moves a whole site to the other engine and back, with counts that match', async () => {
+    const sqlite = await openTestDatabase('sqlite');
+    const postgres = await openTestDatabase('postgres');
+    const back = await openTestDatabase('sqlite');
+    opened.push(sqlite, postgres, back);
+    const store = createContentStore(sqlite);
+    await seedDemoContent(sqlite, store);
+    const { addEditor } = await import('../lib/editors');
+    await addEditor(sqlite, 'ed@example.com', 'a long enough password');
+    const { createPreviewLink } = await import('../lib/preview-links');
+    const page = await store.getPage('upcoming-feature', { draft: true });
+    await createPreviewLink(sqlite, { pageId: page?.id ?? 0, createdBy: 'ed', ttlSeconds: 3600 });
+    const cli = await harness({}, '', { db: sqlite });
+
+    expect(await cli.run('db', 'copy', sqlite.url, postgres.url)).toBe(0);
+    const report = cli.out.join('');
+    for (const table of [
+      'pages',
+      'revisions',
+      'drafts',
+      'slug_history',
+      'editors',
+      'preview_links',
+    ])
+      expect(report).toMatch(new RegExp(`\\n${table}\\s+(\\d+)\\s+\\1\\n`));
+    expect(await cli.run('db', 'copy', postgres.url, back.url)).toBe(0);
+
+    const snapshot = async (db: Database) => {
+      const copy = createContentStore(db);
+      const pages = [];
+      for (const listing of await copy.listAll())
+        pages.push([
+          listing.slug,
+          await copy.getPage(listing.slug, { draft: false }),
+          await copy.getPage(listing.slug, { draft: true }),
+          await copy.findRedirect('style-guide'),
+        ]);
+      return pages;
+    };
+    expect(await snapshot(back)).toEqual(await snapshot(sqlite));
+    expect(await snapshot(postgres)).toEqual(await snapshot(sqlite));
+    // New rows after a copy get ids after the copied ones (PostgreSQL sequences moved on).
+    await createContentStore(postgres).putPage(
+      { slug: 'after-copy', title: 'A', summary: '', body: 'x' },
+      { publish: true },
+    );
+    const { verifyCredentials } = await import('../lib/editors');
+    expect(
+      await verifyCredentials(postgres, 'ed@example.com', 'a long enough password'),
+    ).not.toBeNull();
+  }, 30_000);
+
+  test('refuses a target that already holds a site, and bad URLs', async () => {
+    const a = await testDatabase();
+    const b = await testDatabase();
+    await seedDemoContent(a, createContentStore(a));
+    await seedDemoContent(b, createContentStore(b));
+    const cli = await harness({}, '', { db: a });
+    expect(await cli.run('db', 'copy', a.url, b.url)).toBe(1);
+    expect(cli.err.at(-1)).toContain('it already has pages; copy into an empty database');
+    expect(await cli.run('db', 'copy', 'mysql://x', b.url)).toBe(2);
+    expect(await cli.run('db', 'copy', a.url, a.url)).toBe(2);
   });
 });

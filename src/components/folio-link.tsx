@@ -1,6 +1,6 @@
 'use client';
 import { type ReactNode, useEffect, useRef } from 'react';
-import { Link } from 'waku';
+import { Link, useRouter } from 'waku';
 import { navigationStarting, prefetchQueue, routeKindOf } from '../lib/navigation/client-runtime';
 import { LINK_VISIBILITY_MARGIN_PX } from '../lib/navigation/constants';
 
@@ -19,6 +19,8 @@ function isCurrent(to: string): boolean {
 /** A client-routed link whose page data is prefetched when it comes near the viewport. */
 export function FolioLink({ to, children, className }: Props) {
   const ref = useRef<HTMLAnchorElement>(null);
+  // The router's current page, on the server render too: the link to it says so.
+  const { path } = useRouter();
   const kind = routeKindOf(to);
   useEffect(() => {
     const element = ref.current;
@@ -55,6 +57,7 @@ export function FolioLink({ to, children, className }: Props) {
       to={to}
       ref={ref}
       className={className}
+      aria-current={path === to ? 'page' : undefined}
       onMouseEnter={prioritise}
       onFocus={prioritise}
       // Runs before Waku's own click handling: a prefetch still in flight gets its deadline.

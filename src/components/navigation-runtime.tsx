@@ -12,6 +12,7 @@ import {
   watchForNavigation,
 } from '../lib/navigation/client-runtime';
 import { ROUTE_LOAD_TIMEOUT_MS } from '../lib/navigation/constants';
+import { isRouteRscPath } from '../lib/waku-internals';
 
 /**
  * Rendered once in the root. Every page-data request of a navigation races ROUTE_LOAD_TIMEOUT_MS;
@@ -27,7 +28,7 @@ export function NavigationRuntime() {
     () =>
       register(
         (next) => async (rscPath, rscParams, options) => {
-          if (options.type !== 'rsc' || !rscPath.startsWith('R'))
+          if (options.type !== 'rsc' || !isRouteRscPath(rscPath))
             return next(rscPath, rscParams, options);
           const target = targetUrlOf(rscPath, rscParams);
           // A prefetch has no deadline of its own; a navigation that adopts it while it is

@@ -1,21 +1,23 @@
-import { siteUrlFor } from '../lib/site-url';
+import { publicPageUrl } from '../lib/site-url';
 
 type Props = { title: string; description: string; path: string; noindex?: boolean };
 
 // Title, description, canonical URL and Open Graph tags; React 19 hoists them into <head>.
+// og:url only with SITE_URL: it must be absolute, and a cached page may not name the host of
+// whoever asked first (docs/decisions/0012).
 export function PageMeta({ title, description, path, noindex = false }: Props) {
-  const url = siteUrlFor(path);
+  const url = publicPageUrl(path);
   const fullTitle = `${title} · Folio`;
   return (
     <>
       <title>{fullTitle}</title>
       <meta name="description" content={description} />
-      <link rel="canonical" href={url} />
+      <link rel="canonical" href={url.href} />
       <meta property="og:type" content={path === '/' ? 'website' : 'article'} />
       <meta property="og:site_name" content="Folio" />
       <meta property="og:title" content={title} />
       <meta property="og:description" content={description} />
-      <meta property="og:url" content={url} />
+      {url.absolute ? <meta property="og:url" content={url.href} /> : null}
       <meta name="twitter:card" content="summary" />
       {noindex ? <meta name="robots" content="noindex" /> : null}
     </>

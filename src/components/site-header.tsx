@@ -1,25 +1,31 @@
-import { HOME_SLUG } from '../lib/slug';
+import type { NavigationLink } from '../lib/content';
 import { FolioLink as Link } from './folio-link';
 
-type NavPage = { slug: string; title: string };
-
-// Server component; each link is a small client leaf that routes on the client and prefetches
-// its page data when it comes near the viewport (src/components/folio-link.tsx).
-export function SiteHeader({ pages }: { pages: readonly NavPage[] }) {
+// Server component: the site's name and the header navigation the editors chose (site
+// settings). Each link is a small client leaf that routes on the client, prefetches its page
+// data near the viewport, and marks the current page (aria-current).
+export function SiteHeader({
+  title,
+  tagline,
+  links,
+}: {
+  title: string;
+  tagline: string;
+  links: readonly NavigationLink[];
+}) {
   return (
     <header className="site-header">
       <nav aria-label="Site" className="container nav">
         <Link to="/" className="brand">
-          Folio
+          {title}
         </Link>
+        {tagline ? <span className="tagline">{tagline}</span> : null}
         <ul>
-          {pages
-            .filter((page) => page.slug !== HOME_SLUG)
-            .map((page) => (
-              <li key={page.slug}>
-                <Link to={`/${page.slug}`}>{page.title}</Link>
-              </li>
-            ))}
+          {links.map((link) => (
+            <li key={link.slug}>
+              <Link to={`/${link.slug}`}>{link.title}</Link>
+            </li>
+          ))}
         </ul>
       </nav>
     </header>

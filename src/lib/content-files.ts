@@ -2,17 +2,20 @@
 // between instances: `<slug>.md` is the published version, `<slug>.draft.md` a newer draft.
 import 'server-only';
 
-import type { Database } from 'bun:sqlite';
 import type { ContentStore } from './content';
 import { type PageFields, pageFieldsSchema } from './page-fields';
-import { validateNewSlug } from './slug';
+import { validateNewSlug } from './routes';
 
 export type ContentFile = { name: string; text: string };
 export type ParsedFile = { slug: string; kind: 'published' | 'draft'; fields: PageFields };
 
-// Values are JSON literals (a YAML subset), so any title or summary round-trips exactly.
+// Values are JSON literals (a YAML subset), so any title or summary round-trips exactly. JSON
+// leaves U+2028 and U+2029 raw, and editors and YAML readers break lines at them: escaped.
+const frontMatterValue = (value: string) =>
+  JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+
 export function toFrontMatterFile(fields: PageFields): string {
-  return `---\ntitle: ${JSON.stringify(fields.title)}\nsummary: ${JSON.stringify(fields.summary)}\n---\n${fields.body}`;
+  return `---\ntitle: ${frontMatterValue(fields.title)}\nsummary: ${frontMatterValue(fields.summary)}\n---\n${fields.body}`;
 }
 
 export function parseContentFile(file: ContentFile): ParsedFile {
@@ -21,13 +24,16 @@ export function parseContentFile(file: ContentFile): ParsedFile {
   if (!match) throw new Error('the file name must be <slug>.md or <slug>.draft.md');
   const slugProblem = validateNewSlug(slug);
   if (slugProblem) throw new Error(`bad slug "${slug}": ${slugProblem}`);
-  const text = file.text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
-  const front = /^---\n([\s\S]*?)\n---\n?/.exec(text);
+  const text = file.text.replace(/^\uFEFF/, '');
+  // Files written on Windows have CRLF lines; the body's line endings are normalised by the
+  // page-field rules, the front matter's here.
+  const front = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
   if (!front?.[1]) throw new Error('missing front matter (--- title/summary ---)');
   const values: Record<string, unknown> = {};
-  for (const line of front[1].split('\n')) {
+  for (const line of front[1].split(/\r?\n/)) {
     if (!line.trim()) continue;
-    const pair = /^([a-z]+):\s*(.*)$/.exec(line);
+    // Lines end at \n only: a raw U+2028 inside a quoted value is part of the value.
+    const pair = /^([a-z]+):[ \t]*([\s\S]*?)[ \t]*$/.exec(line);
     if (!pair?.[1]) throw new Error(`cannot read front matter line: ${line.slice(0, 60)}`);
     try {
       values[pair[1]] = JSON.parse(pair[2] ?? '');
@@ -47,11 +53,11 @@ export function parseContentFile(file: ContentFile): ParsedFile {
   return { slug, kind: match.groups?.draft ? 'draft' : 'published', fields: parsed.data };
 }
 
-export function exportContent(store: ContentStore): ContentFile[] {
+export async function exportContent(store: ContentStore): Promise<ContentFile[]> {
   const files: ContentFile[] = [];
-  for (const listing of store.listAll()) {
-    const published = store.getPage(listing.slug, { draft: false });
-    const latest = store.getPage(listing.slug, { draft: true });
+  for (const listing of await store.listAll()) {
+    const published = await store.getPage(listing.slug, { draft: false });
+    const latest = await store.getPage(listing.slug, { draft: true });
     const fieldsOf = (page: NonNullable<typeof latest>) => ({
       title: page.title,
       summary: page.summary,
@@ -65,8 +71,8 @@ export function exportContent(store: ContentStore): ContentFile[] {
   return files;
 }
 
-/** Validates every file first; imports all of them or, if any is bad, none. */
-export function importContent(db: Database, store: ContentStore, files: ContentFile[]) {
+/** Validates every file first; imports all of them (in one transaction) or, if any is bad, none. */
+export async function importContent(store: ContentStore, files: ContentFile[]) {
   const problems: string[] = [];
   const parsed: ParsedFile[] = [];
   for (const file of files) {
@@ -81,13 +87,9 @@ export function importContent(db: Database, store: ContentStore, files: ContentF
   parsed.sort((a, b) =>
     a.kind === b.kind ? a.slug.localeCompare(b.slug) : a.kind === 'published' ? -1 : 1,
   );
-  db.transaction(() => {
-    for (const file of parsed) {
-      store.putPage(
-        { slug: file.slug, ...file.fields },
-        { publish: file.kind === 'published', editor: 'import' },
-      );
-    }
-  })();
+  await store.putPages(
+    parsed.map((file) => ({ slug: file.slug, ...file.fields, publish: file.kind === 'published' })),
+    { editor: 'import' },
+  );
   return { imported: parsed.length, problems };
 }

@@ -1,136 +1,186 @@
-import { beforeEach, describe, expect, test } from 'bun:test';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import path from 'node:path';
+import { createThrowAwayDatabase, openTestDatabase, TEST_ENGINE } from '../../tests/databases';
 import { BUSY_MESSAGE, ContentError, type ContentStore, createContentStore } from './content';
-import { migrate, openDatabase } from './db';
+import { contentVersionOf } from './content-version';
+import { type Database, migrate, openDatabase } from './db';
 import { SEED_DRAFT_MARKERS, seedDemoContent } from './seed';
 
+// Every test here runs on the run's engine (FOLIO_TEST_ENGINE): SQLite or PostgreSQL.
+let db: Awaited<ReturnType<typeof openTestDatabase>>;
 let store: ContentStore;
 
-beforeEach(() => {
-  store = createContentStore(openDatabase('sqlite::memory:'));
+beforeEach(async () => {
+  db = await openTestDatabase();
+  store = createContentStore(db);
+});
+
+afterEach(async () => {
+  await db.dispose();
 });
 
 const fields = (title: string, body: string) => ({ title, summary: `${title} summary`, body });
 
+async function tableNames(database: Database): Promise<string[]> {
+  const rows =
+    database.engine === 'sqlite'
+      ? await database.query<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'`
+      : await database.query<{ name: string }>`
+          SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`;
+  return rows.map((row) => row.name);
+}
+
 describe('migrations', () => {
-  test('apply once and are idempotent', () => {
-    const db = openDatabase('sqlite::memory:');
-    expect(migrate(db)).toEqual([]);
-    const tables = db
-      .query<{ name: string }, []>(
-        "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
-      )
-      .all()
-      .map((row) => row.name);
-    expect(tables).toEqual(
+  test('apply once and are idempotent', async () => {
+    expect(await migrate(db)).toEqual([]);
+    expect(await tableNames(db)).toEqual(
       expect.arrayContaining([
         'pages',
         'revisions',
         'drafts',
         'slug_history',
         'editors',
+        'editor_sessions',
         'settings',
+        'preview_links',
+        'sign_in_attempts',
         'schema_migrations',
       ]),
     );
   });
+
+  test('two processes migrating a new database together migrate it once', async () => {
+    const blank = await createThrowAwayDatabase();
+    const migrateIn = () =>
+      Bun.spawn(['bun', 'src/cli/folio.ts', 'db', 'migrate'], {
+        cwd: path.resolve(import.meta.dir, '../..'),
+        env: { ...process.env, DATABASE_URL: blank.url },
+        stdout: 'pipe',
+        stderr: 'pipe',
+      });
+    const children = [migrateIn(), migrateIn()];
+    const outputs = await Promise.all(children.map((child) => new Response(child.stdout).text()));
+    expect(await Promise.all(children.map((child) => child.exited))).toEqual([0, 0]);
+    expect(outputs.sort()).toEqual([
+      'applied 3 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings\n',
+      'nothing to do: the database is up to date\n',
+    ]);
+    await blank.drop();
+  }, 30_000);
 });
 
 describe('published and draft reads', () => {
-  test('a draft-only page is invisible publicly and visible in draft mode', () => {
-    store.saveDraft({
+  test('a draft-only page is invisible publicly and visible in draft mode', async () => {
+    await store.saveDraft({
       slug: 'secret',
       ...fields('Secret', 'hidden words'),
       expectedVersion: null,
       editor: 'ed',
     });
-    expect(store.getPage('secret', { draft: false })).toBeNull();
-    const draft = store.getPage('secret', { draft: true });
+    expect(await store.getPage('secret', { draft: false })).toBeNull();
+    const draft = await store.getPage('secret', { draft: true });
     expect(draft?.state).toBe('draft-only');
     expect(draft?.bodyMarkdown).toBe('hidden words');
     expect(draft?.draftUpdatedBy).toBe('ed');
   });
 
-  test('a changed page shows the published text publicly and the draft in draft mode', () => {
-    store.putPage({ slug: 'page', ...fields('Live', 'live text') }, { publish: true });
-    const live = store.getPage('page', { draft: true });
-    store.saveDraft({
+  test('a changed page shows the published text publicly and the draft in draft mode', async () => {
+    await store.putPage({ slug: 'page', ...fields('Live', 'live text') }, { publish: true });
+    const live = await store.getPage('page', { draft: true });
+    await store.saveDraft({
       slug: 'page',
       ...fields('Next', 'MARKER-123 draft'),
       expectedVersion: live?.version ?? 0,
       editor: null,
     });
-    const publicView = store.getPage('page', { draft: false });
+    const publicView = await store.getPage('page', { draft: false });
     expect(publicView?.title).toBe('Live');
     expect(publicView?.state).toBe('published');
     expect(publicView?.showingDraft).toBe(false);
     expect(JSON.stringify(publicView)).not.toContain('MARKER-123');
-    const draftView = store.getPage('page', { draft: true });
+    const draftView = await store.getPage('page', { draft: true });
     expect(draftView?.state).toBe('changed');
     expect(draftView?.bodyHtml).toContain('MARKER-123');
   });
 
-  test('publish moves the draft live, keeps a revision, and bumps the content version', () => {
-    store.saveDraft({ slug: 'p', ...fields('One', 'first'), expectedVersion: null, editor: null });
-    const before = store.contentVersion();
-    store.publish('p');
-    expect(store.getPage('p', { draft: false })?.bodyMarkdown).toBe('first');
-    expect(store.contentVersion()).toBe(before + 1);
-    store.putPage({ slug: 'p', ...fields('Two', 'second') }, { publish: true });
-    expect(store.getPage('p', { draft: false })?.title).toBe('Two');
+  test('publish moves the draft live, keeps a revision, and bumps the content version', async () => {
+    await store.saveDraft({
+      slug: 'p',
+      ...fields('One', 'first'),
+      expectedVersion: null,
+      editor: null,
+    });
+    const version = contentVersionOf(db);
+    await version.follow();
+    const before = version.current();
+    await store.publish('p');
+    expect((await store.getPage('p', { draft: false }))?.bodyMarkdown).toBe('first');
+    expect(version.current()).toBe(before + 1);
+    await store.putPage({ slug: 'p', ...fields('Two', 'second') }, { publish: true });
+    expect((await store.getPage('p', { draft: false }))?.title).toBe('Two');
+    expect(version.current()).toBe(before + 2);
+    // A draft save changes nothing visitors see: the version stays.
+    await store.putPage({ slug: 'p', ...fields('Three', 'draft') });
+    expect(version.current()).toBe(before + 2);
+    await version.stop();
   });
 
-  test('unpublish hides the page and keeps its text as a draft; discard of a never-published page deletes it', () => {
-    store.putPage({ slug: 'p', ...fields('One', 'kept text') }, { publish: true });
-    store.unpublish('p');
-    expect(store.getPage('p', { draft: false })).toBeNull();
-    expect(store.getPage('p', { draft: true })?.bodyMarkdown).toBe('kept text');
-    store.discardDraft('p');
-    expect(store.getPage('p', { draft: true })).toBeNull();
+  test('unpublish hides the page and keeps its text as a draft; discard of a never-published page deletes it', async () => {
+    await store.putPage({ slug: 'p', ...fields('One', 'kept text') }, { publish: true });
+    await store.unpublish('p');
+    expect(await store.getPage('p', { draft: false })).toBeNull();
+    expect((await store.getPage('p', { draft: true }))?.bodyMarkdown).toBe('kept text');
+    await store.discardDraft('p');
+    expect(await store.getPage('p', { draft: true })).toBeNull();
   });
 
-  test('discarding the draft of a published page restores the published text in preview', () => {
-    store.putPage({ slug: 'p', ...fields('One', 'live') }, { publish: true });
-    store.putPage({ slug: 'p', ...fields('One', 'draft') });
-    store.discardDraft('p');
-    expect(store.getPage('p', { draft: true })?.bodyMarkdown).toBe('live');
+  test('discarding the draft of a published page restores the published text in preview', async () => {
+    await store.putPage({ slug: 'p', ...fields('One', 'live') }, { publish: true });
+    await store.putPage({ slug: 'p', ...fields('One', 'draft') });
+    await store.discardDraft('p');
+    expect((await store.getPage('p', { draft: true }))?.bodyMarkdown).toBe('live');
   });
 
-  test('listPublished never lists drafts', () => {
-    seedDemoContent(store);
-    const slugs = store.listPublished().map((page) => page.slug);
+  test('listPublished never lists drafts', async () => {
+    await seedDemoContent(db, store);
+    const slugs = (await store.listPublished()).map((page) => page.slug);
     expect(slugs[0]).toBe('home');
     expect(slugs).not.toContain('upcoming-feature');
-    expect(JSON.stringify(store.listPublished())).not.toContain(SEED_DRAFT_MARKERS.changedPage);
+    expect(JSON.stringify(await store.listPublished())).not.toContain(
+      SEED_DRAFT_MARKERS.changedPage,
+    );
   });
 
-  test('markdown is rendered once, at save time', () => {
-    store.saveDraft({
+  test('markdown is rendered once, at save time', async () => {
+    await store.saveDraft({
       slug: 'md',
       ...fields('M', '# Title\n\n<script>x</script>'),
       expectedVersion: null,
       editor: null,
     });
-    const html = store.getPage('md', { draft: true })?.bodyHtml ?? '';
+    const html = (await store.getPage('md', { draft: true }))?.bodyHtml ?? '';
     expect(html).toContain('<h1 id="title">Title</h1>');
     expect(html).not.toContain('<script>');
   });
 });
 
 describe('optimistic concurrency', () => {
-  test('a save on a stale version is refused and returns what was saved meanwhile', () => {
-    store.saveDraft({ slug: 'c', ...fields('Base', 'base'), expectedVersion: null, editor: 'a' });
-    const opened = store.getPage('c', { draft: true })?.version ?? 0;
-    const first = store.saveDraft({
+  test('a save on a stale version is refused and returns what was saved meanwhile', async () => {
+    await store.saveDraft({
+      slug: 'c',
+      ...fields('Base', 'base'),
+      expectedVersion: null,
+      editor: 'a',
+    });
+    const opened = (await store.getPage('c', { draft: true }))?.version ?? 0;
+    const first = await store.saveDraft({
       slug: 'c',
       ...fields('A', 'from A'),
       expectedVersion: opened,
       editor: 'a',
     });
     expect(first.ok).toBe(true);
-    const second = store.saveDraft({
+    const second = await store.saveDraft({
       slug: 'c',
       ...fields('B', 'from B'),
       expectedVersion: opened,
@@ -138,26 +188,26 @@ describe('optimistic concurrency', () => {
     });
     expect(second.ok).toBe(false);
     if (!second.ok) expect(second.current?.bodyMarkdown).toBe('from A');
-    expect(store.getPage('c', { draft: true })?.bodyMarkdown).toBe('from A');
+    expect((await store.getPage('c', { draft: true }))?.bodyMarkdown).toBe('from A');
   });
 
-  test('creating a slug that exists is refused', () => {
-    store.saveDraft({ slug: 'x', ...fields('X', 'x'), expectedVersion: null, editor: null });
-    expect(() =>
+  test('creating a slug that exists is refused', async () => {
+    await store.saveDraft({ slug: 'x', ...fields('X', 'x'), expectedVersion: null, editor: null });
+    await expect(
       store.saveDraft({ slug: 'x', ...fields('Y', 'y'), expectedVersion: null, editor: null }),
-    ).toThrow(ContentError);
+    ).rejects.toThrow(ContentError);
   });
 
-  test('reserved and malformed slugs are refused', () => {
+  test('reserved and malformed slugs are refused', async () => {
     for (const slug of ['preview', 'api', 'healthz', 'Bad', 'a--b', '-a', '']) {
-      expect(() =>
+      await expect(
         store.saveDraft({ slug, ...fields('X', 'x'), expectedVersion: null, editor: null }),
-      ).toThrow(ContentError);
+      ).rejects.toThrow(ContentError);
     }
   });
 
-  test('invalid fields are refused with a message', () => {
-    expect(() =>
+  test('invalid fields are refused with a message', async () => {
+    await expect(
       store.saveDraft({
         slug: 'ok',
         title: '',
@@ -166,72 +216,143 @@ describe('optimistic concurrency', () => {
         expectedVersion: null,
         editor: null,
       }),
-    ).toThrow('Enter a title.');
+    ).rejects.toThrow('Enter a title.');
   });
 });
 
-describe('a database locked by another process', () => {
-  test('a save waits, then fails with a "try again" ContentError and writes nothing', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'folio-busy-'));
-    const url = `sqlite:${path.join(dir, 'folio.db')}`;
-    const db = openDatabase(url);
-    const busyStore = createContentStore(db);
-    busyStore.putPage({ slug: 'p', ...fields('P', 'before') }, { publish: true });
-    db.exec('PRAGMA busy_timeout = 100');
-    const other = openDatabase(url);
-    other.exec('BEGIN IMMEDIATE');
-    const version = busyStore.getPage('p', { draft: true })?.version ?? 0;
+describe.if(TEST_ENGINE === 'sqlite')('a SQLite file locked by another process', () => {
+  test('a save waits, then fails with a "try again" ContentError and writes nothing', async () => {
+    const busyDb = await openDatabase(db.url, { busyTimeoutMs: 100 });
+    const busyStore = createContentStore(busyDb);
+    await busyStore.putPage({ slug: 'p', ...fields('P', 'before') }, { publish: true });
+    const other = await openDatabase(db.url);
+    await other.client.unsafe('BEGIN IMMEDIATE');
+    const version = (await busyStore.getPage('p', { draft: true }))?.version ?? 0;
     const started = Date.now();
-    expect(() =>
+    await expect(
       busyStore.saveDraft({
         slug: 'p',
         ...fields('P', 'typed text'),
         expectedVersion: version,
         editor: null,
       }),
-    ).toThrow(BUSY_MESSAGE);
+    ).rejects.toThrow(BUSY_MESSAGE);
     expect(Date.now() - started).toBeGreaterThanOrEqual(90);
-    other.exec('ROLLBACK');
-    expect(busyStore.getPage('p', { draft: true })?.bodyMarkdown).toBe('before');
+    await other.client.unsafe('ROLLBACK');
+    expect((await busyStore.getPage('p', { draft: true }))?.bodyMarkdown).toBe('before');
+    await other.close();
+    await busyDb.close();
+  });
+});
+
+describe.if(TEST_ENGINE === 'postgres')('a PostgreSQL write lock held by another instance', () => {
+  test('a save waits its lock timeout, then fails with a "try again" ContentError', async () => {
+    const waiting = await openDatabase(db.url, { lockTimeoutMs: 150, poolSize: 2 });
+    const waitingStore = createContentStore(waiting);
+    await waitingStore.putPage({ slug: 'p', ...fields('P', 'before') });
+    const holder = await openDatabase(db.url, { poolSize: 1 });
+    const held = holder.transaction(async () => {
+      await Bun.sleep(600);
+    });
+    await Bun.sleep(50);
+    const started = Date.now();
+    await expect(waitingStore.putPage({ slug: 'p', ...fields('P', 'typed') })).rejects.toThrow(
+      BUSY_MESSAGE,
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    await held;
+    expect((await waitingStore.getPage('p', { draft: true }))?.bodyMarkdown).toBe('before');
+    await holder.close();
+    await waiting.close();
+  });
+});
+
+describe('concurrent writes', () => {
+  // Bun's SQLite client has one connection: without Folio's turn-taking, a save sent while
+  // another request's transaction was open ran inside it, and was rolled back with it.
+  test('a transaction that fails takes nothing from the writes that ran beside it', async () => {
+    await store.putPage({ slug: 'base', ...fields('Base', 'base') }, { publish: true });
+    const failing = store.putPages(
+      [
+        { slug: 'first-of-batch', ...fields('First', 'one'), publish: true },
+        { slug: 'base', ...fields('', 'an empty title fails the batch'), publish: false },
+      ],
+      { editor: 'batch' },
+    );
+    const beside = Array.from({ length: 10 }, (_, i) =>
+      store.saveDraft({
+        slug: `beside-${i}`,
+        ...fields(`Beside ${i}`, 'kept'),
+        expectedVersion: null,
+        editor: 'beside',
+      }),
+    );
+    await expect(failing).rejects.toThrow(ContentError);
+    expect((await Promise.all(beside)).every((result) => result.ok)).toBe(true);
+    const slugs = (await store.listAll()).map((page) => page.slug);
+    for (let i = 0; i < 10; i++) expect(slugs).toContain(`beside-${i}`);
+    expect(slugs).not.toContain('first-of-batch');
+  });
+
+  test('two publishes of the same version: one wins, the other is refused as stale', async () => {
+    await store.putPage({ slug: 'race', ...fields('Race', 'v1') });
+    const page = await store.getPage('race', { draft: true });
+    const expected = { pageId: page?.id ?? 0, version: page?.version ?? 0 };
+    const outcomes = await Promise.allSettled([
+      store.publish('race', { editor: 'a', ...expected }),
+      store.publish('race', { editor: 'b', ...expected }),
+    ]);
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    const refused = outcomes.find((outcome) => outcome.status === 'rejected');
+    expect((refused as PromiseRejectedResult).reason).toBeInstanceOf(ContentError);
+    expect(((refused as PromiseRejectedResult).reason as ContentError).code).toBe('conflict');
+  });
+
+  test('page ids are never reused, whatever the engine', async () => {
+    await store.putPage({ slug: 'gone', ...fields('Gone', 'x') });
+    const gone = (await store.getPage('gone', { draft: true }))?.id ?? 0;
+    await store.discardDraft('gone');
+    await store.putPage({ slug: 'next', ...fields('Next', 'y') });
+    expect((await store.getPage('next', { draft: true }))?.id).toBeGreaterThan(gone);
   });
 });
 
 describe('renames', () => {
-  test('old slugs redirect to the current one, through chains, and a slug can be taken back', () => {
-    store.putPage({ slug: 'a', ...fields('A', 'a') }, { publish: true });
-    store.renameSlug('a', 'b');
-    expect(store.findRedirect('a')).toBe('b');
-    store.renameSlug('b', 'c');
-    expect(store.findRedirect('a')).toBe('c');
-    expect(store.findRedirect('b')).toBe('c');
-    store.renameSlug('c', 'a');
-    expect(store.findRedirect('a')).toBeNull();
-    expect(store.getPage('a', { draft: false })?.title).toBe('A');
-    expect(store.findRedirect('c')).toBe('a');
+  test('old slugs redirect to the current one, through chains, and a slug can be taken back', async () => {
+    await store.putPage({ slug: 'a', ...fields('A', 'a') }, { publish: true });
+    await store.renameSlug('a', 'b');
+    expect(await store.findRedirect('a')).toBe('b');
+    await store.renameSlug('b', 'c');
+    expect(await store.findRedirect('a')).toBe('c');
+    expect(await store.findRedirect('b')).toBe('c');
+    await store.renameSlug('c', 'a');
+    expect(await store.findRedirect('a')).toBeNull();
+    expect((await store.getPage('a', { draft: false }))?.title).toBe('A');
+    expect(await store.findRedirect('c')).toBe('a');
   });
 
-  test('a rename to a taken slug is refused, and unpublished pages do not redirect publicly', () => {
-    store.putPage({ slug: 'a', ...fields('A', 'a') }, { publish: true });
-    store.putPage({ slug: 'b', ...fields('B', 'b') });
-    expect(() => store.renameSlug('a', 'b')).toThrow(ContentError);
-    store.renameSlug('b', 'd');
-    expect(store.findRedirect('b')).toBeNull();
-    expect(store.findRedirect('b', { draft: true })).toBe('d');
+  test('a rename to a taken slug is refused, and unpublished pages do not redirect publicly', async () => {
+    await store.putPage({ slug: 'a', ...fields('A', 'a') }, { publish: true });
+    await store.putPage({ slug: 'b', ...fields('B', 'b') });
+    await expect(store.renameSlug('a', 'b')).rejects.toThrow(ContentError);
+    await store.renameSlug('b', 'd');
+    expect(await store.findRedirect('b')).toBeNull();
+    expect(await store.findRedirect('b', { draft: true })).toBe('d');
   });
 });
 
 describe('seed', () => {
-  test('creates the demo pages once', () => {
-    expect(seedDemoContent(store)).toBe(true);
-    expect(seedDemoContent(store)).toBe(false);
-    expect(store.getPage('home', { draft: false })).not.toBeNull();
-    expect(store.listPublished().length).toBeGreaterThanOrEqual(6);
-    expect(store.getPage('upcoming-feature', { draft: true })?.bodyMarkdown).toContain(
+  test('creates the demo pages once', async () => {
+    expect(await seedDemoContent(db, store)).toBe(true);
+    expect(await seedDemoContent(db, store)).toBe(false);
+    expect(await store.getPage('home', { draft: false })).not.toBeNull();
+    expect((await store.listPublished()).length).toBeGreaterThanOrEqual(6);
+    expect((await store.getPage('upcoming-feature', { draft: true }))?.bodyMarkdown).toContain(
       SEED_DRAFT_MARKERS.draftOnlyPage,
     );
-    expect(store.getPage('release-notes', { draft: true })?.bodyMarkdown).toContain(
+    expect((await store.getPage('release-notes', { draft: true }))?.bodyMarkdown).toContain(
       SEED_DRAFT_MARKERS.changedPage,
     );
-    expect(store.findRedirect('style-guide')).toBe('editorial-guidelines');
+    expect(await store.findRedirect('style-guide')).toBe('editorial-guidelines');
   });
 });

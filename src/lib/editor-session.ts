@@ -1,71 +1,119 @@
-// Owns the editor's session as seen from a request: the cookie, who is signed in, sign-in/out.
+// Owns the editor's session as seen from a request: its cookie, who is signed in (looked up
+// once per request), signing in (throttled) and out, and the device cookie a sign-in leaves.
 import 'server-only';
 import { parse, serialize } from 'hono/utils/cookie';
-import { unstable_getRequest as getRequest } from 'waku/router/server';
 import { getDatabase } from './db';
+import { isDatabaseBusy, isDatabaseUnavailable } from './db-errors';
 import {
   createSession,
+  credentialGeneration,
+  type Editor,
   type EditorSession,
   endAllSessions,
   endSession,
   getSession,
   SESSION_TTL_SECONDS,
+  verifyCredentials,
 } from './editors';
-import { markPrivate, setResponseCookie } from './request-scope';
+import { markPrivate, requestContext, setResponseCookie } from './request-context';
+import { DEVICE_COOKIE, SESSION_COOKIE } from './routes';
+import { siteSecret } from './secrets';
+import {
+  createSignInThrottle,
+  DEVICE_COOKIE_MAX_AGE_SECONDS,
+  issueDeviceToken,
+  trustedDeviceId,
+} from './sign-in-throttle';
 
-export const EDITOR_SESSION_COOKIE = 'folio_session';
-
-function requestIsHttps(request: Request): boolean {
-  return (
-    new URL(request.url).protocol === 'https:' ||
-    request.headers.get('x-forwarded-proto') === 'https'
-  );
+function cookieFromRequest(name: string): string | undefined {
+  const header = requestContext().request.headers.get('cookie');
+  return header ? parse(header, name)[name] : undefined;
 }
-
-function sessionIdFrom(request: Request): string | undefined {
-  const header = request.headers.get('cookie');
-  return header ? parse(header, EDITOR_SESSION_COOKIE)[EDITOR_SESSION_COOKIE] : undefined;
-}
-
-// The layout and the page both ask who is signed in; one lookup per request is enough.
-const sessionsByRequest = new WeakMap<Request, EditorSession | null>();
 
 /** The signed-in editor of the current request, or null. Marks the response private. */
-export function currentEditorSession(request: Request = getRequest()): EditorSession | null {
-  const session = sessionsByRequest.has(request)
-    ? (sessionsByRequest.get(request) ?? null)
-    : getSession(getDatabase(), sessionIdFrom(request));
-  sessionsByRequest.set(request, session);
+export async function currentEditorSession(): Promise<EditorSession | null> {
+  const context = requestContext();
+  context.session ??= getDatabase().then((db) => getSession(db, cookieFromRequest(SESSION_COOKIE)));
+  const session = await context.session;
   if (session) markPrivate();
   return session;
 }
 
-function sessionCookie(value: string, maxAge: number, request: Request): string {
-  return serialize(EDITOR_SESSION_COOKIE, value, {
+function cookie(name: string, value: string, maxAge: number, sameSite: 'Lax' | 'Strict'): string {
+  return serialize(name, value, {
     httpOnly: true,
-    sameSite: 'Lax',
-    secure: requestIsHttps(request),
+    sameSite,
+    secure: requestContext().https,
     path: '/',
     maxAge,
   });
 }
 
-/** Starts a fresh session (a new id on every sign-in) and sets its cookie. */
-export function startEditorSession(editorId: number, request: Request = getRequest()): void {
-  sessionsByRequest.delete(request);
-  endSession(getDatabase(), sessionIdFrom(request));
-  const session = createSession(getDatabase(), editorId);
-  setResponseCookie(sessionCookie(session.id, SESSION_TTL_SECONDS, request));
+export type SignInOutcome =
+  | { ok: true; editor: Editor }
+  | { ok: false; reason: 'mismatch' | 'busy' | 'unavailable' }
+  | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
+
+/**
+ * Checks an editor's credentials, counted by the throttle before the password is checked, and
+ * on success starts a fresh session (a new id on every sign-in) and marks the device trusted.
+ */
+export async function signInEditor(email: string, password: string): Promise<SignInOutcome> {
+  const context = requestContext();
+  const deviceCookie = cookieFromRequest(DEVICE_COOKIE);
+  // Every write below can find the database locked by another process beyond the busy
+  // timeout, or out of reach: then the editor is told to try again, and nothing half-done is
+  // kept.
+  try {
+    const db = await getDatabase();
+    const secret = await siteSecret(db);
+    const generation = await credentialGeneration(db.query, email);
+    const reservation = await createSignInThrottle(db).reserve({
+      email,
+      address: context.clientAddress,
+      deviceId: trustedDeviceId(secret, deviceCookie, email, generation),
+    });
+    if (!reservation.allowed)
+      return { ok: false, reason: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
+    const editor = await verifyCredentials(db, email, password);
+    if (!editor) return { ok: false, reason: 'mismatch' };
+    const { session, current } = await db.transaction(async (q) => {
+      await reservation.succeeded(q);
+      await endSession(q, cookieFromRequest(SESSION_COOKIE));
+      return {
+        session: await createSession(q, editor.id),
+        current: await credentialGeneration(q, editor.email),
+      };
+    });
+    context.session = undefined;
+    setResponseCookie(cookie(SESSION_COOKIE, session.id, SESSION_TTL_SECONDS, 'Lax'));
+    if (current !== null && !trustedDeviceId(secret, deviceCookie, editor.email, current)) {
+      setResponseCookie(
+        cookie(
+          DEVICE_COOKIE,
+          issueDeviceToken(secret, editor.email, current),
+          DEVICE_COOKIE_MAX_AGE_SECONDS,
+          'Strict',
+        ),
+      );
+    }
+    return { ok: true, editor };
+  } catch (error) {
+    if (isDatabaseBusy(error)) return { ok: false, reason: 'busy' };
+    if (isDatabaseUnavailable(error)) return { ok: false, reason: 'unavailable' };
+    throw error;
+  }
 }
 
-export function endEditorSession(
-  { everywhere = false } = {},
-  request: Request = getRequest(),
-): void {
-  sessionsByRequest.delete(request);
-  const db = getDatabase();
-  const session = getSession(db, sessionIdFrom(request));
-  if (everywhere && session) endAllSessions(db, session.editor.id);
-  endSession(db, sessionIdFrom(request));
-  setResponseCookie(sessionCookie('', 0, request));
+export async function endEditorSession({ everywhere = false } = {}): Promise<void> {
+  const context = requestContext();
+  const db = await getDatabase();
+  const id = cookieFromRequest(SESSION_COOKIE);
+  const session = await getSession(db, id);
+  await db.transaction(async (q) => {
+    if (everywhere && session) await endAllSessions(q, session.editor.id);
+    await endSession(q, id);
+  });
+  context.session = Promise.resolve(null);
+  setResponseCookie(cookie(SESSION_COOKIE, '', 0, 'Lax'));
 }

@@ -8,11 +8,16 @@ const optionalString = z
   .transform((value) => (value === '' ? undefined : value));
 
 const envSchema = z.object({
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: z
     .string()
     .default('sqlite:data/folio.db')
-    .refine((url) => /^sqlite:.+/.test(url), 'must be sqlite:<path> or sqlite::memory:'),
+    .refine(
+      (url) => /^sqlite:.+/.test(url) || /^postgres(?:ql)?:\/\/.+/.test(url),
+      'must be sqlite:<path>, sqlite::memory: or postgres://user@host:port/database',
+    ),
+  // PostgreSQL connections per process (plus one for LISTEN); ignored for SQLite.
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   SESSION_SECRET: optionalString.refine(
     (value) => value === undefined || value.length >= 32,
     'must be at least 32 characters',
@@ -28,12 +33,20 @@ const envSchema = z.object({
   SENTRY_ENVIRONMENT: optionalString,
   SENTRY_RELEASE: optionalString,
   SENTRY_TRACES_SAMPLE_RATE: z.coerce.number().min(0).max(1).optional(),
+  // `1` (or the sidecar's URL) sends errors and traces to a local Spotlight (development).
+  SENTRY_SPOTLIGHT: optionalString,
+  // How many reverse proxies in front of Folio to believe about the client's address and
+  // scheme (X-Forwarded-For, X-Forwarded-Proto). 0: none, the socket is the client.
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   // `off` turns the render cache off (for benchmarks and debugging).
   FOLIO_RENDER_CACHE: z.enum(['on', 'off']).default('on'),
   FOLIO_RENDER_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** Every variable Folio reads (the README's table lists each; a test checks). */
+export const ENVIRONMENT_VARIABLES = Object.keys(envSchema.shape) as (keyof Env)[];
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source);
@@ -47,9 +60,4 @@ let cached: Env | undefined;
 export function getEnv(): Env {
   cached ??= parseEnv(process.env);
   return cached;
-}
-
-/** `sqlite:data/folio.db` → `data/folio.db`; `sqlite::memory:` → `:memory:`. */
-export function databasePathFromUrl(url: string): string {
-  return url.replace(/^sqlite:/, '');
 }

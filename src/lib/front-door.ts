@@ -1,50 +1,49 @@
-// Owns what happens to a request before Waku sees it: refusing URLs no route could serve
-// (before the adapter's static file server chokes on them) and the headers every response
-// carries, static files included.
+// Owns what happens to a request before Waku sees it, and the last word on every response:
+// hashed assets and cache hits answered from memory; the request's facts established once (a
+// Host no valid origin can be made of is a 400); addresses no route could serve refused and
+// non-canonical ones redirected; methods checked against the route, HEAD answered as a GET;
+// the request context opened for everything that runs; and the security
+// headers on whatever goes out.
 import 'server-only';
-
-type Fetch = (request: Request, ...rest: never[]) => Response | Promise<Response>;
+import { withDefaultCacheControl } from './cache-headers';
+import { staticPage } from './observability/fallback-page';
+import type { RenderCache } from './render-cache';
+import { runInRequestContext } from './request-context';
+import {
+  ALLOWED_METHODS,
+  canonicalLocation,
+  clientAddressOf,
+  isHttps,
+  type Route,
+  routeOf,
+} from './routes';
+import { HSTS_HEADER, withSecurityHeaders } from './security-headers';
+import type { StaticAssets } from './static-assets';
 
 export const MAX_URL_LENGTH = 8 * 1024;
 const MAX_SEGMENT_LENGTH = 255;
+/** Host values already found valid: a cache hit for one of them skips the checks. */
+const MAX_KNOWN_HOSTS = 64;
 
-/**
- * What Folio loads, and nothing else. Scripts need 'unsafe-inline': Waku's bootstrap and the
- * RSC payload are inline scripts without a nonce in 1.0.0-rc.1, and so is our load-failure
- * guard (docs/decisions/0007). Images may come from https (Markdown can embed them); every
- * request the page makes (page data, actions, the Sentry tunnel) is same-origin.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'unsafe-inline'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' https: data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+const NOT_FOUND_HTML = staticPage({
+  title: 'Page not found',
+  heading: 'Page not found',
+  body: '<p>There is no page at this address.</p><p><a href="/">Go to the home page</a></p>',
+});
 
-export const BASE_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': CONTENT_SECURITY_POLICY,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'strict-origin-when-cross-origin',
-  'x-frame-options': 'DENY',
-  'permissions-policy':
-    'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
-  'cross-origin-opener-policy': 'same-origin',
+type Handler = (request: Request) => Promise<Response>;
+/** What Bun.serve passes beside the request: where the socket came from. */
+type Peer = { requestIP?: (request: Request) => { address: string } | null };
+
+export type FrontDoorOptions = {
+  /** Waku's app: everything not answered here. */
+  app: Handler;
+  renderCache: RenderCache | null;
+  /** SITE_URL: the origin for absolute links; unset, each request's own. */
+  siteUrl: string | undefined;
+  /** TRUST_PROXY: how many proxies' X-Forwarded-* headers to believe. */
+  trustedProxyHops: number;
 };
-
-const HSTS = 'max-age=31536000; includeSubDomains';
-
-function servedOverHttps(request: Request): boolean {
-  return request.url.startsWith('https:') || request.headers.get('x-forwarded-proto') === 'https';
-}
-
-const NOT_FOUND_HTML =
-  '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Page not found</title></head><body><h1>Page not found</h1><p><a href="/">Go to the home page</a></p></body></html>';
 
 /** Why a URL is refused outright, or null to let it through. */
 export function refuseUrl(rawUrl: string): { status: 404 | 414 } | null {
@@ -62,38 +61,147 @@ export function refuseUrl(rawUrl: string): { status: 404 | 414 } | null {
   return null;
 }
 
-export function applyBaseHeaders(response: Response, { https = false } = {}): Response {
-  const headers = https ? { ...BASE_HEADERS, 'strict-transport-security': HSTS } : BASE_HEADERS;
+/** Why the Host header names no origin, or null when it does. */
+function hostProblem(request: Request): string | null {
+  const host = request.headers.get('host');
+  if (!host) return 'a Host header is required';
+  // Bun joins repeated headers with ", "; a host name never contains a comma.
+  if (host.includes(',')) return 'more than one Host header';
+  // Bun leaves the URL relative when it cannot make an origin of the Host header; other
+  // servers (the dev server) may not, so the header is judged on its own too.
+  if (!request.url.startsWith('http')) return 'the Host header is not a valid host';
   try {
-    for (const [name, value] of Object.entries(headers)) {
-      if (!response.headers.has(name)) response.headers.set(name, value);
-    }
+    new URL(request.url);
+    new URL(`http://${host}/`);
+    return null;
+  } catch {
+    return 'the Host header is not a valid host';
+  }
+}
+
+function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(`${text}\n`, {
+    status,
+    headers: { 'content-type': 'text/plain; charset=utf-8', ...headers },
+  });
+}
+
+/** Page data and action results are component payloads, whatever Waku said (or did not). */
+function withPayloadType(response: Response, route: Route): Response {
+  if (route.kind !== 'page-data' && route.kind !== 'action') return response;
+  if (response.status >= 300 || response.headers.get('content-type')) return response;
+  try {
+    response.headers.set('content-type', 'text/x-component; charset=utf-8');
     return response;
   } catch {
-    // Responses made by fetch() have immutable headers: copy once.
     const copy = new Response(response.body, response);
-    for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
+    copy.headers.set('content-type', 'text/x-component; charset=utf-8');
     return copy;
   }
 }
 
-export function withFrontDoor<F extends Fetch>(fetch: F): F {
-  const frontDoor = async (request: Request, ...rest: never[]) => {
-    const https = servedOverHttps(request);
+export function createFrontDoor({ app, renderCache, siteUrl, trustedProxyHops }: FrontDoorOptions) {
+  const knownHosts = new Set<string>();
+  let assets: StaticAssets | null = null;
+
+  async function frontDoor(request: Request, peer?: Peer): Promise<Response> {
+    const method = request.method;
+    const https = isHttps(request, trustedProxyHops);
+
+    // Hot path: hashed assets and cache hits, for a Host already found valid. Both were built
+    // with the security headers; only HSTS depends on the request.
+    if (
+      (method === 'GET' || method === 'HEAD') &&
+      knownHosts.has(request.headers.get('host') ?? '')
+    ) {
+      const hit = assets?.lookup(request) ?? renderCache?.lookup(request);
+      if (hit) {
+        if (https) hit.headers.set(HSTS_HEADER[0] as string, HSTS_HEADER[1] as string);
+        return hit;
+      }
+    }
+
+    const problem = hostProblem(request);
+    if (problem) return withSecurityHeaders(plain(400, `Bad request: ${problem}.`), { https });
+    if (knownHosts.size < MAX_KNOWN_HOSTS) knownHosts.add(request.headers.get('host') ?? '');
+
     const refused = refuseUrl(request.url);
     if (refused) {
-      return applyBaseHeaders(
-        new Response(refused.status === 404 ? NOT_FOUND_HTML : 'URI Too Long\n', {
-          status: refused.status,
-          headers: {
-            'content-type':
-              refused.status === 404 ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8',
-          },
-        }),
-        { https },
-      );
+      const response =
+        refused.status === 404
+          ? new Response(NOT_FOUND_HTML, {
+              status: 404,
+              headers: { 'content-type': 'text/html; charset=utf-8' },
+            })
+          : plain(414, 'URI Too Long');
+      return withSecurityHeaders(response, { https });
     }
-    return applyBaseHeaders(await fetch(request, ...rest), { https });
+
+    const url = new URL(request.url);
+    // The method is checked against the route the address stands for, canonical or not: a
+    // PUT to `/about/` is as wrong as one to `/about`.
+    const location = canonicalLocation(url.pathname);
+    const route = routeOf(url.pathname);
+    const allowed = ALLOWED_METHODS[(location ? routeOf(location) : route).kind];
+    if (allowed && !allowed.includes(method)) {
+      return withSecurityHeaders(plain(405, 'Method not allowed.', { allow: allowed.join(', ') }), {
+        https,
+      });
+    }
+    if (location && (method === 'GET' || method === 'HEAD')) {
+      const redirect = new Response(null, {
+        status: 308,
+        headers: { location: `${location}${url.search}` },
+      });
+      return withSecurityHeaders(redirect, { https });
+    }
+
+    // HEAD is rendered as a GET; public page data takes no parameters, so a query string there
+    // is dropped before anything can reflect it.
+    const dropQuery = route.kind === 'page-data' && !route.preview && url.search !== '';
+    const inner =
+      method === 'HEAD' || dropQuery
+        ? new Request(dropQuery ? `${url.origin}${url.pathname}` : request.url, {
+            method: method === 'HEAD' ? 'GET' : method,
+            headers: request.headers,
+            signal: request.signal,
+          })
+        : request;
+
+    const socketAddress = peer?.requestIP?.(request)?.address ?? 'unknown';
+    const facts = {
+      request,
+      url,
+      route,
+      https,
+      clientAddress: clientAddressOf(request, socketAddress, trustedProxyHops),
+      origin: siteUrl ?? url.origin,
+    };
+    const handle = async (forwarded: Request) => withPayloadType(await app(forwarded), route);
+    const response = await runInRequestContext(facts, () =>
+      renderCache ? renderCache.handle(inner, handle) : handle(inner),
+    );
+    // A HEAD gets the GET's response: Bun sends its headers with the body's true length and
+    // leaves the body out (a bodiless Response would say Content-Length: 0). Bun cancels the
+    // body it leaves out, and a streamed page-data render that a cancel aborts is reported as
+    // an error (by Waku and by us), so that stream is read to its end through a second branch
+    // instead; the branch Bun cancels is only a copy.
+    let answer = response;
+    if (method === 'HEAD' && route.kind === 'page-data' && response.body) {
+      const [sent, drained] = response.body.tee();
+      void drained.pipeTo(new WritableStream()).catch(() => undefined);
+      answer = new Response(sent, response);
+    }
+    return withSecurityHeaders(withDefaultCacheControl(answer), { https });
+  }
+
+  return {
+    fetch: frontDoor,
+    /** The production server hands over the build's hashed assets (none in development). */
+    serveAssets(loaded: StaticAssets) {
+      assets = loaded;
+    },
   };
-  return frontDoor as F;
 }
+
+export type FrontDoor = ReturnType<typeof createFrontDoor>;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { extractPlainText, renderMarkdown } from './markdown';
+import { extractPlainText, LONGEST_AUTO_LINK, renderMarkdown } from './markdown';
 
 /** True when the HTML has a live element or attribute that could run script. */
 function hasLiveScript(html: string): boolean {
@@ -93,5 +93,30 @@ describe('extractPlainText', () => {
   test('strips Markdown and truncates', () => {
     expect(extractPlainText('# Title\n\nSome [link](/x) text.', 200)).toBe('Title Some link text.');
     expect(extractPlainText('a'.repeat(300), 10)).toHaveLength(10);
+  });
+});
+
+describe('auto-links', () => {
+  test('URLs and emails in text become links; a run of text too long for a URL does not', () => {
+    expect(renderMarkdown('see https://example.com/a?b=1 or me@example.com.')).toBe(
+      '<p>see <a href="https://example.com/a?b=1" rel="noopener noreferrer">https://example.com/a?b=1</a> or <a href="mailto:me@example.com">me@example.com</a>.</p>\n',
+    );
+    const tooLong = `https://example.com/${'a'.repeat(LONGEST_AUTO_LINK)}`;
+    expect(renderMarkdown(tooLong)).toBe(`<p>${tooLong}</p>\n`);
+    const longestLinked = `https://example.com/${'a'.repeat(LONGEST_AUTO_LINK - 'https://example.com/'.length)}`;
+    expect(renderMarkdown(longestLinked)).toContain(`<a href="${longestLinked}"`);
+  });
+
+  // The hostile pass's repro: ~198 KB of run-together URLs took 2.7 s to render (linkify-it's
+  // cost grows with the text after each "://"). The bound is loose on purpose: it catches that
+  // regression, not small changes in speed.
+  test('a body of 198 KB of run-together URLs renders promptly, as text with at most one link', () => {
+    const body = 'http://a.b/'.repeat(18_000);
+    const started = performance.now();
+    const html = renderMarkdown(body);
+    expect(performance.now() - started).toBeLessThan(1_500);
+    // Only the last 2 KB, which could be one URL, may be linked.
+    expect(html.startsWith(`<p>${body.slice(0, 100_000)}`)).toBe(true);
+    expect(html.split('<a ').length).toBeLessThanOrEqual(2);
   });
 });

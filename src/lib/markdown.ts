@@ -1,6 +1,6 @@
 // Owns Markdown → HTML: safe by construction (raw HTML escaped, only safe link schemes).
 import 'server-only';
-import MarkdownIt from 'markdown-it';
+import MarkdownIt, { type MarkdownIt as MarkdownRenderer } from 'markdown-it';
 import { traced } from './observability/spans';
 
 const SAFE_URL = /^(?:https?:|mailto:|[/#?.]|[^:/?#]*(?:[/?#]|$))/i;
@@ -25,9 +25,30 @@ function slugifyHeading(text: string): string {
   );
 }
 
+/** Text runs longer than this (no spaces) are never auto-linked; see boundLinkify. */
+export const LONGEST_AUTO_LINK = 2048;
+
+/**
+ * linkify-it matches a URL with regular expressions that cost time in proportion to the text
+ * after the match's start, and markdown-it asks it at every "://" and of every text run: a
+ * 200 KB body of run-together URLs took 2.7 s to render. No real URL is longer than about
+ * 2 KB (browsers and servers refuse longer ones), so a run of non-space text longer than that
+ * is left as text, and each question costs at most that much.
+ */
+function boundLinkify(md: MarkdownRenderer): void {
+  const linkify = md.linkify;
+  const matchAtStart = linkify.matchAtStart.bind(linkify);
+  const test = linkify.test.bind(linkify);
+  const hugeRunAtStart = new RegExp(`^\\S{${LONGEST_AUTO_LINK + 1}}`);
+  const hugeRun = new RegExp(`\\S{${LONGEST_AUTO_LINK + 1}}`);
+  linkify.matchAtStart = (text: string) => (hugeRunAtStart.test(text) ? null : matchAtStart(text));
+  linkify.test = (text: string) => !hugeRun.test(text) && test(text);
+}
+
 function createRenderer() {
   const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
   md.validateLink = (url) => isSafeUrl(url);
+  boundLinkify(md);
 
   const defaultLinkOpen =
     md.renderer.rules.link_open ??

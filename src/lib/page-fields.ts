@@ -1,9 +1,19 @@
 // Owns the rules for a page's editable fields, shared by the store, forms and actions.
 import { z } from 'zod';
+import { BODY_MAX, SUMMARY_MAX, TITLE_MAX } from './field-limits';
 
 export const pageFieldsSchema = z.object({
-  title: z.string().trim().min(1, 'Enter a title.').max(200, 'Use at most 200 characters.'),
-  summary: z.string().trim().max(500, 'Use at most 500 characters.'),
-  body: z.string().max(200_000, 'Use at most 200 000 characters.'),
+  title: z
+    .string()
+    .trim()
+    .min(1, 'Enter a title.')
+    .max(TITLE_MAX, `Use at most ${TITLE_MAX} characters.`),
+  summary: z.string().trim().max(SUMMARY_MAX, `Use at most ${SUMMARY_MAX} characters.`),
+  // Line endings carry no meaning in Markdown, and browsers send a textarea's as CRLF: one
+  // form (LF) is stored, so a body reads back, exports and imports byte for byte.
+  body: z
+    .string()
+    .transform((body) => body.replace(/\r\n?/g, '\n'))
+    .pipe(z.string().max(BODY_MAX, `Use at most ${BODY_MAX.toLocaleString('en')} characters.`)),
 });
 export type PageFields = z.infer<typeof pageFieldsSchema>;

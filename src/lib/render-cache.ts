@@ -1,27 +1,34 @@
 // Owns the in-memory cache of public page responses (HTML and page data): stored once per
-// content version with strong ETags and precompressed bodies, served before Waku runs.
+// content version with a strong ETag per content coding and bodies compressed once, served
+// before Waku runs. Only responses a published page proved real are stored, so junk addresses
+// and query strings cannot fill it.
 import 'server-only';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
-import { BASE_HEADERS } from './front-door';
-import { isReservedSlug, isValidSlug } from './slug';
+import { NO_STORE, PUBLIC_CACHE_HEADERS, setPublicCacheHeaders } from './cache-headers';
+import { chooseEncoding, clientCopyIsCurrent, type Encoding } from './http-negotiation';
+import { currentRequestContext } from './request-context';
+import { isReservedSlug, isValidSlug, SESSION_COOKIE } from './routes';
+import { SECURITY_HEADERS } from './security-headers';
+import { ETAGS_HEADER, pagePathOfPageData } from './waku-internals';
 
-export const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=600';
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
-const SESSION_COOKIE = 'folio_session=';
-// Waku's header listing what the browser already holds; a cached payload must be the full one.
-const WAKU_ETAGS_HEADER = 'x-waku-etags';
+const ENCODINGS: readonly Encoding[] = ['identity', 'gzip', 'br'];
+const ETAG_SUFFIX: Record<Encoding, string> = { identity: '', gzip: '-gz', br: '-br' };
+const SESSION_COOKIE_PAIR = `${SESSION_COOKIE}=`;
 
-export type Encoding = 'br' | 'gzip' | 'identity';
+type Variant = {
+  etag: string;
+  /** A Response made from a Blob shares it instead of copying the bytes. */
+  blob: Blob;
+  /** Built once at store time: a hit only picks them. */
+  headers: Headers;
+  notModified: Headers;
+};
 type Entry = {
   key: string;
   version: number;
-  etag: string;
-  /** Bodies as Blobs: a Response made from a Blob shares it instead of copying the bytes. */
-  blobs: Record<Encoding, Blob>;
-  /** Response headers per encoding, built once at store time: a hit only picks them (a
-   * Response copies a Headers object several times faster than it parses tuples). */
-  headers: Record<Encoding | 'notModified', Headers>;
+  variants: Record<Encoding, Variant>;
+  /** Bodies, key and headers: what the entry really costs in memory. */
   bytes: number;
   /** Recency for LRU eviction; a hit only bumps this number. */
   lastUsed: number;
@@ -34,57 +41,67 @@ export type RenderCacheOptions = {
   enabled?: boolean;
 };
 
-// Set for the duration of one uncached render; the error reporter marks it, so a response
-// whose render failed part-way (inside Suspense, after a 200 went out) is never stored.
-const SCOPE = Symbol.for('folio.render-cache-scope');
-const holder = globalThis as unknown as { [SCOPE]?: AsyncLocalStorage<{ failed: boolean }> };
-holder[SCOPE] ??= new AsyncLocalStorage<{ failed: boolean }>();
-const renderScope = holder[SCOPE];
-
-/** Called by the error reporter: this request's response must not be cached. */
-export function markRenderFailed(): void {
-  const scope = renderScope.getStore();
-  if (scope) scope.failed = true;
-}
-
-/** The cache key of a request that may be served from cache, or null. */
+/**
+ * The cache key of a request that may be served from cache, or null: GET/HEAD without an
+ * editor's session, for `/`, a public page without a query string, or a public page's data
+ * (whose query string is ignored: public pages take no parameters).
+ */
 export function cacheKeyOf(request: Request): string | null {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null;
-  const cookie = request.headers.get('cookie');
-  if (cookie?.includes(SESSION_COOKIE)) return null;
+  if (request.headers.get('cookie')?.includes(SESSION_COOKIE_PAIR)) return null;
   // Split the URL by hand: this runs on every request, and new URL() is the costliest step.
   const raw = request.url;
+  if (!raw.startsWith('http')) return null;
   const pathStart = raw.indexOf('/', raw.indexOf('//') + 2);
+  if (pathStart === -1) return null;
   const queryStart = raw.indexOf('?', pathStart);
   const path = queryStart === -1 ? raw.slice(pathStart) : raw.slice(pathStart, queryStart);
-  const url = { search: queryStart === -1 ? '' : raw.slice(queryStart) };
-  const slug = path.slice(1);
-  if (path === '/' || (isValidSlug(slug) && !isReservedSlug(slug))) {
+  if (isPublicPagePath(path)) {
     // Query strings on documents (tracking parameters and the like) would split the cache.
-    return url.search === '' ? `doc ${path}` : null;
+    return queryStart === -1 ? `doc ${path}` : null;
   }
-  const data = /^\/RSC\/R\/([a-z0-9_-]+)\.txt$/.exec(path);
-  if (data && !data[1]?.startsWith('preview') && !url.search.includes('share')) {
-    return `rsc ${path}${url.search}`;
-  }
-  return null;
+  const pagePath = pagePathOfPageData(path);
+  return pagePath !== null && isPublicPagePath(pagePath) ? `rsc ${path}` : null;
 }
 
-/** The body encoding to send: brotli, then gzip, then none (also used for static assets). */
-export function preferredEncoding(request: Request): Encoding {
-  const accepted = request.headers.get('accept-encoding') ?? '';
-  if (/\bbr\b/.test(accepted)) return 'br';
-  if (/\bgzip\b/.test(accepted)) return 'gzip';
-  return 'identity';
+function isPublicPagePath(path: string): boolean {
+  if (path === '/') return true;
+  const slug = path.slice(1);
+  return isValidSlug(slug) && !isReservedSlug(slug);
+}
+
+/** The render of this request showed a published page and did not fail part-way. */
+function renderProvedReal(): boolean {
+  const context = currentRequestContext();
+  return context?.renderedPublicPage !== undefined && !context.renderFailed;
+}
+
+/**
+ * What shared caches may do with a public response that is not stored here: keep a real page
+ * like a stored one; never keep a failed render, or a "no such page" payload that would
+ * outlive the page's publication.
+ */
+function markForSharedCaches(response: Response): void {
+  if (renderProvedReal()) setPublicCacheHeaders(response.headers);
+  else response.headers.set('cache-control', NO_STORE);
 }
 
 function isStorable(response: Response): boolean {
   if (response.status !== 200 || response.headers.has('set-cookie')) return false;
-  const cacheControl = response.headers.get('cache-control') ?? '';
-  if (/private|no-store/.test(cacheControl)) return false;
+  if (/private|no-store/.test(response.headers.get('cache-control') ?? '')) return false;
   const type = response.headers.get('content-type') ?? '';
-  return type.startsWith('text/html') || type.startsWith('text/x-component') || type === '';
+  return type.startsWith('text/html') || type.startsWith('text/x-component');
 }
+
+const UNCACHED_HEADERS = new Set([
+  'content-length',
+  'content-encoding',
+  'etag',
+  ...Object.keys(PUBLIC_CACHE_HEADERS),
+  'date',
+  'vary',
+  ...Object.keys(SECURITY_HEADERS),
+]);
 
 export function createRenderCache({
   contentVersion: readVersion,
@@ -104,7 +121,6 @@ export function createRenderCache({
   const entries = new Map<string, Entry>();
   const inFlight = new Map<string, Promise<Entry | null>>();
   let totalBytes = 0;
-
   let clock = 0;
 
   function touch(entry: Entry) {
@@ -112,9 +128,14 @@ export function createRenderCache({
     entry.lastUsed = clock;
   }
 
+  function forget(entry: Entry) {
+    entries.delete(entry.key);
+    totalBytes -= entry.bytes;
+  }
+
   function remember(entry: Entry) {
     const previous = entries.get(entry.key);
-    if (previous) totalBytes -= previous.bytes;
+    if (previous) forget(previous);
     entries.set(entry.key, entry);
     totalBytes += entry.bytes;
     touch(entry);
@@ -124,96 +145,87 @@ export function createRenderCache({
       for (const candidate of entries.values())
         if (!oldest || candidate.lastUsed < oldest.lastUsed) oldest = candidate;
       if (!oldest) break;
-      entries.delete(oldest.key);
-      totalBytes -= oldest.bytes;
+      forget(oldest);
     }
   }
 
-  async function render(
+  function buildEntry(
     key: string,
     version: number,
-    request: Request,
-    handler: (r: Request) => Promise<Response>,
-  ) {
+    response: Response,
+    body: Uint8Array<ArrayBuffer>,
+  ): Entry {
+    const kept: [string, string][] = [...response.headers].filter(
+      ([name]) => !UNCACHED_HEADERS.has(name),
+    );
+    const bodies: Record<Encoding, Uint8Array<ArrayBuffer>> = {
+      identity: new Uint8Array(body),
+      gzip: new Uint8Array(Bun.gzipSync(body)),
+      br: new Uint8Array(brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } })),
+    };
+    const base = `${Bun.hash(body).toString(36)}-${body.length.toString(36)}`;
+    let bytes = key.length * 2 + 256;
+    const variants = {} as Record<Encoding, Variant>;
+    for (const encoding of ENCODINGS) {
+      const etag = `"${base}${ETAG_SUFFIX[encoding]}"`;
+      const common: [string, string][] = [
+        ...kept,
+        ...Object.entries(SECURITY_HEADERS),
+        ['etag', etag],
+        ...Object.entries(PUBLIC_CACHE_HEADERS),
+        ['vary', 'Accept-Encoding'],
+        ['x-folio-cache', 'hit'],
+      ];
+      const withBody: [string, string][] = [
+        ...common,
+        ...(encoding === 'identity'
+          ? []
+          : ([['content-encoding', encoding]] as [string, string][])),
+        ['content-length', String(bodies[encoding].length)],
+      ];
+      for (const [name, value] of [...common, ...withBody]) bytes += name.length + value.length;
+      bytes += bodies[encoding].length;
+      variants[encoding] = {
+        etag,
+        blob: new Blob([bodies[encoding]]),
+        headers: new Headers(withBody),
+        notModified: new Headers(common),
+      };
+    }
+    return { key, version, variants, bytes, lastUsed: 0 };
+  }
+
+  async function render(key: string, version: number, request: Request, handler: Handler) {
+    // The browser lists the elements it already holds; a stored payload must be the full one.
     const headers = new Headers(request.headers);
-    headers.delete(WAKU_ETAGS_HEADER);
-    const scope = { failed: false };
+    headers.delete(ETAGS_HEADER);
     const bare = new Request(request.url, {
       method: request.method,
       headers,
       signal: request.signal,
     });
-    const response = await renderScope.run(scope, () => handler(bare));
+    const response = await handler(bare);
     if (!isStorable(response)) return { response, entry: null };
     const body = new Uint8Array(await response.arrayBuffer());
-    if (scope.failed || version !== contentVersion()) {
-      return { response: new Response(body, response), entry: null };
+    if (!renderProvedReal() || version !== contentVersion()) {
+      const uncached = new Response(body, response);
+      markForSharedCaches(uncached);
+      return { response: uncached, entry: null };
     }
-    const storedHeaders: [string, string][] = [...response.headers].filter(
-      ([name]) =>
-        !['content-length', 'content-encoding', 'etag', 'cache-control', 'date'].includes(name),
-    );
-    const etag = `"${Bun.hash(body).toString(36)}-${body.length.toString(36)}"`;
-    const bodies: Record<Encoding, Uint8Array<ArrayBuffer>> = {
-      identity: body,
-      gzip: new Uint8Array(Bun.gzipSync(body)),
-      br: new Uint8Array(brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } })),
-    };
-    // The front door's headers are stored too, so a hit is complete without another pass.
-    const common: [string, string][] = [
-      ...storedHeaders.filter(([name]) => !(name in BASE_HEADERS)),
-      ...Object.entries(BASE_HEADERS),
-      ['etag', etag],
-      ['cache-control', PUBLIC_CACHE_CONTROL],
-      ['vary', 'Accept-Encoding'],
-      ['x-folio-cache', 'hit'],
-    ];
-    const withBody = (encoding: Encoding): [string, string][] => [
-      ...common,
-      ...(encoding === 'identity' ? [] : ([['content-encoding', encoding]] as [string, string][])),
-      ['content-length', String(bodies[encoding].length)],
-    ];
-    const entry: Entry = {
-      key,
-      version,
-      etag,
-      blobs: {
-        identity: new Blob([bodies.identity]),
-        gzip: new Blob([bodies.gzip]),
-        br: new Blob([bodies.br]),
-      },
-      headers: {
-        identity: new Headers(withBody('identity')),
-        gzip: new Headers(withBody('gzip')),
-        br: new Headers(withBody('br')),
-        notModified: new Headers(common),
-      },
-      bytes: bodies.identity.length + bodies.gzip.length + bodies.br.length + 1024,
-      lastUsed: 0,
-    };
-    return { response: null, entry };
+    return { response: null, entry: buildEntry(key, version, response, body) };
   }
 
   function respond(entry: Entry, request: Request): Response {
-    const ifNoneMatch = request.headers.get('if-none-match');
-    if (ifNoneMatch?.split(/\s*,\s*/).includes(entry.etag)) {
-      return new Response(null, { status: 304, headers: entry.headers.notModified });
-    }
-    const encoding = preferredEncoding(request);
-    const body = request.method === 'HEAD' ? null : entry.blobs[encoding];
-    return new Response(body, { status: 200, headers: entry.headers[encoding] });
+    const variant = entry.variants[chooseEncoding(request.headers.get('accept-encoding'))];
+    if (clientCopyIsCurrent(request, variant.etag))
+      return new Response(null, { status: 304, headers: variant.notModified });
+    return new Response(request.method === 'HEAD' ? null : variant.blob, {
+      status: 200,
+      headers: variant.headers,
+    });
   }
 
-  /** A cached response for this request if there is a current one; never renders. */
-  function lookup(request: Request): Response | null {
-    if (!enabled) return null;
-    const key = cacheKeyOf(request);
-    if (key === null) return null;
-    const entry = entries.get(key);
-    if (!entry || entry.version !== contentVersion()) return null;
-    touch(entry);
-    return respond(entry, request);
-  }
+  type Handler = (request: Request) => Promise<Response>;
 
   return {
     get size() {
@@ -223,14 +235,24 @@ export function createRenderCache({
       entries.clear();
       totalBytes = 0;
     },
-    lookup,
-    async handle(request: Request, handler: (r: Request) => Promise<Response>): Promise<Response> {
+
+    /** A cached response for this request if there is a current one; never renders. */
+    lookup(request: Request): Response | null {
+      if (!enabled) return null;
+      const key = cacheKeyOf(request);
+      if (key === null) return null;
+      const entry = entries.get(key);
+      if (!entry || entry.version !== contentVersion()) return null;
+      touch(entry);
+      return respond(entry, request);
+    },
+
+    /** Answers from the cache, or renders through `handler` and stores what may be stored. */
+    async handle(request: Request, handler: Handler): Promise<Response> {
       const key = enabled ? cacheKeyOf(request) : null;
       if (key === null) {
         const response = await handler(request);
-        if (!enabled && cacheKeyOf(request) !== null && isStorable(response)) {
-          response.headers.set('cache-control', PUBLIC_CACHE_CONTROL);
-        }
+        if (cacheKeyOf(request) !== null && isStorable(response)) markForSharedCaches(response);
         return response;
       }
       const version = contentVersion();
@@ -252,11 +274,7 @@ export function createRenderCache({
       try {
         const { response, entry } = await render(key, version, request, handler);
         settle(entry);
-        if (!entry) {
-          if (response && isStorable(response))
-            response.headers.set('cache-control', PUBLIC_CACHE_CONTROL);
-          return response ?? handler(request);
-        }
+        if (!entry) return response ?? handler(request);
         remember(entry);
         const fresh = respond(entry, request);
         fresh.headers.set('x-folio-cache', 'miss');
@@ -272,17 +290,3 @@ export function createRenderCache({
 }
 
 export type RenderCache = ReturnType<typeof createRenderCache>;
-
-// The production server (server.ts) answers hits before Waku runs at all; it finds the cache
-// the bundle made here.
-const REGISTRY = Symbol.for('folio.render-cache');
-const registry = globalThis as unknown as { [REGISTRY]?: RenderCache };
-
-export function registerRenderCache(cache: RenderCache): RenderCache {
-  registry[REGISTRY] = cache;
-  return cache;
-}
-
-export function registeredRenderCache(): RenderCache | undefined {
-  return registry[REGISTRY];
-}

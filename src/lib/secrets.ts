@@ -1,19 +1,25 @@
 // Owns the site secret that signs preview links: SESSION_SECRET, or one generated once and
 // kept in the database so every process (and every restart) agrees on it.
 import 'server-only';
-import type { Database } from 'bun:sqlite';
 import { randomBytes } from 'node:crypto';
+import type { Database } from './db';
 import { getEnv } from './env';
 
-export function siteSecret(db: Database): string {
+export async function siteSecret(db: Database): Promise<string> {
   const configured = getEnv().SESSION_SECRET;
   if (configured) return configured;
-  db.query(
-    "INSERT INTO settings (key, value) VALUES ('session_secret', ?) ON CONFLICT (key) DO NOTHING",
-  ).run(randomBytes(32).toString('base64url'));
-  const row = db
-    .query<{ value: string }, []>("SELECT value FROM settings WHERE key = 'session_secret'")
-    .get();
-  if (!row) throw new Error('session secret missing after insert');
-  return row.value;
+  // Read first: after the first call this is a read, which never waits for a writer.
+  const read = async () =>
+    (await db.query<{ value: string }>`SELECT value FROM settings WHERE key = 'session_secret'`)[0]
+      ?.value;
+  const existing = await read();
+  if (existing) return existing;
+  const generated = randomBytes(32).toString('base64url');
+  await db.transaction(
+    (q) => q`INSERT INTO settings (key, value) VALUES ('session_secret', ${generated})
+             ON CONFLICT (key) DO NOTHING`,
+  );
+  const value = await read();
+  if (!value) throw new Error('session secret missing after insert');
+  return value;
 }

@@ -1,6 +1,7 @@
 // Owns the demo content a new database starts with: enough to show every page state.
 import 'server-only';
 import type { ContentStore } from './content';
+import type { Database } from './db';
 
 /** Text that exists only in drafts; tests search every public response for it. */
 export const SEED_DRAFT_MARKERS = {
@@ -171,18 +172,26 @@ find exactly what went wrong.
   },
 ];
 
-/** Fills an empty database with demo content. Returns false (and does nothing) otherwise. */
-export function seedDemoContent(store: ContentStore): boolean {
-  if (store.pageCount() > 0) return false;
-  for (const page of pages) store.putPage(page, { publish: true, editor: EDITOR });
+/**
+ * Fills an empty database with demo content, once in its life: the first process to claim the
+ * seed does it (two instances starting together on PostgreSQL seed once), and a site whose
+ * pages were all deleted is not seeded again. Returns false (and does nothing) otherwise.
+ */
+export async function seedDemoContent(db: Database, store: ContentStore): Promise<boolean> {
+  const claimed = await db.transaction(
+    (q) => q`INSERT INTO settings (key, value) VALUES ('seeded_at', ${new Date().toISOString()})
+             ON CONFLICT (key) DO NOTHING RETURNING key`,
+  );
+  if (claimed.length === 0 || (await store.pageCount()) > 0) return false;
+  for (const page of pages) await store.putPage(page, { publish: true, editor: EDITOR });
 
   // A published page renamed once: /style-guide answers 301 → /editorial-guidelines.
-  store.renameSlug('style-guide', 'editorial-guidelines');
+  await store.renameSlug('style-guide', 'editorial-guidelines');
 
   // A published page with a newer draft that visitors must never see.
-  const releaseNotes = store.getPage('release-notes', { draft: true });
+  const releaseNotes = await store.getPage('release-notes', { draft: true });
   if (releaseNotes) {
-    store.saveDraft({
+    await store.saveDraft({
       slug: 'release-notes',
       title: 'Release notes',
       summary: 'What changed in Folio, newest first.',
@@ -192,8 +201,17 @@ export function seedDemoContent(store: ContentStore): boolean {
     });
   }
 
+  // A short header: the rest of the site is reached from the home page.
+  const navigation: number[] = [];
+  for (const slug of ['getting-started', 'writing-in-markdown', 'about', 'contact']) {
+    const page = await store.getPage(slug, { draft: false });
+    if (page) navigation.push(page.id);
+  }
+  const settings = await store.getSiteSettings();
+  await store.saveSiteSettings({ ...settings, navigation });
+
   // A page that exists only as a draft.
-  store.saveDraft({
+  await store.saveDraft({
     slug: 'upcoming-feature',
     title: 'Upcoming feature',
     summary: 'Not announced yet.',

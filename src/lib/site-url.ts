@@ -1,16 +1,25 @@
-// Owns the site's public origin: SITE_URL when configured, else the origin of the request.
+// Owns the site's public origin as pages and actions see it: SITE_URL when configured, else the
+// origin of the request being answered (the front door puts it in the request context).
 import 'server-only';
-import { unstable_getRequest as getRequest } from 'waku/router/server';
 import { getEnv } from './env';
+import { currentRequestContext } from './request-context';
 
-/** The origin a visitor should see in canonical URLs, sitemaps and share links. */
-export function siteOrigin(request?: Request): string {
-  const configured = getEnv().SITE_URL;
-  if (configured) return configured.replace(/\/+$/, '');
-  const req = request ?? getRequest();
-  return new URL(req.url).origin;
+/** The origin for links made for one request (share links, redirects, the sitemap). */
+export function siteOrigin(): string {
+  return (
+    currentRequestContext()?.origin ?? getEnv().SITE_URL ?? `http://localhost:${getEnv().PORT}`
+  );
 }
 
-export function siteUrlFor(path: string): string {
-  return `${siteOrigin()}${path}`;
+/**
+ * Where a public page lives, for its canonical link and Open Graph URL. Public pages are cached
+ * and shared by every host the server answers to, so they name a host only when SITE_URL says
+ * which: without it the link is the path (a relative canonical link is valid, RFC 6596), and
+ * `absolute` is false.
+ */
+export function publicPageUrl(path: string): { href: string; absolute: boolean } {
+  const configured = getEnv().SITE_URL;
+  return configured
+    ? { href: `${configured}${path}`, absolute: true }
+    : { href: path, absolute: false };
 }

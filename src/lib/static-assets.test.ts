@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
-import { IMMUTABLE_CACHE_CONTROL, loadStaticAssets } from './static-assets';
+import { IMMUTABLE_CACHE_CONTROL } from './cache-headers';
+import { loadStaticAssets } from './static-assets';
 
 const SCRIPT = `export const greeting = ${JSON.stringify('hello '.repeat(400))};\n`;
 
@@ -31,7 +32,7 @@ describe('static assets', () => {
     expect(br?.status).toBe(200);
     expect(br?.headers.get('content-encoding')).toBe('br');
     expect(br?.headers.get('cache-control')).toBe(IMMUTABLE_CACHE_CONTROL);
-    expect(br?.headers.get('vary')).toBe('accept-encoding');
+    expect(br?.headers.get('vary')).toBe('Accept-Encoding');
     expect(br?.headers.get('content-type')).toContain('javascript');
     expect(br?.headers.get('content-security-policy')).toContain("default-src 'self'");
     const brBytes = new Uint8Array(await (br as Response).arrayBuffer());
@@ -49,6 +50,13 @@ describe('static assets', () => {
     const plain = assets.lookup(get('/assets/entry-AbCd1234.js'));
     expect(plain?.headers.get('content-encoding')).toBeNull();
     expect(await plain?.text()).toBe(SCRIPT);
+
+    // q=0 means "never this one"; each coding has its own validator.
+    const refusedBr = assets.lookup(
+      get('/assets/entry-AbCd1234.js', { 'accept-encoding': 'br;q=0, gzip' }),
+    );
+    expect(refusedBr?.headers.get('content-encoding')).toBe('gzip');
+    expect(new Set([br, gzip, plain].map((r) => r?.headers.get('etag'))).size).toBe(3);
   });
 
   test('leaves small and already-compressed files as they are', async () => {
@@ -64,9 +72,13 @@ describe('static assets', () => {
     const first = assets.lookup(get('/assets/entry-AbCd1234.js')) as Response;
     const etag = first.headers.get('etag') as string;
     expect(etag).toMatch(/^"[0-9a-z]+"$/);
-    const again = assets.lookup(get('/assets/entry-AbCd1234.js', { 'if-none-match': etag }));
-    expect(again?.status).toBe(304);
-    expect(await again?.text()).toBe('');
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const again = assets.lookup(
+        get('/assets/entry-AbCd1234.js', { 'if-none-match': ifNoneMatch }),
+      );
+      expect(again?.status, ifNoneMatch).toBe(304);
+      expect(await again?.text()).toBe('');
+    }
     const head = assets.lookup(get('/assets/entry-AbCd1234.js', {}, 'HEAD'));
     expect(head?.status).toBe(200);
     expect(await head?.text()).toBe('');

@@ -1,30 +1,24 @@
-// Unexpected errors: runs each request with a place for its digest, turns errors caused by
-// the request itself into a 4xx, reports the rest, and replaces a 5xx document response with
-// the server-side fallback page (Waku alone sends an empty <body> when a render fails
-// outside <Suspense>).
+// Unexpected errors: turns errors caused by the request itself into a 4xx, reports the rest,
+// and replaces a 5xx document response with the server-side fallback page (Waku alone sends an
+// empty <body> when a render fails outside <Suspense>).
 import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { PRIVATE_CACHE_CONTROL } from '../lib/cache-headers';
+import { log } from '../lib/log';
 import {
   isControlFlowError,
-  type RequestErrorState,
+  reportDatabaseOutage,
   reportUnexpectedError,
-  requestErrorState,
 } from '../lib/observability/errors';
 import { renderServerFallbackPage } from '../lib/observability/fallback-page';
 import {
   classifyRequestError,
+  isDocumentRequest,
   type RequestErrorVerdict,
+  requestErrorResponse,
+  TOO_LARGE_VERDICT,
+  UNAVAILABLE_VERDICT,
 } from '../lib/observability/request-errors';
-
-function isDocumentRequest(request: Request, pathname: string): boolean {
-  // Actions sent to the page's address (x-folio-action) are fetches, not documents.
-  if (pathname.startsWith('/RSC/') || request.headers.has('x-folio-action')) return false;
-  const accept = request.headers.get('accept') ?? '';
-  return accept === '' || accept.includes('text/html') || accept.includes('*/*');
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
+import { requestContext } from '../lib/request-context';
 
 function replaceResponse(c: Context, response: Response) {
   void c.res.body?.cancel().catch(() => undefined);
@@ -32,97 +26,89 @@ function replaceResponse(c: Context, response: Response) {
   c.res = response;
 }
 
-function requestErrorResponse(
+/** Answers with a verdict's response; one that is the server's condition (503) is logged. */
+function answerWith(
+  c: Context,
   verdict: RequestErrorVerdict,
-  document: boolean,
-  pathname: string,
-): Response {
-  const headers: Record<string, string> = { 'cache-control': 'private, no-store' };
-  if (verdict.status === 405) headers.allow = 'POST';
-  if (verdict.stale) headers['x-folio-stale'] = '1';
-  if (!document) {
-    return new Response(`${verdict.message}\n`, {
+  where: { document: boolean; pathname: string },
+) {
+  if (verdict === UNAVAILABLE_VERDICT) reportDatabaseOutage(where.pathname);
+  else if (verdict.status >= 500)
+    log.warn('request refused', {
       status: verdict.status,
-      headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' },
+      reason: verdict.message,
+      route: where.pathname,
     });
-  }
-  const reload = verdict.stale
-    ? `<p><a href="${escapeHtml(pathname)}">Reload the page</a></p>`
-    : '';
-  const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(verdict.message)}</title></head><body><main><h1>${escapeHtml(verdict.message)}</h1>${reload}</main></body></html>`;
-  return new Response(html, {
-    status: verdict.status,
-    headers: { ...headers, 'content-type': 'text/html; charset=utf-8' },
-  });
+  replaceResponse(c, requestErrorResponse(verdict, { ...where, kept: requestContext().keptText }));
 }
 
 export function errorPages({ app }: { app: Hono }): MiddlewareHandler {
   // Hono's default handler prints every thrown error, including the bad requests this
   // middleware answers with a 4xx; errors are logged once, by the reporter, instead.
   app.onError((error, c) => {
-    // HTTPExceptions (the body limit's 413) carry their own response.
+    // HTTPExceptions (the body limit's 413) carry their own response; a browser posting a form
+    // gets a page that says what happened and where the typed text still is.
     const withResponse = error as { getResponse?: () => Response };
-    return typeof withResponse.getResponse === 'function'
-      ? withResponse.getResponse()
-      : c.text('Internal Server Error', 500);
+    if (typeof withResponse.getResponse !== 'function') return c.text('Internal Server Error', 500);
+    const response = withResponse.getResponse();
+    if (response.status !== 413) return response;
+    const pathname = new URL(c.req.url).pathname;
+    return requestErrorResponse(TOO_LARGE_VERDICT, {
+      document: isDocumentRequest(c.req.raw, pathname),
+      pathname,
+    });
   });
   return async function errorPagesMiddleware(c, next) {
-    const url = new URL(c.req.url);
-    const state: RequestErrorState = { route: url.pathname };
-    await requestErrorState.run(state, () => next());
-    const document = isDocumentRequest(c.req.raw, url.pathname);
-    if (c.error && !isControlFlowError(c.error)) {
+    await next();
+    const context = requestContext();
+    const pathname = context.url.pathname;
+    const document = isDocumentRequest(c.req.raw, pathname);
+    if (c.error) {
+      // Caused by the request (a refused origin, an action from an older build, a bad body).
       const verdict = classifyRequestError(c.error);
       if (verdict) {
-        replaceResponse(c, requestErrorResponse(verdict, document, url.pathname));
+        answerWith(c, verdict, { document, pathname });
         return;
       }
-      state.digest ??= reportUnexpectedError(c.error, { where: 'handler', route: url.pathname });
-    } else if (c.error) {
-      // A Waku control-flow error thrown before rendering (e.g. a refused origin: 403).
-      const verdict = classifyRequestError(c.error);
-      if (verdict) {
-        replaceResponse(c, requestErrorResponse(verdict, document, url.pathname));
-        return;
-      }
+      if (!isControlFlowError(c.error))
+        reportUnexpectedError(c.error, { where: 'handler', route: pathname });
     }
     const status = c.res.status;
-    if (status < 500) return;
-    if (state.verdict) {
-      replaceResponse(c, requestErrorResponse(state.verdict, document, url.pathname));
+    // The health check answers 503 on purpose when the database does not: that is its answer.
+    if (status < 500 || context.route.kind === 'healthz') return;
+    if (context.verdict) {
+      answerWith(c, context.verdict, { document, pathname });
       return;
     }
     // A 5xx with no error object seen still gets an id, so the page, the log and Sentry agree.
     const digest =
-      state.digest ??
+      context.digest ??
       reportUnexpectedError(new Error(`HTTP ${status} without a reported error`), {
         where: 'response',
-        route: url.pathname,
+        route: pathname,
       });
-    if (!document) {
-      replaceResponse(
-        c,
-        new Response('Internal Server Error\n', {
-          status: 500,
-          headers: {
-            'content-type': 'text/plain; charset=utf-8',
-            'cache-control': 'private, no-store',
-            'x-error-digest': digest,
-          },
-        }),
-      );
-      return;
-    }
+    const headers = {
+      'cache-control': PRIVATE_CACHE_CONTROL,
+      'x-error-digest': digest,
+    };
     replaceResponse(
       c,
-      new Response(renderServerFallbackPage({ host: url.hostname, digest }), {
-        status: 500,
-        headers: {
-          'content-type': 'text/html; charset=utf-8',
-          'cache-control': 'private, no-store',
-          'x-error-digest': digest,
-        },
-      }),
+      document
+        ? new Response(
+            renderServerFallbackPage({
+              host: new URL(context.origin).hostname,
+              digest,
+              kept: context.keptText,
+            }),
+            {
+              status: 500,
+              headers: { ...headers, 'content-type': 'text/html; charset=utf-8' },
+            },
+          )
+        : new Response('Internal Server Error\n', {
+            status: 500,
+            headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' },
+          }),
     );
   };
 }

@@ -2,6 +2,7 @@
 // Waku checks the origin of actions too, but only after decoding the action id; this covers
 // every POST (actions, API routes) first and the same way.
 import type { MiddlewareHandler } from 'hono';
+import { PRIVATE_CACHE_CONTROL } from '../lib/cache-headers';
 
 export function isCrossSite(request: Request): boolean {
   const origin = request.headers.get('origin');
@@ -26,7 +27,7 @@ export function sameOrigin(): MiddlewareHandler {
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
     if (isCrossSite(c.req.raw)) {
       return c.text('Forbidden: this request must come from this site.\n', 403, {
-        'cache-control': 'private, no-store',
+        'cache-control': PRIVATE_CACHE_CONTROL,
       });
     }
     return next();

@@ -6,7 +6,7 @@ import { StaleActionNotice } from '../components/stale-action-notice';
 import { browserMonitoringConfig } from '../lib/observability/browser-config';
 // Inlined rather than linked: one small stylesheet costs less than the round trip that a
 // render-blocking <link> adds before first paint on a slow connection.
-import styles from '../styles/global.css?inline';
+import styles from '../styles/site.css?inline';
 
 // The document shell (Waku's HTML shell already sets charset and viewport). Per-page <title>
 // and <meta> tags are rendered by each page and hoisted into <head> by React 19.

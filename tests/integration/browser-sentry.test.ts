@@ -4,9 +4,9 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { type Browser, chromium, type Page } from '@playwright/test';
+import { type RunningFolio, startFolio, waitFor } from '../harness';
 import { errorEvents, spanOp, spans, startEnvelopeReceiver } from '../sentry-receiver';
 import { CHROMIUM_LAUNCH } from '../support';
-import { HAS_BUILD, type RunningServer, startBuiltServer, waitFor } from './server-harness';
 
 /** The JavaScript files a page requested, by file name without the content hash. */
 function scriptsOf(page: Page): string[] {
@@ -20,7 +20,7 @@ function scriptsOf(page: Page): string[] {
   return scripts;
 }
 
-describe.skipIf(!HAS_BUILD)('Sentry in the browser (needs `bun run build`)', () => {
+describe('Sentry in the browser', () => {
   const receiver = startEnvelopeReceiver();
   let browser: Browser;
 
@@ -35,26 +35,30 @@ describe.skipIf(!HAS_BUILD)('Sentry in the browser (needs `bun run build`)', () 
 
   /** The build with Sentry pointed at the receiver, browser and server alike. */
   const monitoredServer = (tracesSampleRate: string) =>
-    startBuiltServer({
-      SENTRY_DSN: receiver.dsn,
-      WAKU_PUBLIC_SENTRY_DSN: receiver.dsn,
-      SENTRY_TRACES_SAMPLE_RATE: tracesSampleRate,
+    startFolio({
+      env: {
+        SENTRY_DSN: receiver.dsn,
+        WAKU_PUBLIC_SENTRY_DSN: receiver.dsn,
+        SENTRY_TRACES_SAMPLE_RATE: tracesSampleRate,
+      },
     });
 
   describe('a page view not sampled for tracing', () => {
-    let server: RunningServer;
+    let server: RunningFolio;
     beforeAll(async () => {
       server = await monitoredServer('0');
-    }, 20_000);
+    }, 60_000);
     afterAll(() => server?.stop());
 
     test('loads no Sentry code until an error, then reports it through the tunnel', async () => {
       const page = await browser.newPage();
       const scripts = scriptsOf(page);
       await page.goto(`${server.url}/about`, { waitUntil: 'networkidle' });
-      // Idle time after hydration, when a sampled view would have loaded the SDK.
-      await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
-      await Bun.sleep(500);
+      // Idle time after hydration, when a sampled view starts loading the SDK: once a second
+      // idle callback has run, any such import has already been requested.
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+      for (let i = 0; i < 2; i++)
+        await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
       expect(scripts.length).toBeGreaterThan(0);
       expect(scripts.filter((name) => name.startsWith('sentry'))).toEqual([]);
 
@@ -92,10 +96,10 @@ describe.skipIf(!HAS_BUILD)('Sentry in the browser (needs `bun run build`)', () 
   });
 
   describe('a page view sampled for tracing', () => {
-    let server: RunningServer;
+    let server: RunningFolio;
     beforeAll(async () => {
       server = await monitoredServer('1');
-    }, 20_000);
+    }, 60_000);
     afterAll(() => server?.stop());
 
     test('loads the SDK with tracing at idle and sends the page load', async () => {
@@ -112,7 +116,7 @@ describe.skipIf(!HAS_BUILD)('Sentry in the browser (needs `bun run build`)', () 
           spans(receiver.envelopes)
             .slice(before)
             .find((span) => span.is_segment && spanOp(span) === 'pageload'),
-        20_000,
+        { timeoutMs: 20_000 },
       );
       expect(pageload).toBeDefined();
       await page.close();

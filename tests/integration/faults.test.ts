@@ -1,17 +1,27 @@
 // Faults: a crash in the middle of publishing, and SIGTERM in the middle of traffic.
 
-import { Database } from 'bun:sqlite';
 import { describe, expect, test } from 'bun:test';
 import { createContentStore } from '../../src/lib/content';
 import { openDatabase } from '../../src/lib/db';
-import { HAS_BUILD, seededDatabase, startBuiltServer } from './server-harness';
+import { seededDatabase, startFolio, waitFor } from '../harness';
 
 describe('kill -9 during a burst of publishes', () => {
-  test('leaves an intact database where every page is one whole acknowledged version', async () => {
-    const dbPath = seededDatabase();
-    const child = Bun.spawn(['bun', 'tests/integration/publish-burst.ts', dbPath], {
+  test('leaves an intact database where every page is one whole acknowledged version, and a running instance serving whole versions throughout', async () => {
+    const made = await seededDatabase();
+    // An instance that keeps serving while another process publishes and then dies.
+    const server = await startFolio({ database: made, keepDatabase: true });
+    const child = Bun.spawn(['bun', 'tests/integration/publish-burst.ts', made.url], {
       stdout: 'pipe',
     });
+    const served: string[] = [];
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const response = await fetch(`${server.url}/crash-a`);
+        if (response.status === 200) served.push(await response.text());
+        else await response.arrayBuffer();
+      }
+    })();
     let acknowledged = 0;
     const reader = (async () => {
       const decoder = new TextDecoder();
@@ -19,19 +29,33 @@ describe('kill -9 during a burst of publishes', () => {
         for (const line of decoder.decode(chunk).split('\n')) if (line) acknowledged = Number(line);
       }
     })();
-    while (acknowledged < 20) await Bun.sleep(10);
+    await waitFor(() => (acknowledged >= 20 ? true : undefined), {
+      what: '20 acknowledged rounds',
+    });
     child.kill('SIGKILL');
     await child.exited;
     await reader;
+    await Bun.sleep(300);
+    watching = false;
+    await watcher;
+    await server.stop();
+    // Every page the instance served was one round's title with that round's text.
+    expect(served.length).toBeGreaterThan(10);
+    for (const html of served) {
+      const title = /<h1>Round (\d+)<\/h1>/.exec(html)?.[1];
+      expect(title, html.slice(0, 200)).toBeDefined();
+      expect(html).toContain(`version ${title} of crash-a`);
+    }
+    expect(server.unexpectedErrors()).toEqual([]);
 
-    const raw = new Database(dbPath);
-    expect(
-      raw.query<{ integrity_check: string }, []>('PRAGMA integrity_check').get()?.integrity_check,
-    ).toBe('ok');
-    raw.close();
-    const store = createContentStore(openDatabase(`sqlite:${dbPath}`));
+    const db = await openDatabase(made.url);
+    if (db.engine === 'sqlite') {
+      const [check] = await db.query<{ integrity_check: string }>`PRAGMA integrity_check`;
+      expect(check?.integrity_check).toBe('ok');
+    }
+    const store = createContentStore(db);
     for (const slug of ['crash-a', 'crash-b', 'crash-c', 'crash-d', 'crash-e']) {
-      const page = store.getPage(slug, { draft: false });
+      const page = await store.getPage(slug, { draft: false });
       const round = Number(/^version (\d+) of /.exec(page?.bodyMarkdown ?? '')?.[1]);
       // Every acknowledged round is there; at most the one in flight went further.
       expect(round).toBeGreaterThanOrEqual(acknowledged);
@@ -39,12 +63,14 @@ describe('kill -9 during a burst of publishes', () => {
       expect(page?.title).toBe(`Round ${round}`);
       expect(page?.bodyMarkdown).toBe(`version ${round} of ${slug}`);
     }
+    await db.close();
+    await made.drop();
   }, 30_000);
 });
 
-describe.skipIf(!HAS_BUILD)('SIGTERM under load (needs `bun run build`)', () => {
+describe('SIGTERM under load', () => {
   test('finishes every request it accepted, then exits 0', async () => {
-    const server = await startBuiltServer({});
+    const server = await startFolio();
     const outcomes = { ok: 0, refused: 0, cut: [] as string[], otherStatus: 0 };
     let stopAt = Number.POSITIVE_INFINITY;
     async function visitor() {
@@ -65,16 +91,17 @@ describe.skipIf(!HAS_BUILD)('SIGTERM under load (needs `bun run build`)', () => 
       }
     }
     const visitors = Array.from({ length: 8 }, visitor);
-    await Bun.sleep(700);
+    // Under way when the signal comes: every visitor has had answers.
+    await waitFor(() => (outcomes.ok >= 200 ? true : undefined), { what: 'traffic' });
     stopAt = Date.now();
     const exit = server.stop();
     await Promise.all(visitors);
-    await exit;
+    const exitCode = await exit;
     console.log('SIGTERM under load:', JSON.stringify({ ...outcomes, cut: outcomes.cut.length }));
     expect(outcomes.cut).toEqual([]);
     expect(outcomes.otherStatus).toBe(0);
     expect(outcomes.ok).toBeGreaterThan(20);
-    expect(server.log()).toContain('"msg":"shutting down"');
-    expect(server.exitCode()).toBe(0);
+    expect(server.output()).toContain('"msg":"shutting down"');
+    expect(exitCode).toBe(0);
   }, 30_000);
 });

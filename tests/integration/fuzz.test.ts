@@ -1,9 +1,10 @@
 // A bounded fuzz run against the production build on 127.0.0.1: thousands of generated
 // hostile requests; none may get a 5xx, a stack trace or a draft's text back.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { REQUEST_BODY_MAX_BYTES } from '../../src/lib/field-limits';
 import { SEED_DRAFT_MARKERS } from '../../src/lib/seed';
+import { type RunningFolio, startFolio } from '../harness';
 import { seededRandom } from '../support';
-import { HAS_BUILD, type RunningServer, startBuiltServer } from './server-harness';
 
 const TOTAL = Number(process.env.FUZZ_REQUESTS ?? 5000);
 const CONCURRENCY = 16;
@@ -129,7 +130,7 @@ function makeCase(base: string): Case {
     return {
       kind: 'oversized',
       url: `${base}${pick(['/preview', '/RSC/F/abc/def.txt', '/monitoring'])}`,
-      init: { method: 'POST', headers, body: randomBytes(1_200_000) },
+      init: { method: 'POST', headers, body: randomBytes(REQUEST_BODY_MAX_BYTES + 100_000) },
     };
   }
   if (roll < 0.9) {
@@ -147,72 +148,60 @@ function makeCase(base: string): Case {
   };
 }
 
-describe.skipIf(!HAS_BUILD)(
-  `fuzz: ${TOTAL} generated hostile requests (needs \`bun run build\`)`,
-  () => {
-    let server: RunningServer;
-    beforeAll(async () => {
-      server = await startBuiltServer({});
-    }, 20_000);
-    afterAll(async () => {
-      await server?.stop();
-    }, 20_000);
+describe(`fuzz: ${TOTAL} generated hostile requests`, () => {
+  let server: RunningFolio;
+  beforeAll(async () => {
+    server = await startFolio();
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+  }, 20_000);
 
-    test('no 5xx, no stack trace, no draft text, and the server keeps serving', async () => {
-      const failures: string[] = [];
-      const byKind = new Map<string, Map<number, number>>();
-      let tried = 0;
-      const markers = Object.values(SEED_DRAFT_MARKERS);
-      async function worker() {
-        while (tried < TOTAL) {
-          tried += 1;
-          const sample = makeCase(server.url);
-          let status = 0;
-          let text = '';
-          try {
-            const response = await fetch(sample.url, { ...sample.init, redirect: 'manual' });
-            status = response.status;
-            text = await response.text();
-          } catch (error) {
-            failures.push(`${sample.kind} ${sample.url.slice(0, 120)}: ${String(error)}`);
-            continue;
-          }
-          const counts = byKind.get(sample.kind) ?? new Map<number, number>();
-          counts.set(status, (counts.get(status) ?? 0) + 1);
-          byKind.set(sample.kind, counts);
-          if (status >= 500)
-            failures.push(
-              `${status} ${sample.kind} ${sample.init.method ?? 'GET'} ${sample.url.slice(0, 120)}`,
-            );
-          if (STACK_TRACE.test(text))
-            failures.push(`stack trace: ${sample.kind} ${sample.url.slice(0, 120)}`);
-          for (const marker of markers)
-            if (text.includes(marker))
-              failures.push(`draft text: ${sample.kind} ${sample.url.slice(0, 120)}`);
+  test('no 5xx, no stack trace, no draft text, and the server keeps serving', async () => {
+    const failures: string[] = [];
+    const byKind = new Map<string, Map<number, number>>();
+    let tried = 0;
+    const markers = Object.values(SEED_DRAFT_MARKERS);
+    async function worker() {
+      while (tried < TOTAL) {
+        tried += 1;
+        const sample = makeCase(server.url);
+        let status = 0;
+        let text = '';
+        try {
+          const response = await fetch(sample.url, { ...sample.init, redirect: 'manual' });
+          status = response.status;
+          text = await response.text();
+        } catch (error) {
+          failures.push(`${sample.kind} ${sample.url.slice(0, 120)}: ${String(error)}`);
+          continue;
         }
+        const counts = byKind.get(sample.kind) ?? new Map<number, number>();
+        counts.set(status, (counts.get(status) ?? 0) + 1);
+        byKind.set(sample.kind, counts);
+        if (status >= 500)
+          failures.push(
+            `${status} ${sample.kind} ${sample.init.method ?? 'GET'} ${sample.url.slice(0, 120)}`,
+          );
+        if (STACK_TRACE.test(text))
+          failures.push(`stack trace: ${sample.kind} ${sample.url.slice(0, 120)}`);
+        for (const marker of markers)
+          if (text.includes(marker))
+            failures.push(`draft text: ${sample.kind} ${sample.url.slice(0, 120)}`);
       }
-      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-      const summary = Object.fromEntries(
-        [...byKind].map(([kind, counts]) => [kind, Object.fromEntries(counts)]),
-      );
-      console.log(`fuzz: ${tried} requests tried`, JSON.stringify(summary));
-      if (failures.length > 0) {
-        const messages = new Set(
-          server
-            .log()
-            .split('\n')
-            .filter((line) => line.includes('"unexpected error"'))
-            .map(
-              (line) =>
-                (JSON.parse(line) as { error?: { message?: string } }).error?.message ?? line,
-            ),
-        );
-        console.log('server errors:', [...messages].slice(0, 20));
-      }
-      expect(failures.slice(0, 20)).toEqual([]);
-      expect(tried).toBeGreaterThanOrEqual(TOTAL);
-      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-      expect((await fetch(`${server.url}/about`)).status).toBe(200);
-    }, 180_000);
-  },
-);
+    }
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    const summary = Object.fromEntries(
+      [...byKind].map(([kind, counts]) => [kind, Object.fromEntries(counts)]),
+    );
+    console.log(`fuzz: ${tried} requests tried`, JSON.stringify(summary));
+    const reported = server
+      .unexpectedErrors()
+      .map((line) => (line.error as { message?: string } | undefined)?.message ?? line.msg);
+    expect(failures.slice(0, 20)).toEqual([]);
+    expect([...new Set(reported)].slice(0, 20)).toEqual([]);
+    expect(tried).toBeGreaterThanOrEqual(TOTAL);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${server.url}/about`)).status).toBe(200);
+  }, 180_000);
+});

@@ -1,103 +1,82 @@
 // The production build against a real envelope receiver on 127.0.0.1.
 
-import { Database } from 'bun:sqlite';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createServer, type Server } from 'node:net';
+import { damagedDatabase, type RunningFolio, startFolio, waitFor } from '../harness';
 import { errorEvents, startEnvelopeReceiver } from '../sentry-receiver';
-import {
-  HAS_BUILD,
-  type RunningServer,
-  seededDatabase,
-  startBuiltServer,
-  waitFor,
-} from './server-harness';
 
 const DIGEST = /Digest: ([0-9a-f]{32})/;
+/** The database's own words for the dropped table: SQLite's, or PostgreSQL's. */
+const MISSING_TABLE = /no such table|relation \\?"revisions\\?" does not exist/;
 
-describe.skipIf(!HAS_BUILD)(
-  'a database failure on an uncached page (needs `bun run build`)',
-  () => {
-    const receiver = startEnvelopeReceiver();
-    let server: RunningServer;
+describe('a database failure on an uncached page', () => {
+  const receiver = startEnvelopeReceiver();
+  let server: RunningFolio;
 
-    beforeAll(async () => {
-      const dbPath = seededDatabase();
-      // A damaged copy: the table that holds published text is gone.
-      const db = new Database(dbPath);
-      db.exec('PRAGMA foreign_keys = OFF; DROP TABLE revisions;');
-      db.close();
-      server = await startBuiltServer(
-        { SENTRY_DSN: receiver.dsn, SENTRY_ENVIRONMENT: 'test' },
-        dbPath,
-      );
-    }, 20_000);
-
-    afterAll(async () => {
-      await server?.stop();
-      receiver.stop();
+  beforeAll(async () => {
+    server = await startFolio({
+      env: { SENTRY_DSN: receiver.dsn, SENTRY_ENVIRONMENT: 'test' },
+      database: await damagedDatabase(),
     });
+  }, 60_000);
 
-    test('gives the server-side fallback page with a digest, a log line and an event with that id', async () => {
-      const response = await fetch(`${server.url}/about`, { headers: { accept: 'text/html' } });
-      expect(response.status).toBe(500);
-      const html = await response.text();
-      expect(html).toContain(
-        'Application error: a server-side exception has occurred while loading 127.0.0.1 (see the server logs for more information).',
-      );
-      expect(html).not.toContain('<script');
-      expect(html).not.toMatch(/no such table|revisions|at \S+\.js/);
-      const digest = DIGEST.exec(html)?.[1] ?? '';
-      expect(digest).toMatch(/^[0-9a-f]{32}$/);
-      expect(response.headers.get('x-error-digest')).toBe(digest);
+  afterAll(async () => {
+    await server?.stop();
+    receiver.stop();
+  });
 
-      const event = await waitFor(() =>
-        errorEvents(receiver.envelopes).find((e) => e.event_id === digest),
-      );
-      expect(event.tags?.route).toBe('/about');
-      expect(JSON.stringify(event.exception)).toContain('no such table');
+  test('gives the server-side fallback page with a digest, a log line and an event with that id', async () => {
+    const response = await fetch(`${server.url}/about`, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(500);
+    const html = await response.text();
+    expect(html).toContain(
+      'Application error: a server-side exception has occurred while loading 127.0.0.1 (see the server logs for more information).',
+    );
+    expect(html).not.toContain('<script');
+    expect(html).not.toMatch(/no such table|revisions|at \S+\.js/);
+    const digest = DIGEST.exec(html)?.[1] ?? '';
+    expect(digest).toMatch(/^[0-9a-f]{32}$/);
+    expect(response.headers.get('x-error-digest')).toBe(digest);
 
-      const line = await waitFor(() =>
-        server
-          .log()
-          .split('\n')
-          .find((l) => l.includes(digest)),
-      );
-      const record = JSON.parse(line) as {
-        level: string;
-        route: string;
-        traceId?: string;
-        error: { stack: string };
-      };
-      expect(record.level).toBe('error');
-      expect(record.route).toBe('/about');
-      expect(record.traceId).toMatch(/^[0-9a-f]{32}$/);
-      expect(record.error.stack).toContain('no such table');
-    });
+    const event = await waitFor(() =>
+      errorEvents(receiver.envelopes).find((e) => e.event_id === digest),
+    );
+    expect(event.tags?.route).toBe('/about');
+    expect(JSON.stringify(event.exception)).toMatch(MISSING_TABLE);
 
-    test('keeps serving what it can', async () => {
-      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-      expect((await fetch(`${server.url}/robots.txt`)).status).toBe(200);
-      expect(
-        (await fetch(`${server.url}/contact`, { headers: { accept: 'text/html' } })).status,
-      ).toBe(500);
-      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    });
-  },
-);
+    const line = await waitFor(() =>
+      server
+        .output()
+        .split('\n')
+        .find((l) => l.includes(digest)),
+    );
+    const record = JSON.parse(line) as {
+      level: string;
+      route: string;
+      traceId?: string;
+      error: { stack: string };
+    };
+    expect(record.level).toBe('error');
+    expect(record.route).toBe('/about');
+    expect(record.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(record.error.stack).toMatch(MISSING_TABLE);
+  });
 
-describe.skipIf(!HAS_BUILD)('when Sentry cannot be reached (needs `bun run build`)', () => {
+  test('keeps serving what it can', async () => {
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${server.url}/robots.txt`)).status).toBe(200);
+    expect(
+      (await fetch(`${server.url}/contact`, { headers: { accept: 'text/html' } })).status,
+    ).toBe(500);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+});
+
+describe('when Sentry cannot be reached', () => {
   let blackhole: Server;
   let blackholeConnections = 0;
-  let down: RunningServer;
-  let hanging: RunningServer;
-
-  function damagedDatabase(): string {
-    const dbPath = seededDatabase();
-    const db = new Database(dbPath);
-    db.exec('PRAGMA foreign_keys = OFF; DROP TABLE revisions;');
-    db.close();
-    return dbPath;
-  }
+  let down: RunningFolio;
+  let hanging: RunningFolio;
 
   beforeAll(async () => {
     // A receiver that accepts connections and never answers.
@@ -115,15 +94,15 @@ describe.skipIf(!HAS_BUILD)('when Sentry cannot be reached (needs `bun run build
     const closedPort = typeof closedAddress === 'object' && closedAddress ? closedAddress.port : 1;
     await new Promise((resolve) => closed.close(resolve));
     // Damaged databases, so every /about is an unexpected error that must be reported.
-    down = await startBuiltServer(
-      { SENTRY_DSN: `http://key@127.0.0.1:${closedPort}/1` },
-      damagedDatabase(),
-    );
-    hanging = await startBuiltServer(
-      { SENTRY_DSN: `http://key@127.0.0.1:${blackholePort}/1` },
-      damagedDatabase(),
-    );
-  }, 30_000);
+    down = await startFolio({
+      env: { SENTRY_DSN: `http://key@127.0.0.1:${closedPort}/1` },
+      database: await damagedDatabase(),
+    });
+    hanging = await startFolio({
+      env: { SENTRY_DSN: `http://key@127.0.0.1:${blackholePort}/1` },
+      database: await damagedDatabase(),
+    });
+  }, 60_000);
 
   afterAll(async () => {
     await down?.stop();
@@ -146,12 +125,57 @@ describe.skipIf(!HAS_BUILD)('when Sentry cannot be reached (needs `bun run build
       // 40 sequential requests take a few hundred milliseconds here; a transport that made
       // responses wait for the receiver would add its connect or read timeout to each.
       expect(elapsed).toBeLessThan(5_000);
-      expect(server.log()).toContain('"msg":"unexpected error"');
+      expect(server.output()).toContain('"msg":"unexpected error"');
     }, 20_000);
   }
 
   test('the SDK did try to send to the never-answering receiver', async () => {
-    await waitFor(() => (blackholeConnections > 0 ? true : undefined), 10_000);
+    await waitFor(() => (blackholeConnections > 0 ? true : undefined), { timeoutMs: 10_000 });
     expect(blackholeConnections).toBeGreaterThan(0);
   }, 15_000);
+});
+
+describe('share tokens never reach Sentry', () => {
+  const receiver = startEnvelopeReceiver();
+  let server: RunningFolio;
+  const TOKEN = 'ShareTokenThatMustNotLeave_0123456789abcdefg';
+
+  beforeAll(async () => {
+    // A damaged database again, so a request carrying a token is an error event as well as a
+    // trace.
+    server = await startFolio({
+      env: { SENTRY_DSN: receiver.dsn, SENTRY_TRACES_SAMPLE_RATE: '1' },
+      database: await damagedDatabase(),
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    receiver.stop();
+  });
+
+  test('not in URLs, referers or breadcrumbs of error events and traces', async () => {
+    const referer = `${server.url}/preview/upcoming-feature?share=${TOKEN}`;
+    const failing = await fetch(`${server.url}/about?share=${TOKEN}&x=1`, {
+      headers: { accept: 'text/html', referer },
+    });
+    expect(failing.status).toBe(500);
+    const digest = failing.headers.get('x-error-digest') ?? '';
+    await fetch(`${server.url}/preview/upcoming-feature?share=${TOKEN}`, { headers: { referer } });
+    await fetch(`${server.url}/healthz`, {
+      headers: { referer: `http://x.example/?next=%2Fpreview%3Fshare%3D${TOKEN}` },
+    });
+    // The error event and the request spans (http.server) have arrived…
+    await waitFor(() => errorEvents(receiver.envelopes).find((event) => event.event_id === digest));
+    await waitFor(() =>
+      JSON.stringify(receiver.envelopes).includes('/preview/upcoming-feature') ? true : undefined,
+    );
+    await waitFor(() =>
+      JSON.stringify(receiver.envelopes).includes('/healthz') ? true : undefined,
+    );
+    // …with the referer header kept, but not the token in it.
+    const everything = JSON.stringify(receiver.envelopes);
+    expect(everything).toContain('[Filtered]');
+    expect(everything.includes(TOKEN)).toBe(false);
+  }, 30_000);
 });

@@ -1,28 +1,44 @@
 'use server';
-// Every editor action: parse the form with the shared schema, check who is asking, act, then
-// redirect (303) on success or return what the form needs to show the error with the typed
-// text kept. Waku itself refuses cross-origin and `Origin: null` action requests (403).
+// Every editor action: parse the form with the shared schema, check who is asking and which
+// page the form was made for, act, then redirect (303) on success or return what the form
+// needs to show the error with the typed text kept. Origins are checked before any action runs
+// (src/middleware/same-origin.ts); expected refusals are values, never thrown as bugs.
 import {
-  unstable_getRequest as getRequest,
   unstable_redirect as redirect,
+  unstable_rerenderRoute as rerenderRoute,
 } from 'waku/router/server';
-import { ContentError, contentStore } from '../../lib/content';
-import { getDatabase } from '../../lib/db';
 import {
-  currentEditorSession,
-  endEditorSession,
-  startEditorSession,
-} from '../../lib/editor-session';
-import { verifyCredentials } from '../../lib/editors';
-import { createPreviewToken, parseTtl, previewLinkPath } from '../../lib/preview-links';
-import { previewPath } from '../../lib/preview-paths';
-import { siteSecret } from '../../lib/secrets';
-import { signInThrottle } from '../../lib/sign-in-throttle';
+  BUSY_MESSAGE,
+  contentStore,
+  isContentError,
+  type PageView,
+  UNAVAILABLE_MESSAGE,
+} from '../../lib/content';
+import { getDatabase } from '../../lib/db';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../../lib/db-errors';
+import { currentEditorSession, endEditorSession, signInEditor } from '../../lib/editor-session';
+import { BODY_MAX } from '../../lib/field-limits';
+import { renderMarkdown } from '../../lib/markdown';
+import { badRequest } from '../../lib/observability/request-errors';
+import {
+  createPreviewLink,
+  DEFAULT_SHARE_DURATION,
+  revokePreviewLink,
+  SHARE_DURATIONS,
+  type ShareDuration,
+} from '../../lib/preview-links';
+import { noteFormPage, requestContext, setDocumentStatus } from '../../lib/request-context';
+import { isValidSlug, previewPath, rewriteLinksForPreview, shareLinkPath } from '../../lib/routes';
 import { siteOrigin } from '../../lib/site-url';
 import {
+  type AutosaveResult,
+  type Conflict,
+  EDITOR_INTENTS,
   type EditorFormState,
   type EditorFormValues,
+  type EditorIntent,
   editorFormSchema,
+  type SettingsFormState,
   type ShareLinkState,
   type SignInState,
 } from './forms';
@@ -30,165 +46,405 @@ import {
 const SIGNED_OUT_MESSAGE =
   'Your session has ended. Sign in again in another tab, then save: your text is kept here.';
 
-function clientAddress(request: Request): string {
-  return request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'direct';
-}
-
 /** A same-site path to go back to after signing in; anything else falls back to /preview. */
 function safeNext(value: FormDataEntryValue | null): string {
   const text = typeof value === 'string' ? value : '';
-  return /^\/preview(?:\/[a-z0-9-]*)?$/.test(text) ? text : '/preview';
+  // A preview address, or a page's editor: nothing else, so no sign-in leads off the site.
+  return /^\/preview(?:\/[a-z0-9-]+(?:\?edit)?)?$/.test(text) ? text : '/preview';
 }
 
-export async function signIn(_previous: SignInState, formData: FormData): Promise<SignInState> {
-  const request = getRequest();
-  const email = String(formData.get('email') ?? '').slice(0, 254);
-  const password = String(formData.get('password') ?? '').slice(0, 1024);
-  const next = safeNext(formData.get('next'));
-  const throttle = signInThrottle();
-  const address = clientAddress(request);
-  const wait = throttle.retryAfterSeconds(email, address);
-  if (wait > 0) {
-    return { email, error: `Too many attempts. Try again in ${Math.ceil(wait / 60)} minute(s).` };
+/**
+ * The form an action was called with. Actions are public endpoints: a forged call can pass
+ * anything, or nothing, and that is a bad request (400), not a bug.
+ */
+function formOf(value: unknown): FormData {
+  try {
+    if (value instanceof FormData) return value;
+  } catch {
+    // A forged argument can be an object that throws when looked at (a temporary reference).
   }
-  const editor = await verifyCredentials(getDatabase(), email, password);
-  if (!editor) {
-    throttle.recordFailure(email, address);
+  throw badRequest('This action takes a form.');
+}
+
+/** The slug a command form names; anything else is a forged form (and never a redirect). */
+function slugOf(formData: FormData): string {
+  const slug = text(formData, 'slug');
+  if (!isValidSlug(slug)) throw badRequest('Not a page address.');
+  return slug;
+}
+
+function text(formData: FormData, name: string): string {
+  const value = formData.get(name);
+  return typeof value === 'string' ? value : '';
+}
+
+/** A positive integer field (an id, a version), or undefined when it is missing or junk. */
+function whole(formData: FormData, name: string): number | undefined {
+  const value = Number(text(formData, name));
+  return Number.isSafeInteger(value) && value >= 0 && text(formData, name) !== ''
+    ? value
+    : undefined;
+}
+
+export async function signIn(_previous: SignInState, input: FormData): Promise<SignInState> {
+  const formData = formOf(input);
+  const email = text(formData, 'email').slice(0, 254);
+  const password = text(formData, 'password').slice(0, 1024);
+  const next = safeNext(formData.get('next'));
+  const outcome = await signInEditor(email, password);
+  if (!outcome.ok) {
+    if (outcome.reason === 'throttled') {
+      const minutes = Math.ceil(outcome.retryAfterSeconds / 60);
+      return { email, error: `Too many attempts. Try again in ${minutes} minute(s).` };
+    }
+    if (outcome.reason === 'busy')
+      return { email, error: 'Folio is busy. Nothing was checked; try again in a moment.' };
+    if (outcome.reason === 'unavailable')
+      return {
+        email,
+        error:
+          'Folio cannot reach its database right now. Nothing was checked; try again in a moment.',
+      };
     // The same words whether or not the email has an account.
     return { email, error: 'That email and password do not match an editor account.' };
   }
-  throttle.recordSuccess(email);
-  startEditorSession(editor.id, request);
   // An absolute URL makes the browser load the page anew (with JavaScript too), so the page
   // is rendered with the new cookie rather than inside this cookie-less action request.
-  redirect(new URL(next, siteOrigin(request)), 303);
+  redirect(new URL(next, siteOrigin()), 303);
 }
 
-export async function signOut(formData: FormData): Promise<void> {
-  endEditorSession({ everywhere: formData.get('everywhere') === '1' });
+export async function signOut(input: FormData): Promise<void> {
+  const formData = formOf(input);
+  await endEditorSession({ everywhere: formData.get('everywhere') === '1' });
   redirect(new URL('/preview', siteOrigin()), 303);
 }
 
 function valuesFrom(formData: FormData): EditorFormValues {
-  const text = (name: string) => {
-    const value = formData.get(name);
-    return typeof value === 'string' ? value : '';
-  };
   return {
-    slug: text('slug').trim(),
-    originalSlug: text('originalSlug'),
-    title: text('title'),
-    summary: text('summary'),
-    body: text('body'),
-    version: text('version'),
+    slug: text(formData, 'slug').trim(),
+    originalSlug: text(formData, 'originalSlug'),
+    pageId: text(formData, 'pageId'),
+    title: text(formData, 'title'),
+    summary: text(formData, 'summary'),
+    body: text(formData, 'body'),
+    version: text(formData, 'version'),
   };
 }
 
-export async function saveDraft(
-  _previous: EditorFormState,
-  formData: FormData,
-): Promise<EditorFormState> {
-  const values = valuesFrom(formData);
-  const session = currentEditorSession();
-  if (!session) return { values, message: SIGNED_OUT_MESSAGE };
-  const parsed = editorFormSchema.safeParse(values);
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
-    return { values, fieldErrors, message: 'Check the highlighted fields.' };
-  }
-  const input = parsed.data;
-  const store = contentStore();
-  const isNew = input.originalSlug === '';
-  try {
-    if (!isNew && input.slug !== input.originalSlug) {
-      const page = store.getPage(input.originalSlug, { draft: true });
-      if (!page || page.version !== input.version) {
-        return {
-          values,
-          conflict: page ? conflictOf(page) : undefined,
-          message: 'Someone else changed this page. Compare below.',
-        };
-      }
-      store.renameSlug(input.originalSlug, input.slug);
-    }
-    const result = store.saveDraft({
-      slug: input.slug,
-      title: input.title,
-      summary: input.summary,
-      body: input.body,
-      expectedVersion: isNew ? null : input.version + (input.slug !== input.originalSlug ? 1 : 0),
-      editor: session.editor.email,
-    });
-    if (!result.ok) {
-      return {
-        values: { ...values, version: String(result.current?.version ?? input.version) },
-        conflict: result.current ? conflictOf(result.current) : undefined,
-        message:
-          'Not saved: someone else saved this page since you opened it. Their version and yours are below; save again to replace theirs with yours.',
-      };
-    }
-  } catch (error) {
-    if (error instanceof ContentError) {
-      const field =
-        error.code === 'invalid-slug' || error.code === 'slug-taken' ? 'slug' : undefined;
-      return {
-        values,
-        message: error.message,
-        fieldErrors: field ? { [field]: error.message } : undefined,
-      };
-    }
-    throw error;
-  }
-  redirect(`${previewPath(input.slug)}?notice=saved`, 303);
+/**
+ * Words for an editor when the database is locked past its timeout or out of reach (nothing
+ * was changed), or null for any other error.
+ */
+function databaseProblem(error: unknown): string | null {
+  if (isContentError(error) && (error.code === 'busy' || error.code === 'unavailable'))
+    return error.message;
+  if (isDatabaseBusy(error)) return BUSY_MESSAGE;
+  if (isDatabaseUnavailable(error)) return UNAVAILABLE_MESSAGE;
+  return null;
 }
 
-function conflictOf(page: {
-  title: string;
-  summary: string;
-  bodyMarkdown: string;
-  draftUpdatedBy: string | null;
-  updatedAt: string;
-  version: number;
-}) {
+type EditorSession = NonNullable<Awaited<ReturnType<typeof currentEditorSession>>>;
+
+/**
+ * Who is asking: the editor's session, null when signed out, or — when the database is busy
+ * or out of reach and cannot say — the words for that (`problem`); any other error is thrown.
+ */
+async function lookUpSession(): Promise<
+  { session: EditorSession | null; problem?: undefined } | { problem: string }
+> {
+  try {
+    return { session: await currentEditorSession() };
+  } catch (error) {
+    const problem = databaseProblem(error);
+    if (problem === null) throw error;
+    return { problem };
+  }
+}
+
+/** How a stale save names what happened to the page meanwhile (PageView.lastChange). */
+const CHANGE_WORDS: Record<PageView['lastChange'], string> = {
+  saved: 'saved again',
+  published: 'published',
+  unpublished: 'unpublished',
+  discarded: 'had its draft discarded',
+  renamed: 'renamed',
+  restored: 'restored from its history',
+};
+
+function conflictOf(page: PageView): Conflict {
   return {
     title: page.title,
     summary: page.summary,
     body: page.bodyMarkdown,
-    savedBy: page.draftUpdatedBy,
+    savedBy: page.updatedBy,
     savedAt: page.updatedAt,
     version: page.version,
+    change: page.lastChange,
   };
+}
+
+/**
+ * A form posted without JavaScript and refused: the page that answers it (the form, its text,
+ * the reason) carries a 4xx/5xx status, as a refusal should. An action called by the page's
+ * JavaScript gets its answer as data, and a 200 the router expects.
+ */
+function refuseForm(status: number): void {
+  if (requestContext().request.headers.has('x-folio-action')) return;
+  setDocumentStatus(status);
+}
+
+type SaveOutcome =
+  | { saved: true; slug: string; pageId: number; version: number }
+  | { saved: false; state: EditorFormState; signedOut?: boolean };
+
+/**
+ * Saves what an editor's form holds (and publishes it, when asked), checked against the
+ * version the form showed. Autosaves keep the page's address: a slug being typed is not a
+ * rename until the editor saves.
+ */
+async function saveEditorValues(
+  values: EditorFormValues,
+  { publish = false, keepAddress = false }: { publish?: boolean; keepAddress?: boolean } = {},
+): Promise<SaveOutcome> {
+  const asking = await lookUpSession();
+  // Who is asking cannot be looked up: the form keeps the text and says why.
+  if (asking.problem !== undefined)
+    return { saved: false, state: { values, message: asking.problem } };
+  const { session } = asking;
+  if (!session)
+    return { saved: false, signedOut: true, state: { values, message: SIGNED_OUT_MESSAGE } };
+  const submitted =
+    keepAddress && values.pageId !== '' ? { ...values, slug: values.originalSlug } : values;
+  const parsed = editorFormSchema.safeParse(submitted);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
+    return {
+      saved: false,
+      state: { values, fieldErrors, message: 'Check the highlighted fields.' },
+    };
+  }
+  const input = parsed.data;
+  try {
+    const result = await contentStore().saveDraft(
+      {
+        slug: input.slug,
+        pageId: input.pageId ?? undefined,
+        title: input.title,
+        summary: input.summary,
+        body: input.body,
+        expectedVersion: input.pageId === null ? null : input.version,
+        editor: session.editor.email,
+      },
+      { publish },
+    );
+    if (result.ok)
+      return { saved: true, slug: result.slug, pageId: result.pageId, version: result.version };
+    const current = result.current;
+    if (!current)
+      return {
+        saved: false,
+        state: { values, message: 'This page was deleted meanwhile; nothing was saved.' },
+      };
+    // Someone renamed it: the form now names its current address, unless this editor was
+    // renaming it too. Their text stays in every field.
+    const renamed = current.slug !== input.originalSlug;
+    const who =
+      current.updatedBy === null
+        ? ''
+        : current.updatedBy === session.editor.email
+          ? ', by you in another tab or window'
+          : `, by ${current.updatedBy}`;
+    return {
+      saved: false,
+      state: {
+        values: {
+          ...values,
+          version: String(current.version),
+          originalSlug: current.slug,
+          slug: renamed && values.slug === values.originalSlug ? current.slug : values.slug,
+        },
+        conflict: conflictOf(current),
+        message: `Not saved: this page was ${renamed ? `renamed to “${current.slug}”` : CHANGE_WORDS[current.lastChange]} since you opened it${who}. That version and yours are compared below: keep yours (save again) or take theirs.`,
+      },
+    };
+  } catch (error) {
+    const problem = databaseProblem(error);
+    if (problem !== null) return { saved: false, state: { values, message: problem } };
+    if (!isContentError(error)) throw error;
+    if (error.code === 'not-found' && input.pageId !== null) {
+      // Deleted meanwhile: the form becomes a new page's, the typed text kept in it.
+      return {
+        saved: false,
+        state: {
+          values: { ...values, pageId: '', originalSlug: '', version: '0' },
+          message:
+            'Not saved: this page was deleted meanwhile. Your text is kept below; “Create draft” saves it as a new page.',
+        },
+      };
+    }
+    const field = error.code === 'invalid-slug' || error.code === 'slug-taken' ? 'slug' : undefined;
+    return {
+      saved: false,
+      state: {
+        values,
+        message: error.message,
+        fieldErrors: field ? { [field]: error.message } : undefined,
+      },
+    };
+  }
+}
+
+/** The page as visitors would see these fields (rendered by the site's own Markdown code). */
+function previewHtmlOf(body: string): string {
+  return rewriteLinksForPreview(renderMarkdown(body.slice(0, BODY_MAX)));
+}
+
+/**
+ * The editor form's action (with and without JavaScript). The button pressed names the
+ * intent: save (stays in the editor), publish (what is on screen, saved first), preview (the
+ * page beside the form, nothing saved), take-theirs (after a conflict: the other version in
+ * the form).
+ */
+export async function saveDraft(
+  _previous: EditorFormState,
+  submitted: FormData,
+): Promise<EditorFormState> {
+  const formData = formOf(submitted);
+  const values = valuesFrom(formData);
+  const formPage = whole(formData, 'pageId');
+  if (formPage !== undefined) noteFormPage(formPage);
+  // No intent is Save (a browser submitting with Enter may send none); an unknown one is forged.
+  const named = text(formData, 'intent') || 'save';
+  if (!(EDITOR_INTENTS as readonly string[]).includes(named))
+    throw badRequest('This form has no such button.');
+  const intent = named as EditorIntent;
+  if (intent === 'preview' || intent === 'take-theirs') {
+    const asking = await lookUpSession();
+    if (asking.problem !== undefined) return { values, message: asking.problem };
+    if (!asking.session) return { values, message: SIGNED_OUT_MESSAGE };
+    if (intent === 'preview') return { values, previewHtml: previewHtmlOf(values.body) };
+    const theirs = formPage === undefined ? null : await contentStore().getPageById(formPage);
+    if (!theirs) return { values, message: 'This page was deleted meanwhile.' };
+    return {
+      values: {
+        slug: theirs.slug,
+        originalSlug: theirs.slug,
+        pageId: String(theirs.id),
+        title: theirs.title,
+        summary: theirs.summary,
+        body: theirs.bodyMarkdown,
+        version: String(theirs.version),
+      },
+      message: 'Their version is in the form now; yours is gone from it. Save to keep it as it is.',
+    };
+  }
+  const publish = intent === 'publish';
+  const outcome = await saveEditorValues(values, { publish });
+  if (!outcome.saved) {
+    // A busy database is not the request's fault: that answer stays a 200 form saying so.
+    const busy =
+      outcome.state.message === BUSY_MESSAGE || outcome.state.message === UNAVAILABLE_MESSAGE;
+    if (!busy) refuseForm(outcome.signedOut ? 401 : outcome.state.fieldErrors ? 422 : 409);
+    return outcome.state;
+  }
+  redirect(
+    `${previewPath(outcome.slug)}?${publish ? 'notice=published' : 'edit&notice=saved'}`,
+    303,
+  );
+}
+
+/** An autosave from the editor (JavaScript only): never renames, never navigates. */
+export async function autosaveDraft(values: EditorFormValues): Promise<AutosaveResult> {
+  if (typeof values !== 'object' || values === null)
+    throw badRequest('This action takes the editor’s fields.');
+  const clean: EditorFormValues = {
+    slug: String(values.slug ?? '').trim(),
+    originalSlug: String(values.originalSlug ?? ''),
+    pageId: String(values.pageId ?? ''),
+    title: String(values.title ?? ''),
+    summary: String(values.summary ?? ''),
+    body: String(values.body ?? ''),
+    version: String(values.version ?? ''),
+  };
+  const outcome = await saveEditorValues(clean, { keepAddress: true });
+  if (outcome.saved) {
+    // The banner ("last saved…", the page's state) follows.
+    rerenderRoute();
+    return {
+      ok: true,
+      version: outcome.version,
+      pageId: outcome.pageId,
+      slug: outcome.slug,
+      savedAt: new Date().toISOString(),
+    };
+  }
+  return {
+    ok: false,
+    message: outcome.state.message ?? 'Not saved.',
+    conflict: outcome.state.conflict,
+    fieldErrors: outcome.state.fieldErrors,
+    signedOut: outcome.signedOut,
+  };
+}
+
+/** The live preview beside the editor (JavaScript only): the page as visitors would see it. */
+export async function previewDraft(fields: {
+  body: string;
+}): Promise<{ html: string } | { error: string }> {
+  if (typeof fields !== 'object' || fields === null || typeof fields.body !== 'string')
+    throw badRequest('This action takes a body to preview.');
+  const asking = await lookUpSession();
+  if (asking.problem !== undefined) return { error: asking.problem };
+  if (!asking.session) return { error: SIGNED_OUT_MESSAGE };
+  return { html: previewHtmlOf(fields.body) };
 }
 
 type PageCommand = 'publish' | 'unpublish' | 'discard';
 
-async function runPageCommand(command: PageCommand, formData: FormData): Promise<void> {
-  const slug = String(formData.get('slug') ?? '');
-  const version = Number(formData.get('version'));
-  const session = currentEditorSession();
-  if (!session) redirect(`/preview?notice=signed-out`, 303);
+const NOTICE_FOR_ERROR: Record<string, string> = {
+  conflict: 'stale',
+  replaced: 'replaced',
+  busy: 'busy',
+  unavailable: 'unavailable',
+  'not-found': 'gone',
+};
+
+async function runPageCommand(command: PageCommand, input: unknown): Promise<void> {
+  const formData = formOf(input);
+  const slug = slugOf(formData);
+  const asking = await lookUpSession();
+  if (asking.problem !== undefined)
+    redirect(
+      `${previewPath(slug)}?notice=${asking.problem === UNAVAILABLE_MESSAGE ? 'unavailable' : 'busy'}`,
+      303,
+    );
+  const { session } = asking;
+  if (!session) redirect('/preview?notice=signed-out', 303);
   const store = contentStore();
+  // The form says which page it was made for and which version it showed: acting on another
+  // page that took the slug, or on text the editor has not seen, is refused.
+  const expected = {
+    pageId: whole(formData, 'pageId') ?? -1,
+    version: whole(formData, 'version') ?? -1,
+  };
   let notice: string =
     command === 'publish' ? 'published' : command === 'unpublish' ? 'unpublished' : 'discarded';
+  let wasDraftOnly = false;
   try {
-    const page = store.getPage(slug, { draft: true });
-    // The form carries the version the editor was looking at: acting on a page that changed
-    // since would publish (or drop) text they have not seen.
-    if (!page || page.version !== version) {
-      notice = 'stale';
-    } else if (command === 'publish') {
-      store.publish(slug, { editor: session.editor.email, expectedVersion: version });
+    if (command === 'publish') {
+      await store.publish(slug, { editor: session.editor.email, ...expected });
     } else if (command === 'unpublish') {
-      store.unpublish(slug, { editor: session.editor.email });
+      await store.unpublish(slug, { editor: session.editor.email, ...expected });
     } else {
-      store.discardDraft(slug);
-      if (page.state === 'draft-only') redirect('/preview?notice=deleted', 303);
+      wasDraftOnly = (await store.getPage(slug, { draft: true }))?.state === 'draft-only';
+      await store.discardDraft(slug, { editor: session.editor.email, ...expected });
     }
   } catch (error) {
-    if (!(error instanceof ContentError)) throw error;
-    notice = error.code === 'conflict' ? 'stale' : error.code === 'busy' ? 'busy' : 'refused';
+    if (!isContentError(error)) throw error;
+    notice = NOTICE_FOR_ERROR[error.code] ?? 'refused';
   }
+  if (notice === 'discarded' && wasDraftOnly) redirect('/preview?notice=deleted', 303);
   redirect(`${previewPath(slug)}?notice=${notice}`, 303);
 }
 
@@ -204,26 +460,192 @@ export async function discardDraft(formData: FormData): Promise<void> {
   await runPageCommand('discard', formData);
 }
 
+function isShareDuration(value: string): value is ShareDuration {
+  return Object.hasOwn(SHARE_DURATIONS, value);
+}
+
 export async function createShareLink(
   _previous: ShareLinkState,
-  formData: FormData,
+  input: FormData,
 ): Promise<ShareLinkState> {
-  const session = currentEditorSession();
-  if (!session) return { error: 'Your session has ended. Sign in again.' };
-  const slug = String(formData.get('slug') ?? '');
-  const ttlSeconds = parseTtl(String(formData.get('ttl') ?? '24h'));
-  if (ttlSeconds === null) return { error: 'Choose how long the link should work.' };
-  if (!contentStore().getPage(slug, { draft: true }))
-    return { error: 'This page no longer exists.' };
-  const token = createPreviewToken(siteSecret(getDatabase()), slug, { ttlSeconds });
+  const formData = formOf(input);
+  const ttl = text(formData, 'ttl') || DEFAULT_SHARE_DURATION;
+  if (!isShareDuration(ttl)) {
+    refuseForm(422);
+    return {
+      error: 'Choose how long the link should work: 1 hour, 24 hours or 7 days.',
+      ttl: DEFAULT_SHARE_DURATION,
+    };
+  }
+  const pageId = whole(formData, 'pageId');
+  let made: { slug: string; token: string; expiresAt: string } | ShareLinkState;
+  try {
+    made = await (async () => {
+      const session = await currentEditorSession();
+      if (!session) {
+        refuseForm(401);
+        return { error: 'Your session has ended. Sign in again.' };
+      }
+      const page = pageId === undefined ? null : await contentStore().getPageById(pageId);
+      if (!page) {
+        refuseForm(409);
+        return { error: 'This page no longer exists.', ttl };
+      }
+      const { token, link } = await createPreviewLink(await getDatabase(), {
+        pageId: page.id,
+        createdBy: session.editor.email,
+        ttlSeconds: SHARE_DURATIONS[ttl],
+      });
+      return { slug: page.slug, token, expiresAt: link.expiresAt };
+    })();
+  } catch (error) {
+    const problem = databaseProblem(error);
+    if (problem === null) throw error;
+    const why =
+      problem === UNAVAILABLE_MESSAGE ? 'Folio cannot reach its database' : 'Folio is busy';
+    return { error: `No link was made: ${why}. Try again in a moment.`, ttl };
+  }
+  if (!('token' in made)) return made;
+  // With JavaScript the banner's list of open links updates too.
+  rerenderRoute();
   return {
-    url: `${siteOrigin()}${previewLinkPath(slug, token)}`,
-    expiresAt: new Date(Date.now() + ttlSeconds * 1000).toISOString(),
+    url: `${siteOrigin()}${shareLinkPath(made.slug, made.token)}`,
+    expiresAt: made.expiresAt,
+    ttl,
   };
+}
+
+export async function revokeShareLink(input: FormData): Promise<void> {
+  const formData = formOf(input);
+  const slug = slugOf(formData);
+  if (!(await currentEditorSession())) redirect('/preview?notice=signed-out', 303);
+  const linkId = whole(formData, 'linkId');
+  const pageId = whole(formData, 'pageId');
+  let notice = 'link-gone';
+  try {
+    if (linkId !== undefined && pageId !== undefined)
+      if (await revokePreviewLink(await getDatabase(), linkId, { pageId })) notice = 'link-revoked';
+  } catch (error) {
+    if (isDatabaseBusy(error)) notice = 'busy';
+    else if (isDatabaseUnavailable(error)) notice = 'unavailable';
+    else throw error;
+  }
+  redirect(`${previewPath(slug)}?notice=${notice}`, 303);
 }
 
 /** Editor-only: proves that a server-side error reaches the log and Sentry with its digest. */
 export async function sendServerTestError(): Promise<void> {
-  if (!currentEditorSession()) redirect(new URL('/preview', siteOrigin()), 303);
+  if (!(await currentEditorSession())) redirect(new URL('/preview', siteOrigin()), 303);
   throw new Error('Folio test error from the server (sent on purpose from the preview)');
+}
+
+/** Makes an earlier published version the draft (from the history), if the page is as shown. */
+export async function restoreRevision(input: FormData): Promise<void> {
+  const formData = formOf(input);
+  const slug = slugOf(formData);
+  const pageId = whole(formData, 'pageId');
+  const revisionId = whole(formData, 'revisionId');
+  const version = whole(formData, 'version');
+  if (pageId === undefined || revisionId === undefined || version === undefined)
+    throw badRequest('Not a version of a page.');
+  let notice = 'restored';
+  let target = slug;
+  try {
+    const session = await currentEditorSession();
+    if (!session) redirect('/preview?notice=signed-out', 303);
+    const result = await contentStore().restoreRevision({
+      pageId,
+      revisionId,
+      expectedVersion: version,
+      editor: session.editor.email,
+    });
+    if (result.ok) target = result.slug;
+    else notice = 'stale';
+  } catch (error) {
+    const problem = databaseProblem(error);
+    if (problem !== null) notice = problem === UNAVAILABLE_MESSAGE ? 'unavailable' : 'busy';
+    else if (isContentError(error) && error.code === 'not-found') notice = 'gone';
+    else throw error;
+  }
+  redirect(
+    `${previewPath(target)}?${notice === 'restored' ? 'edit&' : 'history&'}notice=${notice}`,
+    303,
+  );
+}
+
+/** The site's settings form (title, tagline, footer, header navigation). */
+export async function saveSiteSettings(
+  _previous: SettingsFormState,
+  input: FormData,
+): Promise<SettingsFormState> {
+  const formData = formOf(input);
+  const navigation = formData
+    .getAll('navigation')
+    .filter((value): value is string => typeof value === 'string');
+  const values = {
+    title: text(formData, 'title'),
+    tagline: text(formData, 'tagline'),
+    footer: text(formData, 'footer'),
+    navigation,
+  };
+  // The order: each chosen page's position field (1, 2, 3…), then the list order.
+  const position = (id: string) => Number(text(formData, `position-${id}`) || Number.NaN);
+  const mode = text(formData, 'navigation-mode');
+  if (mode !== 'all' && mode !== 'chosen') {
+    refuseForm(422);
+    return { values, message: 'Choose which pages the header lists.' };
+  }
+  if (
+    mode === 'chosen' &&
+    navigation.some((id) => {
+      const at = position(id);
+      return !Number.isInteger(at) || at < 1 || at > 99;
+    })
+  ) {
+    refuseForm(422);
+    return { values, message: 'Give each chosen page a position from 1 to 99.' };
+  }
+  const ordered = navigation
+    .map((id, index) => ({ id: Number(id), index, at: position(id) }))
+    .filter((entry) => Number.isSafeInteger(entry.id) && entry.id > 0)
+    .sort((a, b) => a.at - b.at || a.index - b.index)
+    .map((entry) => entry.id);
+  try {
+    const session = await currentEditorSession();
+    if (!session) {
+      refuseForm(401);
+      return { values, message: 'Your session has ended. Sign in again.' };
+    }
+    // A page unpublished since the form was made (or an id nobody offered) is not dropped
+    // silently: the header would lose links the editor thinks they chose.
+    if (mode === 'chosen') {
+      const published = new Set(
+        (await contentStore().listAll())
+          .filter((page) => page.state !== 'draft-only')
+          .map((page) => page.id),
+      );
+      if (ordered.some((id) => !published.has(id)) || ordered.length !== navigation.length) {
+        refuseForm(422);
+        return {
+          values,
+          message: 'Some of the chosen pages are not published (any more): choose again.',
+        };
+      }
+    }
+    await contentStore().saveSiteSettings({
+      title: values.title,
+      tagline: values.tagline,
+      footer: values.footer,
+      navigation: mode === 'all' ? null : [...new Set(ordered)],
+    });
+  } catch (error) {
+    const problem = databaseProblem(error);
+    if (problem !== null) return { values, message: problem };
+    if (isContentError(error) && error.code === 'invalid') {
+      refuseForm(422);
+      return { values, message: error.message };
+    }
+    throw error;
+  }
+  redirect('/preview?settings&notice=settings-saved', 303);
 }

@@ -1,11 +1,42 @@
 'use client';
-import { useActionState } from 'react';
+// The page editor: the form on one side and the page as visitors will see it on the other.
+// Nothing typed is lost: the draft autosaves a few seconds after typing stops (checked against
+// the version the editor started from, like a manual save), a copy stays in this browser until
+// it is saved, leaving with unsaved text warns, and every refusal gives the text back. Without
+// JavaScript it is a plain form: Save, Preview (the page beside the form) and, from the banner,
+// Publish (what is on screen).
+import { useActionState, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { formatUtc } from '../../lib/dates';
-import { saveDraft } from './actions';
-import type { EditorFormState, EditorFormValues } from './forms';
+import { BODY_MAX, characterCount, SUMMARY_MAX, TITLE_MAX } from '../../lib/field-limits';
+import { HOME_SLUG, MAX_SLUG_LENGTH, previewPath, slugFromTitle } from '../../lib/routes';
+import { Article } from '../article';
+import { autosaveDraft, previewDraft, saveDraft } from './actions';
+import {
+  type AutosaveResult,
+  type Conflict,
+  EDITOR_FORM_ID,
+  type EditorFormState,
+  type EditorFormValues,
+} from './forms';
+import { FieldsDiff } from './word-diff';
 
-function FieldError({ name, state }: { name: string; state: EditorFormState }) {
-  const message = state.fieldErrors?.[name];
+const AUTOSAVE_AFTER_MS = 3_000;
+const PREVIEW_AFTER_MS = 300;
+const TITLE_SHOWN = 60;
+const SUMMARY_SHOWN = 160;
+const WORDS_PER_MINUTE = 220;
+
+// "Unsaved changes" is not a state of its own: it is "saved" with text that differs since,
+// worked out at render so no effect can leave it behind.
+type Status =
+  | { kind: 'saved'; at: string | null }
+  | { kind: 'saving' }
+  | { kind: 'failed'; message: string };
+
+const TEXT_FIELDS = ['title', 'slug', 'summary', 'body'] as const;
+
+/** A field's refusal, named by the field's aria-describedby (`<name>-error`). */
+function FieldError({ name, message }: { name: string; message: string | undefined }) {
   return message ? (
     <span id={`${name}-error`} className="field-error">
       {message}
@@ -13,83 +44,543 @@ function FieldError({ name, state }: { name: string; state: EditorFormState }) {
   ) : null;
 }
 
-/** Create or edit a page. On any refusal the typed text comes back in the form. */
-export function PageEditor({ initial, isNew }: { initial: EditorFormValues; isNew: boolean }) {
-  const [state, action, pending] = useActionState<EditorFormState, FormData>(saveDraft, {});
-  const values = state.values ?? initial;
+function tooLongMessage(length: number): string {
+  return `Not saved: the body is ${length.toLocaleString('en')} characters, and a page holds at most ${BODY_MAX.toLocaleString('en')}. Shorten it to save; your text stays here.`;
+}
+
+function sameText(a: EditorFormValues, b: EditorFormValues): boolean {
+  return TEXT_FIELDS.every((field) => a[field] === b[field]);
+}
+
+function backupKey(values: EditorFormValues): string {
+  return `folio:unsaved:${values.pageId || 'new'}`;
+}
+
+type Backup = { values: EditorFormValues; at: string };
+
+function readBackup(key: string): Backup | null {
+  try {
+    const raw = window.localStorage.getItem(key);
+    return raw ? (JSON.parse(raw) as Backup) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Markdown a toolbar button puts around (or before) the selection. */
+type Wrap = { before: string; after: string; placeholder: string; line?: boolean };
+const TOOLBAR: { label: string; title: string; wrap: Wrap }[] = [
+  { label: 'B', title: 'Bold', wrap: { before: '**', after: '**', placeholder: 'bold text' } },
+  { label: 'I', title: 'Italic', wrap: { before: '_', after: '_', placeholder: 'italic text' } },
+  {
+    label: 'Link',
+    title: 'Link',
+    wrap: { before: '[', after: '](https://)', placeholder: 'link text' },
+  },
+  {
+    label: 'H2',
+    title: 'Heading',
+    wrap: { before: '## ', after: '', placeholder: 'Heading', line: true },
+  },
+  {
+    label: '• List',
+    title: 'List',
+    wrap: { before: '- ', after: '', placeholder: 'item', line: true },
+  },
+  { label: '</>', title: 'Code', wrap: { before: '`', after: '`', placeholder: 'code' } },
+];
+
+export function PageEditor({
+  initial,
+  initialHtml,
+  savedAt,
+}: {
+  initial: EditorFormValues;
+  /** The body as visitors would see it now, for the preview pane's first paint. */
+  initialHtml: string;
+  /** When the text in `initial` was saved (null for a new page). */
+  savedAt: string | null;
+}) {
+  // When the server last had this page's text (for the status line after a refused submit).
+  const lastSavedAt = useRef(savedAt);
+  lastSavedAt.current = savedAt;
+  const [formState, formAction, pending] = useActionState<EditorFormState, FormData>(saveDraft, {});
+  // A form posted without JavaScript comes back rendered on the server with the action's
+  // answer as `formState`: the first render must show it (effects never run there), or the
+  // typed text, the refusal and the Preview would all be lost on the way back.
+  const [values, setValues] = useState<EditorFormValues>(formState?.values ?? initial);
+  const [saved, setSaved] = useState<EditorFormValues>(initial);
+  const [status, setStatus] = useState<Status>(
+    formState?.message
+      ? { kind: 'failed', message: formState.message }
+      : formState?.fieldErrors
+        ? { kind: 'failed', message: 'Not saved: see the fields marked below.' }
+        : { kind: 'saved', at: savedAt },
+  );
+  const [conflict, setConflict] = useState<Conflict | undefined>(formState?.conflict);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string> | undefined>(
+    formState?.fieldErrors,
+  );
+  const [previewHtml, setPreviewHtml] = useState(formState?.previewHtml ?? initialHtml);
+  const [enhanced, setEnhanced] = useState(false);
+  const [slugTouched, setSlugTouched] = useState(initial.pageId !== '');
+  const [backup, setBackup] = useState<Backup | null>(null);
+  const autosaveOff = useRef(false);
+  const body = useRef<HTMLTextAreaElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const dirty = !sameText(values, saved);
+
+  // What a submit without JavaScript (or with it) came back with: the form shows it. A save
+  // that succeeded redirected instead, and React leaves no state behind (undefined).
+  useEffect(() => {
+    if (!formState) return;
+    if (formState.values) setValues(formState.values);
+    setConflict(formState.conflict);
+    setFieldErrors(formState.fieldErrors);
+    if (formState.previewHtml !== undefined) setPreviewHtml(formState.previewHtml);
+    if (formState.message) setStatus({ kind: 'failed', message: formState.message });
+    else if (formState.fieldErrors)
+      setStatus({ kind: 'failed', message: 'Not saved: see the fields marked below.' });
+    else
+      setStatus((current) =>
+        current.kind === 'saving' ? { kind: 'saved', at: lastSavedAt.current } : current,
+      );
+  }, [formState]);
+
+  // A save of ours came back as a new render of this page (the redirect after Save, or the
+  // banner following an autosave): the editor stays mounted, so it adopts the saved version
+  // — or the next save would conflict with itself — and keeps whatever was typed meanwhile.
+  const server = useRef(initial);
+  server.current = initial;
+  const adopted = useRef(`${initial.pageId}:${initial.version}`);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: it runs when the saved version moves and reads the latest props through the ref
+  useEffect(() => {
+    const now = server.current;
+    // Not on mount: a refusal shown at first render (no JavaScript) stays until acted on.
+    if (adopted.current === `${now.pageId}:${now.version}`) return;
+    adopted.current = `${now.pageId}:${now.version}`;
+    setSaved(now);
+    setValues((current) =>
+      sameText(current, now)
+        ? now
+        : { ...current, pageId: now.pageId, version: now.version, originalSlug: now.originalSlug },
+    );
+    setConflict(undefined);
+    autosaveOff.current = false;
+    setStatus({ kind: 'saved', at: savedAt });
+  }, [initial.pageId, initial.version, savedAt]);
+
+  // After hydration: the toolbar, live preview and autosave take over from the buttons.
+  useEffect(() => {
+    setEnhanced(true);
+    const found = readBackup(backupKey(initial));
+    if (found && !sameText(found.values, initial) && (!savedAt || found.at > savedAt))
+      setBackup(found);
+  }, [initial, savedAt]);
+
+  // A copy of unsaved text stays in this browser until the server has it.
+  useEffect(() => {
+    if (!enhanced) return;
+    const key = backupKey(values);
+    if (dirty)
+      try {
+        window.localStorage.setItem(key, JSON.stringify({ values, at: new Date().toISOString() }));
+      } catch {
+        // Over the browser's storage quota (a body of megabytes): the text stays in the form.
+      }
+    else window.localStorage.removeItem(key);
+  }, [values, dirty, enhanced]);
+
+  const update = (field: keyof EditorFormValues, value: string) =>
+    setValues((current) => {
+      const next = { ...current, [field]: value };
+      if (field === 'title' && !slugTouched) next.slug = slugFromTitle(value);
+      return next;
+    });
+
+  const autosave = useCallback(async () => {
+    if (autosaveOff.current) return;
+    if (characterCount(values.body) > BODY_MAX) {
+      setStatus({ kind: 'failed', message: tooLongMessage(characterCount(values.body)) });
+      return;
+    }
+    // A new page is created once it has a title and some text: the title is settled by then.
+    if (values.pageId === '' && (!values.title.trim() || !values.body.trim() || !values.slug))
+      return;
+    const sent = values;
+    setStatus({ kind: 'saving' });
+    let result: AutosaveResult;
+    try {
+      result = await autosaveDraft(sent);
+    } catch {
+      setStatus({
+        kind: 'failed',
+        message: 'Not saved: Folio could not be reached. Your text is kept here.',
+      });
+      return;
+    }
+    if (result.ok) {
+      // Only the page's identity moves on: whatever was typed meanwhile stays.
+      setValues((current) => ({
+        ...current,
+        version: String(result.version),
+        pageId: String(result.pageId),
+        originalSlug: sent.pageId === '' ? result.slug : current.originalSlug,
+      }));
+      setSaved({ ...sent, version: String(result.version), pageId: String(result.pageId) });
+      setStatus({ kind: 'saved', at: result.savedAt });
+      setFieldErrors(undefined);
+      if (sent.pageId === '') {
+        window.localStorage.removeItem(backupKey(sent));
+        window.history.replaceState(null, '', `${previewPath(result.slug)}?edit`);
+      }
+      return;
+    }
+    setFieldErrors(result.fieldErrors);
+    if (result.conflict || result.signedOut) {
+      // Someone else's version (or no session): autosave waits for the editor to decide.
+      autosaveOff.current = true;
+      setConflict(result.conflict);
+    }
+    setStatus({ kind: 'failed', message: result.message });
+  }, [values]);
+
+  // Autosave a few seconds after typing stops.
+  useEffect(() => {
+    if (!enhanced || !dirty || pending || autosaveOff.current) return;
+    const timer = setTimeout(autosave, AUTOSAVE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [enhanced, dirty, pending, autosave]);
+
+  // The preview beside the form, rendered by the server as visitors will get it.
+  const previewRequest = useRef(0);
+  useEffect(() => {
+    if (!enhanced) return;
+    const request = ++previewRequest.current;
+    const timer = setTimeout(async () => {
+      try {
+        const answer = await previewDraft({ body: values.body.slice(0, BODY_MAX) });
+        if (request === previewRequest.current && 'html' in answer) setPreviewHtml(answer.html);
+      } catch {
+        // The pane keeps the last preview; the status line speaks about saving.
+      }
+    }, PREVIEW_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [enhanced, values.body]);
+
+  // Leaving with unsaved text: the browser asks (reload, close), and so do links in the page.
+  useEffect(() => {
+    if (!dirty) return;
+    const beforeUnload = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    const click = (event: MouseEvent) => {
+      const link = (event.target as Element | null)?.closest?.('a[href]');
+      if (
+        !(link instanceof HTMLAnchorElement) ||
+        link.target === '_blank' ||
+        link.hasAttribute('download')
+      )
+        return;
+      const url = new URL(link.href, window.location.href);
+      if (
+        url.origin !== window.location.origin ||
+        (url.pathname === window.location.pathname && url.hash)
+      )
+        return;
+      if (!window.confirm('You have unsaved changes on this page. Leave without saving them?')) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
+    };
+    window.addEventListener('beforeunload', beforeUnload);
+    document.addEventListener('click', click, true);
+    return () => {
+      window.removeEventListener('beforeunload', beforeUnload);
+      document.removeEventListener('click', click, true);
+    };
+  }, [dirty]);
+
+  // Ctrl+S / Cmd+S saves (a rename too) instead of saving the page's HTML to disk.
+  useEffect(() => {
+    const keydown = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
+        event.preventDefault();
+        const button = form.current?.querySelector<HTMLButtonElement>('button[value="save"]');
+        if (button) form.current?.requestSubmit(button);
+      }
+    };
+    window.addEventListener('keydown', keydown);
+    return () => window.removeEventListener('keydown', keydown);
+  }, []);
+
+  const applyWrap = (wrap: Wrap) => {
+    const area = body.current;
+    if (!area) return;
+    const { selectionStart: start, selectionEnd: end, value } = area;
+    const selected = value.slice(start, end) || wrap.placeholder;
+    const lineStart = wrap.line ? value.lastIndexOf('\n', start - 1) + 1 : start;
+    const before = wrap.line ? value.slice(0, lineStart) : value.slice(0, start);
+    const inserted = wrap.line
+      ? `${wrap.before}${value.slice(lineStart, end) || wrap.placeholder}`
+      : `${wrap.before}${selected}${wrap.after}`;
+    const next = `${before}${inserted}${value.slice(end)}`;
+    update('body', next);
+    requestAnimationFrame(() => {
+      area.focus();
+      const caret = before.length + inserted.length - wrap.after.length;
+      area.setSelectionRange(
+        caret - (value.slice(start, end) ? 0 : wrap.placeholder.length),
+        caret,
+      );
+    });
+  };
+
+  const words = useMemo(
+    () => values.body.trim().split(/\s+/).filter(Boolean).length,
+    [values.body],
+  );
+  const minutes = Math.max(1, Math.round(words / WORDS_PER_MINUTE));
+  const errorOf = (name: string) => fieldErrors?.[name];
   const invalid = (name: string) =>
-    state.fieldErrors?.[name] ? { 'aria-invalid': true, 'aria-describedby': `${name}-error` } : {};
+    errorOf(name) ? { 'aria-invalid': true, 'aria-describedby': `${name}-error` } : {};
+  const isNew = values.pageId === '';
+
   return (
-    // The key resets the uncontrolled fields to the returned values after each submission.
-    <form action={action} className="editor" key={JSON.stringify(values)}>
-      {state.message ? (
-        <p role="alert" className="form-error">
-          {state.message}
-        </p>
-      ) : null}
-      {state.conflict ? (
-        <section className="conflict" aria-label="Saved meanwhile">
-          <h2>
-            Saved meanwhile{state.conflict.savedBy ? ` by ${state.conflict.savedBy}` : ''} at{' '}
-            {formatUtc(state.conflict.savedAt)}
-          </h2>
-          <p>
-            <strong>{state.conflict.title}</strong>
+    <div className="editor-layout">
+      <form
+        id={EDITOR_FORM_ID}
+        ref={form}
+        action={formAction}
+        className="editor"
+        onSubmit={(event) => {
+          // Never send what cannot be saved: the request would be refused, the text with it.
+          if (characterCount(values.body) > BODY_MAX) {
+            event.preventDefault();
+            setStatus({ kind: 'failed', message: tooLongMessage(characterCount(values.body)) });
+            return;
+          }
+          setStatus({ kind: 'saving' });
+        }}
+      >
+        {status.kind === 'failed' ? (
+          // A refusal is said at once (an alert); saving and saved are polite news.
+          <p className="editor-status failed" role="alert">
+            {status.message}
           </p>
-          <pre className="conflict-body">{state.conflict.body}</pre>
-          <p>Your text is in the form below. Saving again replaces their version with yours.</p>
-        </section>
-      ) : null}
-      <input type="hidden" name="originalSlug" value={values.originalSlug} />
-      <input type="hidden" name="version" value={values.version} />
-      <label>
-        Title
-        <input
-          name="title"
-          defaultValue={values.title}
-          required
-          maxLength={200}
-          {...invalid('title')}
-        />
-        <FieldError name="title" state={state} />
-      </label>
-      <label>
-        Slug
-        <input
-          name="slug"
-          defaultValue={values.slug}
-          required
-          maxLength={100}
-          pattern="[a-z0-9]+(-[a-z0-9]+)*"
-          readOnly={values.originalSlug === 'home'}
-          {...invalid('slug')}
-        />
-        <FieldError name="slug" state={state} />
-        {!isNew && values.originalSlug !== 'home' ? (
-          <span className="hint">
-            Changing the slug renames the page at once; the old address will redirect.
-          </span>
+        ) : (
+          <p className="editor-status" role="status" aria-live="polite">
+            {status.kind === 'saving'
+              ? 'Saving…'
+              : dirty
+                ? 'Unsaved changes'
+                : status.at
+                  ? `Saved ${formatUtc(status.at)}`
+                  : 'Not saved yet'}
+          </p>
+        )}
+        {backup ? (
+          <div className="notice-box" role="alert">
+            Text you typed on {formatUtc(backup.at)} was not saved; this browser kept it.{' '}
+            <button
+              type="button"
+              onClick={() => {
+                setValues((current) => ({
+                  ...backup.values,
+                  pageId: current.pageId,
+                  version: current.version,
+                  originalSlug: current.originalSlug,
+                }));
+                setBackup(null);
+              }}
+            >
+              Put it back
+            </button>{' '}
+            <button
+              type="button"
+              onClick={() => {
+                window.localStorage.removeItem(backupKey(initial));
+                setBackup(null);
+              }}
+            >
+              Discard it
+            </button>
+          </div>
         ) : null}
-      </label>
-      <label>
-        Summary
-        <textarea
-          name="summary"
-          defaultValue={values.summary}
-          rows={2}
-          maxLength={500}
-          {...invalid('summary')}
+        {conflict ? (
+          <section className="conflict" aria-label="Saved meanwhile">
+            <h2>
+              Saved meanwhile{conflict.savedBy ? ` by ${conflict.savedBy}` : ''} at{' '}
+              {formatUtc(conflict.savedAt)}
+            </h2>
+            <FieldsDiff
+              before={conflict}
+              after={values}
+              beforeLabel="their version"
+              afterLabel="yours (in the form)"
+            />
+            <p className="conflict-actions">
+              <button
+                type="submit"
+                name="intent"
+                value="save"
+                className="primary"
+                onClick={() => {
+                  autosaveOff.current = false;
+                }}
+              >
+                Keep mine
+              </button>{' '}
+              <button
+                type="submit"
+                name="intent"
+                value="take-theirs"
+                onClick={(event) => {
+                  if (!enhanced) return;
+                  // With JavaScript: their text into the form at once, nothing sent.
+                  event.preventDefault();
+                  const theirs = {
+                    ...values,
+                    title: conflict.title,
+                    summary: conflict.summary,
+                    body: conflict.body,
+                    version: String(conflict.version),
+                  };
+                  setValues(theirs);
+                  setSaved(theirs);
+                  setConflict(undefined);
+                  autosaveOff.current = false;
+                  setStatus({ kind: 'saved', at: conflict.savedAt });
+                }}
+              >
+                Take theirs
+              </button>
+            </p>
+          </section>
+        ) : null}
+        <input type="hidden" name="originalSlug" value={values.originalSlug} />
+        <input type="hidden" name="pageId" value={values.pageId} />
+        <input
+          type="hidden"
+          name="version"
+          value={conflict ? String(conflict.version) : values.version}
         />
-        <FieldError name="summary" state={state} />
-      </label>
-      <label>
-        Body (Markdown)
-        <textarea name="body" defaultValue={values.body} rows={18} {...invalid('body')} />
-        <FieldError name="body" state={state} />
-      </label>
-      <button type="submit" disabled={pending}>
-        {pending ? 'Saving…' : isNew ? 'Create draft' : 'Save draft'}
-      </button>
-    </form>
+        <label>
+          Title
+          <input
+            name="title"
+            value={values.title}
+            onChange={(event) => update('title', event.target.value)}
+            required
+            maxLength={TITLE_MAX}
+            {...invalid('title')}
+          />
+          <span className="hint">
+            {characterCount(values.title)}/{TITLE_SHOWN}: search results show about {TITLE_SHOWN}{' '}
+            characters.
+          </span>
+          <FieldError name="title" message={errorOf('title')} />
+        </label>
+        <label>
+          Slug
+          <input
+            name="slug"
+            value={values.slug}
+            onChange={(event) => {
+              setSlugTouched(true);
+              update('slug', event.target.value);
+            }}
+            required
+            maxLength={MAX_SLUG_LENGTH}
+            pattern="[a-z0-9]+(-[a-z0-9]+)*"
+            readOnly={values.originalSlug === HOME_SLUG}
+            {...invalid('slug')}
+          />
+          <FieldError name="slug" message={errorOf('slug')} />
+          <span className="hint">
+            {isNew
+              ? 'Filled from the title until you change it.'
+              : values.originalSlug === HOME_SLUG
+                ? 'The home page keeps its address.'
+                : 'Changing it renames the page when you save; the old address will redirect.'}
+          </span>
+        </label>
+        <label>
+          Summary
+          <textarea
+            name="summary"
+            value={values.summary}
+            onChange={(event) => update('summary', event.target.value)}
+            rows={2}
+            maxLength={SUMMARY_MAX}
+            {...invalid('summary')}
+          />
+          <span className="hint">
+            {characterCount(values.summary)}/{SUMMARY_SHOWN}: search results show about{' '}
+            {SUMMARY_SHOWN}.
+          </span>
+          <FieldError name="summary" message={errorOf('summary')} />
+        </label>
+        <div className="body-field">
+          <label htmlFor="editor-body">Body (Markdown)</label>
+          {enhanced ? (
+            <div className="toolbar" role="toolbar" aria-label="Formatting">
+              {TOOLBAR.map(({ label, title, wrap }) => (
+                <button
+                  key={title}
+                  type="button"
+                  title={title}
+                  aria-label={title}
+                  onClick={() => applyWrap(wrap)}
+                >
+                  {label}
+                </button>
+              ))}
+              <a href="/preview/writing-in-markdown" target="_blank" rel="noreferrer">
+                Markdown guide
+              </a>
+            </div>
+          ) : (
+            <a href="/preview/writing-in-markdown">Markdown guide</a>
+          )}
+          <textarea
+            id="editor-body"
+            ref={body}
+            name="body"
+            value={values.body}
+            onChange={(event) => update('body', event.target.value)}
+            rows={20}
+            {...invalid('body')}
+          />
+          <span className="hint">
+            {words} {words === 1 ? 'word' : 'words'}, about {minutes} min to read
+          </span>
+          <FieldError name="body" message={errorOf('body')} />
+        </div>
+        <p className="editor-buttons">
+          <button type="submit" name="intent" value="save" disabled={pending}>
+            {pending ? 'Saving…' : isNew ? 'Create draft' : 'Save draft'}
+          </button>
+          {enhanced ? null : (
+            <button type="submit" name="intent" value="preview">
+              Preview
+            </button>
+          )}
+        </p>
+      </form>
+      <section className="live-preview" aria-label="Preview as visitors will see it">
+        <p className="live-preview-label">
+          As visitors will see it{enhanced ? ' (updates as you type)' : ''}
+        </p>
+        <Article
+          page={{
+            title: values.title || 'Untitled',
+            summary: values.summary,
+            bodyHtml: previewHtml,
+          }}
+        />
+      </section>
+    </div>
   );
 }

@@ -1,30 +1,60 @@
 import type { PageView } from '../../lib/content';
 import { formatUtc } from '../../lib/dates';
-import { previewPath, publicPath } from '../../lib/preview-paths';
-import { discardDraft, publishPage, unpublishPage } from './actions';
+import type { PreviewLink } from '../../lib/preview-links';
+import { PREVIEW_DASHBOARD, previewPath, publicPath } from '../../lib/routes';
+import { discardDraft, publishPage, revokeShareLink, unpublishPage } from './actions';
+import { ConfirmCommand } from './confirm-command';
+import { EDITOR_FORM_ID } from './forms';
 import { ShareLinkForm } from './share-link-form';
 
-const STATE_LABELS: Record<PageView['state'], string> = {
+/** A page's state in words, for the banner and anything else that names it in full. */
+export const STATE_LABELS: Record<PageView['state'], string> = {
   published: 'Published, no unpublished changes',
   changed: 'Published, with a newer draft (shown here)',
   'draft-only': 'Draft only: not published',
 };
 
-const NOTICES: Record<string, string> = {
-  saved: 'Draft saved. Visitors still see the published version.',
-  published: 'Published. Visitors see this version now.',
-  unpublished: 'Unpublished. Visitors get a 404; the text is kept as a draft.',
-  discarded: 'Draft discarded.',
-  deleted: 'The draft-only page was deleted.',
-  stale:
-    'Nothing changed: the page was changed by someone else since you opened it. Review it and try again.',
-  refused: 'That could not be done.',
-  busy: 'Folio is busy saving other changes; nothing was changed. Try again in a moment.',
-  'signed-out': 'Your session has ended. Sign in again.',
+// A Map, not an object: the notice comes from the query string, and `?notice=constructor`
+// must not find Object.prototype's members.
+const NOTICES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    saved: 'Draft saved.',
+    published: 'Published. Visitors see this version now.',
+    unpublished: 'Unpublished. Visitors get a 404; the text is kept as a draft.',
+    discarded: 'Draft discarded.',
+    deleted: 'The draft-only page was deleted.',
+    restored:
+      'That version is the draft now, in the editor. Visitors still see the published version until you publish it.',
+    stale:
+      'Nothing changed: this page was changed since you opened it (by another editor, or in another tab). Review it and try again.',
+    replaced:
+      'Nothing changed: the page you opened was deleted or renamed, and this address now belongs to another page (shown here).',
+    gone: 'Nothing changed: that page was deleted meanwhile.',
+    'link-revoked': 'Share link revoked: it no longer opens this draft.',
+    'link-gone': 'That share link had already expired or been revoked.',
+    refused: 'That could not be done.',
+    busy: 'Folio is busy saving other changes; nothing was changed. Try again in a moment.',
+    unavailable:
+      'Folio cannot reach its database right now; nothing was changed. Try again in a moment.',
+    'signed-out': 'Your session has ended. Sign in again.',
+  }),
+);
+
+/** What visitors see meanwhile, said after a save: it depends on the page's state. */
+const AFTER_SAVE: Record<PageView['state'], string> = {
+  published: ' Visitors see the published version, which is the same.',
+  changed: ' Visitors still see the published version until you publish this draft.',
+  'draft-only': ' Visitors see nothing until you publish it.',
 };
 
-export function noticeText(notice: string | null): string | null {
-  return notice ? (NOTICES[notice] ?? null) : null;
+/** The words for a `?notice=` value (null for anything unknown), for a page in `state`. */
+export function noticeText(notice: string | null, state?: PageView['state']): string | null {
+  const text = notice === null ? undefined : NOTICES.get(notice);
+  if (text === undefined) return null;
+  // Restoring the version visitors already see leaves no draft: say that, not "publish it".
+  if (notice === 'restored' && state === 'published')
+    return 'That version is the one visitors see already: there is no draft to publish.';
+  return notice === 'saved' && state ? text + AFTER_SAVE[state] : text;
 }
 
 function PageCommand({
@@ -43,6 +73,7 @@ function PageCommand({
   return (
     <form action={action} className={`inline-form command-${command}`}>
       <input type="hidden" name="slug" value={page.slug} />
+      <input type="hidden" name="pageId" value={page.id} />
       <input type="hidden" name="version" value={page.version} />
       <button type="submit" className={className}>
         {label}
@@ -51,22 +82,113 @@ function PageCommand({
   );
 }
 
+/** The commands that cannot be taken back, what each asks, and its button's words. */
+export const CONFIRMABLE_COMMANDS = ['unpublish', 'discard', 'delete'] as const;
+export type ConfirmableCommand = (typeof CONFIRMABLE_COMMANDS)[number];
+
+/** Whether a command applies to a page in its state (the banner offers only those). */
+export function commandApplies(command: ConfirmableCommand, page: PageView): boolean {
+  return command === 'unpublish'
+    ? page.state !== 'draft-only'
+    : command === 'discard'
+      ? page.state === 'changed'
+      : page.state === 'draft-only';
+}
+
+/**
+ * What a command asks before it runs. `published` is how many times the page was published:
+ * a draft-only page may have been published before (then unpublished), and deleting it ends
+ * that history too, which the question must say.
+ */
+export function confirmationOf(command: ConfirmableCommand, page: PageView, published = 0) {
+  return command === 'unpublish'
+    ? {
+        label: 'Unpublish',
+        question: `Unpublish “${page.title}”? Visitors will get “Page not found” at /${page.slug}; the text is kept as a draft.`,
+        form: (
+          <PageCommand
+            command="unpublish"
+            action={unpublishPage}
+            page={page}
+            label="Unpublish"
+            className="danger"
+          />
+        ),
+      }
+    : command === 'delete'
+      ? {
+          label: 'Delete draft page',
+          question:
+            published === 0
+              ? `Delete “${page.title}” for good? It was never published; its text will be gone.`
+              : `Delete “${page.title}” for good? It is not published now, but it was ${published === 1 ? 'once' : `${published} times`}: its text and its whole history will be gone.`,
+          form: (
+            <PageCommand
+              command="discard"
+              action={discardDraft}
+              page={page}
+              label="Delete for good"
+              className="danger"
+            />
+          ),
+        }
+      : {
+          label: 'Discard draft',
+          question: `Discard the draft of “${page.title}”? The published version stays; the draft’s text will be gone (earlier published versions remain in the history).`,
+          form: (
+            <PageCommand
+              command="discard"
+              action={discardDraft}
+              page={page}
+              label="Discard draft"
+              className="danger"
+            />
+          ),
+        };
+}
+
+function Confirmed({
+  command,
+  page,
+  published,
+}: {
+  command: ConfirmableCommand;
+  page: PageView;
+  published: number;
+}) {
+  const { label, question, form } = confirmationOf(command, page, published);
+  return (
+    <ConfirmCommand
+      href={`${previewPath(page.slug)}?confirm=${command}`}
+      label={label}
+      question={question}
+    >
+      {form}
+    </ConfirmCommand>
+  );
+}
+
 /** What is shown, when and by whom it was saved, and what the editor can do with it. */
 export function PreviewBanner({
   page,
   editing,
   notice,
+  shareLinks,
+  published,
 }: {
   page: PageView;
   editing: boolean;
   notice: string | null;
+  shareLinks: readonly PreviewLink[];
+  /** How many times the page was published (its history's length). */
+  published: number;
 }) {
-  const savedAt = page.draftUpdatedAt ?? page.publishedAt ?? page.updatedAt;
-  const savedBy = page.draftUpdatedBy;
+  const savedAt = page.draftUpdatedAt ?? page.updatedAt;
+  const savedBy = page.draftUpdatedBy ?? page.updatedBy;
   return (
     <section className="preview-banner" aria-label="Preview">
       <p className="preview-state">
-        <strong>Preview</strong> · {STATE_LABELS[page.state]} · last saved{' '}
+        <strong>Preview</strong> · {STATE_LABELS[page.state]} · last change{' '}
         <time dateTime={savedAt}>{formatUtc(savedAt)}</time>
         {savedBy ? ` by ${savedBy}` : ''}
       </p>
@@ -81,7 +203,19 @@ export function PreviewBanner({
         ) : (
           <a href={`${previewPath(page.slug)}?edit`}>Edit</a>
         )}
-        {page.state !== 'published' ? (
+        {editing ? (
+          // Submits the editor's form: what is on screen is saved and published, never an
+          // older text.
+          <button
+            type="submit"
+            form={EDITOR_FORM_ID}
+            name="intent"
+            value="publish"
+            className="primary"
+          >
+            Publish
+          </button>
+        ) : page.state !== 'published' ? (
           <PageCommand
             command="publish"
             action={publishPage}
@@ -90,24 +224,40 @@ export function PreviewBanner({
             className="primary"
           />
         ) : null}
-        {page.state !== 'draft-only' ? (
-          <PageCommand command="unpublish" action={unpublishPage} page={page} label="Unpublish" />
-        ) : null}
-        {page.state !== 'published' ? (
-          <PageCommand
-            command="discard"
-            action={discardDraft}
-            page={page}
-            label={page.state === 'draft-only' ? 'Delete draft page' : 'Discard draft'}
-          />
-        ) : null}
+        {CONFIRMABLE_COMMANDS.filter((command) => commandApplies(command, page)).map((command) => (
+          <Confirmed key={command} command={command} page={page} published={published} />
+        ))}
+        <a href={`${previewPath(page.slug)}?history`}>History</a>
         {page.state !== 'draft-only' ? (
           <a href={publicPath(page.slug)}>Exit preview</a>
         ) : (
-          <a href="/">Exit preview</a>
+          <a href={PREVIEW_DASHBOARD}>Exit preview</a>
         )}
       </div>
-      <ShareLinkForm slug={page.slug} />
+      <ShareLinkForm pageId={page.id} />
+      {shareLinks.length > 0 ? (
+        <details className="share-links">
+          <summary>
+            {shareLinks.length === 1
+              ? '1 share link is open'
+              : `${shareLinks.length} share links are open`}
+          </summary>
+          <ul>
+            {shareLinks.map((link) => (
+              <li key={link.id}>
+                Made by {link.createdBy ?? 'the CLI'} on {formatUtc(link.createdAt)}, works until{' '}
+                {formatUtc(link.expiresAt)}{' '}
+                <form action={revokeShareLink} className="inline-form">
+                  <input type="hidden" name="slug" value={page.slug} />
+                  <input type="hidden" name="pageId" value={page.id} />
+                  <input type="hidden" name="linkId" value={link.id} />
+                  <button type="submit">Revoke</button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
     </section>
   );
 }

@@ -4,14 +4,16 @@ import { formatUtc } from '../../lib/dates';
 import { createShareLink } from './actions';
 import type { ShareLinkState } from './forms';
 
-export function ShareLinkForm({ slug }: { slug: string }) {
-  const [state, action, pending] = useActionState<ShareLinkState, FormData>(createShareLink, {});
+export function ShareLinkForm({ pageId }: { pageId: number }) {
+  const [answer, action, pending] = useActionState<ShareLinkState, FormData>(createShareLink, {});
+  // An action that succeeded redirects, and React then leaves undefined as the state.
+  const state = answer ?? {};
   return (
     <form action={action} className="inline-form">
-      <input type="hidden" name="slug" value={slug} />
+      <input type="hidden" name="pageId" value={pageId} />
       <label>
-        Share for{' '}
-        <select name="ttl" defaultValue="24h">
+        Share for {/* Keyed by the choice returned, so the select shows it after submitting. */}
+        <select name="ttl" defaultValue={state.ttl ?? '24h'} key={state.ttl ?? '24h'}>
           <option value="1h">1 hour</option>
           <option value="24h">24 hours</option>
           <option value="7d">7 days</option>

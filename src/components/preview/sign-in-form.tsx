@@ -6,7 +6,9 @@ import type { SignInState } from './forms';
 // Works without JavaScript: the form posts to the current URL and the page re-renders with
 // the returned state.
 export function SignInForm({ next }: { next: string }) {
-  const [state, action, pending] = useActionState<SignInState, FormData>(signIn, {});
+  const [answer, action, pending] = useActionState<SignInState, FormData>(signIn, {});
+  // An action that succeeded redirects, and React then leaves undefined as the state.
+  const state = answer ?? {};
   return (
     <form
       action={action}

@@ -1,6 +1,11 @@
-// The ordered list of schema migrations; add a numbered file and append it here.
+// The ordered list of schema migrations, each written for both engines; add a numbered file
+// and append it here. Ids are shared: migration 3 is the same change on SQLite and PostgreSQL.
 import { migration001 } from './001-initial';
+import { migration002 } from './002-links-and-throttle';
+import { migration003 } from './003-editor-and-site-settings';
 
-export type Migration = { id: number; name: string; sql: string };
+export type Engine = 'sqlite' | 'postgres';
 
-export const migrations: readonly Migration[] = [migration001];
+export type Migration = { id: number; name: string } & Record<Engine, string>;
+
+export const migrations: readonly Migration[] = [migration001, migration002, migration003];

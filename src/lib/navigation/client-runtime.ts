@@ -4,6 +4,8 @@ import {
   unstable_decodeRoutePath as decodeRoutePath,
   unstable_encodeRoutePath as encodeRoutePath,
 } from 'waku/router/client-core';
+import { isPreviewPath } from '../routes';
+import { leavePageError } from '../waku-internals';
 import {
   createPrefetchQueue,
   type PrefetchQueue,
@@ -23,7 +25,7 @@ export function setRouterPrefetch(prefetch: RouterPrefetch): void {
 }
 
 export function routeKindOf(path: string): RouteKind {
-  return path === '/preview' || path.startsWith('/preview/') ? 'dynamic' : 'static';
+  return isPreviewPath(path) ? 'dynamic' : 'static';
 }
 
 export function prefetchQueue(): PrefetchQueue {
@@ -93,8 +95,4 @@ export function targetUrlOf(rscPath: string, rscParams: unknown): string {
 }
 
 /** Waku's "leave" error: the router pushes the URL and loads it as a full page. */
-export function leaveFor(url: string): Error {
-  return Object.assign(new Error(`full page load: ${url}`), {
-    digest: `__WAKU_CUSTOM_ERROR__;${JSON.stringify({ location: url, unstable_leave: true })}`,
-  });
-}
+export const leaveFor = leavePageError;

@@ -1,38 +1,30 @@
 // Owns unexpected-error handling on the server: the digest, the log line and the Sentry event.
-import { AsyncLocalStorage } from 'node:async_hooks';
+import 'server-only';
 import * as Sentry from '@sentry/bun';
+import { suspectContentVersion } from '../content-version';
 import { log } from '../log';
-import { markRenderFailed } from '../render-cache';
-import { classifyRequestError, type RequestErrorVerdict } from './request-errors';
-
-/** Waku marks its own control-flow errors (not found, redirect) with this digest prefix. */
-const WAKU_CONTROL_FLOW = '__WAKU_CUSTOM_ERROR__;';
-
-export type RequestErrorState = { route: string; digest?: string; verdict?: RequestErrorVerdict };
-
-// Kept on globalThis: the rsc and ssr bundles are separate module instances in one process,
-// and server.ts outside the bundle must see the same store.
-const STORE_KEY = Symbol.for('folio.request-error-state');
-const globalStore = globalThis as unknown as Record<symbol, AsyncLocalStorage<RequestErrorState>>;
-globalStore[STORE_KEY] ??= new AsyncLocalStorage<RequestErrorState>();
-export const requestErrorState = globalStore[STORE_KEY];
-
-const recentlyReported = new Set<string>();
+import { processSingleton } from '../process-singleton';
+import { currentRequestContext, markRenderFailed } from '../request-context';
+import { setRenderErrorHook, wakuErrorInfo } from '../waku-internals';
+import { classifyRequestError } from './request-errors';
 
 /** A 32-hex id: a valid Sentry event_id, short enough to read out to support. */
 export function newDigest(): string {
   return crypto.randomUUID().replaceAll('-', '');
 }
 
+/** Waku's own control-flow errors (not found, redirect): the router's business, not bugs. */
 export function isControlFlowError(error: unknown): boolean {
-  const digest = (error as { digest?: unknown } | null)?.digest;
-  return typeof digest === 'string' && digest.startsWith(WAKU_CONTROL_FLOW);
+  return wakuErrorInfo(error) !== null;
 }
 
 function activeTraceId(): string | undefined {
   const span = Sentry.getActiveSpan();
   return span ? span.spanContext().traceId : undefined;
 }
+
+// SSR re-throws an RSC error as a new object carrying the same digest: report it once.
+const recentlyReported = processSingleton('recently-reported-digests', () => new Set<string>());
 
 /**
  * Reports an unexpected error once: gives it a digest (kept if it already has one), writes one
@@ -48,18 +40,17 @@ export function reportUnexpectedError(
     __folioReported?: boolean;
   };
   markRenderFailed();
-  const state = requestErrorState.getStore();
+  const request = currentRequestContext();
   const digest =
     holder.digest && /^[0-9a-f]{32}$/.test(holder.digest) ? holder.digest : newDigest();
   if (typeof error === 'object' && error !== null) holder.digest = digest;
-  if (state) state.digest ??= digest;
+  if (request) request.digest ??= digest;
   if (holder.__folioReported || recentlyReported.has(digest)) return digest;
   if (typeof error === 'object' && error !== null) holder.__folioReported = true;
-  // SSR re-throws an RSC error as a new object carrying the same digest: report it once.
   recentlyReported.add(digest);
   if (recentlyReported.size > 1000)
     recentlyReported.delete(recentlyReported.values().next().value as string);
-  const route = context.route ?? state?.route;
+  const route = context.route ?? request?.url.pathname;
   log.error('unexpected error', {
     digest,
     route,
@@ -76,20 +67,41 @@ export function reportUnexpectedError(
   return digest;
 }
 
-/** Called by Waku's React `onError` (see waku.config.ts) for every render error. */
+/** Called by Waku's React `onError` (see waku-internals.ts) for every render error. */
 export function onRenderError(error: unknown): void {
   if (isControlFlowError(error)) return;
+  // The HTML renderer re-throws an error of the component render as a new one with a generic
+  // message: once this request has its verdict (a 503 while the database is out of reach),
+  // that echo is part of the same refusal, not a bug of its own.
+  if (currentRequestContext()?.verdict) return;
   const verdict = classifyRequestError(error);
   if (verdict) {
-    // Caused by the request (e.g. a form from an older build): the middleware answers 4xx.
-    const state = requestErrorState.getStore();
-    if (state) state.verdict = verdict;
+    // Caused by the request (e.g. a form from an older build), or the database's state: the
+    // middleware answers with the verdict. Whatever was rendered is not kept.
+    markRenderFailed();
+    const request = currentRequestContext();
+    if (request) request.verdict = verdict;
     return;
   }
   reportUnexpectedError(error, { where: 'render' });
 }
 
-// The hook Waku's patched onError calls; set when this module loads in the rsc bundle.
-(
-  globalThis as unknown as { __FOLIO_ON_RENDER_ERROR__?: (e: unknown) => void }
-).__FOLIO_ON_RENDER_ERROR__ = onRenderError;
+setRenderErrorHook(onRenderError);
+
+const outage = processSingleton('database-outage', () => ({ reportedAt: 0 }));
+const OUTAGE_REPORT_INTERVAL_MS = 60_000;
+
+/**
+ * The database could not be reached for a request. An outage fails every request that needs
+ * the database: it is logged and sent to Sentry once a minute at most, not once per request.
+ */
+export function reportDatabaseOutage(route: string): void {
+  // Whatever dropped for this request may have dropped the LISTEN connection too.
+  suspectContentVersion();
+  const now = Date.now();
+  if (now - outage.reportedAt < OUTAGE_REPORT_INTERVAL_MS) return;
+  outage.reportedAt = now;
+  log.error('database unavailable', { route, note: 'reported at most once a minute' });
+  if (Sentry.isInitialized())
+    Sentry.captureMessage('Folio cannot reach its database', { level: 'error', tags: { route } });
+}

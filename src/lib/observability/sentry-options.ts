@@ -1,5 +1,7 @@
-// Owns the Sentry options shared by the server SDK: what is collected and where it goes.
+// Owns the Sentry options of the server SDK: what is collected, what is scrubbed before it
+// leaves (share tokens, cookies), and where it goes.
 import type { BunOptions } from '@sentry/bun';
+import { scrubSecrets } from './scrub';
 
 /** What Folio lets the SDK collect: no cookies (sessions), no bodies (passwords, drafts), no
  * user info (editor emails), and only headers that help debugging. */
@@ -30,6 +32,11 @@ export function serverSentryOptions(env: ServerSentryEnv): BunOptions | null {
     release: env.SENTRY_RELEASE,
     tracesSampleRate: Number.isFinite(rate) ? rate : 1,
     dataCollection: DATA_COLLECTION,
+    // The referer (kept for debugging) and URLs can carry a share token: none leaves.
+    beforeSend: (event) => scrubSecrets(event),
+    beforeSendTransaction: (event) => scrubSecrets(event),
+    beforeSendSpan: (span) => scrubSecrets(span),
+    beforeBreadcrumb: (breadcrumb) => scrubSecrets(breadcrumb),
     spotlight: spotlight ? (spotlight === '1' || spotlight === 'true' ? true : spotlight) : false,
   };
 }

@@ -1,4 +1,8 @@
+import { setDocumentStatus } from '../../lib/request-context';
+
 export default function NotFoundPage() {
+  // Also when /404 is asked for by name: it is not a page.
+  setDocumentStatus(404);
   return (
     <>
       <title>Page not found · Folio</title>

@@ -3,21 +3,23 @@ import { unstable_notFound as notFound, unstable_redirect as redirect } from 'wa
 import { Article } from '../../components/article';
 import { PageMeta } from '../../components/page-meta';
 import { contentStore } from '../../lib/content';
-import { HOME_SLUG, isValidSlug } from '../../lib/slug';
+import { markPublicPageRendered } from '../../lib/request-context';
+import { HOME_SLUG, isValidSlug } from '../../lib/routes';
 
 export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
   // Invalid slugs never reach the database: they are a plain 404.
   if (!isValidSlug(slug)) notFound();
   if (slug === HOME_SLUG) redirect('/', 308);
   const store = contentStore();
-  const page = store.getPage(slug, { draft: false });
+  const page = await store.getPage(slug, { draft: false });
   if (!page) {
     // Full page loads of a renamed slug get a 301 from the canonical middleware first; this
     // covers client navigation, where Waku only offers 307/308.
-    const current = store.findRedirect(slug);
+    const current = await store.findRedirect(slug);
     if (current) redirect(`/${current}`, 308);
     notFound();
   }
+  markPublicPageRendered(page.slug);
   return (
     <>
       <PageMeta title={page.title} description={page.summary} path={`/${page.slug}`} />

@@ -1,10 +1,13 @@
 import { Article } from '../../components/article';
 import { PageMeta } from '../../components/page-meta';
 import { contentStore } from '../../lib/content';
-import { HOME_SLUG } from '../../lib/slug';
+import { markPublicPageRendered } from '../../lib/request-context';
+import { HOME_SLUG } from '../../lib/routes';
 
 export default async function HomePage() {
-  const page = contentStore().getPage(HOME_SLUG, { draft: false });
+  const page = await contentStore().getPage(HOME_SLUG, { draft: false });
+  // `/` is a real page even before anything is published.
+  markPublicPageRendered(HOME_SLUG);
   if (!page) {
     return (
       <>

@@ -1,18 +1,20 @@
+import { PUBLIC_CACHE_HEADERS } from '../../lib/cache-headers';
 import { siteOrigin } from '../../lib/site-url';
+import { RSC_PREFIX } from '../../lib/waku-internals';
 
-export async function GET(request: Request): Promise<Response> {
+export async function GET(): Promise<Response> {
   const body = [
     'User-agent: *',
     'Disallow: /preview',
-    'Disallow: /RSC/',
+    `Disallow: ${RSC_PREFIX}`,
     '',
-    `Sitemap: ${siteOrigin(request)}/sitemap.xml`,
+    `Sitemap: ${siteOrigin()}/sitemap.xml`,
     '',
   ].join('\n');
   return new Response(body, {
     headers: {
       'content-type': 'text/plain; charset=utf-8',
-      'cache-control': 'public, max-age=0, s-maxage=60, stale-while-revalidate=600',
+      ...PUBLIC_CACHE_HEADERS,
     },
   });
 }

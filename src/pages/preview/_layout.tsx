@@ -1,30 +1,37 @@
 import type { ReactNode } from 'react';
 import { signOut } from '../../components/preview/actions';
-import { contentStore } from '../../lib/content';
 import { currentEditorSession } from '../../lib/editor-session';
-import { previewPath } from '../../lib/preview-paths';
+import { HOME_SLUG, PREVIEW_DASHBOARD, previewPath } from '../../lib/routes';
+// The editors' screens have their own stylesheet, so public pages do not carry it.
+import previewStyles from '../../styles/preview.css?inline';
 
-// The preview's frame: every link stays inside preview; nothing here is public.
+// The preview's frame: every link stays inside preview; nothing here is public. The pages are
+// listed on the dashboard, not in the header.
 export default async function PreviewLayout({ children }: { children: ReactNode }) {
-  const session = currentEditorSession();
-  const pages = session ? contentStore().listAll() : [];
+  const session = await currentEditorSession();
   return (
     <>
       <meta name="robots" content="noindex" />
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own stylesheet, inlined at build time */}
+      <style dangerouslySetInnerHTML={{ __html: previewStyles }} />
       <header className="site-header preview-header">
         <nav aria-label="Preview" className="container nav">
-          <a href="/preview" className="brand">
+          <a href={PREVIEW_DASHBOARD} className="brand">
             Folio <span className="badge">preview</span>
           </a>
-          <ul>
-            {pages
-              .filter((page) => page.slug !== 'home')
-              .map((page) => (
-                <li key={page.slug}>
-                  <a href={previewPath(page.slug)}>{page.title}</a>
-                </li>
-              ))}
-          </ul>
+          {session ? (
+            <ul>
+              <li>
+                <a href={PREVIEW_DASHBOARD}>Pages</a>
+              </li>
+              <li>
+                <a href={previewPath(HOME_SLUG)}>Home page</a>
+              </li>
+              <li>
+                <a href="/preview?settings">Site settings</a>
+              </li>
+            </ul>
+          ) : null}
           {session ? (
             <form action={signOut} className="inline-form sign-out">
               <span>{session.editor.email}</span>
@@ -36,7 +43,7 @@ export default async function PreviewLayout({ children }: { children: ReactNode 
           ) : null}
         </nav>
       </header>
-      <main id="main" className="container">
+      <main id="main" className="container preview-main">
         {children}
       </main>
     </>

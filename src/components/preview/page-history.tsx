@@ -1,0 +1,172 @@
+// A page's history at /preview/<slug>?history: every publish (when, by whom), any version
+// shown as visitors saw it, a word-level diff between any two (the draft included), and
+// Restore as draft. Links and plain forms: all of it works without JavaScript.
+import type { PageView, Revision } from '../../lib/content';
+import { formatUtc } from '../../lib/dates';
+import { previewPath, rewriteLinksForPreview } from '../../lib/routes';
+import { Article } from '../article';
+import { restoreRevision } from './actions';
+import { FieldsDiff } from './word-diff';
+
+/** What a history URL asks for: a version to show, or two to compare ('draft' is one). */
+export type HistoryQuery = { show: number | null; from: string | null; to: string | null };
+
+export function historyQuery(params: URLSearchParams): HistoryQuery {
+  const show = Number(params.get('rev'));
+  return {
+    show: Number.isSafeInteger(show) && show > 0 ? show : null,
+    from: params.get('from'),
+    to: params.get('to'),
+  };
+}
+
+type Comparable = { label: string; title: string; summary: string; body: string };
+
+function comparable(
+  key: string | null,
+  page: PageView,
+  revisions: readonly Revision[],
+): Comparable | null {
+  if (key === 'draft')
+    return page.showingDraft
+      ? { label: 'the draft', title: page.title, summary: page.summary, body: page.bodyMarkdown }
+      : null;
+  const revision = revisions.find((each) => String(each.id) === key);
+  return revision
+    ? {
+        label: versionLabel(revisions.length - revisions.indexOf(revision), revision),
+        title: revision.title,
+        summary: revision.summary,
+        body: revision.bodyMarkdown,
+      }
+    : null;
+}
+
+/** "version 3 (11/23/2026, 2:50 AM UTC)": versions count up from the first publish. */
+function versionLabel(number: number, revision: Revision): string {
+  return `version ${number} (${formatUtc(revision.publishedAt)})`;
+}
+
+function VersionOptions({ revisions }: { revisions: readonly Revision[] }) {
+  return revisions.map((revision, index) => (
+    <option key={revision.id} value={revision.id}>
+      {versionLabel(revisions.length - index, revision)}
+    </option>
+  ));
+}
+
+function RestoreForm({ page, revision }: { page: PageView; revision: Revision }) {
+  return (
+    <form action={restoreRevision} className="inline-form">
+      <input type="hidden" name="slug" value={page.slug} />
+      <input type="hidden" name="pageId" value={page.id} />
+      <input type="hidden" name="revisionId" value={revision.id} />
+      <input type="hidden" name="version" value={page.version} />
+      <button type="submit">Restore as draft</button>
+    </form>
+  );
+}
+
+export function PageHistory({
+  page,
+  revisions,
+  query,
+}: {
+  page: PageView;
+  revisions: readonly Revision[];
+  query: HistoryQuery;
+}) {
+  const base = `${previewPath(page.slug)}?history`;
+  const shown = query.show === null ? null : revisions.find((each) => each.id === query.show);
+  const from = comparable(query.from, page, revisions);
+  const to = comparable(query.to, page, revisions);
+  return (
+    <section className="history" aria-labelledby="history-title">
+      <h1 id="history-title">History of “{page.title}”</h1>
+      <p>
+        {revisions.length === 0
+          ? 'This page was never published.'
+          : `Published ${revisions.length} ${revisions.length === 1 ? 'time' : 'times'}, newest first.`}{' '}
+        <a href={previewPath(page.slug)}>Back to the page</a>
+      </p>
+      {from && to ? (
+        <section className="history-diff" aria-label="Compared">
+          <h2>
+            {from.label} → {to.label}
+          </h2>
+          <FieldsDiff before={from} after={to} beforeLabel={from.label} afterLabel={to.label} />
+        </section>
+      ) : query.from || query.to ? (
+        <p role="alert">Those versions are not in this page’s history.</p>
+      ) : null}
+      {shown ? (
+        <section className="history-version" aria-label="Version shown">
+          <h2>
+            As published {formatUtc(shown.publishedAt)}
+            {shown.publishedBy ? ` by ${shown.publishedBy}` : ''}
+          </h2>
+          {shown.current && !page.showingDraft ? (
+            <p>This is the version visitors see now.</p>
+          ) : (
+            <RestoreForm page={page} revision={shown} />
+          )}
+          <div className="history-frame">
+            <Article page={{ ...shown, bodyHtml: rewriteLinksForPreview(shown.bodyHtml) }} />
+          </div>
+        </section>
+      ) : null}
+      {revisions.length > 0 ? (
+        <form method="get" action={previewPath(page.slug)} className="history-compare">
+          <input type="hidden" name="history" value="" />
+          <label>
+            Compare
+            <select
+              name="from"
+              defaultValue={query.from ?? String(revisions[1]?.id ?? revisions[0]?.id)}
+            >
+              <VersionOptions revisions={revisions} />
+            </select>
+          </label>
+          <label>
+            with
+            <select
+              name="to"
+              defaultValue={query.to ?? (page.showingDraft ? 'draft' : String(revisions[0]?.id))}
+            >
+              {page.showingDraft ? <option value="draft">the draft</option> : null}
+              <VersionOptions revisions={revisions} />
+            </select>
+          </label>
+          <button type="submit">Compare</button>
+        </form>
+      ) : null}
+      <ol className="history-list" reversed>
+        {revisions.map((revision, index) => {
+          const previous = revisions[index + 1];
+          return (
+            <li key={revision.id}>
+              <span>
+                <strong>Version {revisions.length - index}</strong>: published{' '}
+                <time dateTime={revision.publishedAt}>{formatUtc(revision.publishedAt)}</time>
+                {revision.publishedBy ? ` by ${revision.publishedBy}` : ''}
+                {revision.current ? ' · what visitors see now' : ''}
+              </span>{' '}
+              <a href={`${base}&rev=${revision.id}`}>Show</a>
+              {previous ? (
+                <>
+                  {' '}
+                  <a href={`${base}&from=${previous.id}&to=${revision.id}`}>Changes</a>
+                </>
+              ) : null}{' '}
+              {/* The version visitors see, with no draft over it, is already what a restore
+                  would make: nothing to offer. */}
+              {revision.current && !page.showingDraft ? null : (
+                <RestoreForm page={page} revision={revision} />
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+'use client';
+import { useActionState } from 'react';
+import type { NavigationLink, SiteSettings } from '../../lib/content';
+import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from '../../lib/field-limits';
+import { saveSiteSettings } from './actions';
+import type { SettingsFormState } from './forms';
+
+type Choice = NavigationLink & { id: number };
+
+/** The site's name, tagline, footer and header navigation (which pages, in what order). */
+export function SiteSettingsForm({
+  settings,
+  published,
+}: {
+  settings: SiteSettings;
+  /** Every published page, the ones in the navigation first, in its order. */
+  published: readonly Choice[];
+}) {
+  const [answer, action, pending] = useActionState<SettingsFormState, FormData>(
+    saveSiteSettings,
+    {},
+  );
+  // An action that succeeded redirects, and React then leaves undefined as the state.
+  const state = answer ?? {};
+  const values = state.values;
+  const chosen = new Set(
+    values
+      ? values.navigation.map(Number)
+      : (settings.navigation ?? published.map((page) => page.id)),
+  );
+  return (
+    <form action={action} className="settings-form">
+      {state.message ? (
+        <p role="alert" className="form-error">
+          {state.message}
+        </p>
+      ) : null}
+      <label>
+        Site title
+        <input
+          name="title"
+          defaultValue={values?.title ?? settings.title}
+          required
+          maxLength={SITE_TITLE_MAX}
+        />
+      </label>
+      <label>
+        Tagline
+        <input
+          name="tagline"
+          defaultValue={values?.tagline ?? settings.tagline}
+          maxLength={TAGLINE_MAX}
+        />
+        <span className="hint">Beside the title in the header; leave empty for none.</span>
+      </label>
+      <label>
+        Footer text
+        <input
+          name="footer"
+          defaultValue={values?.footer ?? settings.footer}
+          maxLength={FOOTER_MAX}
+        />
+      </label>
+      <fieldset>
+        <legend>Header navigation</legend>
+        <label className="inline-choice">
+          <input
+            type="radio"
+            name="navigation-mode"
+            value="all"
+            defaultChecked={settings.navigation === null}
+          />{' '}
+          Every published page, by title
+        </label>
+        <label className="inline-choice">
+          <input
+            type="radio"
+            name="navigation-mode"
+            value="chosen"
+            defaultChecked={settings.navigation !== null}
+          />{' '}
+          These pages, in this order:
+        </label>
+        <ol className="navigation-choices">
+          {published.map((page, index) => (
+            <li key={page.id}>
+              <label className="inline-choice">
+                <input
+                  type="checkbox"
+                  name="navigation"
+                  value={page.id}
+                  defaultChecked={chosen.has(page.id)}
+                />{' '}
+                {page.title} <code>/{page.slug}</code>
+              </label>{' '}
+              <label className="inline-choice">
+                position{' '}
+                <input
+                  type="number"
+                  name={`position-${page.id}`}
+                  defaultValue={index + 1}
+                  min={1}
+                  max={99}
+                  className="position"
+                />
+              </label>
+            </li>
+          ))}
+        </ol>
+        <span className="hint">
+          Only published pages appear; a page unpublished later drops out by itself.
+        </span>
+      </fieldset>
+      <button type="submit" className="primary" disabled={pending}>
+        {pending ? 'Saving…' : 'Save settings'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,53 @@
+// Owns the security headers every response carries: what they are, and the one function that
+// puts them on a response. The front door applies it to everything; responses answered from
+// memory (cached pages, hashed assets) are built with the same headers once, when stored.
+import 'server-only';
+
+/**
+ * What Folio loads, and nothing else. Scripts need 'unsafe-inline': Waku's bootstrap and the
+ * RSC payload are inline scripts without a nonce in 1.0.0-rc.1, and so is our load-failure
+ * guard (docs/decisions/0007). Images may come from https (Markdown can embed them); every
+ * request the page makes (page data, actions, the Sentry tunnel) is same-origin.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' https: data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'x-frame-options': 'DENY',
+  'permissions-policy':
+    'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+/** Sent only over HTTPS: a browser that saw it will not come back over plain HTTP. */
+export const HSTS_HEADER = ['strict-transport-security', 'max-age=31536000; includeSubDomains'];
+
+/** Adds the security headers a response lacks (and HSTS over HTTPS); returns the response. */
+export function withSecurityHeaders(response: Response, { https }: { https: boolean }): Response {
+  const entries = Object.entries(SECURITY_HEADERS);
+  if (https) entries.push(HSTS_HEADER as [string, string]);
+  try {
+    for (const [name, value] of entries) {
+      if (!response.headers.has(name)) response.headers.set(name, value);
+    }
+    return response;
+  } catch {
+    // Responses made by fetch() have immutable headers: copy once.
+    const copy = new Response(response.body, response);
+    for (const [name, value] of entries) copy.headers.set(name, value);
+    return copy;
+  }
+}

@@ -1,0 +1,70 @@
+import { PUBLIC_CACHE_HEADERS } from '../../lib/cache-headers';
+import { contentStore, type FeedEntry } from '../../lib/content';
+import { HOME_SLUG } from '../../lib/routes';
+import { siteOrigin } from '../../lib/site-url';
+import { escapeXml } from '../../lib/xml';
+
+/** How many pages the feed carries: feed readers poll it, so it stays small. */
+const FEED_ENTRIES = 20;
+
+/** Links and images in a page are site-relative; a feed reader needs them absolute. */
+function absolutize(html: string, origin: string): string {
+  return html.replace(/\b(href|src)="\/(?!\/)/g, `$1="${origin}/`);
+}
+
+/**
+ * An entry's id must never change (RFC 4287 §4.2.6), also when the page is renamed: a tag URI
+ * (RFC 4151) from the site's host, the day it was first published and the page's id, which is
+ * never given to another page.
+ */
+function entryId(entry: FeedEntry, host: string): string {
+  return `tag:${host},${entry.firstPublishedAt.slice(0, 10)}:page-${entry.id}`;
+}
+
+// An Atom feed (RFC 4287) of published pages, newest first, with their full sanitised HTML
+// (rendered and sanitised at save time, as on the page). Published revisions only: drafts are
+// never read here. Cached by browsers and CDNs like the sitemap.
+export async function GET(): Promise<Response> {
+  const origin = siteOrigin();
+  const host = new URL(origin).hostname;
+  const store = contentStore();
+  const [settings, entries] = await Promise.all([
+    store.getSiteSettings(),
+    store.listRecentlyPublished(FEED_ENTRIES),
+  ]);
+  const updated = entries[0]?.publishedAt ?? new Date(0).toISOString();
+  const lines = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom">',
+    `  <title>${escapeXml(settings.title)}</title>`,
+    settings.tagline ? `  <subtitle>${escapeXml(settings.tagline)}</subtitle>` : '',
+    `  <link rel="self" type="application/atom+xml" href="${escapeXml(`${origin}/feed.xml`)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${escapeXml(`${origin}/`)}"/>`,
+    `  <id>${escapeXml(`${origin}/`)}</id>`,
+    `  <updated>${escapeXml(updated)}</updated>`,
+    `  <author><name>${escapeXml(settings.title)}</name></author>`,
+    '  <generator>Folio</generator>',
+    ...entries.map((entry) => {
+      const url = `${origin}${entry.slug === HOME_SLUG ? '/' : `/${entry.slug}`}`;
+      return [
+        '  <entry>',
+        `    <title>${escapeXml(entry.title)}</title>`,
+        `    <link rel="alternate" type="text/html" href="${escapeXml(url)}"/>`,
+        `    <id>${escapeXml(entryId(entry, host))}</id>`,
+        `    <published>${escapeXml(entry.firstPublishedAt)}</published>`,
+        `    <updated>${escapeXml(entry.publishedAt)}</updated>`,
+        entry.summary ? `    <summary>${escapeXml(entry.summary)}</summary>` : '',
+        `    <content type="html">${escapeXml(absolutize(entry.bodyHtml, origin))}</content>`,
+        '  </entry>',
+      ]
+        .filter(Boolean)
+        .join('\n');
+    }),
+    '</feed>',
+  ];
+  return new Response(`${lines.filter(Boolean).join('\n')}\n`, {
+    headers: { 'content-type': 'application/atom+xml; charset=utf-8', ...PUBLIC_CACHE_HEADERS },
+  });
+}
+
+export const getConfig = async () => ({ render: 'dynamic' }) as const;

@@ -1,0 +1,100 @@
+// The production server: Folio's build behind Bun.serve. `bun run start` runs this module from
+// the build (dist/server/serve.js, an entry of Waku's server bundle), so every module a request
+// touches exists once in the process: the server, its start-up and Waku's handler share them.
+import path from 'node:path';
+import { contentStore } from './lib/content';
+import { followContentVersion } from './lib/content-version';
+import {
+  announceServer,
+  BUSY_TIMEOUT_MS,
+  closeDatabase,
+  type Database,
+  getDatabase,
+  maskedUrl,
+  setBusyTimeout,
+} from './lib/db';
+import { getEnv } from './lib/env';
+import { log } from './lib/log';
+import { startServerMonitoring, stopServerMonitoring } from './lib/observability/sentry-server';
+import { seedDemoContent } from './lib/seed';
+import { loadStaticAssets } from './lib/static-assets';
+import { frontDoor } from './waku.server';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function isAddressInUse(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'EADDRINUSE';
+}
+
+async function serve() {
+  const env = getEnv();
+  // Before Bun.serve: the SDK wraps it to trace every request.
+  startServerMonitoring();
+  // Open (and migrate) the database before accepting traffic, so a bad DATABASE_URL fails now.
+  let db: Database;
+  try {
+    db = await getDatabase();
+  } catch (error) {
+    log.error(`cannot start: the database at ${maskedUrl(env.DATABASE_URL)} cannot be opened`, {
+      reason: error instanceof Error ? error.message : String(error),
+    });
+    await stopServerMonitoring();
+    process.exit(1);
+  }
+  const withdrawServer = announceServer(db);
+  if (await seedDemoContent(db, contentStore())) log.info('seeded demo content');
+  // The render cache keys by this version; it follows writes from every process from now on.
+  const contentVersion = await followContentVersion(db);
+  await setBusyTimeout(db, BUSY_TIMEOUT_MS.server);
+  frontDoor.serveAssets(loadStaticAssets(path.resolve('dist/public/assets')));
+
+  let server: ReturnType<typeof Bun.serve>;
+  try {
+    server = Bun.serve({
+      port: env.PORT,
+      // Bun's production mode would share a busy port with whatever holds it (SO_REUSEPORT);
+      // a second Folio on the same port is a mistake to report, not a load balancer.
+      reusePort: false,
+      development: false,
+      fetch: (request, bunServer) => frontDoor.fetch(request, bunServer),
+      // Last resort: anything that escapes the front door. Never a stack trace in a response.
+      error(error) {
+        log.error('unhandled server error', { error });
+        return new Response('Internal Server Error\n', {
+          status: 500,
+          headers: { 'content-type': 'text/plain' },
+        });
+      },
+    });
+  } catch (error) {
+    if (!isAddressInUse(error)) throw error;
+    log.error(
+      `cannot start: port ${env.PORT} is already in use (another server is listening there); stop it or choose another PORT`,
+    );
+    await stopServerMonitoring();
+    await contentVersion.stop();
+    await closeDatabase();
+    withdrawServer();
+    process.exit(1);
+  }
+  log.info('listening', { url: server.url.href, pid: process.pid });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    const timer = setTimeout(() => server.stop(true), SHUTDOWN_GRACE_MS);
+    await server.stop(false);
+    clearTimeout(timer);
+    await stopServerMonitoring();
+    await contentVersion.stop();
+    await closeDatabase();
+    withdrawServer();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+await serve();

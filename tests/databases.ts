@@ -1,0 +1,110 @@
+// Throw-away databases for tests, on the engine the run is for: FOLIO_TEST_ENGINE=sqlite (the
+// default) or postgres. PostgreSQL databases are made on the server FOLIO_TEST_POSTGRES_URL
+// names (default: the local one), called folio_test_<pid>_<random>, and dropped afterwards;
+// ones left by a run that died are dropped by the next.
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SQL } from 'bun';
+import { type Database, type Engine, openDatabase } from '../src/lib/db';
+
+export const TEST_ENGINE: Engine =
+  process.env.FOLIO_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+export const POSTGRES_ADMIN_URL =
+  process.env.FOLIO_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export type ThrowAwayDatabase = {
+  url: string;
+  engine: Engine;
+  /** The SQLite file, or null on PostgreSQL. */
+  file: string | null;
+  /** Drops it (PostgreSQL; a SQLite file is left in the temp folder). */
+  drop(): Promise<void>;
+};
+
+function postgresUrlFor(name: string): string {
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+let sweptLeftovers = false;
+
+/** Drops the test databases of runs that are no longer alive. */
+async function sweepLeftovers(admin: SQL): Promise<void> {
+  if (sweptLeftovers) return;
+  sweptLeftovers = true;
+  const rows = await admin<{ datname: string }[]>`
+    SELECT datname FROM pg_database WHERE datname LIKE 'folio\_test\_%'`;
+  for (const { datname } of rows) {
+    const pid = Number(/^folio_test_(\d+)_/.exec(datname)?.[1]);
+    let alive = false;
+    try {
+      process.kill(pid, 0);
+      alive = true;
+    } catch {}
+    if (!alive) await admin.unsafe(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  }
+}
+
+/** A new, empty database (no schema yet: whoever opens it migrates it). */
+export async function createThrowAwayDatabase(
+  engine: Engine = TEST_ENGINE,
+): Promise<ThrowAwayDatabase> {
+  if (engine === 'sqlite') {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'folio-test-')), 'folio.db');
+    return { url: `sqlite:${file}`, engine, file, drop: async () => undefined };
+  }
+  const name = `folio_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new SQL(POSTGRES_ADMIN_URL, { max: 1 });
+  try {
+    await sweepLeftovers(admin);
+    await admin.unsafe(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.close();
+  }
+  return {
+    url: postgresUrlFor(name),
+    engine,
+    file: null,
+    async drop() {
+      const dropper = new SQL(POSTGRES_ADMIN_URL, { max: 1 });
+      try {
+        await dropper.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await dropper.close();
+      }
+    },
+  };
+}
+
+/** A migrated throw-away database, opened; `dispose` closes and drops it. */
+export async function openTestDatabase(
+  engine: Engine = TEST_ENGINE,
+): Promise<Database & { dispose(): Promise<void>; url: string }> {
+  const made = await createThrowAwayDatabase(engine);
+  // Few connections: a test file may hold several databases open at once.
+  const db = await openDatabase(made.url, { poolSize: 3 });
+  return Object.assign(db, {
+    url: made.url,
+    async dispose() {
+      await db.close();
+      await made.drop();
+    },
+  });
+}
+
+/** Whether a PostgreSQL server answers at FOLIO_TEST_POSTGRES_URL (within two seconds). */
+export async function postgresAnswers(): Promise<boolean> {
+  const admin = new SQL(POSTGRES_ADMIN_URL, { max: 1, connectionTimeout: 2 });
+  try {
+    await admin`SELECT 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await admin.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,342 @@
+// The editor as an editor uses it (issue 13): live preview, autosave, never a lost keystroke,
+// history with diffs, the dashboard, confirmations, site settings — with and without
+// JavaScript where the issue asks for both.
+import type { Page } from '@playwright/test';
+import { BODY_MAX } from '../../src/lib/field-limits';
+import { SEED_DRAFT_MARKERS } from '../../src/lib/seed';
+import { EDITOR, expect, test, watchPageErrors } from './fixtures';
+
+const editorStatus = (page: Page) => page.locator('.editor-status');
+const livePreview = (page: Page) =>
+  page.getByRole('region', { name: 'Preview as visitors will see it' });
+
+async function openEditor(page: Page, slug: string) {
+  await page.goto(`/preview/${slug}?edit`);
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+}
+
+test('typed text autosaves a few seconds after typing stops, and is there after a reload', async ({
+  page,
+  signIn,
+  seedPage,
+  store,
+  request,
+}) => {
+  const slug = 'e2e-autosave';
+  await seedPage({ slug, title: 'Autosave page', body: 'Published text.' });
+  await signIn(page);
+  await openEditor(page, slug);
+  await page.getByLabel('Body (Markdown)').fill('Autosaved text AUTOSAVE-MARK.');
+  await expect(editorStatus(page)).toHaveText('Unsaved changes');
+  await expect(editorStatus(page)).toContainText('Saved ', { timeout: 10_000 });
+  expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
+    'Autosaved text AUTOSAVE-MARK.',
+  );
+  // An autosave is a draft: visitors still get the published text.
+  expect(await (await request.get(`/${slug}`)).text()).not.toContain('AUTOSAVE-MARK');
+  await page.reload();
+  await expect(page.getByLabel('Body (Markdown)')).toHaveValue('Autosaved text AUTOSAVE-MARK.');
+  await expect(editorStatus(page)).toContainText('Saved ');
+});
+
+test('the page beside the form follows the typing: a new heading shows within a second', async ({
+  page,
+  signIn,
+  seedPage,
+}) => {
+  const slug = 'e2e-live';
+  await seedPage({ slug, title: 'Live page', body: 'Before.' });
+  await signIn(page);
+  await openEditor(page, slug);
+  await expect(livePreview(page).locator('article')).toContainText('Before.');
+  const started = Date.now();
+  await page.getByLabel('Body (Markdown)').fill('## A heading typed just now\n\nAnd *a line*.');
+  await expect(
+    livePreview(page).getByRole('heading', { name: 'A heading typed just now' }),
+  ).toBeVisible({
+    timeout: 1_000,
+  });
+  test
+    .info()
+    .annotations.push({ type: 'typed → shown', description: `${Date.now() - started} ms` });
+  // Rendered by the site's own Markdown code: emphasis is <em>, not a stray asterisk.
+  await expect(livePreview(page).locator('article em')).toHaveText('a line');
+});
+
+test('leaving with unsaved text asks first; staying keeps every word', async ({
+  page,
+  signIn,
+  seedPage,
+}) => {
+  const slug = 'e2e-leave';
+  await seedPage({ slug, title: 'Leave page', body: 'Saved words.' });
+  await signIn(page);
+  await openEditor(page, slug);
+  await page.getByLabel('Body (Markdown)').fill('Words not saved yet.');
+  const asked: string[] = [];
+  page.once('dialog', (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page
+    .getByRole('navigation', { name: 'Preview' })
+    .getByRole('link', { name: 'Pages' })
+    .click();
+  expect(asked).toEqual(['You have unsaved changes on this page. Leave without saving them?']);
+  await expect(page).toHaveURL(new RegExp(`/preview/${slug}\\?edit$`));
+  await expect(page.getByLabel('Body (Markdown)')).toHaveValue('Words not saved yet.');
+  // Closing the tab (or reloading) is asked by the browser itself.
+  const beforeUnload = page.waitForEvent('dialog');
+  await page.close({ runBeforeUnload: true });
+  const dialog = await beforeUnload;
+  expect(dialog.type()).toBe('beforeunload');
+  await dialog.accept();
+});
+
+test('a body too long to save is never sent: the editor says so and keeps every character', async ({
+  page,
+  signIn,
+  seedPage,
+  store,
+}) => {
+  const slug = 'e2e-too-long';
+  await seedPage({ slug, title: 'Too long', body: 'Short.' });
+  await signIn(page);
+  await openEditor(page, slug);
+  const long = `${'word '.repeat(BODY_MAX / 5)}and more`;
+  await page.getByLabel('Body (Markdown)').fill(long);
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByRole('alert')).toContainText('Not saved: the body is');
+  await expect(page).toHaveURL(new RegExp(`/preview/${slug}\\?edit$`));
+  expect((await page.getByLabel('Body (Markdown)').inputValue()).length).toBe(long.length);
+  // Autosave holds back too: the stored draft is untouched.
+  await page.waitForTimeout(4_000);
+  expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe('Short.');
+});
+
+test('Ctrl+S saves the draft at once', async ({ page, signIn, seedPage, store }) => {
+  const slug = 'e2e-ctrl-s';
+  await seedPage({ slug, title: 'Shortcut page', body: 'Before.' });
+  await signIn(page);
+  await openEditor(page, slug);
+  await page.getByLabel('Body (Markdown)').fill('Saved with the keyboard.');
+  await page.keyboard.press('Control+s');
+  await expect(page).toHaveURL(/notice=saved/, { timeout: 2_000 });
+  expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
+    'Saved with the keyboard.',
+  );
+  await expect(page.getByLabel('Body (Markdown)')).toHaveValue('Saved with the keyboard.');
+});
+
+test("a second tab's stale autosave never overwrites the first's text; it shows the diff", async ({
+  browser,
+  signIn,
+  seedPage,
+  store,
+}) => {
+  const slug = 'e2e-two-tabs';
+  await seedPage({ slug, title: 'Two tabs', body: 'Base text.' });
+  const first = await (await browser.newContext()).newPage();
+  const second = await (await browser.newContext()).newPage();
+  const problems = [watchPageErrors(first), watchPageErrors(second)];
+  await signIn(first);
+  await signIn(second);
+  await openEditor(first, slug);
+  await openEditor(second, slug);
+  await first.getByLabel('Body (Markdown)').fill('Text from the first tab.');
+  await expect(editorStatus(first)).toContainText('Saved ', { timeout: 10_000 });
+  await second.getByLabel('Body (Markdown)').fill('Text from the second tab.');
+  await expect(second.getByRole('alert')).toContainText(
+    'saved again since you opened it, by you in another tab or window',
+    { timeout: 10_000 },
+  );
+  expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
+    'Text from the first tab.',
+  );
+  await expect(second.getByLabel('Body (Markdown)')).toHaveValue('Text from the second tab.');
+  // Autosave waits for the editor's decision: nothing more is sent on its own.
+  await second.waitForTimeout(4_000);
+  expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
+    'Text from the first tab.',
+  );
+  // Take theirs: the form holds the first tab's text, and the editor can go on from it.
+  await second.getByRole('button', { name: 'Take theirs' }).click();
+  await expect(second.getByLabel('Body (Markdown)')).toHaveValue('Text from the first tab.');
+  expect(problems.flatMap((collected) => collected())).toEqual([]);
+});
+
+test('history: every publish listed, a word diff between two, restore as draft', async ({
+  page,
+  signIn,
+  seedPage,
+  store,
+}) => {
+  const slug = 'e2e-history';
+  await seedPage({ slug, title: 'History page', body: 'The fox is red.' });
+  const base = { slug, title: 'History page', summary: 'History page summary' };
+  await store.putPage({ ...base, body: 'The fox is brown.' }, { publish: true });
+  await store.putPage({ ...base, body: 'The fox is quick.' }, { publish: true });
+  await signIn(page);
+  await page.goto(`/preview/${slug}?history`);
+  await expect(page.getByText('Published 3 times, newest first.')).toBeVisible();
+  await expect(page.locator('.history-list > li')).toHaveCount(3);
+  // Version 3 against version 2: one word changed.
+  await page.locator('.history-list > li').first().getByRole('link', { name: 'Changes' }).click();
+  const body = page
+    .getByRole('region', { name: 'Compared', exact: true })
+    .getByLabel('body compared');
+  await expect(body.locator('del')).toHaveText('brown');
+  await expect(body.locator('ins')).toHaveText('quick');
+  // Version 1, shown as visitors saw it, restored as the draft.
+  await page.locator('.history-list > li').last().getByRole('link', { name: 'Show' }).click();
+  await expect(
+    page.getByRole('region', { name: 'Version shown' }).locator('article'),
+  ).toContainText('The fox is red.');
+  await page
+    .getByRole('region', { name: 'Version shown' })
+    .getByRole('button', { name: 'Restore as draft' })
+    .click();
+  await expect(page.locator('.notice[role="status"]')).toBeVisible();
+  const draft = await store.getPage(slug, { draft: true });
+  expect(draft?.bodyMarkdown).toBe('The fox is red.');
+  expect(draft?.state).toBe('changed');
+  // Visitors still see the last publish until the restored draft is published.
+  expect((await store.getPage(slug, { draft: false }))?.bodyMarkdown).toBe('The fox is quick.');
+});
+
+test('the dashboard lists every page, searches, filters by state and links to each', async ({
+  page,
+  signIn,
+}) => {
+  await signIn(page);
+  await page.goto('/preview');
+  const rows = page.locator('.page-table tbody tr');
+  expect(await rows.count()).toBeGreaterThanOrEqual(8);
+  await page.getByLabel('Search').fill('upcoming');
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(page).toHaveURL(/q=upcoming/);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('Upcoming feature');
+  await page.getByLabel('Search').fill('');
+  await page.getByLabel('State').selectOption('changed');
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('Release notes');
+  await rows.first().getByRole('link', { name: 'History' }).click();
+  await expect(page.getByRole('heading', { name: 'History of “Release notes”' })).toBeVisible();
+  // The home page's preview is the home page alone.
+  await page.goto('/preview/home');
+  await expect(page.locator('.page-table')).toHaveCount(0);
+  await expect(page.locator('article h1')).toHaveText('Welcome to Folio');
+});
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`with JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
+    test.use({ javaScriptEnabled });
+
+    test('deleting a draft asks first; cancelling keeps the page', async ({
+      page,
+      signIn,
+      seedPage,
+      store,
+    }) => {
+      const slug = `e2e-delete-${javaScriptEnabled ? 'js' : 'nojs'}`;
+      await seedPage({ slug, title: 'Doomed page', body: 'Soon gone.', publish: false });
+      await signIn(page);
+      await page.goto(`/preview/${slug}`);
+      await page.getByRole('link', { name: 'Delete draft' }).click();
+      if (javaScriptEnabled) {
+        const dialog = page.getByRole('dialog', { name: 'Delete draft' });
+        await expect(dialog).toBeVisible();
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await expect(dialog).toBeHidden();
+        expect(await store.getPage(slug, { draft: true })).not.toBeNull();
+        await page.getByRole('link', { name: 'Delete draft' }).click();
+        await dialog.getByRole('button', { name: 'Delete for good' }).click();
+      } else {
+        await expect(page).toHaveURL(/\?confirm=delete$/);
+        await expect(page.getByRole('heading', { level: 1 })).toContainText('Delete');
+        await page.getByRole('button', { name: 'Delete for good' }).click();
+      }
+      await expect(page).toHaveURL(/\/preview(\?|$)/);
+      expect(await store.getPage(slug, { draft: true })).toBeNull();
+    });
+
+    test('Preview shows the typed text beside the form, as visitors will see it, text kept', async ({
+      page,
+      signIn,
+      seedPage,
+      request,
+    }) => {
+      const slug = `e2e-preview-button-${javaScriptEnabled ? 'js' : 'nojs'}`;
+      await seedPage({ slug, title: 'Preview button', body: 'Before.' });
+      await signIn(page);
+      await page.goto(`/preview/${slug}?edit`);
+      await page.getByLabel('Body (Markdown)').fill('Typed: **PREVIEW-MARK**');
+      if (!javaScriptEnabled)
+        await page.getByRole('button', { name: 'Preview', exact: true }).click();
+      await expect(livePreview(page).locator('article strong')).toHaveText('PREVIEW-MARK');
+      await expect(page.getByLabel('Body (Markdown)')).toHaveValue('Typed: **PREVIEW-MARK**');
+      expect(await (await request.get(`/${slug}`)).text()).not.toContain('PREVIEW-MARK');
+    });
+  });
+}
+
+test('site settings: title, footer and header links change on the next request', async ({
+  page,
+  signIn,
+  store,
+}) => {
+  const before = await store.getSiteSettings();
+  try {
+    await signIn(page);
+    await page.goto('/preview?settings');
+    await page.getByLabel('Site title').fill('Folio Weekly');
+    await page.getByLabel('Footer text').fill('Written by the e2e team.');
+    await page.getByLabel('These pages, in this order:').check();
+    for (const box of await page.locator('input[name="navigation"]').all()) await box.uncheck();
+    await page.getByRole('checkbox', { name: 'About /about' }).check();
+    await page.getByRole('checkbox', { name: 'Contact /contact' }).check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByText('Settings saved.')).toBeVisible();
+    const visitor = await (await page.context().browser()?.newContext())?.newPage();
+    if (!visitor) throw new Error('no second context');
+    await visitor.goto('/about');
+    await expect(visitor.locator('header')).toContainText('Folio Weekly');
+    await expect(visitor.locator('footer')).toContainText('Written by the e2e team.');
+    const links = visitor.getByRole('navigation', { name: 'Site' }).locator('li a');
+    await expect(links).toHaveText(['About', 'Contact']);
+    await expect(links.first()).toHaveAttribute('aria-current', 'page');
+    await expect(links.last()).not.toHaveAttribute('aria-current', 'page');
+  } finally {
+    await store.saveSiteSettings(before);
+  }
+});
+
+test('signed out, the dashboard, settings, history and confirmation pages show nothing', async ({
+  request,
+}) => {
+  for (const path of [
+    '/preview',
+    '/preview?settings',
+    '/preview?new',
+    '/preview/upcoming-feature?history',
+    '/preview/upcoming-feature?confirm=delete',
+    '/preview/release-notes?history&from=1&to=draft',
+  ]) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(401);
+    expect(response.headers()['cache-control'], path).toBe('private, no-store');
+    expect(response.headers()['x-robots-tag'], path).toBe('noindex');
+    const html = await response.text();
+    for (const secret of [
+      SEED_DRAFT_MARKERS.changedPage,
+      SEED_DRAFT_MARKERS.draftOnlyPage,
+      'Upcoming feature',
+      EDITOR.email,
+      'Site title',
+      'Restore as draft',
+    ])
+      expect(html, `${path} names ${secret}`).not.toContain(secret);
+  }
+});

@@ -1,0 +1,32 @@
+// Starts what the e2e suite runs against, the way the README starts it: `bun run start` on a
+// throw-away database of the run's engine (FOLIO_TEST_ENGINE) and a port the OS picks, reporting to a real envelope receiver on
+// 127.0.0.1 as its Sentry. The addresses reach the tests (other processes) through the
+// environment, which Playwright hands to its workers after this has run.
+import { startFolio } from '../harness';
+import { startEnvelopeReceiver } from '../sentry-receiver';
+
+export default async function globalSetup() {
+  const receiver = startEnvelopeReceiver();
+  const folio = await startFolio({
+    env: {
+      SENTRY_DSN: receiver.dsn,
+      WAKU_PUBLIC_SENTRY_DSN: receiver.dsn,
+      SENTRY_ENVIRONMENT: 'e2e',
+    },
+  });
+  process.env.E2E_BASE_URL = folio.url;
+  process.env.E2E_DATABASE_URL = folio.databaseUrl;
+  process.env.E2E_SENTRY_URL = receiver.url;
+  return async () => {
+    await folio.stop();
+    receiver.stop();
+    // The server's own errors are the tests' business: a spec that expects one says so.
+    const unexpected = folio
+      .unexpectedErrors()
+      .filter((line) => !JSON.stringify(line).includes('Folio test error'));
+    if (unexpected.length > 0)
+      throw new Error(
+        `the server reported unexpected errors:\n${unexpected.map((l) => JSON.stringify(l)).join('\n')}`,
+      );
+  };
+}

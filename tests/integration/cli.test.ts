@@ -1,0 +1,173 @@
+// The CLI as an operator runs it (`bun run folio …`): on a terminal, from a pipe, with mistakes.
+import { afterAll, describe, expect, test } from 'bun:test';
+import path from 'node:path';
+import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
+
+const ROOT = path.resolve(import.meta.dir, '../..');
+const STACK_TRACE = /\bat \S+:\d+|\.ts:\d+|Error: /;
+
+// Each test's databases are new ones on the run's engine, dropped at the end.
+const made: ThrowAwayDatabase[] = [];
+async function newDatabaseUrl(): Promise<string> {
+  const database = await createThrowAwayDatabase();
+  made.push(database);
+  return database.url;
+}
+afterAll(async () => {
+  for (const database of made) await database.drop();
+});
+
+async function folio(args: string[], { stdin = '', databaseUrl = '' } = {}) {
+  databaseUrl ||= await newDatabaseUrl();
+  const child = Bun.spawn(['bun', 'run', '--silent', 'folio', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdin: new TextEncoder().encode(stdin),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const [code, stdout, stderr] = await Promise.all([
+    child.exited,
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+  ]);
+  return { code, stdout, stderr, databaseUrl };
+}
+
+/**
+ * Runs the CLI on a pseudo-terminal (Python's pty), answering each prompt that contains a
+ * marker with a line; returns the exit code and everything the terminal showed.
+ */
+async function onTerminal(
+  args: string[],
+  answers: [prompt: string, line: string][],
+  databaseUrl: string,
+) {
+  const script = `
+import json, os, pty, select, sys, time
+answers = json.loads(sys.argv[1])
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp('bun', ['bun', 'run', '--silent', 'folio'] + json.loads(sys.argv[2]))
+seen, out, since, deadline = 0, b'', 0, time.time() + 30
+while time.time() < deadline:
+    ready, _, _ = select.select([fd], [], [], 0.2)
+    if ready:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    # Answer a prompt once its marker has appeared since the previous answer.
+    if seen < len(answers) and answers[seen][0].encode() in out[since:]:
+        os.write(fd, answers[seen][1].encode() + b'\\r')
+        seen, since = seen + 1, len(out)
+_, status = os.waitpid(pid, 0)
+print(json.dumps({'code': os.waitstatus_to_exitcode(status), 'terminal': out.decode(errors='replace')}))
+`;
+  const child = Bun.spawn(
+    ['python3', '-c', script, JSON.stringify(answers), JSON.stringify(args)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    },
+  );
+  const [code, stdout] = await Promise.all([child.exited, new Response(child.stdout).text()]);
+  expect(code).toBe(0);
+  return JSON.parse(stdout) as { code: number; terminal: string };
+}
+
+describe('the folio CLI, run as an operator runs it', () => {
+  test('editor add on a terminal asks twice, shows nothing typed, and adds the editor', async () => {
+    const databaseUrl = await newDatabaseUrl();
+    const secret = 'a very secret passphrase';
+    const result = await onTerminal(
+      ['editor', 'add', 'tty@example.com'],
+      [
+        ['Password', secret],
+        ['again', secret],
+      ],
+      databaseUrl,
+    );
+    expect(result.terminal).toContain('Password (at least 10 characters):');
+    expect(result.terminal).toContain('The same password again:');
+    expect(result.terminal.includes(secret)).toBe(false);
+    expect(result.terminal).toContain('editor tty@example.com added');
+    expect(result.code).toBe(0);
+    const list = await folio(['editor', 'list'], { databaseUrl });
+    expect(list.stdout).toContain('tty@example.com');
+  }, 40_000);
+
+  test('two different passwords on a terminal change nothing', async () => {
+    const databaseUrl = await newDatabaseUrl();
+    const result = await onTerminal(
+      ['editor', 'add', 'tty@example.com'],
+      [
+        ['Password', 'first passphrase here'],
+        ['again', 'second passphrase here'],
+      ],
+      databaseUrl,
+    );
+    expect(result.code).toBe(1);
+    expect(result.terminal).toContain('the two passwords differ; nothing was changed');
+    expect((await folio(['editor', 'list'], { databaseUrl })).stdout).toContain('no editors yet');
+  }, 40_000);
+
+  test('from a pipe, editor add takes the first line', async () => {
+    const added = await folio(['editor', 'add', 'pipe@example.com'], {
+      stdin: 'the first line passphrase\nsomething else\n',
+    });
+    expect(added.code).toBe(0);
+    expect(added.stdout).toBe('editor pipe@example.com added\n');
+  });
+
+  test('--help prints the usage and exits 0; mistakes get one line, never a stack trace', async () => {
+    const help = await folio(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: bun run folio <command>');
+    for (const [args, code, said] of [
+      [
+        ['page', 'put', 'x', '--title', 'X', '--body-file', '/nonexistent.md'],
+        1,
+        'folio: cannot read /nonexistent.md: no such file\n',
+      ],
+      [
+        ['import', '/nonexistent-folder'],
+        1,
+        'folio: cannot read /nonexistent-folder: no such folder\n',
+      ],
+      [
+        ['db', 'restore', '/nonexistent.db'],
+        1,
+        TEST_ENGINE === 'sqlite'
+          ? 'folio: cannot read /nonexistent.db: no such file\n'
+          : 'folio: db restore replaces a SQLite file; for PostgreSQL use pg_restore, or `db copy sqlite:<backup> <empty postgres-url>`\n',
+      ],
+      [['db', 'seed'], 0, ''],
+    ] as [string[], number, string][]) {
+      const run = await folio(args);
+      expect(run.code, args.join(' ')).toBe(code);
+      expect(run.stderr, args.join(' ')).toBe(said);
+    }
+    const tooLong = await folio(['preview-link', 'about', '--ttl', '400d']);
+    expect(tooLong.code).toBe(2);
+    expect(tooLong.stderr).toStartWith(
+      'folio: --ttl 400d is too long: a preview link lasts at most 7 days (7d)\n',
+    );
+    expect(tooLong.stderr).not.toMatch(STACK_TRACE);
+  }, 30_000);
+
+  test('db migrate says what it applied, then that there is nothing to do', async () => {
+    const databaseUrl = await newDatabaseUrl();
+    const first = await folio(['db', 'migrate'], { databaseUrl });
+    expect(first.stdout).toBe(
+      'applied 3 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings\n',
+    );
+    const again = await folio(['db', 'migrate'], { databaseUrl });
+    expect(again.stdout).toBe('nothing to do: the database is up to date\n');
+  });
+});

@@ -1,0 +1,220 @@
+// PostgreSQL going away under a pair of instances, on a throw-away cluster of the test's own
+// (tests/postgres-cluster.ts): what visitors and editors get while it is down, and that both
+// instances come back by themselves when it returns. PostgreSQL runs only.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { SQL } from 'bun';
+import { addEditor } from '../../src/lib/editors';
+import { TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
+import { formWithButton, signInWithForm, submitForm } from '../forms';
+import { type RunningFolio, startTwoFolios, waitFor, withStore } from '../harness';
+import { type Cluster, canMakeCluster, startCluster } from '../postgres-cluster';
+
+const RUN = TEST_ENGINE === 'postgres';
+if (RUN && !canMakeCluster() && process.env.CI === 'true')
+  throw new Error(
+    'PostgreSQL fault tests need root and /usr/lib/postgresql/*/bin: CI must run them',
+  );
+
+const EDITOR = { email: 'outage@example.com', password: 'the outage passphrase' };
+
+describe.if(RUN && canMakeCluster())('PostgreSQL stops and comes back', () => {
+  let cluster: Cluster;
+  let a: RunningFolio;
+  let b: RunningFolio;
+  let cookie = '';
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    const admin = new SQL(cluster.adminUrl, { max: 1 });
+    await admin.unsafe('CREATE DATABASE folio');
+    await admin.close();
+    const database: ThrowAwayDatabase = {
+      url: cluster.urlOf('folio'),
+      engine: 'postgres',
+      file: null,
+      drop: async () => undefined,
+    };
+    [a, b] = await startTwoFolios(database);
+    await addEditor(await a.database(), EDITOR.email, EDITOR.password);
+    cookie = (await signInWithForm(a.url, EDITOR.email, EDITOR.password)).cookie;
+  }, 90_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    cluster?.destroy();
+  });
+
+  test('while it is down: cached pages served, the rest 503, saves refused with the text kept; back by themselves', async () => {
+    for (const path of ['/about', '/RSC/R/about.txt']) {
+      await fetch(`${a.url}${path}`).then((r) => r.text());
+      expect((await fetch(`${a.url}${path}`)).headers.get('x-folio-cache')).toBe('hit');
+    }
+    const editorPage = await (
+      await fetch(`${b.url}/preview/about?edit`, { headers: { cookie } })
+    ).text();
+    const saveForm = await formWithButton(editorPage, 'Save draft');
+
+    cluster.stop();
+
+    const cached = await fetch(`${a.url}/about`);
+    expect(cached.status).toBe(200);
+    expect(cached.headers.get('x-folio-cache')).toBe('hit');
+    expect((await fetch(`${a.url}/RSC/R/about.txt`)).status).toBe(200);
+
+    const uncached = await fetch(`${a.url}/contact`, { headers: { accept: 'text/html' } });
+    expect(uncached.status).toBe(503);
+    expect(uncached.headers.get('retry-after')).toBe('2');
+    expect(await uncached.text()).toContain('Folio cannot reach its database right now');
+    for (const instance of [a, b])
+      expect((await fetch(`${instance.url}/healthz`)).status, instance.url).toBe(503);
+
+    // An editor presses Save without JavaScript: nothing is written, and the text comes back.
+    const saved = await submitForm(`${b.url}/preview/about?edit`, saveForm, {
+      cookie,
+      set: { body: 'TYPED-DURING-THE-OUTAGE' },
+    });
+    expect(saved.status).toBe(503);
+    const savedPage = await saved.text();
+    expect(savedPage).toContain('Nothing was saved.');
+    expect(savedPage).toContain('TYPED-DURING-THE-OUTAGE');
+
+    cluster.start();
+
+    for (const instance of [a, b])
+      await waitFor(
+        async () => ((await fetch(`${instance.url}/healthz`)).status === 200 ? true : undefined),
+        { timeoutMs: 20_000, what: `${instance.url} healthy again` },
+      );
+    expect((await fetch(`${a.url}/contact`)).status).toBe(200);
+    // Nothing half-written: the save refused during the outage is not there.
+    expect(
+      await withStore(
+        a,
+        async (store) => (await store.getPage('about', { draft: true }))?.bodyMarkdown,
+      ),
+    ).not.toContain('TYPED-DURING-THE-OUTAGE');
+    // Both listen again: a publish on one is on the other's next request.
+    await fetch(`${a.url}/about`).then((r) => r.text());
+    const again = await submitForm(`${b.url}/preview/about?edit`, saveForm, {
+      cookie,
+      set: { body: 'SAVED-AFTER-THE-OUTAGE' },
+    });
+    expect(again.status).toBe(303);
+    const preview = await (await fetch(`${b.url}/preview/about`, { headers: { cookie } })).text();
+    await submitForm(
+      `${b.url}/preview/about`,
+      await formWithButton(preview, 'Publish this draft'),
+      {
+        cookie,
+      },
+    );
+    expect(await (await fetch(`${a.url}/about`)).text()).toContain('SAVED-AFTER-THE-OUTAGE');
+    for (const instance of [a, b])
+      expect(instance.unexpectedErrors().map((line) => JSON.stringify(line).slice(0, 300))).toEqual(
+        [],
+      );
+  }, 60_000);
+
+  test('stopped for 10 s under load and started again: figures, nothing lost, both recover', async () => {
+    const tally: Record<string, Record<string, number>> = {};
+    const count = (kind: string, outcome: string) => {
+      tally[kind] ??= {};
+      tally[kind][outcome] = (tally[kind][outcome] ?? 0) + 1;
+    };
+    let running = true;
+    const visitor = async (instance: RunningFolio, n: number) => {
+      for (let i = 0; running; i++) {
+        // A cached page, and a page with a query string (never cached: always rendered).
+        const path = i % 2 === 0 ? '/about' : `/contact?visitor=${n}-${i}`;
+        try {
+          const response = await fetch(`${instance.url}${path}`);
+          await response.arrayBuffer();
+          count(i % 2 === 0 ? 'cached page' : 'rendered page', String(response.status));
+        } catch (error) {
+          count(i % 2 === 0 ? 'cached page' : 'rendered page', (error as Error).name);
+        }
+        await Bun.sleep(5);
+      }
+    };
+    const lastSaved = new Map<string, string>();
+    const editor = async (instance: RunningFolio, slug: string) => {
+      await withStore(instance, (store) =>
+        store.putPage({ slug, title: slug, summary: '', body: 'start' }),
+      );
+      // The editor's open tab: its form is loaded again after each save (the version moves on);
+      // while the database is out, the tab they have is the one they press Save in.
+      let form: Awaited<ReturnType<typeof formWithButton>> | null = null;
+      for (let i = 0; running; i++) {
+        const token = `${slug}-save-${i}`;
+        try {
+          const page = await fetch(`${instance.url}/preview/${slug}?edit`, { headers: { cookie } });
+          if (page.status === 200) form = await formWithButton(await page.text(), 'Save draft');
+          else await page.arrayBuffer();
+          if (!form) continue;
+          const saved = await submitForm(`${instance.url}/preview/${slug}?edit`, form, {
+            cookie,
+            set: { body: token },
+          });
+          const html = saved.status === 303 ? '' : await saved.text();
+          if (saved.status === 303) lastSaved.set(slug, token);
+          count('editor save', saved.status === 303 ? 'saved' : `refused ${saved.status}`);
+          // A refusal hands the typed text back.
+          if (saved.status !== 303) expect(html).toContain(token);
+        } catch (error) {
+          count('editor save', (error as Error).name);
+        }
+        await Bun.sleep(50);
+      }
+    };
+    const load = [
+      ...[a, b].flatMap((instance, n) => [visitor(instance, n), visitor(instance, n + 2)]),
+      editor(a, 'outage-a'),
+      editor(b, 'outage-b'),
+    ];
+    await Bun.sleep(3_000);
+    const stoppedAt = Date.now();
+    cluster.stop();
+    await Bun.sleep(10_000);
+    cluster.start();
+    const recovered = await Promise.all(
+      [a, b].map((instance) =>
+        waitFor(
+          async () =>
+            (await fetch(`${instance.url}/healthz`)).status === 200 ? Date.now() : undefined,
+          { timeoutMs: 20_000, what: 'healthy again' },
+        ),
+      ),
+    );
+    await Bun.sleep(3_000);
+    running = false;
+    await Promise.all(load);
+
+    // Nothing lost: every save acknowledged with a 303 is in the database.
+    for (const [slug, token] of lastSaved)
+      expect(
+        await withStore(
+          a,
+          async (store) => (await store.getPage(slug, { draft: true }))?.bodyMarkdown,
+        ),
+      ).toBe(token);
+    expect(tally['cached page']?.['200']).toBeGreaterThan(0);
+    expect(Object.keys(tally['cached page'] ?? {})).toEqual(['200']);
+    // A refusal is a 503 while the database is out, a 409 page saying why (a tab left with an
+    // older version: "saved again since you opened it"), or a 200 form saying Folio is busy;
+    // never anything else.
+    for (const kind of Object.values(tally))
+      for (const outcome of Object.keys(kind))
+        expect(['200', '503', 'saved', 'refused 503', 'refused 409', 'refused 200']).toContain(
+          outcome,
+        );
+    expect(tally['editor save']?.['refused 503']).toBeGreaterThan(0);
+    for (const instance of [a, b]) expect(instance.unexpectedErrors()).toEqual([]);
+    console.log(
+      `postgres outage figures: ${JSON.stringify({
+        stoppedForSeconds: 10,
+        recoveredAfterRestartMs: recovered.map((at) => at - stoppedAt - 10_000),
+        byKindAndStatus: tally,
+      })}`,
+    );
+  }, 60_000);
+});

@@ -1,0 +1,217 @@
+// What a visitor's requests get — no browser needed — against the server as the README starts
+// it: addresses and redirects, generated files, cache behaviour, draft privacy, the action and
+// tunnel refusals. (Moved here from the Playwright suite: none of them opens a page.)
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { ContentStore } from '../../src/lib/content';
+import { addEditor } from '../../src/lib/editors';
+import { SEED_DRAFT_MARKERS } from '../../src/lib/seed';
+import { signInWithForm } from '../forms';
+import { type RunningFolio, startFolio, withStore as withStoreOf } from '../harness';
+import { startEnvelopeReceiver } from '../sentry-receiver';
+
+const DRAFT_MARKERS = Object.values(SEED_DRAFT_MARKERS);
+const receiver = startEnvelopeReceiver();
+let folio: RunningFolio;
+
+beforeAll(async () => {
+  folio = await startFolio({
+    env: { SENTRY_DSN: receiver.dsn, WAKU_PUBLIC_SENTRY_DSN: receiver.dsn },
+  });
+}, 60_000);
+afterAll(async () => {
+  await folio?.stop();
+  receiver.stop();
+});
+
+const get = (path: string, init: RequestInit = {}) =>
+  fetch(`${folio.url}${path}`, { redirect: 'manual', ...init });
+
+const withStore = <T>(work: (store: ContentStore) => Promise<T>): Promise<T> =>
+  withStoreOf(folio, work);
+
+describe('addresses', () => {
+  test('a renamed slug answers 301 with the current slug', async () => {
+    const response = await get('/style-guide');
+    expect(response.status).toBe(301);
+    expect(response.headers.get('location')).toBe('/editorial-guidelines');
+  });
+
+  test('trailing slashes and upper case redirect 308 to the canonical path', async () => {
+    const slash = await get('/about/');
+    expect(slash.status).toBe(308);
+    expect(slash.headers.get('location')).toBe('/about');
+    const upper = await get('/About?x=1');
+    expect(upper.status).toBe(308);
+    expect(upper.headers.get('location')).toBe('/about?x=1');
+  });
+
+  test('robots, sitemap and health check, GET and HEAD', async () => {
+    const robots = await get('/robots.txt');
+    expect(robots.status).toBe(200);
+    expect(await robots.text()).toContain('Disallow: /preview');
+    const sitemap = await get('/sitemap.xml');
+    expect(sitemap.headers.get('content-type')).toContain('xml');
+    expect(await sitemap.text()).toContain('<urlset');
+    expect((await get('/healthz')).status).toBe(200);
+    for (const path of ['/robots.txt', '/sitemap.xml', '/healthz'])
+      expect((await get(path, { method: 'HEAD' })).status, path).toBe(200);
+  });
+});
+
+describe('drafts stay private', () => {
+  test('a draft-only page is a 404 and no draft text appears in any public response', async () => {
+    expect((await get('/upcoming-feature')).status).toBe(404);
+    const paths = [
+      '/upcoming-feature',
+      '/RSC/R/upcoming-feature.txt',
+      '/release-notes',
+      '/RSC/R/release-notes.txt',
+      '/',
+      '/RSC/R/_root.txt',
+      '/sitemap.xml',
+      '/robots.txt',
+    ];
+    for (const path of paths) {
+      const text = await (await get(path)).text();
+      for (const marker of DRAFT_MARKERS)
+        expect(text.includes(marker), `${marker} in ${path}`).toBe(false);
+    }
+    const sitemap = await (await get('/sitemap.xml')).text();
+    expect(sitemap).toContain('/release-notes</loc>');
+    expect(sitemap).not.toContain('upcoming-feature');
+  });
+
+  test('no draft text reaches a visitor, even with a forged or expired session cookie', async () => {
+    const cookies = [
+      '',
+      'folio_session=forged',
+      `folio_session=${'A'.repeat(43)}`,
+      'folio_session=',
+    ];
+    const paths = [
+      '/',
+      '/release-notes',
+      '/upcoming-feature',
+      '/RSC/R/_root.txt',
+      '/RSC/R/release-notes.txt',
+      '/RSC/R/upcoming-feature.txt',
+      '/sitemap.xml',
+      '/no-such-page',
+      '/preview',
+      '/preview/upcoming-feature',
+      '/RSC/R/preview/upcoming-feature.txt',
+    ];
+    for (const cookie of cookies) {
+      for (const path of paths) {
+        const text = await (await get(path, { headers: cookie ? { cookie } : {} })).text();
+        for (const marker of DRAFT_MARKERS)
+          expect(text.includes(marker), `${marker} in ${path} with "${cookie}"`).toBe(false);
+      }
+    }
+  });
+});
+
+describe('render cache', () => {
+  test('a publish from another process is visible on the next request, HTML and page data', async () => {
+    await withStore((store) =>
+      store.putPage(
+        { slug: 'cache-page', title: 'Cache page', summary: '', body: 'First published text.' },
+        { publish: true },
+      ),
+    );
+    expect(await (await get('/cache-page')).text()).toContain('First published text.');
+    const again = await get('/cache-page');
+    expect(again.headers.get('x-folio-cache')).toBe('hit');
+    // Browsers revalidate each use; CDNs may serve it stale while they refresh it.
+    expect(again.headers.get('cache-control')).toBe(
+      'public, max-age=0, s-maxage=60, must-revalidate',
+    );
+    expect(again.headers.get('cdn-cache-control')).toBe(
+      'public, max-age=60, stale-while-revalidate=600',
+    );
+    await get('/RSC/R/cache-page.txt');
+    await withStore((store) =>
+      store.putPage(
+        { slug: 'cache-page', title: 'Cache page', summary: '', body: 'Second published text.' },
+        { publish: true },
+      ),
+    );
+    const html = await (await get('/cache-page')).text();
+    expect(html).toContain('Second published text.');
+    expect(html).not.toContain('First published text.');
+    expect(await (await get('/RSC/R/cache-page.txt')).text()).toContain('Second published text.');
+  });
+
+  test('a matching ETag gets 304 with no body', async () => {
+    const first = await get('/about');
+    const etag = first.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^".+"$/);
+    const second = await get('/about', { headers: { 'if-none-match': etag } });
+    expect(second.status).toBe(304);
+    expect(await second.text()).toBe('');
+  });
+});
+
+describe('refusals', () => {
+  test('a cross-origin action POST is 403, a GET on an action address 405', async () => {
+    for (const origin of ['https://evil.example', 'null']) {
+      const response = await get('/preview', {
+        method: 'POST',
+        headers: { origin, 'content-type': 'multipart/form-data; boundary=x' },
+        body: '--x\r\nContent-Disposition: form-data; name="$ACTION_ID_abc"\r\n\r\n\r\n--x--\r\n',
+      });
+      expect(response.status, origin).toBe(403);
+    }
+    const cross = await get('/RSC/F/abc/def.txt', {
+      method: 'POST',
+      headers: { origin: 'https://evil.example' },
+      body: '[]',
+    });
+    expect(cross.status).toBe(403);
+    expect((await get('/RSC/F/abc/def.txt')).status).toBe(405);
+  });
+
+  test('an action header that is not an action address is refused with 400', async () => {
+    const response = await get('/about', {
+      method: 'POST',
+      headers: { origin: folio.url, 'x-folio-action': '/etc/passwd' },
+      body: '[]',
+    });
+    expect(response.status).toBe(400);
+  });
+
+  test('a form from an older build, without JavaScript: the out-of-date message (409)', async () => {
+    await addEditor(await folio.database(), 'old-form@example.com', 'a passphrase for old forms');
+    const { cookie } = await signInWithForm(
+      folio.url,
+      'old-form@example.com',
+      'a passphrase for old forms',
+    );
+    const form = new FormData();
+    form.set('$ACTION_ID_0000deadbeef#publishPage', '');
+    form.set('slug', 'about');
+    form.set('version', '1');
+    const response = await get('/preview/about', {
+      method: 'POST',
+      headers: { origin: folio.url, accept: 'text/html', cookie },
+      body: form,
+    });
+    expect(response.status).toBe(409);
+    expect(await response.text()).toContain('This page is out of date — reload it to continue.');
+  });
+
+  test('the Sentry tunnel refuses a foreign DSN (403) and garbage (400), forwarding nothing', async () => {
+    const marker = `FOREIGN-ENVELOPE-${Date.now()}`;
+    const foreign = `${JSON.stringify({ dsn: 'https://abc@o1.ingest.sentry.io/999', sent_at: new Date().toISOString() })}\n${JSON.stringify({ type: 'event' })}\n${JSON.stringify({ message: marker })}`;
+    const post = (body: string) =>
+      get('/monitoring', { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+    expect((await post(foreign)).status).toBe(403);
+    expect((await post('not an envelope')).status).toBe(400);
+    // The tunnel decides before it forwards: by the time it answered, nothing had been sent.
+    expect(JSON.stringify(receiver.envelopes)).not.toContain(marker);
+  });
+});
+
+test('nothing above was reported as a bug', () => {
+  expect(folio.unexpectedErrors()).toEqual([]);
+});
