@@ -1,0 +1,238 @@
+// Starts Folio the way the README does (`bun run start`) as a child process: on a throw-away
+// database of the run's engine (tests/databases.ts), on a port the OS picks (PORT=0, the
+// address read from the `listening` log line), with its log kept so a test can look for what
+// the server reported.
+import path from 'node:path';
+import { type ContentStore, createContentStore } from '../src/lib/content';
+import { contentVersionOf } from '../src/lib/content-version';
+import { type Database, openDatabase } from '../src/lib/db';
+import { seedDemoContent } from '../src/lib/seed';
+import { createThrowAwayDatabase, type ThrowAwayDatabase } from './databases';
+
+export type LogLine = { level?: string; msg?: string } & Record<string, unknown>;
+
+export type RunningFolio = {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  /** DATABASE_URL of the server. */
+  databaseUrl: string;
+  /** The SQLite file the server uses, or null on PostgreSQL. */
+  databaseFile: string | null;
+  /** A connection of the test's own to the server's database (closed at stop). */
+  database: () => Promise<Database>;
+  /** The server process itself (`bun run` starts it as a child of its own). */
+  pid: number;
+  /** Everything the process printed, both streams. */
+  output: () => string;
+  /** The JSON log lines among it. */
+  logLines: () => LogLine[];
+  /** `unexpected error` log lines: each is a bug the server reported. */
+  unexpectedErrors: () => LogLine[];
+  /**
+   * Sends the signal (SIGTERM by default) and waits for the process to exit; then closes the
+   * test's connection and drops a database the harness made.
+   */
+  stop: (signal?: NodeJS.Signals) => Promise<number>;
+  exited: Promise<number>;
+};
+
+/** A throw-away database with the demo content, made before a server starts on it. */
+export async function seededDatabase(): Promise<ThrowAwayDatabase> {
+  const made = await createThrowAwayDatabase();
+  const db = await openDatabase(made.url);
+  await seedDemoContent(db, createContentStore(db));
+  await db.close();
+  return made;
+}
+
+/**
+ * A seeded throw-away database with the table that holds published text dropped: every
+ * uncached page render fails, the way a damaged or half-migrated database would.
+ */
+export async function damagedDatabase(): Promise<ThrowAwayDatabase> {
+  const made = await seededDatabase();
+  const db = await openDatabase(made.url, { migrate: false });
+  await db.query.unsafe(
+    made.engine === 'sqlite'
+      ? 'PRAGMA foreign_keys = OFF; DROP TABLE revisions;'
+      : 'DROP TABLE revisions CASCADE',
+  );
+  await db.close();
+  return made;
+}
+
+/** Runs `work` on a content store over a server's database, from the test's own connection. */
+export async function withStore<T>(
+  folio: RunningFolio,
+  work: (store: ContentStore) => Promise<T>,
+): Promise<T> {
+  const db = await folio.database();
+  const result = await work(createContentStore(db));
+  if (db.engine === 'postgres') await serverHasHeard(folio, contentVersionOf(db).current());
+  return result;
+}
+
+/**
+ * On PostgreSQL the test's own listener hears a publish's NOTIFY at about the moment the
+ * server's does, but not necessarily first: a request sent at once could still beat the
+ * notification to the server. The test waits for the version the server says it serves (on
+ * /healthz), as a user who saw "published" on one instance waits a few milliseconds for the
+ * next page of another.
+ */
+async function serverHasHeard(folio: RunningFolio, version: number): Promise<void> {
+  await waitFor(
+    async () => {
+      const response = await fetch(`${folio.url}/healthz`);
+      await response.arrayBuffer();
+      const served = Number(response.headers.get('x-folio-content-version') ?? -1);
+      return served >= version ? true : undefined;
+    },
+    { timeoutMs: 5_000, what: `the server to serve content version ${version}` },
+  );
+}
+
+const START_TIMEOUT_MS = 60_000;
+
+/**
+ * `bun run start` with PORT=0 on a database of its own (a new one, seeded by the server itself
+ * as on a first start, unless one is given). Resolves once the server has said where it listens.
+ */
+export async function startFolio({
+  env = {},
+  database,
+  keepDatabase = false,
+}: {
+  env?: Record<string, string | undefined>;
+  /** A database to start on; the harness drops it at stop unless `keepDatabase`. */
+  database?: ThrowAwayDatabase;
+  keepDatabase?: boolean;
+} = {}): Promise<RunningFolio> {
+  const made = database ?? (await createThrowAwayDatabase());
+  const child = Bun.spawn(['bun', 'run', 'start'], {
+    cwd: path.resolve(import.meta.dir, '..'),
+    env: {
+      ...process.env,
+      // A test's own environment (a preload's in-memory database, a developer's DSN) must not
+      // leak into the server: everything it needs is said here.
+      SENTRY_DSN: undefined,
+      WAKU_PUBLIC_SENTRY_DSN: undefined,
+      SITE_URL: undefined,
+      TRUST_PROXY: undefined,
+      ...env,
+      PORT: '0',
+      DATABASE_URL: made.url,
+    },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  let output = '';
+  let announce: (listening: { url: string; pid: number }) => void = () => undefined;
+  const announced = new Promise<{ url: string; pid: number }>((resolve) => {
+    announce = resolve;
+  });
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      output += decoder.decode(chunk, { stream: true });
+      const listening = /"msg":"listening","url":"(http:\/\/[^"]+)","pid":(\d+)/.exec(output);
+      if (listening?.[1]) announce({ url: listening[1], pid: Number(listening[2]) });
+    }
+  };
+  const drained = Promise.all([collect(child.stdout), collect(child.stderr)]);
+  const exited = child.exited.then(async (code) => {
+    await drained;
+    return code;
+  });
+  const timeout = Bun.sleep(START_TIMEOUT_MS).then(() => 'timeout' as const);
+  const first = await Promise.race([announced, exited.then(() => 'exited' as const), timeout]);
+  if (first === 'exited' || first === 'timeout') {
+    child.kill('SIGKILL');
+    await exited;
+    if (!keepDatabase) await made.drop();
+    throw new Error(`bun run start did not start (${first}):\n${output}`);
+  }
+  const port = Number(new URL(first.url).port);
+  const logLines = () =>
+    output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as LogLine];
+        } catch {
+          return [];
+        }
+      });
+  let connection: Promise<Database> | null = null;
+  let stopped: Promise<number> | null = null;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    databaseUrl: made.url,
+    databaseFile: made.file,
+    database: () => {
+      // It follows the content version as a server does, so a test's publish returns once
+      // PostgreSQL has delivered its NOTIFY (to this listener, and with it to the server's),
+      // as an instance's publish does: "the next request" then means the same as in production.
+      connection ??= openDatabase(made.url, { migrate: false }).then(async (db) => {
+        if (db.engine === 'postgres') await contentVersionOf(db).follow();
+        return db;
+      });
+      return connection;
+    },
+    pid: first.pid,
+    output: () => output,
+    logLines,
+    unexpectedErrors: () => logLines().filter((line) => line.msg === 'unexpected error'),
+    exited,
+    stop: (signal = 'SIGTERM') => {
+      stopped ??= (async () => {
+        if (child.exitCode === null) child.kill(signal);
+        const code = await exited;
+        if (connection) {
+          const db = await connection;
+          await contentVersionOf(db).stop();
+          await db.close();
+        }
+        if (!keepDatabase) await made.drop();
+        return code;
+      })();
+      return stopped;
+    },
+  };
+}
+
+/**
+ * Starts two servers together on one database (as instances behind a load balancer start). If
+ * one does not start, the other is stopped before the error is thrown: no server outlives it.
+ */
+export async function startTwoFolios(
+  database: ThrowAwayDatabase,
+): Promise<[RunningFolio, RunningFolio]> {
+  const started = await Promise.allSettled([
+    startFolio({ database, keepDatabase: true }),
+    startFolio({ database, keepDatabase: true }),
+  ]);
+  const failed = started.find((outcome) => outcome.status === 'rejected');
+  if (failed) {
+    for (const outcome of started) if (outcome.status === 'fulfilled') await outcome.value.stop();
+    throw failed.reason;
+  }
+  const [a, b] = started.map((outcome) => (outcome as PromiseFulfilledResult<RunningFolio>).value);
+  return [a as RunningFolio, b as RunningFolio];
+}
+
+/** Polls `probe` until it returns something other than undefined (or the time is up). */
+export async function waitFor<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  { timeoutMs = 10_000, what = 'a condition' } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(25);
+  }
+}
