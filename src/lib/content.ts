@@ -305,9 +305,9 @@ function parseFields(input: PageFields): PageFields {
 /** Fields ready to store: validated, and the Markdown rendered once (outside any transaction). */
 type StoredFields = PageFields & { bodyHtml: string };
 
-function prepareFields(input: PageFields): StoredFields {
+async function prepareFields(input: PageFields): Promise<StoredFields> {
   const fields = parseFields(input);
-  return { ...fields, bodyHtml: renderMarkdown(fields.body) };
+  return { ...fields, bodyHtml: await renderMarkdown(fields.body) };
 }
 
 /**
@@ -719,7 +719,7 @@ export function createContentStore(
       input: PageFields & SaveInput,
       { publish = false }: { publish?: boolean } = {},
     ): Promise<SaveResult> {
-      const fields = prepareFields(input);
+      const fields = await prepareFields(input);
       return write(async (q, changed) => {
         const saved = await saveDraftIn(q, changed, input, fields);
         // "Publish" with unsaved text publishes what is on screen, in the same transaction.
@@ -869,7 +869,9 @@ export function createContentStore(
       inputs: readonly (PageFields & { slug: string; publish: boolean })[],
       { editor = null }: { editor?: string | null } = {},
     ): Promise<void> {
-      const prepared = inputs.map((input) => ({ input, fields: prepareFields(input) }));
+      const prepared = await Promise.all(
+        inputs.map(async (input) => ({ input, fields: await prepareFields(input) })),
+      );
       await write(async (q, changed) => {
         for (const { input, fields } of prepared) {
           const existing = await pageRowBySlug(q, input.slug);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { HIGHLIGHT_MAX_CHARS } from './highlight';
 import { extractPlainText, LONGEST_AUTO_LINK, renderMarkdown } from './markdown';
 
 /** True when the HTML has a live element or attribute that could run script. */
@@ -14,14 +15,16 @@ function hasLiveScript(html: string): boolean {
 }
 
 describe('renderMarkdown', () => {
-  test('renders headings with ids, lists, tables, code and links', () => {
-    const html = renderMarkdown(
+  test('renders headings with ids, lists, tables, code and links', async () => {
+    const html = await renderMarkdown(
       '## Hello World\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```ts\nconst x = 1;\n```\n\n[in](/about) [out](https://example.com)',
     );
     expect(html).toContain('<h2 id="hello-world">Hello World</h2>');
     expect(html).toContain('<li>one</li>');
     expect(html).toContain('<table>');
-    expect(html).toContain('<code class="language-ts">');
+    expect(html).toContain(
+      '<pre class="shiki shiki-themes github-light-default github-dark-default"',
+    );
     expect(html).toContain('<a href="/about">in</a>');
     expect(html).toContain('<a href="https://example.com" rel="noopener noreferrer">out</a>');
   });
@@ -83,10 +86,38 @@ describe('renderMarkdown', () => {
   ];
 
   for (const vector of vectors) {
-    test(`leaves ${JSON.stringify(vector)} inert`, () => {
-      expect(hasLiveScript(renderMarkdown(vector))).toBe(false);
+    test(`leaves ${JSON.stringify(vector)} inert`, async () => {
+      expect(hasLiveScript(await renderMarkdown(vector))).toBe(false);
     });
   }
+});
+
+describe('highlighting', () => {
+  test('a known language is coloured for light and dark, its text escaped', async () => {
+    const html = await renderMarkdown('```ts\nconst tag = "<b>"; // a & b\n```');
+    expect(html).toStartWith(
+      '<pre class="shiki shiki-themes github-light-default github-dark-default"',
+    );
+    // Each token names its colour in both themes; site.css picks one by the reader's setting.
+    expect(html).toMatch(
+      /<span style="--shiki-light:#[0-9A-F]{6};--shiki-dark:#[0-9A-F]{6}">const<\/span>/i,
+    );
+    expect(html).toContain('&#x3C;b>');
+    expect(html).not.toContain('<b>');
+    // markdown-it's trailing newline is no extra empty line.
+    expect(html).not.toContain('<span class="line"></span></code>');
+    expect(html.replace(/<[^>]+>/g, '')).toContain('const tag = "&#x3C;b>"; // a &#x26; b');
+  });
+
+  test('no language, an unknown one, or a block too long to colour: plain and escaped', async () => {
+    for (const info of ['', 'klingon', '<b>']) {
+      const html = await renderMarkdown(`\`\`\`${info}\n<script>x</script>\n\`\`\``);
+      expect(html).not.toContain('shiki');
+      expect(html).toContain('&lt;script&gt;x&lt;/script&gt;');
+    }
+    const long = `\`\`\`ts\n${'let a = 1;\n'.repeat(HIGHLIGHT_MAX_CHARS / 10)}\`\`\``;
+    expect(await renderMarkdown(long)).not.toContain('shiki');
+  });
 });
 
 describe('extractPlainText', () => {
@@ -97,23 +128,24 @@ describe('extractPlainText', () => {
 });
 
 describe('auto-links', () => {
-  test('URLs and emails in text become links; a run of text too long for a URL does not', () => {
-    expect(renderMarkdown('see https://example.com/a?b=1 or me@example.com.')).toBe(
+  test('URLs and emails in text become links; a run of text too long for a URL does not', async () => {
+    expect(await renderMarkdown('see https://example.com/a?b=1 or me@example.com.')).toBe(
       '<p>see <a href="https://example.com/a?b=1" rel="noopener noreferrer">https://example.com/a?b=1</a> or <a href="mailto:me@example.com">me@example.com</a>.</p>\n',
     );
     const tooLong = `https://example.com/${'a'.repeat(LONGEST_AUTO_LINK)}`;
-    expect(renderMarkdown(tooLong)).toBe(`<p>${tooLong}</p>\n`);
+    expect(await renderMarkdown(tooLong)).toBe(`<p>${tooLong}</p>\n`);
     const longestLinked = `https://example.com/${'a'.repeat(LONGEST_AUTO_LINK - 'https://example.com/'.length)}`;
-    expect(renderMarkdown(longestLinked)).toContain(`<a href="${longestLinked}"`);
+    expect(await renderMarkdown(longestLinked)).toContain(`<a href="${longestLinked}"`);
   });
 
   // The hostile pass's repro: ~198 KB of run-together URLs took 2.7 s to render (linkify-it's
   // cost grows with the text after each "://"). The bound is loose on purpose: it catches that
   // regression, not small changes in speed.
-  test('a body of 198 KB of run-together URLs renders promptly, as text with at most one link', () => {
+  test('a body of 198 KB of run-together URLs renders promptly, as text with at most one link', async () => {
+    await renderMarkdown('warm up the highlighter');
     const body = 'http://a.b/'.repeat(18_000);
     const started = performance.now();
-    const html = renderMarkdown(body);
+    const html = await renderMarkdown(body);
     expect(performance.now() - started).toBeLessThan(1_500);
     // Only the last 2 KB, which could be one URL, may be linked.
     expect(html.startsWith(`<p>${body.slice(0, 100_000)}`)).toBe(true);

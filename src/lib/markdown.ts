@@ -1,6 +1,8 @@
 // Owns Markdown → HTML: safe by construction (raw HTML escaped, only safe link schemes).
 import 'server-only';
 import MarkdownIt, { type MarkdownIt as MarkdownRenderer } from 'markdown-it';
+import { highlightCode, highlighterReady } from './highlight';
+import { log } from './log';
 import { traced } from './observability/spans';
 
 const SAFE_URL = /^(?:https?:|mailto:|[/#?.]|[^:/?#]*(?:[/?#]|$))/i;
@@ -46,7 +48,13 @@ function boundLinkify(md: MarkdownRenderer): void {
 }
 
 function createRenderer() {
-  const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
+  const md = new MarkdownIt({
+    html: false,
+    linkify: true,
+    typographer: false,
+    // A complete <pre> from Shiki (code escaped by it), or '' for markdown-it's plain block.
+    highlight: (code, language) => highlightCode(code, language) ?? '',
+  });
   md.validateLink = (url) => isSafeUrl(url);
   boundLinkify(md);
 
@@ -87,7 +95,12 @@ function createRenderer() {
 
 const renderer = createRenderer();
 
-export function renderMarkdown(source: string): string {
+/** The page's HTML, its fenced code highlighted (so this waits, once, for the grammars). */
+export async function renderMarkdown(source: string): Promise<string> {
+  await highlighterReady().catch((error: unknown) => {
+    // Pages still render, with plain code; a broken install is worth one line each time.
+    log.error('syntax highlighting unavailable', { error: String(error) });
+  });
   return traced('function', 'markdown.render', () => renderer.render(source));
 }
 

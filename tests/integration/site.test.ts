@@ -58,6 +58,31 @@ describe('addresses', () => {
   });
 });
 
+describe('code', () => {
+  test('fenced code is highlighted at save time, for light and dark, with no script of its own', async () => {
+    await withStore((store) =>
+      store.putPage(
+        {
+          slug: 'code-page',
+          title: 'Code page',
+          summary: '',
+          body: '```sql\nSELECT 1; -- <script>alert(1)</script>\n```',
+        },
+        { publish: true },
+      ),
+    );
+    const html = await (await get('/code-page')).text();
+    const block = html.slice(html.indexOf('<pre class="shiki'), html.indexOf('</pre>') + 6);
+    expect(block).toContain('--shiki-light:');
+    expect(block).toContain('--shiki-dark:');
+    expect(block).toContain('&#x3C;script>alert(1)&#x3C;/script>');
+    expect(block).not.toContain('<script');
+    // The stylesheet picks a theme by the reader's setting: both are in the page's CSS.
+    expect(html).toMatch(/color:\s?var\(--shiki-light\)/);
+    expect(html).toMatch(/prefers-color-scheme:\s?dark[^@]*color:\s?var\(--shiki-dark\)/);
+  });
+});
+
 describe('drafts stay private', () => {
   test('a draft-only page is a 404 and no draft text appears in any public response', async () => {
     expect((await get('/upcoming-feature')).status).toBe(404);

@@ -296,8 +296,8 @@ async function saveEditorValues(
 }
 
 /** The page as visitors would see these fields (rendered by the site's own Markdown code). */
-function previewHtmlOf(body: string): string {
-  return rewriteLinksForPreview(renderMarkdown(body.slice(0, BODY_MAX)));
+async function previewHtmlOf(body: string): Promise<string> {
+  return rewriteLinksForPreview(await renderMarkdown(body.slice(0, BODY_MAX)));
 }
 
 /**
@@ -323,7 +323,7 @@ export async function saveDraft(
     const asking = await lookUpSession();
     if (asking.problem !== undefined) return { values, message: asking.problem };
     if (!asking.session) return { values, message: SIGNED_OUT_MESSAGE };
-    if (intent === 'preview') return { values, previewHtml: previewHtmlOf(values.body) };
+    if (intent === 'preview') return { values, previewHtml: await previewHtmlOf(values.body) };
     const theirs = formPage === undefined ? null : await contentStore().getPageById(formPage);
     if (!theirs) return { values, message: 'This page was deleted meanwhile.' };
     return {
@@ -397,7 +397,7 @@ export async function previewDraft(fields: {
   const asking = await lookUpSession();
   if (asking.problem !== undefined) return { error: asking.problem };
   if (!asking.session) return { error: SIGNED_OUT_MESSAGE };
-  return { html: previewHtmlOf(fields.body) };
+  return { html: await previewHtmlOf(fields.body) };
 }
 
 type PageCommand = 'publish' | 'unpublish' | 'discard';
