@@ -16,6 +16,7 @@ import {
 import { getEnv } from './lib/env';
 import { log } from './lib/log';
 import { startServerMonitoring, stopServerMonitoring } from './lib/observability/sentry-server';
+import { startScheduler } from './lib/scheduler';
 import { seedDemoContent } from './lib/seed';
 import { loadStaticAssets } from './lib/static-assets';
 import { frontDoor } from './waku.server';
@@ -47,6 +48,10 @@ async function serve() {
   const contentVersion = await followContentVersion(db);
   await setBusyTimeout(db, BUSY_TIMEOUT_MS.server);
   frontDoor.serveAssets(loadStaticAssets(path.resolve('dist/public/assets')));
+  // Anything that fell due while no server ran is published now, then every few seconds.
+  const scheduler = await startScheduler(contentStore(), {
+    intervalMs: env.SCHEDULE_CHECK_SECONDS * 1000,
+  });
 
   let server: ReturnType<typeof Bun.serve>;
   try {
@@ -71,6 +76,7 @@ async function serve() {
     log.error(
       `cannot start: port ${env.PORT} is already in use (another server is listening there); stop it or choose another PORT`,
     );
+    await scheduler.stop();
     await stopServerMonitoring();
     await contentVersion.stop();
     await closeDatabase();
@@ -87,6 +93,7 @@ async function serve() {
     const timer = setTimeout(() => server.stop(true), SHUTDOWN_GRACE_MS);
     await server.stop(false);
     clearTimeout(timer);
+    await scheduler.stop();
     await stopServerMonitoring();
     await contentVersion.stop();
     await closeDatabase();

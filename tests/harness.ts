@@ -209,10 +209,11 @@ export async function startFolio({
  */
 export async function startTwoFolios(
   database: ThrowAwayDatabase,
+  { env = {} }: { env?: Record<string, string | undefined> } = {},
 ): Promise<[RunningFolio, RunningFolio]> {
   const started = await Promise.allSettled([
-    startFolio({ database, keepDatabase: true }),
-    startFolio({ database, keepDatabase: true }),
+    startFolio({ database, keepDatabase: true, env }),
+    startFolio({ database, keepDatabase: true, env }),
   ]);
   const failed = started.find((outcome) => outcome.status === 'rejected');
   if (failed) {

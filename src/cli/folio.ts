@@ -9,6 +9,7 @@ import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { SQL } from 'bun';
 import { type ContentStore, createContentStore, isContentError } from '../lib/content';
 import { type ContentFile, exportContent, importContent } from '../lib/content-files';
+import { formatUtc } from '../lib/dates';
 import {
   type Database,
   engineOf,
@@ -29,6 +30,7 @@ import {
   parseTtl,
   revokePreviewLink,
 } from '../lib/preview-links';
+import { parsePublishTime, unreadableTimeMessage } from '../lib/publish-time';
 import { shareLinkPath } from '../lib/routes';
 import { seedDemoContent } from '../lib/seed';
 
@@ -323,7 +325,11 @@ export const COMMANDS: readonly Command[] = [
       if (values.json) io.stdout(`${JSON.stringify(pages, null, 2)}\n`);
       else
         for (const page of pages)
-          io.stdout(`${page.slug.padEnd(32)} ${page.state.padEnd(10)} ${page.title}\n`);
+          io.stdout(
+            `${page.slug.padEnd(32)} ${page.state.padEnd(10)} ${page.title}${
+              page.publishAt ? `  (to be published ${formatUtc(page.publishAt)})` : ''
+            }\n`,
+          );
     },
   },
   {
@@ -373,6 +379,43 @@ export const COMMANDS: readonly Command[] = [
     run: async ({ positionals }, { store, io }) => {
       await store.unpublish(one(positionals), { editor: 'cli' });
       io.stdout(`${one(positionals)}: unpublished\n`);
+    },
+  },
+  {
+    name: 'page schedule',
+    args: '<slug> <time>',
+    positionals: 2,
+    summary:
+      "publish the page's draft at a time (ISO 8601: 2026-12-01T09:00+01:00; no zone means UTC)",
+    run: async ({ positionals }, { store, io }) => {
+      const [slug = '', text = ''] = positionals;
+      const at = parsePublishTime(text);
+      if (!at) throw new CliError(unreadableTimeMessage(text));
+      const schedule = await store.schedulePublish(slug, at, { editor: 'cli' });
+      io.stdout(`${slug}: will be published at ${formatUtc(schedule.publishAt)}\n`);
+    },
+  },
+  {
+    name: 'page unschedule',
+    args: '<slug>',
+    positionals: 1,
+    summary: "cancel the page's scheduled publish",
+    run: async ({ positionals }, { store, io }) => {
+      const slug = one(positionals);
+      const cancelled = await store.cancelSchedule(slug);
+      io.stdout(cancelled ? `${slug}: schedule cancelled\n` : `${slug}: was not scheduled\n`);
+    },
+  },
+  {
+    name: 'page publish-due',
+    args: '',
+    summary:
+      'publish every page whose scheduled time has passed (servers do this themselves; for a site with none running)',
+    run: async (_args, { store, io }) => {
+      const published = await store.publishDue();
+      if (published.length === 0) io.stdout('nothing is due\n');
+      for (const page of published)
+        io.stdout(`${page.slug}: published (due ${formatUtc(page.publishAt)})\n`);
     },
   },
   {

@@ -9,6 +9,7 @@ import { renderMarkdown } from './markdown';
 import { traced } from './observability/spans';
 import { type PageFields, pageFieldsSchema } from './page-fields';
 import { processSingleton } from './process-singleton';
+import { publishTimeProblem, unreadableTimeMessage } from './publish-time';
 import { HOME_SLUG, isValidSlug, validateNewSlug } from './routes';
 
 export { type PageFields, pageFieldsSchema };
@@ -71,7 +72,15 @@ export type PageListing = {
   updatedBy: string | null;
   lastChange: PageChange;
   publishedAt: string | null;
+  /** When a schedule will publish the page's draft (UTC ISO), or null. */
+  publishAt: string | null;
 };
+
+/** A page's pending scheduled publish: when, and on whose behalf. */
+export type Schedule = { publishAt: string; scheduledBy: string | null };
+
+/** A page a schedule published (for the log and the CLI). */
+export type ScheduledPublish = { slug: string; publishAt: string; scheduledBy: string | null };
 
 /** A published version of a page, as kept in its history. */
 export type Revision = {
@@ -83,6 +92,8 @@ export type Revision = {
   bodyHtml: string;
   publishedAt: string;
   publishedBy: string | null;
+  /** True when a schedule published it (on behalf of `publishedBy`). */
+  bySchedule: boolean;
   /** The revision visitors see now. */
   current: boolean;
 };
@@ -211,6 +222,7 @@ type RevisionRow = {
   body_html: string;
   published_at: string;
   published_by: string | null;
+  published_via: string | null;
   current: number | boolean | null;
 };
 
@@ -224,6 +236,7 @@ function toRevision(row: RevisionRow): Revision {
     bodyHtml: row.body_html,
     publishedAt: row.published_at,
     publishedBy: row.published_by,
+    bySchedule: row.published_via === 'schedule',
     current: Boolean(row.current),
   };
 }
@@ -494,7 +507,11 @@ export function createContentStore(
     q: Query,
     changed: () => Promise<void>,
     slug: string,
-    { editor = null, ...expected }: { editor?: string | null } & Expectation,
+    {
+      editor = null,
+      via = null,
+      ...expected
+    }: { editor?: string | null; via?: 'schedule' | null } & Expectation,
   ): Promise<number> {
     const page = await requirePage(q, slug, expected);
     const [draft] = await q<{ title: string; summary: string; body: string; body_html: string }>`
@@ -505,11 +522,15 @@ export function createContentStore(
     }
     const at = now().toISOString();
     const [revision] = await q<{ id: number }>`
-      INSERT INTO revisions (page_id, title, summary, body, body_html, published_at, published_by)
-      VALUES (${page.id}, ${draft.title}, ${draft.summary}, ${draft.body}, ${draft.body_html}, ${at}, ${editor})
+      INSERT INTO revisions
+        (page_id, title, summary, body, body_html, published_at, published_by, published_via)
+      VALUES (${page.id}, ${draft.title}, ${draft.summary}, ${draft.body}, ${draft.body_html},
+              ${at}, ${editor}, ${via})
       RETURNING id`;
     if (!revision) throw new Error('revision insert returned no row');
-    await q`UPDATE pages SET published_revision_id = ${Number(revision.id)} WHERE id = ${page.id}`;
+    // A publish by hand settles a pending schedule too: the draft it was for is out.
+    await q`UPDATE pages SET published_revision_id = ${Number(revision.id)}, publish_at = NULL,
+            scheduled_by = NULL WHERE id = ${page.id}`;
     await q`DELETE FROM drafts WHERE page_id = ${page.id}`;
     await touch(q, page.id, at, 'published', editor);
     await changed();
@@ -608,9 +629,10 @@ export function createContentStore(
           updated_by: string | null;
           last_change: PageChange;
           published_at: string | null;
+          publish_at: string | null;
         }>`
           SELECT p.id, p.slug, COALESCE(d.title, r.title) AS title, p.updated_at, p.updated_by,
-            p.last_change, r.published_at,
+            p.last_change, r.published_at, p.publish_at,
             CASE WHEN p.published_revision_id IS NULL THEN 'draft-only'
                  WHEN d.page_id IS NOT NULL THEN 'changed' ELSE 'published' END AS state
           FROM pages p LEFT JOIN revisions r ON r.id = p.published_revision_id
@@ -626,6 +648,7 @@ export function createContentStore(
         updatedBy: row.updated_by,
         lastChange: row.last_change,
         publishedAt: row.published_at,
+        publishAt: row.publish_at,
       }));
     },
 
@@ -634,7 +657,7 @@ export function createContentStore(
       const rows = await read(
         (q) => q<RevisionRow>`
           SELECT r.id, r.page_id, r.title, r.summary, r.body, r.body_html, r.published_at,
-            r.published_by, (p.published_revision_id = r.id) AS current
+            r.published_by, r.published_via, (p.published_revision_id = r.id) AS current
           FROM revisions r JOIN pages p ON p.id = r.page_id
           WHERE r.page_id = ${pageId} ORDER BY r.id DESC`,
       );
@@ -646,7 +669,7 @@ export function createContentStore(
       const [row] = await read(
         (q) => q<RevisionRow>`
           SELECT r.id, r.page_id, r.title, r.summary, r.body, r.body_html, r.published_at,
-            r.published_by, (p.published_revision_id = r.id) AS current
+            r.published_by, r.published_via, (p.published_revision_id = r.id) AS current
           FROM revisions r JOIN pages p ON p.id = r.page_id
           WHERE r.page_id = ${pageId} AND r.id = ${revisionId}`,
       );
@@ -740,6 +763,89 @@ export function createContentStore(
       return write((q, changed) => publishIn(q, changed, slug, options));
     },
 
+    /**
+     * Schedules the page's draft to be published at `at` (whatever the draft says then), on
+     * behalf of `editor`; replaces an earlier schedule. Visitors see nothing until then, so the
+     * page's version does not move: an editor's open tab keeps saving.
+     */
+    async schedulePublish(
+      slug: string,
+      at: Date,
+      { editor = null, pageId }: { editor?: string | null; pageId?: number } = {},
+    ): Promise<Schedule> {
+      const problem = Number.isNaN(at.getTime())
+        ? unreadableTimeMessage()
+        : publishTimeProblem(at, now());
+      if (problem) throw new ContentError('invalid', problem);
+      const publishAt = at.toISOString();
+      return write(async (q) => {
+        const page = await requirePage(q, slug, { pageId });
+        const [draft] = await q`SELECT page_id FROM drafts WHERE page_id = ${page.id}`;
+        if (!draft)
+          throw new ContentError(
+            'invalid',
+            `“${page.slug}” is published and has no newer draft: there is nothing to schedule.`,
+          );
+        await q`UPDATE pages SET publish_at = ${publishAt}, scheduled_by = ${editor}
+                WHERE id = ${page.id}`;
+        return { publishAt, scheduledBy: editor };
+      });
+    },
+
+    /** Cancels the page's pending schedule; true when there was one. */
+    async cancelSchedule(slug: string, { pageId }: { pageId?: number } = {}): Promise<boolean> {
+      return write(async (q) => {
+        const page = await requirePage(q, slug, { pageId });
+        const cleared = await q`UPDATE pages SET publish_at = NULL, scheduled_by = NULL
+                                WHERE id = ${page.id} AND publish_at IS NOT NULL RETURNING id`;
+        return cleared.length > 0;
+      });
+    },
+
+    /** The page's pending schedule, or null (editors only: visitors never learn of it). */
+    async scheduleOf(pageId: number): Promise<Schedule | null> {
+      const [row] = await read(
+        (q) => q<{ publish_at: string | null; scheduled_by: string | null }>`
+          SELECT publish_at, scheduled_by FROM pages WHERE id = ${pageId}`,
+      );
+      return row?.publish_at ? { publishAt: row.publish_at, scheduledBy: row.scheduled_by } : null;
+    },
+
+    /**
+     * Publishes every page whose time has come, each in its own transaction. The transaction
+     * first clears the page's `publish_at` where it still holds the time it found: with
+     * several instances (and the CLI) asking at once, one clears it and publishes, and the
+     * others find nothing to clear and move on: once, whoever asks.
+     */
+    async publishDue(limit = 50): Promise<ScheduledPublish[]> {
+      const due = await read(
+        (q) => q<{ id: number; slug: string; publish_at: string; scheduled_by: string | null }>`
+          SELECT id, slug, publish_at, scheduled_by FROM pages
+          WHERE publish_at IS NOT NULL AND publish_at <= ${now().toISOString()}
+          ORDER BY publish_at, id LIMIT ${limit}`,
+      );
+      const published: ScheduledPublish[] = [];
+      for (const page of due) {
+        const slug = await write(async (q, changed) => {
+          const [claimed] = await q<{ slug: string }>`
+            UPDATE pages SET publish_at = NULL, scheduled_by = NULL
+            WHERE id = ${Number(page.id)} AND publish_at = ${page.publish_at} RETURNING slug`;
+          if (!claimed) return null;
+          const [draft] = await q`SELECT page_id FROM drafts WHERE page_id = ${Number(page.id)}`;
+          if (!draft) return null;
+          await publishIn(q, changed, claimed.slug, {
+            editor: page.scheduled_by,
+            via: 'schedule',
+            pageId: Number(page.id),
+          });
+          return claimed.slug;
+        });
+        if (slug)
+          published.push({ slug, publishAt: page.publish_at, scheduledBy: page.scheduled_by });
+      }
+      return published;
+    },
+
     /** Takes a page down; its text stays as a draft so nothing is lost. */
     async unpublish(
       slug: string,
@@ -772,6 +878,8 @@ export function createContentStore(
           return;
         }
         await q`DELETE FROM drafts WHERE page_id = ${page.id}`;
+        // Nothing is left for a schedule to publish.
+        await q`UPDATE pages SET publish_at = NULL, scheduled_by = NULL WHERE id = ${page.id}`;
         await touch(q, page.id, now().toISOString(), 'discarded', editor);
       });
     },

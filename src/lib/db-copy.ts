@@ -9,7 +9,17 @@ const TABLES = [
   // published_revision_id points into revisions, copied next: set after them.
   {
     name: 'pages',
-    columns: ['id', 'slug', 'created_at', 'updated_at', 'version', 'updated_by', 'last_change'],
+    columns: [
+      'id',
+      'slug',
+      'created_at',
+      'updated_at',
+      'version',
+      'updated_by',
+      'last_change',
+      'publish_at',
+      'scheduled_by',
+    ],
   },
   {
     name: 'revisions',
@@ -22,6 +32,7 @@ const TABLES = [
       'body_html',
       'published_at',
       'published_by',
+      'published_via',
     ],
   },
   {

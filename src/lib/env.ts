@@ -38,6 +38,8 @@ const envSchema = z.object({
   // How many reverse proxies in front of Folio to believe about the client's address and
   // scheme (X-Forwarded-For, X-Forwarded-Proto). 0: none, the socket is the client.
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  // How often each server checks for pages whose scheduled time has come (and at start).
+  SCHEDULE_CHECK_SECONDS: z.coerce.number().min(0.1).max(60).default(15),
   // `off` turns the render cache off (for benchmarks and debugging).
   FOLIO_RENDER_CACHE: z.enum(['on', 'off']).default('on'),
   FOLIO_RENDER_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),

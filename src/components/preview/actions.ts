@@ -27,6 +27,7 @@ import {
   SHARE_DURATIONS,
   type ShareDuration,
 } from '../../lib/preview-links';
+import { parsePublishTime, unreadableTimeMessage } from '../../lib/publish-time';
 import { noteFormPage, requestContext, setDocumentStatus } from '../../lib/request-context';
 import { isValidSlug, previewPath, rewriteLinksForPreview, shareLinkPath } from '../../lib/routes';
 import { siteOrigin } from '../../lib/site-url';
@@ -38,6 +39,7 @@ import {
   type EditorFormValues,
   type EditorIntent,
   editorFormSchema,
+  type ScheduleState,
   type SettingsFormState,
   type ShareLinkState,
   type SignInState,
@@ -458,6 +460,67 @@ export async function unpublishPage(formData: FormData): Promise<void> {
 
 export async function discardDraft(formData: FormData): Promise<void> {
   await runPageCommand('discard', formData);
+}
+
+/**
+ * "Publish at": the instant the browser computed from the editor's zone (`publishAtUtc`), or
+ * without JavaScript the typed wall-clock time read as UTC (the form's label says so).
+ */
+export async function schedulePublish(
+  _previous: ScheduleState,
+  input: FormData,
+): Promise<ScheduleState> {
+  const formData = formOf(input);
+  const slug = slugOf(formData);
+  const typed = text(formData, 'publishAt').slice(0, 100);
+  const at = parsePublishTime(text(formData, 'publishAtUtc') || typed);
+  if (!at) {
+    refuseForm(422);
+    return { error: unreadableTimeMessage(), publishAt: typed };
+  }
+  const asking = await lookUpSession();
+  if (asking.problem !== undefined) return { error: asking.problem, publishAt: typed };
+  if (!asking.session) {
+    refuseForm(401);
+    return { error: 'Your session has ended. Sign in again.', publishAt: typed };
+  }
+  try {
+    await contentStore().schedulePublish(slug, at, {
+      editor: asking.session.editor.email,
+      pageId: whole(formData, 'pageId') ?? -1,
+    });
+  } catch (error) {
+    if (!isContentError(error)) throw error;
+    refuseForm(
+      error.code === 'invalid'
+        ? 422
+        : error.code === 'busy' || error.code === 'unavailable'
+          ? 200
+          : 409,
+    );
+    return { error: error.message, publishAt: typed };
+  }
+  redirect(`${previewPath(slug)}?notice=scheduled`, 303);
+}
+
+export async function cancelScheduledPublish(input: FormData): Promise<void> {
+  const formData = formOf(input);
+  const slug = slugOf(formData);
+  const asking = await lookUpSession();
+  if (asking.problem !== undefined)
+    redirect(
+      `${previewPath(slug)}?notice=${asking.problem === UNAVAILABLE_MESSAGE ? 'unavailable' : 'busy'}`,
+      303,
+    );
+  if (!asking.session) redirect('/preview?notice=signed-out', 303);
+  let notice = 'unscheduled';
+  try {
+    await contentStore().cancelSchedule(slug, { pageId: whole(formData, 'pageId') ?? -1 });
+  } catch (error) {
+    if (!isContentError(error)) throw error;
+    notice = NOTICE_FOR_ERROR[error.code] ?? 'refused';
+  }
+  redirect(`${previewPath(slug)}?notice=${notice}`, 303);
 }
 
 function isShareDuration(value: string): value is ShareDuration {

@@ -3,6 +3,7 @@
 import type { PageListing, PageState } from '../../lib/content';
 import { formatUtc } from '../../lib/dates';
 import { previewPath, publicPath } from '../../lib/routes';
+import { LocalTime } from './local-time';
 
 const STATE_TEXT: Record<PageState, string> = {
   published: 'Published',
@@ -19,14 +20,24 @@ const CHANGE_TEXT: Record<PageListing['lastChange'], string> = {
   restored: 'restored from history',
 };
 
-export type DashboardQuery = { q: string; state: PageState | 'all'; sort: 'changed' | 'title' };
+export type DashboardQuery = {
+  q: string;
+  state: PageState | 'scheduled' | 'all';
+  sort: 'changed' | 'title';
+};
 
 /** The query a dashboard URL asks for; anything unknown falls back to the defaults. */
 export function dashboardQuery(params: URLSearchParams): DashboardQuery {
   const state = params.get('state');
   return {
     q: (params.get('q') ?? '').slice(0, 100),
-    state: state === 'published' || state === 'changed' || state === 'draft-only' ? state : 'all',
+    state:
+      state === 'published' ||
+      state === 'changed' ||
+      state === 'draft-only' ||
+      state === 'scheduled'
+        ? state
+        : 'all',
     sort: params.get('sort') === 'title' ? 'title' : 'changed',
   };
 }
@@ -34,7 +45,12 @@ export function dashboardQuery(params: URLSearchParams): DashboardQuery {
 export function selectPages(pages: readonly PageListing[], query: DashboardQuery): PageListing[] {
   const needle = query.q.trim().toLowerCase();
   return pages
-    .filter((page) => query.state === 'all' || page.state === query.state)
+    .filter(
+      (page) =>
+        query.state === 'all' ||
+        page.state === query.state ||
+        (query.state === 'scheduled' && page.publishAt !== null),
+    )
     .filter(
       (page) =>
         needle === '' || page.title.toLowerCase().includes(needle) || page.slug.includes(needle),
@@ -59,6 +75,7 @@ export function Dashboard({
     published: pages.filter((page) => page.state === 'published').length,
     changed: pages.filter((page) => page.state === 'changed').length,
     'draft-only': pages.filter((page) => page.state === 'draft-only').length,
+    scheduled: pages.filter((page) => page.publishAt !== null).length,
   };
   return (
     <section className="dashboard" aria-labelledby="dashboard-title">
@@ -84,6 +101,7 @@ export function Dashboard({
               <option value="published">Published ({counts.published})</option>
               <option value="changed">With a draft ({counts.changed})</option>
               <option value="draft-only">Draft only ({counts['draft-only']})</option>
+              <option value="scheduled">Scheduled ({counts.scheduled})</option>
             </select>
           </label>
           <label>
@@ -125,7 +143,17 @@ export function Dashboard({
                   <br />
                   <code>{publicPath(page.slug)}</code>
                 </td>
-                <td data-state={page.state}>{STATE_TEXT[page.state]}</td>
+                <td data-state={page.state}>
+                  {STATE_TEXT[page.state]}
+                  {page.publishAt ? (
+                    <>
+                      <br />
+                      <small className="scheduled">
+                        To be published <LocalTime iso={page.publishAt} />
+                      </small>
+                    </>
+                  ) : null}
+                </td>
                 <td>
                   <time dateTime={page.updatedAt}>{formatUtc(page.updatedAt)}</time>
                   <br />

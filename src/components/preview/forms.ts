@@ -83,3 +83,6 @@ export type SettingsFormState = {
 export type SignInState = { email?: string; error?: string };
 
 export type ShareLinkState = { url?: string; expiresAt?: string; error?: string; ttl?: string };
+
+/** The schedule form's answer: a refusal in words, with the time as typed. */
+export type ScheduleState = { error?: string; publishAt?: string };

@@ -11,6 +11,15 @@ import { FieldsDiff } from './word-diff';
 /** What a history URL asks for: a version to show, or two to compare ('draft' is one). */
 export type HistoryQuery = { show: number | null; from: string | null; to: string | null };
 
+/** Who published a version: an editor, or a schedule on an editor's behalf. */
+function publishedByWords(revision: Revision): string {
+  if (revision.bySchedule)
+    return revision.publishedBy
+      ? ` by schedule, on behalf of ${revision.publishedBy}`
+      : ' by schedule';
+  return revision.publishedBy ? ` by ${revision.publishedBy}` : '';
+}
+
 export function historyQuery(params: URLSearchParams): HistoryQuery {
   const show = Number(params.get('rev'));
   return {
@@ -103,7 +112,7 @@ export function PageHistory({
         <section className="history-version" aria-label="Version shown">
           <h2>
             As published {formatUtc(shown.publishedAt)}
-            {shown.publishedBy ? ` by ${shown.publishedBy}` : ''}
+            {publishedByWords(shown)}
           </h2>
           {shown.current && !page.showingDraft ? (
             <p>This is the version visitors see now.</p>
@@ -148,7 +157,7 @@ export function PageHistory({
               <span>
                 <strong>Version {revisions.length - index}</strong>: published{' '}
                 <time dateTime={revision.publishedAt}>{formatUtc(revision.publishedAt)}</time>
-                {revision.publishedBy ? ` by ${revision.publishedBy}` : ''}
+                {publishedByWords(revision)}
                 {revision.current ? ' · what visitors see now' : ''}
               </span>{' '}
               <a href={`${base}&rev=${revision.id}`}>Show</a>

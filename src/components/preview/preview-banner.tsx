@@ -1,10 +1,11 @@
-import type { PageView } from '../../lib/content';
+import type { PageView, Schedule } from '../../lib/content';
 import { formatUtc } from '../../lib/dates';
 import type { PreviewLink } from '../../lib/preview-links';
 import { PREVIEW_DASHBOARD, previewPath, publicPath } from '../../lib/routes';
 import { discardDraft, publishPage, revokeShareLink, unpublishPage } from './actions';
 import { ConfirmCommand } from './confirm-command';
 import { EDITOR_FORM_ID } from './forms';
+import { ScheduleForm } from './schedule-form';
 import { ShareLinkForm } from './share-link-form';
 
 /** A page's state in words, for the banner and anything else that names it in full. */
@@ -22,6 +23,9 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
     published: 'Published. Visitors see this version now.',
     unpublished: 'Unpublished. Visitors get a 404; the text is kept as a draft.',
     discarded: 'Draft discarded.',
+    scheduled:
+      'Scheduled. The draft as it is then will be published at that time; edits until then are included.',
+    unscheduled: 'Schedule cancelled. Nothing will be published unless you publish it.',
     deleted: 'The draft-only page was deleted.',
     restored:
       'That version is the draft now, in the editor. Visitors still see the published version until you publish it.',
@@ -175,6 +179,7 @@ export function PreviewBanner({
   notice,
   shareLinks,
   published,
+  schedule,
 }: {
   page: PageView;
   editing: boolean;
@@ -182,6 +187,8 @@ export function PreviewBanner({
   shareLinks: readonly PreviewLink[];
   /** How many times the page was published (its history's length). */
   published: number;
+  /** The page's pending scheduled publish, if any. */
+  schedule: Schedule | null;
 }) {
   const savedAt = page.draftUpdatedAt ?? page.updatedAt;
   const savedBy = page.draftUpdatedBy ?? page.updatedBy;
@@ -234,6 +241,9 @@ export function PreviewBanner({
           <a href={PREVIEW_DASHBOARD}>Exit preview</a>
         )}
       </div>
+      {page.state !== 'published' || schedule ? (
+        <ScheduleForm slug={page.slug} pageId={page.id} schedule={schedule} />
+      ) : null}
       <ShareLinkForm pageId={page.id} />
       {shareLinks.length > 0 ? (
         <details className="share-links">

@@ -3,9 +3,15 @@
 import { migration001 } from './001-initial';
 import { migration002 } from './002-links-and-throttle';
 import { migration003 } from './003-editor-and-site-settings';
+import { migration004 } from './004-scheduled-publishing';
 
 export type Engine = 'sqlite' | 'postgres';
 
 export type Migration = { id: number; name: string } & Record<Engine, string>;
 
-export const migrations: readonly Migration[] = [migration001, migration002, migration003];
+export const migrations: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+];

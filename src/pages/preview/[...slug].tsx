@@ -132,6 +132,7 @@ export default async function PreviewPage({
       notice={noticeText(noticeParam, page.state)}
       shareLinks={await listPreviewLinks(await getDatabase(), { pageId: page.id })}
       published={revisions.length}
+      schedule={await contentStore().scheduleOf(page.id)}
     />
   );
   if (history)

@@ -1,0 +1,88 @@
+'use client';
+import { useActionState, useEffect, useState } from 'react';
+import type { Schedule } from '../../lib/content';
+import { cancelScheduledPublish, schedulePublish } from './actions';
+import type { ScheduleState } from './forms';
+import { LocalTime } from './local-time';
+
+/** `YYYY-MM-DDTHH:MM` in the browser's zone, an hour from now: what datetime-local takes. */
+function anHourFromNow(): string {
+  const date = new Date(Date.now() + 3_600_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** The instant a datetime-local value names in the browser's zone, or '' if none. */
+function instantOf(wallClock: string): string {
+  const date = new Date(wallClock);
+  return wallClock && !Number.isNaN(date.getTime()) ? date.toISOString() : '';
+}
+
+/**
+ * "Publish at" for a page with a draft, or the pending schedule with a way to cancel it. The
+ * time is typed in the editor's own zone: in the browser the form sends the instant it names
+ * (`publishAtUtc`); without JavaScript the server cannot know the zone, so the label says UTC
+ * and the server reads it so.
+ */
+export function ScheduleForm({
+  slug,
+  pageId,
+  schedule,
+}: {
+  slug: string;
+  pageId: number;
+  schedule: Schedule | null;
+}) {
+  const [answer, action, pending] = useActionState<ScheduleState, FormData>(schedulePublish, {});
+  const state = answer ?? {};
+  const [zone, setZone] = useState<string | null>(null);
+  const [suggested, setSuggested] = useState('');
+  const [instant, setInstant] = useState('');
+  useEffect(() => {
+    setZone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'your time');
+    const first = state.publishAt ?? anHourFromNow();
+    setSuggested(first);
+    setInstant(instantOf(first));
+  }, [state.publishAt]);
+
+  if (schedule)
+    return (
+      <form action={cancelScheduledPublish} className="inline-form schedule">
+        <input type="hidden" name="slug" value={slug} />
+        <input type="hidden" name="pageId" value={pageId} />
+        <span>
+          Will be published <LocalTime iso={schedule.publishAt} />
+          {schedule.scheduledBy ? `, on behalf of ${schedule.scheduledBy}` : ''}.
+        </span>{' '}
+        <button type="submit">Cancel schedule</button>
+      </form>
+    );
+
+  return (
+    <form action={action} className="inline-form schedule">
+      <input type="hidden" name="slug" value={slug} />
+      <input type="hidden" name="pageId" value={pageId} />
+      {/* Empty without JavaScript: then the typed time is read as UTC, as the label says. */}
+      <input type="hidden" name="publishAtUtc" value={instant} />
+      <label>
+        {`Publish at (${zone ?? 'UTC'}) `}
+        <input
+          type="datetime-local"
+          name="publishAt"
+          required
+          defaultValue={state.publishAt ?? suggested}
+          key={state.publishAt ?? suggested}
+          onChange={(event) => setInstant(instantOf(event.currentTarget.value))}
+        />
+      </label>
+      <button type="submit" disabled={pending}>
+        Schedule
+      </button>
+      {state.error ? (
+        <span className="form-error" role="alert">
+          {state.error}
+        </span>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,240 @@
+// Scheduled publishing against servers started as the README starts them: a page goes public
+// on time and once, with two instances and the CLI all asking at once; anything that fell due
+// while no server ran is out when one starts; the editor's form (without JavaScript) refuses
+// what it should with the typed time kept; the history says the schedule published it.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import path from 'node:path';
+import { addEditor } from '../../src/lib/editors';
+import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
+import { formWithButton, signInWithForm, submitForm } from '../forms';
+import { type RunningFolio, startFolio, startTwoFolios, waitFor, withStore } from '../harness';
+
+const ROOT = path.resolve(import.meta.dir, '../..');
+const EDITOR = { email: 'timer@example.com', password: 'the timer passphrase' };
+const CHECK_SECONDS = '0.2';
+
+let database: ThrowAwayDatabase;
+let a: RunningFolio;
+let b: RunningFolio;
+let cookie = '';
+
+beforeAll(async () => {
+  database = await createThrowAwayDatabase();
+  [a, b] = await startTwoFolios(database, { env: { SCHEDULE_CHECK_SECONDS: CHECK_SECONDS } });
+  await addEditor(await a.database(), EDITOR.email, EDITOR.password);
+  cookie = (await signInWithForm(a.url, EDITOR.email, EDITOR.password)).cookie;
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await database?.drop();
+});
+
+async function cli(args: string[], databaseUrl: string) {
+  const child = Bun.spawn(['bun', 'run', '--silent', 'folio', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const [code, stdout, stderr] = await Promise.all([
+    child.exited,
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+  ]);
+  return { code, stdout, stderr };
+}
+
+const status = async (instance: RunningFolio, pathname: string) => {
+  const response = await fetch(`${instance.url}${pathname}`);
+  await response.arrayBuffer();
+  return response.status;
+};
+
+const scheduledLines = (instance: RunningFolio, slug: string) =>
+  instance.logLines().filter((line) => line.msg === 'published by schedule' && line.slug === slug);
+
+describe(`scheduled publishing on ${TEST_ENGINE}`, () => {
+  test('goes public on time and once, with two instances and the CLI asking at once', async () => {
+    const slugs = ['timed-one', 'timed-two', 'timed-three'];
+    const due = new Date(Date.now() + 2_000);
+    await withStore(a, async (store) => {
+      for (const slug of slugs) {
+        await store.putPage({ slug, title: slug, summary: '', body: `TIMED-TEXT ${slug}` });
+        await store.schedulePublish(slug, due, { editor: EDITOR.email });
+      }
+    });
+    for (const instance of [a, b]) expect(await status(instance, '/timed-one')).toBe(404);
+
+    // The CLI asks too, over and over, until well after the time.
+    const cliOutputs: string[] = [];
+    const racing = (async () => {
+      while (Date.now() < due.getTime() + 1_500) {
+        const run = await cli(['page', 'publish-due'], database.url);
+        expect(run.stderr).toBe('');
+        cliOutputs.push(run.stdout);
+      }
+    })();
+
+    const seenAt = new Map<string, number>();
+    await waitFor(
+      async () => {
+        for (const slug of slugs)
+          if (!seenAt.has(slug) && (await status(a, `/${slug}`)) === 200)
+            seenAt.set(slug, Date.now());
+        return seenAt.size === slugs.length ? true : undefined;
+      },
+      { timeoutMs: 15_000, what: 'the scheduled pages to be public' },
+    );
+    await racing;
+    for (const slug of slugs) {
+      expect(await status(b, `/${slug}`)).toBe(200);
+      const late = (seenAt.get(slug) ?? 0) - due.getTime();
+      // Never early; late by at most one check (0.2 s) plus a publish, with room for a slow CI.
+      expect(late).toBeGreaterThanOrEqual(0);
+      expect(late).toBeLessThan(2_000);
+    }
+
+    // Once: one revision each, made by the schedule on the editor's behalf, and one process
+    // (A, B or a CLI run) that says it published it.
+    const db = await a.database();
+    for (const slug of slugs) {
+      const revisions = await db.query<{ published_by: string; published_via: string }>`
+        SELECT r.published_by, r.published_via FROM revisions r JOIN pages p ON p.id = r.page_id
+        WHERE p.slug = ${slug}`;
+      expect(revisions).toEqual([{ published_by: EDITOR.email, published_via: 'schedule' }]);
+      const byCli = cliOutputs.filter((out) => out.includes(`${slug}: published`)).length;
+      expect(scheduledLines(a, slug).length + scheduledLines(b, slug).length + byCli).toBe(1);
+    }
+    console.log(
+      'scheduled publish lateness (ms):',
+      Object.fromEntries(slugs.map((slug) => [slug, (seenAt.get(slug) ?? 0) - due.getTime()])),
+    );
+    for (const instance of [a, b]) expect(instance.unexpectedErrors()).toEqual([]);
+  }, 30_000);
+
+  test('the history says the schedule published it, on whose behalf', async () => {
+    const html = await (
+      await fetch(`${b.url}/preview/timed-one?history`, { headers: { cookie } })
+    ).text();
+    expect(html).toContain(`by schedule, on behalf of ${EDITOR.email}`);
+  });
+});
+
+describe('the editor’s schedule form, without JavaScript', () => {
+  const openForm = async (slug: string) => {
+    const page = await fetch(`${a.url}/preview/${slug}`, { headers: { cookie } });
+    return formWithButton(await page.text(), 'Schedule');
+  };
+  const post = async (slug: string, set: Record<string, string>, withCookie = cookie) => {
+    const form = await openForm(slug);
+    return submitForm(`${a.url}/preview/${slug}`, form, {
+      cookie: withCookie,
+      set,
+      button: 'Schedule',
+    });
+  };
+
+  beforeAll(async () => {
+    await withStore(a, (store) =>
+      store.putPage({ slug: 'form-timed', title: 'Form timed', summary: '', body: 'SOON' }),
+    );
+  });
+
+  test('the label says UTC, and a time ahead is scheduled and shown; cancel takes it back', async () => {
+    const page = await (await fetch(`${a.url}/preview/form-timed`, { headers: { cookie } })).text();
+    expect(page).toContain('Publish at (UTC)');
+    const response = await post('form-timed', { publishAt: '2031-01-02T03:04' });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/preview/form-timed?notice=scheduled');
+    const after = await (
+      await fetch(`${a.url}/preview/form-timed`, { headers: { cookie } })
+    ).text();
+    expect(after).toContain('Will be published <time dateTime="2031-01-02T03:04:00.000Z">');
+    expect(after).toContain('1/2/2031, 3:04:00 AM UTC');
+    // Visitors learn nothing of it.
+    expect(await status(a, '/form-timed')).toBe(404);
+    const dashboard = await (
+      await fetch(`${a.url}/preview?state=scheduled`, { headers: { cookie } })
+    ).text();
+    expect(dashboard).toContain('/preview/form-timed');
+    expect(dashboard).toContain('To be published');
+
+    const cancel = await submitForm(
+      `${a.url}/preview/form-timed`,
+      await formWithButton(after, 'Cancel schedule'),
+      { cookie },
+    );
+    expect(cancel.status).toBe(303);
+    expect(cancel.headers.get('location')).toBe('/preview/form-timed?notice=unscheduled');
+    expect(await withStore(a, (store) => store.listAll())).toContainEqual(
+      expect.objectContaining({ slug: 'form-timed', publishAt: null }),
+    );
+  });
+
+  test('a time in the past, an unreadable time, no session, a deleted page: refused, nothing scheduled', async () => {
+    const past = await post('form-timed', { publishAt: '2020-01-01T10:00' });
+    expect(past.status).toBe(422);
+    const pastHtml = await past.text();
+    expect(pastHtml).toContain('That time has passed: choose a time in the future.');
+    expect(pastHtml).toContain('value="2020-01-01T10:00"');
+
+    const garbled = await post('form-timed', { publishAt: 'next tuesday', publishAtUtc: '' });
+    expect(garbled.status).toBe(422);
+    expect(await garbled.text()).toContain('is not a date and time Folio can read');
+
+    const signedOut = await post('form-timed', { publishAt: '2031-01-02T03:04' }, '');
+    expect(signedOut.status).toBe(401);
+    // The page asks them to sign in, and brings them back to it after.
+    expect(await signedOut.text()).toContain('Sign in · Folio preview');
+
+    const form = await openForm('form-timed');
+    await withStore(a, (store) => store.discardDraft('form-timed'));
+    const gone = await submitForm(`${a.url}/preview/form-timed`, form, {
+      cookie,
+      set: { publishAt: '2031-01-02T03:04' },
+      button: 'Schedule',
+    });
+    // The page is gone: its address answers 404 in preview too, and nothing is scheduled.
+    expect(gone.status).toBe(404);
+    await gone.arrayBuffer();
+    expect(
+      (await withStore(a, (store) => store.listAll())).filter((page) => page.publishAt),
+    ).toEqual([]);
+    for (const instance of [a, b]) expect(instance.unexpectedErrors()).toEqual([]);
+  });
+});
+
+describe('a server that was not running', () => {
+  test('publishes what fell due meanwhile before it serves its first request', async () => {
+    const own = await createThrowAwayDatabase();
+    try {
+      // A long interval: only the check at start can publish it.
+      const first = await startFolio({
+        database: own,
+        keepDatabase: true,
+        env: { SCHEDULE_CHECK_SECONDS: '60' },
+      });
+      const due = new Date(Date.now() + 1_000);
+      await withStore(first, async (store) => {
+        await store.putPage({ slug: 'while-down', title: 'While down', summary: '', body: 'X' });
+        await store.schedulePublish('while-down', due, { editor: EDITOR.email });
+      });
+      await first.stop();
+      await Bun.sleep(due.getTime() - Date.now() + 100);
+      const second = await startFolio({
+        database: own,
+        keepDatabase: true,
+        env: { SCHEDULE_CHECK_SECONDS: '60' },
+      });
+      try {
+        expect(await status(second, '/while-down')).toBe(200);
+        expect(scheduledLines(second, 'while-down')).toHaveLength(1);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await own.drop();
+    }
+  }, 60_000);
+});
