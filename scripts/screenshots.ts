@@ -44,6 +44,8 @@ try {
     const context = await browser.newContext({
       viewport: { width, height: width > 500 ? 860 : 844 },
       deviceScaleFactor: 1,
+      // The scheduled banner shows the editor's own zone: one fixed here, for stable pictures.
+      timezoneId: 'Europe/Berlin',
     });
     const page = await context.newPage();
     const shot = async (name: string, fullPage = false) =>
@@ -75,7 +77,31 @@ try {
     await shot('settings', true);
     await page.goto(`${folio.url}/about`);
     await shot('site');
+    // A page scheduled to publish: the banner says when, in the editor's time zone.
+    await page.goto(`${folio.url}/preview/upcoming-feature`);
+    await hydrated(page);
+    await page.getByLabel(/Publish at/).fill('2031-06-01T09:30');
+    await page.getByRole('button', { name: 'Schedule' }).click();
+    await page.getByRole('status').waitFor();
+    await shot('scheduled');
+    await page.getByRole('button', { name: 'Cancel schedule' }).click();
+    await page.getByRole('status').waitFor();
     await context.close();
+    // The public theme, light and dark: a page with code, and the 404.
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const reader = await browser.newContext({
+        viewport: { width, height: width > 500 ? 860 : 844 },
+        deviceScaleFactor: 1,
+        colorScheme,
+      });
+      const visitor = await reader.newPage();
+      await visitor.goto(`${folio.url}/writing-in-markdown`);
+      await visitor.locator('pre.shiki').scrollIntoViewIfNeeded();
+      await visitor.screenshot({ path: `${out}/code-${colorScheme}-${width}.png` });
+      await visitor.goto(`${folio.url}/no-such-page`);
+      await visitor.screenshot({ path: `${out}/404-${colorScheme}-${width}.png` });
+      await reader.close();
+    }
   }
 } finally {
   await browser.close();

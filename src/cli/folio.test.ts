@@ -75,7 +75,7 @@ describe('folio CLI', () => {
     const cli = await harness({}, '', { db: blank });
     expect(await cli.run('db', 'migrate')).toBe(0);
     expect(cli.out.at(-1)).toBe(
-      'applied 3 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings\n',
+      'applied 4 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings, 4 scheduled-publishing\n',
     );
     await blank.close();
     await made.drop();

@@ -39,6 +39,8 @@ export type PageView = {
   createdAt: string;
   updatedAt: string;
   publishedAt: string | null;
+  /** When the page was first published (its oldest revision), or null if never. */
+  firstPublishedAt: string | null;
   draftUpdatedAt: string | null;
   draftUpdatedBy: string | null;
   /** Who changed the page last (any change: a save, a publish, a discard…), and how. */
@@ -152,6 +154,7 @@ type PageRow = {
   created_at: string;
   updated_at: string;
   published_at: string | null;
+  first_published_at: string | null;
   /** 0/1 on SQLite, a boolean on PostgreSQL. */
   showing_draft: number | boolean;
   state: PageState;
@@ -169,6 +172,7 @@ type PageRow = {
 // column can reach a public read, and the WHERE clause admits published pages only.
 const PAGE_SELECT = `
 SELECT p.id, p.slug, p.version, p.created_at, p.updated_at, r.published_at,
+  (SELECT MIN(f.published_at) FROM revisions f WHERE f.page_id = p.id) AS first_published_at,
   (d.page_id IS NOT NULL) AS showing_draft,
   CASE WHEN p.published_revision_id IS NULL THEN 'draft-only'
        WHEN d.page_id IS NOT NULL THEN 'changed' ELSE 'published' END AS state,
@@ -206,6 +210,7 @@ function toView(row: PageRow): PageView {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     publishedAt: row.published_at,
+    firstPublishedAt: row.first_published_at,
     draftUpdatedAt: row.draft_updated_at,
     draftUpdatedBy: row.draft_updated_by,
     updatedBy: row.updated_by,

@@ -16,3 +16,16 @@ export function formatUtc(value: string | number | Date): string {
   const date = value instanceof Date ? value : new Date(value);
   return Number.isNaN(date.getTime()) ? 'an unknown time' : `${UTC.format(date)} UTC`;
 }
+
+const DAY = new Intl.DateTimeFormat('en', {
+  timeZone: 'UTC',
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+});
+
+/** "November 22, 2026" (UTC): the day a visitor reads beside a page. */
+export function formatDay(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? '' : DAY.format(date);
+}

@@ -5,17 +5,17 @@ import { renamedPages } from './renamed-pages';
 
 const app = requestLevelApp([renamedPages], (c) => c.text(`page ${new URL(c.req.url).pathname}`));
 
-beforeAll(() => {
+beforeAll(async () => {
   const store = contentStore();
   const page = (slug: string) => ({ slug, title: slug, summary: '', body: slug });
-  store.putPage(page('moved'), { publish: true });
-  store.renameSlug('moved', 'moved-here');
-  store.putPage(page('taken'), { publish: true });
-  store.renameSlug('taken', 'taken-elsewhere');
-  store.putPage(page('taken'), { publish: true });
-  store.putPage(page('draft-owner'), { publish: true });
-  store.renameSlug('draft-owner', 'draft-owner-2');
-  store.putPage(page('draft-owner'));
+  await store.putPage(page('moved'), { publish: true });
+  await store.renameSlug('moved', 'moved-here');
+  await store.putPage(page('taken'), { publish: true });
+  await store.renameSlug('taken', 'taken-elsewhere');
+  await store.putPage(page('taken'), { publish: true });
+  await store.putPage(page('draft-owner'), { publish: true });
+  await store.renameSlug('draft-owner', 'draft-owner-2');
+  await store.putPage(page('draft-owner'));
 });
 
 describe('renamedPages', () => {

@@ -12,6 +12,8 @@ export default async function globalSetup() {
       SENTRY_DSN: receiver.dsn,
       WAKU_PUBLIC_SENTRY_DSN: receiver.dsn,
       SENTRY_ENVIRONMENT: 'e2e',
+      // Scheduled pages go out within a second (the default, 15 s, would make tests wait).
+      SCHEDULE_CHECK_SECONDS: '1',
     },
   });
   process.env.E2E_BASE_URL = folio.url;

@@ -2,7 +2,7 @@
 // it: addresses and redirects, generated files, cache behaviour, draft privacy, the action and
 // tunnel refusals. (Moved here from the Playwright suite: none of them opens a page.)
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { ContentStore } from '../../src/lib/content';
+import { type ContentStore, createContentStore } from '../../src/lib/content';
 import { addEditor } from '../../src/lib/editors';
 import { SEED_DRAFT_MARKERS } from '../../src/lib/seed';
 import { signInWithForm } from '../forms';
@@ -80,6 +80,29 @@ describe('code', () => {
     // The stylesheet picks a theme by the reader's setting: both are in the page's CSS.
     expect(html).toMatch(/color:\s?var\(--shiki-light\)/);
     expect(html).toMatch(/prefers-color-scheme:\s?dark[^@]*color:\s?var\(--shiki-dark\)/);
+  });
+});
+
+describe('dates', () => {
+  test('a page says when it was first published, and when it was updated on a later day', async () => {
+    const db = await folio.database();
+    const at = (iso: string) => createContentStore(db, () => new Date(iso));
+    const fields = { slug: 'dated-page', title: 'Dated', summary: '' };
+    await at('2026-01-05T10:00:00Z').putPage({ ...fields, body: 'One.' }, { publish: true });
+    await at('2026-01-05T18:00:00Z').putPage({ ...fields, body: 'Two.' }, { publish: true });
+    await withStore(async () => undefined); // the server has heard of both publishes
+    const sameDay = await (await get('/dated-page')).text();
+    expect(sameDay).toContain(
+      'Published <time dateTime="2026-01-05T10:00:00.000Z">January 5, 2026</time></p>',
+    );
+    await at('2026-03-07T09:00:00Z').putPage({ ...fields, body: 'Three.' }, { publish: true });
+    await withStore(async () => undefined);
+    const later = await (await get('/dated-page')).text();
+    expect(later).toContain(
+      'January 5, 2026</time> · Updated <time dateTime="2026-03-07T09:00:00.000Z">March 7, 2026</time>',
+    );
+    // The home page is not an article with a date.
+    expect(await (await get('/')).text()).not.toContain('class="dates"');
   });
 });
 

@@ -23,7 +23,14 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
   return (
     <>
       <PageMeta title={page.title} description={page.summary} path={`/${page.slug}`} />
-      <Article page={page} />
+      <Article
+        page={page}
+        dates={
+          page.firstPublishedAt
+            ? { published: page.firstPublishedAt, updated: page.publishedAt }
+            : undefined
+        }
+      />
     </>
   );
 }
