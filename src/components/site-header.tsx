@@ -4,6 +4,12 @@ import { FolioLink as Link } from './folio-link';
 // Server component: the site's name and the header navigation the editors chose (site
 // settings). Each link is a small client leaf that routes on the client, prefetches its page
 // data near the viewport, and marks the current page (aria-current).
+//
+// More links than fit a phone's width fold into a "Menu" (a <details>, so it opens without
+// JavaScript) on narrow screens; site.css shows one list or the other, never both.
+
+/** Above this many links, phones get the folded menu. */
+export const COMPACT_MENU_AFTER = 4;
 export function SiteHeader({
   title,
   tagline,
@@ -13,9 +19,10 @@ export function SiteHeader({
   tagline: string;
   links: readonly NavigationLink[];
 }) {
+  const compact = links.length > COMPACT_MENU_AFTER;
   return (
     <header className="site-header">
-      <nav aria-label="Site" className="container nav">
+      <nav aria-label="Site" className="container nav" data-compact={compact || undefined}>
         <Link to="/" className="brand">
           {title}
         </Link>
@@ -27,6 +34,21 @@ export function SiteHeader({
             </li>
           ))}
         </ul>
+        {compact ? (
+          <details className="nav-menu">
+            <summary>Menu</summary>
+            {/* Plain links: a second FolioLink to the same page, hidden, would tell the prefetch
+                queue the page left the viewport and cancel the visible link's prefetch. A full
+                load also closes the menu. */}
+            <ul>
+              {links.map((link) => (
+                <li key={link.slug}>
+                  <a href={`/${link.slug}`}>{link.title}</a>
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
       </nav>
     </header>
   );

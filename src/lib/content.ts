@@ -432,6 +432,15 @@ export function createContentStore(
             last_change = ${change} WHERE id = ${pageId}`;
   }
 
+  /**
+   * Drops the page's draft, and with it any pending schedule: a schedule publishes the draft,
+   * and one left without a draft would publish whatever is saved next (hostile pass, issue 14).
+   */
+  async function dropDraft(q: Query, pageId: number) {
+    await q`DELETE FROM drafts WHERE page_id = ${pageId}`;
+    await q`UPDATE pages SET publish_at = NULL, scheduled_by = NULL WHERE id = ${pageId}`;
+  }
+
   /** Whether the page's draft says exactly what its published revision says. */
   async function draftMatchesPublished(q: Query, pageId: number): Promise<boolean> {
     const [row] = await q<{ same: number | boolean }>`
@@ -503,7 +512,7 @@ export function createContentStore(
     // A draft that says what is published is no draft: a rename alone went live, and the page
     // is "published", not "published with a newer draft".
     const nothingNew = await draftMatchesPublished(q, existing.id);
-    if (nothingNew) await q`DELETE FROM drafts WHERE page_id = ${existing.id}`;
+    if (nothingNew) await dropDraft(q, existing.id);
     await touch(q, existing.id, at, renamed && nothingNew ? 'renamed' : 'saved', input.editor);
     return { ok: true, version: existing.version + 1, pageId: existing.id, slug: input.slug };
   }
@@ -533,10 +542,9 @@ export function createContentStore(
               ${at}, ${editor}, ${via})
       RETURNING id`;
     if (!revision) throw new Error('revision insert returned no row');
+    await q`UPDATE pages SET published_revision_id = ${Number(revision.id)} WHERE id = ${page.id}`;
     // A publish by hand settles a pending schedule too: the draft it was for is out.
-    await q`UPDATE pages SET published_revision_id = ${Number(revision.id)}, publish_at = NULL,
-            scheduled_by = NULL WHERE id = ${page.id}`;
-    await q`DELETE FROM drafts WHERE page_id = ${page.id}`;
+    await dropDraft(q, page.id);
     await touch(q, page.id, at, 'published', editor);
     await changed();
     return page.version + 1;
@@ -724,8 +732,7 @@ export function createContentStore(
           editor,
           at,
         );
-        if (await draftMatchesPublished(q, pageId))
-          await q`DELETE FROM drafts WHERE page_id = ${pageId}`;
+        if (await draftMatchesPublished(q, pageId)) await dropDraft(q, pageId);
         await touch(q, pageId, at, 'restored', editor);
         return { ok: true, version: page.version + 1, pageId, slug: page.slug };
       });
@@ -865,7 +872,9 @@ export function createContentStore(
           SELECT page_id, title, summary, body, body_html, ${at}, ${editor} FROM revisions
           WHERE id = ${page.published_revision_id}
           ON CONFLICT (page_id) DO NOTHING`;
-        await q`UPDATE pages SET published_revision_id = NULL WHERE id = ${page.id}`;
+        // Taking a page down is deliberate: a pending schedule must not bring it back.
+        await q`UPDATE pages SET published_revision_id = NULL, publish_at = NULL,
+                scheduled_by = NULL WHERE id = ${page.id}`;
         await touch(q, page.id, at, 'unpublished', editor);
         await changed();
       });
@@ -882,9 +891,7 @@ export function createContentStore(
           await q`DELETE FROM pages WHERE id = ${page.id}`;
           return;
         }
-        await q`DELETE FROM drafts WHERE page_id = ${page.id}`;
-        // Nothing is left for a schedule to publish.
-        await q`UPDATE pages SET publish_at = NULL, scheduled_by = NULL WHERE id = ${page.id}`;
+        await dropDraft(q, page.id);
         await touch(q, page.id, now().toISOString(), 'discarded', editor);
       });
     },

@@ -8,10 +8,41 @@ import { createHighlighterCore, type HighlighterCore } from 'shiki/core';
 import { createOnigurumaEngine } from 'shiki/engine/oniguruma';
 import { processSingleton } from './process-singleton';
 
-/** Blocks longer than this stay plain: highlighting cost grows with the text. */
-export const HIGHLIGHT_MAX_CHARS = 20_000;
+// Highlighting runs on the request's thread, and a grammar's cost depends on the text (the
+// hostile pass found 200 KB of `a<a<…` in ten TypeScript blocks held the server 50 s, and the
+// HTML grows 20–60 times). So each render has a budget, and what is past it stays plain.
+/** Blocks longer than this stay plain. */
+export const HIGHLIGHT_MAX_CHARS = 8_000;
+/**
+ * A render highlights at most this much code in all (the rest is shown plain): the budget
+ * that decides, so the same text always gives the same HTML. Worst case measured: about
+ * 0.5 s for 20 000 characters of the costliest TypeScript (`a<a<…`), 20 ms for ordinary code.
+ */
+export const HIGHLIGHT_BUDGET_CHARS = 20_000;
+/** A last resort on a starved machine: past this, a render's later blocks are plain. */
+export const HIGHLIGHT_BUDGET_MS = 1_000;
 /** Lines longer than this (minified code, data) are left uncoloured by the tokenizer. */
 const LONGEST_TOKENIZED_LINE = 1_000;
+/** The tokenizer gives up on a line after this long (the rest of the line stays uncoloured). */
+const LINE_TIME_LIMIT_MS = 10;
+
+/** What one render may still spend; made per render by `withHighlightBudget`. */
+type Budget = { chars: number; until: number };
+let budget: Budget | null = null;
+
+/**
+ * Runs a synchronous render with a fresh highlighting budget: the Markdown renderer calls
+ * `highlightCode` from inside `render`, with no way to pass it along, and nothing else can
+ * run in between (the render is synchronous), so a variable holds it for the duration.
+ */
+export function withHighlightBudget<T>(render: () => T): T {
+  budget = { chars: HIGHLIGHT_BUDGET_CHARS, until: performance.now() + HIGHLIGHT_BUDGET_MS };
+  try {
+    return render();
+  } finally {
+    budget = null;
+  }
+}
 
 const THEMES = { light: 'github-light-default', dark: 'github-dark-default' } as const;
 
@@ -73,11 +104,14 @@ export function highlightCode(code: string, language: string): string | null {
   const lang = language.trim().toLowerCase();
   if (!highlighter || !lang || code.length > HIGHLIGHT_MAX_CHARS) return null;
   if (!highlighter.getLoadedLanguages().includes(lang)) return null;
+  if (budget && (budget.chars < code.length || performance.now() > budget.until)) return null;
+  if (budget) budget.chars -= code.length;
   // markdown-it hands over the block with its final newline, which would be an empty line.
   return highlighter.codeToHtml(code.replace(/\n$/, ''), {
     lang,
     themes: THEMES,
     defaultColor: false,
     tokenizeMaxLineLength: LONGEST_TOKENIZED_LINE,
+    tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
   });
 }

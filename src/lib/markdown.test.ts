@@ -120,6 +120,28 @@ describe('highlighting', () => {
   });
 });
 
+describe('highlighting cost (hostile pass, issue 14)', () => {
+  // The repro: ten TypeScript blocks of `a<a<…` lines, each under the per-block limit, held
+  // the server 50 s and grew to 13 MB of HTML. Each render now has a budget.
+  test('200 KB of pathological code renders in well under a second, mostly plain', async () => {
+    await renderMarkdown('```ts\nlet warm = 1;\n```');
+    const block = `\`\`\`ts\n${Array(8).fill('a<'.repeat(490)).join('\n')}\n\`\`\`\n\n`;
+    const body = block.repeat(25);
+    const started = performance.now();
+    const html = await renderMarkdown(body);
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(html.length).toBeLessThan(body.length * 4);
+    // Two blocks fit the budget of 20 000 characters; the rest are plain.
+    expect(html.split('<pre class="shiki').length - 1).toBe(2);
+  });
+
+  test('a page of ordinary code is highlighted in full, within the budget', async () => {
+    const block = `\`\`\`ts\n${'export const greet = (name: string) => name.toUpperCase();\n'.repeat(40)}\`\`\`\n\n`;
+    const html = await renderMarkdown(block.repeat(5));
+    expect(html.split('<pre class="shiki').length - 1).toBe(5);
+  });
+});
+
 describe('extractPlainText', () => {
   test('strips Markdown and truncates', () => {
     expect(extractPlainText('# Title\n\nSome [link](/x) text.', 200)).toBe('Title Some link text.');

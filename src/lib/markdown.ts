@@ -1,7 +1,7 @@
 // Owns Markdown → HTML: safe by construction (raw HTML escaped, only safe link schemes).
 import 'server-only';
 import MarkdownIt, { type MarkdownIt as MarkdownRenderer } from 'markdown-it';
-import { highlightCode, highlighterReady } from './highlight';
+import { highlightCode, highlighterReady, withHighlightBudget } from './highlight';
 import { log } from './log';
 import { traced } from './observability/spans';
 
@@ -101,7 +101,9 @@ export async function renderMarkdown(source: string): Promise<string> {
     // Pages still render, with plain code; a broken install is worth one line each time.
     log.error('syntax highlighting unavailable', { error: String(error) });
   });
-  return traced('function', 'markdown.render', () => renderer.render(source));
+  return traced('function', 'markdown.render', () =>
+    withHighlightBudget(() => renderer.render(source)),
+  );
 }
 
 /** Plain text of the first paragraph(s), for meta descriptions when a page has no summary. */

@@ -5,6 +5,7 @@
 import 'server-only';
 import type { ContentStore } from './content';
 import { isContentError } from './content';
+import { isDatabaseBusy, isDatabaseUnavailable } from './db-errors';
 import { log } from './log';
 import { reportUnexpectedError } from './observability/errors';
 
@@ -22,6 +23,7 @@ export async function startScheduler(
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
 
+  let waiting = false;
   const tick = async () => {
     try {
       for (const done of await store.publishDue()) {
@@ -32,11 +34,17 @@ export async function startScheduler(
           onBehalfOf: done.scheduledBy,
         });
       }
+      waiting = false;
     } catch (error) {
-      // A busy or unreachable database is tried again at the next check; anything else is a bug.
-      if (isContentError(error))
-        log.warn('scheduled publishing will try again', { reason: error.message });
-      else reportUnexpectedError(error, { where: 'scheduler' });
+      // A busy or unreachable database is tried again at the next check (said once per
+      // outage, not at every check); anything else is a bug.
+      if (isContentError(error) || isDatabaseBusy(error) || isDatabaseUnavailable(error)) {
+        if (!waiting)
+          log.warn('scheduled publishing waits for the database', {
+            reason: error instanceof Error ? error.message : String(error),
+          });
+        waiting = true;
+      } else reportUnexpectedError(error, { where: 'scheduler' });
     }
   };
 

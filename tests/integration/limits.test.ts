@@ -34,7 +34,7 @@ describe('request limits', () => {
   beforeAll(async () => {
     server = await startFolio();
   }, 60_000);
-  afterAll(() => server?.stop());
+  afterAll(() => server?.stop(), 30_000);
 
   const get = (path: string, headers: string[] = []) =>
     rawStatus(

@@ -34,7 +34,9 @@ describe.if(RUN && canMakeCluster())('PostgreSQL stops and comes back', () => {
       file: null,
       drop: async () => undefined,
     };
-    [a, b] = await startTwoFolios(database);
+    // The scheduler checks often, so the outage meets it too (a check that cannot reach the
+    // database waits for the next, and is no bug).
+    [a, b] = await startTwoFolios(database, { env: { SCHEDULE_CHECK_SECONDS: '0.5' } });
     await addEditor(await a.database(), EDITOR.email, EDITOR.password);
     cookie = (await signInWithForm(a.url, EDITOR.email, EDITOR.password)).cookie;
   }, 90_000);
@@ -209,6 +211,14 @@ describe.if(RUN && canMakeCluster())('PostgreSQL stops and comes back', () => {
         );
     expect(tally['editor save']?.['refused 503']).toBeGreaterThan(0);
     for (const instance of [a, b]) expect(instance.unexpectedErrors()).toEqual([]);
+    // Said once per outage by each instance, not at every check.
+    for (const instance of [a, b]) {
+      const waits = instance
+        .logLines()
+        .filter((line) => line.msg === 'scheduled publishing waits for the database');
+      expect(waits.length).toBeGreaterThanOrEqual(1);
+      expect(waits.length).toBeLessThanOrEqual(2);
+    }
     console.log(
       `postgres outage figures: ${JSON.stringify({
         stoppedForSeconds: 10,

@@ -205,6 +205,55 @@ describe('the editor’s schedule form, without JavaScript', () => {
   });
 });
 
+describe('a schedule never outlives the draft it was for (hostile pass)', () => {
+  const scheduledSlugs = async () =>
+    (await withStore(a, (store) => store.listAll()))
+      .filter((page) => page.publishAt !== null)
+      .map((page) => page.slug);
+
+  test('unpublishing takes the schedule down too: the page does not come back by itself', async () => {
+    const slug = 'taken-down';
+    await withStore(a, async (store) => {
+      await store.putPage({ slug, title: slug, summary: '', body: 'OUT' }, { publish: true });
+      await store.putPage({ slug, title: slug, summary: '', body: 'NEWER' });
+      await store.schedulePublish(slug, new Date(Date.now() + 800), { editor: EDITOR.email });
+      await store.unpublish(slug, { editor: EDITOR.email });
+    });
+    expect(await scheduledSlugs()).not.toContain(slug);
+    await Bun.sleep(1_300);
+    for (const instance of [a, b]) expect(await status(instance, `/${slug}`)).toBe(404);
+  });
+
+  test('saving the draft back to the published text ends the schedule', async () => {
+    const slug = 'back-to-published';
+    await withStore(a, async (store) => {
+      await store.putPage({ slug, title: slug, summary: '', body: 'SAME' }, { publish: true });
+      await store.putPage({ slug, title: slug, summary: '', body: 'DIFFERENT' });
+      await store.schedulePublish(slug, new Date(Date.now() + 60_000), { editor: EDITOR.email });
+      await store.putPage({ slug, title: slug, summary: '', body: 'SAME' });
+    });
+    expect(await scheduledSlugs()).not.toContain(slug);
+  });
+
+  test('Cancel from a stale tab says there was nothing to cancel', async () => {
+    const slug = 'stale-cancel';
+    await withStore(a, async (store) => {
+      await store.putPage({ slug, title: slug, summary: '', body: 'ONE' }, { publish: true });
+      await store.putPage({ slug, title: slug, summary: '', body: 'TWO' });
+      await store.schedulePublish(slug, new Date(Date.now() + 60_000), { editor: EDITOR.email });
+    });
+    const tab = await (await fetch(`${a.url}/preview/${slug}`, { headers: { cookie } })).text();
+    await withStore(a, (store) => store.discardDraft(slug));
+    const cancel = await submitForm(
+      `${a.url}/preview/${slug}`,
+      await formWithButton(tab, 'Cancel schedule'),
+      { cookie },
+    );
+    expect(cancel.status).toBe(303);
+    expect(cancel.headers.get('location')).toBe(`/preview/${slug}?notice=not-scheduled`);
+  });
+});
+
 describe('a server that was not running', () => {
   test('publishes what fell due meanwhile before it serves its first request', async () => {
     const own = await createThrowAwayDatabase();

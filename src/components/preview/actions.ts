@@ -515,7 +515,11 @@ export async function cancelScheduledPublish(input: FormData): Promise<void> {
   if (!asking.session) redirect('/preview?notice=signed-out', 303);
   let notice = 'unscheduled';
   try {
-    await contentStore().cancelSchedule(slug, { pageId: whole(formData, 'pageId') ?? -1 });
+    const cancelled = await contentStore().cancelSchedule(slug, {
+      pageId: whole(formData, 'pageId') ?? -1,
+    });
+    // A stale tab: it was published, discarded, taken down or cancelled meanwhile.
+    if (!cancelled) notice = 'not-scheduled';
   } catch (error) {
     if (!isContentError(error)) throw error;
     notice = NOTICE_FOR_ERROR[error.code] ?? 'refused';

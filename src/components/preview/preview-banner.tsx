@@ -26,6 +26,8 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
     scheduled:
       'Scheduled. The draft as it is then will be published at that time; edits until then are included.',
     unscheduled: 'Schedule cancelled. Nothing will be published unless you publish it.',
+    'not-scheduled':
+      'There was no schedule to cancel: it was published, discarded, taken down or cancelled meanwhile.',
     deleted: 'The draft-only page was deleted.',
     restored:
       'That version is the draft now, in the editor. Visitors still see the published version until you publish it.',

@@ -1,0 +1,56 @@
+// The public theme where a phone differs from a desktop (issue 14): a header with more links
+// than fit folds them into a "Menu" that opens without JavaScript.
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Site' });
+
+// Every published page in the header (the demo's settings name four): six links.
+test.beforeEach(async ({ store }) => {
+  const settings = await store.getSiteSettings();
+  await store.saveSiteSettings({ ...settings, navigation: null });
+});
+test.afterEach(async ({ store }) => {
+  const settings = await store.getSiteSettings();
+  const ids = [];
+  for (const slug of ['getting-started', 'writing-in-markdown', 'about', 'contact']) {
+    const page = await store.getPage(slug, { draft: false });
+    if (page) ids.push(page.id);
+  }
+  await store.saveSiteSettings({ ...settings, navigation: ids });
+});
+
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`on a phone, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
+    test.use({ viewport: { width: 390, height: 844 }, javaScriptEnabled });
+
+    test('six links fold into a Menu that opens and leads to a page', async ({ page }) => {
+      await page.goto('/');
+      const menu = nav(page).getByText('Menu', { exact: true });
+      await expect(menu).toBeVisible();
+      // Hidden links are not in the accessibility tree: found by their text instead.
+      const release = page.locator('nav[aria-label="Site"] a', { hasText: 'Release notes' });
+      // The row is hidden, and so is the folded list until the menu opens.
+      await expect(release).toHaveCount(2);
+      await expect(release.first()).toBeHidden();
+      await expect(release.last()).toBeHidden();
+      await menu.click();
+      await expect(release.last()).toBeVisible();
+      await page.screenshot({ path: test.info().outputPath('menu-open.png') });
+      await release.last().click();
+      await expect(page).toHaveURL(/\/release-notes$/);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Release notes');
+      // On the new page the menu is closed again.
+      await expect(release.last()).toBeHidden();
+    });
+  });
+}
+
+test.describe('on a desktop', () => {
+  test.use({ viewport: { width: 1280, height: 860 } });
+  test('the links stand in a row, and there is no Menu', async ({ page }) => {
+    await page.goto('/');
+    await expect(nav(page).getByText('Menu', { exact: true })).toBeHidden();
+    await expect(nav(page).getByRole('link', { name: 'Release notes' }).first()).toBeVisible();
+  });
+});
