@@ -4,9 +4,12 @@
 import { fsRouter } from 'waku';
 import adapter from 'waku/adapters/bun';
 import { currentContentVersion } from './lib/content-version';
+import { getDatabase } from './lib/db';
 import { getEnv } from './lib/env';
 import { REQUEST_BODY_MAX_BYTES } from './lib/field-limits';
 import { createFrontDoor } from './lib/front-door';
+import { createMediaStore } from './lib/media';
+import { createMediaResponder } from './lib/media-serving';
 import { processSingleton } from './lib/process-singleton';
 import { createRenderCache } from './lib/render-cache';
 import { actions } from './middleware/actions';
@@ -21,15 +24,19 @@ const pageModules = Object.fromEntries(
   ).map(([key, load]) => [key.slice('/src/'.length), load]),
 );
 
+const env = getEnv();
+
 const entry = adapter(fsRouter(pageModules), {
   // Actions carry form posts with Markdown bodies: an over-long body is read and refused with
   // its text kept; only something far larger is refused unread (docs in field-limits.ts).
-  bodyLimit: { maxSize: REQUEST_BODY_MAX_BYTES },
+  // This is the largest any address takes (an image upload's); the errors middleware refuses
+  // a body declared larger than its own address takes (field-limits.ts requestBodyLimit).
+  bodyLimit: {
+    maxSize: Math.max(REQUEST_BODY_MAX_BYTES, (env.MEDIA_MAX_MB + 1) * 1024 * 1024),
+  },
   // errorPages first: it must see every response, including other middleware's failures.
   middlewareFns: [errorPages, sameOrigin, () => actions(), responseContext, renamedPages],
 });
-
-const env = getEnv();
 
 // Off in development: an edited component must show on the next request.
 const renderCache =
@@ -49,6 +56,9 @@ export const frontDoor = createFrontDoor({
   renderCache,
   siteUrl: env.SITE_URL,
   trustedProxyHops: env.TRUST_PROXY,
+  media: createMediaResponder(() =>
+    processSingleton('media-store', () => createMediaStore(getDatabase)),
+  ),
 });
 
 export default { ...entry, fetch: frontDoor.fetch };

@@ -111,7 +111,8 @@ export function submitForm(
     button,
     headers = {},
   }: {
-    set?: Record<string, string>;
+    /** Field values to send instead; a Blob is sent as a file (a file input's choice). */
+    set?: Record<string, string | Blob>;
     cookie?: string;
     button?: string;
     headers?: Record<string, string>;
@@ -119,14 +120,17 @@ export function submitForm(
 ): Promise<Response> {
   const body = new FormData();
   const replaced = new Set<string>();
+  const append = (name: string, value: string | Blob) =>
+    typeof value === 'string'
+      ? body.append(name, value)
+      : body.append(name, value, value instanceof File ? value.name : 'upload.bin');
   for (const [name, value] of form.fields) {
     if (name in set) {
-      if (!replaced.has(name)) body.append(name, set[name] as string);
+      if (!replaced.has(name)) append(name, set[name] as string | Blob);
       replaced.add(name);
     } else body.append(name, value);
   }
-  for (const [name, value] of Object.entries(set))
-    if (!replaced.has(name)) body.append(name, value);
+  for (const [name, value] of Object.entries(set)) if (!replaced.has(name)) append(name, value);
   const pressed = form.buttons.find((candidate) => candidate.text.trim() === button);
   if (pressed?.name) body.append(pressed.name, pressed.value ?? '');
   return fetch(pageUrl, {

@@ -75,7 +75,7 @@ describe('folio CLI', () => {
     const cli = await harness({}, '', { db: blank });
     expect(await cli.run('db', 'migrate')).toBe(0);
     expect(cli.out.at(-1)).toBe(
-      'applied 4 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings, 4 scheduled-publishing\n',
+      'applied 5 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings, 4 scheduled-publishing, 5 media\n',
     );
     await blank.close();
     await made.drop();
@@ -274,6 +274,20 @@ describe('db copy', () => {
     const { createPreviewLink } = await import('../lib/preview-links');
     const page = await store.getPage('upcoming-feature', { draft: true });
     await createPreviewLink(sqlite, { pageId: page?.id ?? 0, createdBy: 'ed', ttlSeconds: 3600 });
+    // An uploaded image: its bytes must survive both hops (SQLite BLOB ⇄ PostgreSQL BYTEA).
+    const { default: sharp } = await import('sharp');
+    const { createMediaStore, processImage } = await import('../lib/media');
+    const png = await sharp({
+      create: { width: 40, height: 30, channels: 3, background: '#336699' },
+    })
+      .png()
+      .toBuffer();
+    const image = await createMediaStore(sqlite).add(await processImage(new Uint8Array(png)), {
+      alt: 'A square',
+      filename: 'square.png',
+    });
+    const bytesOf = async (db: Database) =>
+      [...((await createMediaStore(db).variant(image.hash, 'original.png'))?.data ?? [])].join();
     const cli = await harness({}, '', { db: sqlite });
 
     expect(await cli.run('db', 'copy', sqlite.url, postgres.url)).toBe(0);
@@ -285,6 +299,8 @@ describe('db copy', () => {
       'slug_history',
       'editors',
       'preview_links',
+      'media',
+      'media_variants',
     ])
       expect(report).toMatch(new RegExp(`\\n${table}\\s+(\\d+)\\s+\\1\\n`));
     expect(await cli.run('db', 'copy', postgres.url, back.url)).toBe(0);
@@ -303,6 +319,9 @@ describe('db copy', () => {
     };
     expect(await snapshot(back)).toEqual(await snapshot(sqlite));
     expect(await snapshot(postgres)).toEqual(await snapshot(sqlite));
+    expect(await bytesOf(postgres)).toBe(await bytesOf(sqlite));
+    expect(await bytesOf(back)).toBe(await bytesOf(sqlite));
+    expect((await bytesOf(sqlite)).length).toBeGreaterThan(0);
     // New rows after a copy get ids after the copied ones (PostgreSQL sequences moved on).
     await createContentStore(postgres).putPage(
       { slug: 'after-copy', title: 'A', summary: '', body: 'x' },

@@ -6,6 +6,7 @@ import { type Database, getDatabase, type Query, sqlTemplate } from './db';
 import { isDatabaseBusy, isDatabaseUnavailable } from './db-errors';
 import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from './field-limits';
 import { renderMarkdown } from './markdown';
+import { mediaByHashes, mediaHashesIn } from './media-refs';
 import { traced } from './observability/spans';
 import { type PageFields, pageFieldsSchema } from './page-fields';
 import { processSingleton } from './process-singleton';
@@ -323,9 +324,11 @@ function parseFields(input: PageFields): PageFields {
 /** Fields ready to store: validated, and the Markdown rendered once (outside any transaction). */
 type StoredFields = PageFields & { bodyHtml: string };
 
-async function prepareFields(input: PageFields): Promise<StoredFields> {
+async function prepareFields(input: PageFields, q: Query): Promise<StoredFields> {
   const fields = parseFields(input);
-  return { ...fields, bodyHtml: await renderMarkdown(fields.body) };
+  // Uploaded images it names render as <picture> with their sizes, known only from the store.
+  const media = await mediaByHashes(q, mediaHashesIn(fields.body));
+  return { ...fields, bodyHtml: await renderMarkdown(fields.body, { media }) };
 }
 
 /**
@@ -754,7 +757,7 @@ export function createContentStore(
       input: PageFields & SaveInput,
       { publish = false }: { publish?: boolean } = {},
     ): Promise<SaveResult> {
-      const fields = await prepareFields(input);
+      const fields = await prepareFields(input, (await opened()).query);
       return write(async (q, changed) => {
         const saved = await saveDraftIn(q, changed, input, fields);
         // "Publish" with unsaved text publishes what is on screen, in the same transaction.
@@ -990,7 +993,10 @@ export function createContentStore(
       { editor = null }: { editor?: string | null } = {},
     ): Promise<void> {
       const prepared = await Promise.all(
-        inputs.map(async (input) => ({ input, fields: await prepareFields(input) })),
+        inputs.map(async (input) => ({
+          input,
+          fields: await prepareFields(input, (await opened()).query),
+        })),
       );
       await write(async (q, changed) => {
         for (const { input, fields } of prepared) {

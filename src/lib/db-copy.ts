@@ -54,10 +54,29 @@ const TABLES = [
       'revoked_at',
     ],
   },
+  {
+    name: 'media',
+    columns: [
+      'id',
+      'hash',
+      'filename',
+      'alt',
+      'format',
+      'width',
+      'height',
+      'bytes',
+      'created_at',
+      'created_by',
+    ],
+  },
+  {
+    name: 'media_variants',
+    columns: ['media_id', 'name', 'content_type', 'width', 'height', 'data'],
+  },
 ] as const;
 
 /** Tables whose id the target's own sequence must continue after (PostgreSQL identity). */
-const IDENTITY_TABLES = ['revisions', 'editors', 'preview_links'] as const;
+const IDENTITY_TABLES = ['revisions', 'editors', 'preview_links', 'media'] as const;
 
 export type CopyCounts = Record<string, { source: number; target: number }>;
 

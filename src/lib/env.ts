@@ -38,6 +38,16 @@ const envSchema = z.object({
   // How many reverse proxies in front of Folio to believe about the client's address and
   // scheme (X-Forwarded-For, X-Forwarded-Proto). 0: none, the socket is the client.
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  // The largest image an editor may upload, in MB (the request may be 1 MB more).
+  MEDIA_MAX_MB: z.coerce.number().min(1).max(100).default(10),
+  // Origins pages may load images from besides the site itself (space-separated, such as
+  // `https://images.example.com`): the CSP's img-src. Unset: the site's own images only.
+  IMAGE_ORIGINS: optionalString.refine(
+    (value) =>
+      value === undefined ||
+      value.split(/\s+/).every((origin) => /^https:\/\/[^/\s]+$/.test(origin)),
+    'must be https origins separated by spaces',
+  ),
   // How often each server checks for pages whose scheduled time has come (and at start).
   SCHEDULE_CHECK_SECONDS: z.coerce.number().min(0.1).max(60).default(15),
   // `off` turns the render cache off (for benchmarks and debugging).

@@ -17,6 +17,16 @@ export const FOOTER_MAX = 300;
 export const REQUEST_BODY_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
+ * The largest body read for a request to `url`: the media library's uploads may be an image
+ * of `mediaMaxMb` with room for the form around it; every other request REQUEST_BODY_MAX_BYTES.
+ */
+export function requestBodyLimit(url: URL, mediaMaxMb: number): number {
+  return url.pathname === '/preview' && url.searchParams.has('media')
+    ? Math.max(REQUEST_BODY_MAX_BYTES, (mediaMaxMb + 1) * 1024 * 1024)
+    : REQUEST_BODY_MAX_BYTES;
+}
+
+/**
  * A text's length as the limits count it: in code points, as the server's schema (zod) does,
  * not in UTF-16 units (`.length`), which counts an emoji twice.
  */

@@ -43,6 +43,8 @@ export type FrontDoorOptions = {
   siteUrl: string | undefined;
   /** TRUST_PROXY: how many proxies' X-Forwarded-* headers to believe. */
   trustedProxyHops: number;
+  /** Answers /media/… (uploaded images), outside Waku: bytes from the store, never rendered. */
+  media?: (request: Request, pathname: string) => Promise<Response>;
 };
 
 /** Why a URL is refused outright, or null to let it through. */
@@ -100,7 +102,13 @@ function withPayloadType(response: Response, route: Route): Response {
   }
 }
 
-export function createFrontDoor({ app, renderCache, siteUrl, trustedProxyHops }: FrontDoorOptions) {
+export function createFrontDoor({
+  app,
+  renderCache,
+  siteUrl,
+  trustedProxyHops,
+  media,
+}: FrontDoorOptions) {
   const knownHosts = new Set<string>();
   let assets: StaticAssets | null = null;
 
@@ -155,6 +163,9 @@ export function createFrontDoor({ app, renderCache, siteUrl, trustedProxyHops }:
       });
       return withSecurityHeaders(redirect, { https });
     }
+
+    if (route.kind === 'media' && media)
+      return withSecurityHeaders(await media(request, url.pathname), { https });
 
     // HEAD is rendered as a GET; public page data takes no parameters, so a query string there
     // is dropped before anything can reflect it.

@@ -3,6 +3,7 @@ import 'server-only';
 import MarkdownIt, { type MarkdownIt as MarkdownRenderer } from 'markdown-it';
 import { highlightCode, highlighterReady, withHighlightBudget } from './highlight';
 import { log } from './log';
+import { type MediaItem, mediaHashOf, pictureHtml } from './media-refs';
 import { traced } from './observability/spans';
 
 const SAFE_URL = /^(?:https?:|mailto:|[/#?.]|[^:/?#]*(?:[/?#]|$))/i;
@@ -82,7 +83,20 @@ function createRenderer() {
   });
 
   const defaultImage = md.renderer.rules.image;
-  md.renderer.rules.image = (tokens, idx, options, env, self) => {
+  md.renderer.rules.image = (tokens, idx, options, renderEnv, self) => {
+    const env = (renderEnv ?? {}) as RenderEnv;
+    const token = tokens[idx];
+    const hash = mediaHashOf(String(token?.attrGet('src') ?? ''));
+    const item = hash ? env.media?.get(hash) : undefined;
+    if (token && item) {
+      // An uploaded image: its <picture> with every variant and its size.
+      const html = pictureHtml(item, self.renderInlineAsText(token.children ?? [], options, env), {
+        first: !env.sawImage,
+      });
+      env.sawImage = true;
+      return html;
+    }
+    env.sawImage = true;
     // Images load lazily and decode off the main thread: they never hold up the first paint.
     tokens[idx]?.attrSet('loading', 'lazy');
     tokens[idx]?.attrSet('decoding', 'async');
@@ -93,16 +107,22 @@ function createRenderer() {
   return md;
 }
 
+/** What one render knows beyond the Markdown: the uploaded images it names. */
+type RenderEnv = { media?: ReadonlyMap<string, MediaItem>; sawImage?: boolean };
+
 const renderer = createRenderer();
 
 /** The page's HTML, its fenced code highlighted (so this waits, once, for the grammars). */
-export async function renderMarkdown(source: string): Promise<string> {
+export async function renderMarkdown(
+  source: string,
+  { media }: { media?: ReadonlyMap<string, MediaItem> } = {},
+): Promise<string> {
   await highlighterReady().catch((error: unknown) => {
     // Pages still render, with plain code; a broken install is worth one line each time.
     log.error('syntax highlighting unavailable', { error: String(error) });
   });
   return traced('function', 'markdown.render', () =>
-    withHighlightBudget(() => renderer.render(source)),
+    withHighlightBudget(() => renderer.render(source, { media } satisfies RenderEnv)),
   );
 }
 

@@ -27,7 +27,11 @@ export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
   '500',
   'favicon.svg',
   'favicon.ico',
+  'media',
 ]);
+
+/** The editors' media library (the dashboard's `?media`). */
+export const MEDIA_LIBRARY = '/preview?media';
 
 export function isValidSlug(slug: string): boolean {
   return slug.length >= 1 && slug.length <= MAX_SLUG_LENGTH && SLUG_PATTERN.test(slug);
@@ -77,6 +81,7 @@ export type RouteKind =
   | 'robots'
   | 'healthz'
   | 'monitoring'
+  | 'media'
   | 'other';
 
 /** A request's route. `slug` names the page of a page, preview or page-data route. */
@@ -109,6 +114,8 @@ export function routeOf(pathname: string): Route {
     return ACTION_PATH.test(pathname) ? { kind: 'action' } : { kind: 'other' };
   }
   if (pathname.startsWith('/assets/')) return { kind: 'asset' };
+  // Uploaded images: /media/<hash>/<variant> (media-refs.ts).
+  if (/^\/media\/[0-9a-f]{32}(?:\/[\w.-]+)?$/.test(pathname)) return { kind: 'media' };
   const segments = pathname.slice(1).split('/');
   const [first = '', second] = segments;
   if (first === 'preview') {
@@ -137,6 +144,7 @@ export const ALLOWED_METHODS: Readonly<Record<RouteKind, readonly string[] | nul
   robots: ['GET', 'HEAD'],
   healthz: ['GET', 'HEAD'],
   monitoring: ['POST'],
+  media: ['GET', 'HEAD'],
   other: null,
 };
 

@@ -2,18 +2,21 @@
 // puts them on a response. The front door applies it to everything; responses answered from
 // memory (cached pages, hashed assets) are built with the same headers once, when stored.
 import 'server-only';
+import { getEnv } from './env';
 
 /**
  * What Folio loads, and nothing else. Scripts need 'unsafe-inline': Waku's bootstrap and the
  * RSC payload are inline scripts without a nonce in 1.0.0-rc.1, and so is our load-failure
- * guard (docs/decisions/0007). Images may come from https (Markdown can embed them); every
- * request the page makes (page data, actions, the Sentry tunnel) is same-origin.
+ * guard (docs/decisions/0007). Images come from the site (uploads are served at /media/…)
+ * and the origins IMAGE_ORIGINS names, nowhere else: a Markdown image cannot make a
+ * visitor's browser call any host (docs/decisions/0019). Every request the page makes (page
+ * data, actions, the Sentry tunnel) is same-origin.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self' 'unsafe-inline'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' https: data:",
+  ['img-src', "'self'", ...(getEnv().IMAGE_ORIGINS?.split(/\s+/) ?? [])].join(' '),
   "font-src 'self'",
   "connect-src 'self'",
   "object-src 'none'",

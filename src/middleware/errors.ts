@@ -3,6 +3,8 @@
 // empty <body> when a render fails outside <Suspense>).
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { PRIVATE_CACHE_CONTROL } from '../lib/cache-headers';
+import { getEnv } from '../lib/env';
+import { requestBodyLimit } from '../lib/field-limits';
 import { log } from '../lib/log';
 import {
   isControlFlowError,
@@ -59,6 +61,15 @@ export function errorPages({ app }: { app: Hono }): MiddlewareHandler {
     });
   });
   return async function errorPagesMiddleware(c, next) {
+    // A body declared larger than this address takes is refused before it is read. (The
+    // adapter's own limit, the largest of all, stops bodies sent without a length.)
+    const declared = Number(c.req.header('content-length') ?? 0);
+    const { url } = requestContext();
+    if (declared > requestBodyLimit(url, getEnv().MEDIA_MAX_MB))
+      return requestErrorResponse(TOO_LARGE_VERDICT, {
+        document: isDocumentRequest(c.req.raw, url.pathname),
+        pathname: url.pathname,
+      });
     await next();
     const context = requestContext();
     const pathname = context.url.pathname;

@@ -17,8 +17,11 @@ import {
 import { getDatabase } from '../../lib/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../../lib/db-errors';
 import { currentEditorSession, endEditorSession, signInEditor } from '../../lib/editor-session';
+import { getEnv } from '../../lib/env';
 import { BODY_MAX } from '../../lib/field-limits';
 import { renderMarkdown } from '../../lib/markdown';
+import { ALT_MAX, altProblem, createMediaStore, processImage } from '../../lib/media';
+import { mediaByHashes, mediaHashesIn } from '../../lib/media-refs';
 import { badRequest } from '../../lib/observability/request-errors';
 import {
   createPreviewLink,
@@ -27,9 +30,16 @@ import {
   SHARE_DURATIONS,
   type ShareDuration,
 } from '../../lib/preview-links';
+import { processSingleton } from '../../lib/process-singleton';
 import { parsePublishTime, unreadableTimeMessage } from '../../lib/publish-time';
 import { noteFormPage, requestContext, setDocumentStatus } from '../../lib/request-context';
-import { isValidSlug, previewPath, rewriteLinksForPreview, shareLinkPath } from '../../lib/routes';
+import {
+  isValidSlug,
+  MEDIA_LIBRARY,
+  previewPath,
+  rewriteLinksForPreview,
+  shareLinkPath,
+} from '../../lib/routes';
 import { siteOrigin } from '../../lib/site-url';
 import {
   type AutosaveResult,
@@ -43,6 +53,7 @@ import {
   type SettingsFormState,
   type ShareLinkState,
   type SignInState,
+  type UploadState,
 } from './forms';
 
 const SIGNED_OUT_MESSAGE =
@@ -299,7 +310,9 @@ async function saveEditorValues(
 
 /** The page as visitors would see these fields (rendered by the site's own Markdown code). */
 async function previewHtmlOf(body: string): Promise<string> {
-  return rewriteLinksForPreview(await renderMarkdown(body.slice(0, BODY_MAX)));
+  const text = body.slice(0, BODY_MAX);
+  const media = await mediaByHashes((await getDatabase()).query, mediaHashesIn(text));
+  return rewriteLinksForPreview(await renderMarkdown(text, { media }));
 }
 
 /**
@@ -525,6 +538,84 @@ export async function cancelScheduledPublish(input: FormData): Promise<void> {
     notice = NOTICE_FOR_ERROR[error.code] ?? 'refused';
   }
   redirect(`${previewPath(slug)}?notice=${notice}`, 303);
+}
+
+/** The media store of this process (the same database as everything else). */
+const mediaStore = () => processSingleton('media-store', () => createMediaStore(getDatabase));
+
+/**
+ * Uploads an image (the media library's form, with or without JavaScript): the bytes decide
+ * what it is; variants are made once, here; alt text is required. Answers with the Markdown
+ * that shows it, or why not, keeping the alt text typed.
+ */
+export async function uploadMedia(_previous: UploadState, input: FormData): Promise<UploadState> {
+  const formData = formOf(input);
+  const alt = text(formData, 'alt').slice(0, ALT_MAX * 2);
+  const file = formData.get('file');
+  const asking = await lookUpSession();
+  if (asking.problem !== undefined) return { error: asking.problem, alt };
+  if (!asking.session) {
+    refuseForm(401);
+    return { error: 'Your session has ended. Sign in again.', alt };
+  }
+  const maxBytes = getEnv().MEDIA_MAX_MB * 1024 * 1024;
+  const problem =
+    !(file instanceof File) || file.size === 0
+      ? 'Choose an image file to upload.'
+      : file.size > maxBytes
+        ? `That file is ${(file.size / 1024 / 1024).toFixed(1)} MB; images may be at most ${getEnv().MEDIA_MAX_MB} MB.`
+        : altProblem(alt);
+  if (problem || !(file instanceof File)) {
+    refuseForm(problem?.includes(' MB') ? 413 : 422);
+    return { error: problem ?? 'Choose an image file to upload.', alt };
+  }
+  try {
+    const image = await processImage(new Uint8Array(await file.arrayBuffer()));
+    const kept = await mediaStore().add(image, {
+      alt,
+      filename: file.name,
+      editor: asking.session.editor.email,
+    });
+    rerenderRoute();
+    return {
+      uploaded: {
+        hash: kept.hash,
+        alt: kept.alt,
+        src: kept.src,
+        markdown: `![${kept.alt.replace(/[[\]]/g, '')}](/media/${kept.hash})`,
+      },
+    };
+  } catch (error) {
+    if (isContentError(error)) {
+      refuseForm(422);
+      return { error: error.message, alt };
+    }
+    const busy = databaseProblem(error);
+    if (busy !== null) return { error: `Nothing was uploaded: ${busy}`, alt };
+    throw error;
+  }
+}
+
+/** The media library's per-image commands: new alt text, or delete (refused while in use). */
+export async function changeMedia(input: FormData): Promise<void> {
+  const formData = formOf(input);
+  const hash = text(formData, 'hash');
+  if (!/^[0-9a-f]{32}$/.test(hash)) throw badRequest('This form names no image.');
+  const asking = await lookUpSession();
+  if (asking.problem !== undefined) redirect(`${MEDIA_LIBRARY}&notice=busy`, 303);
+  if (!asking.session) redirect('/preview?notice=signed-out', 303);
+  const deleting = text(formData, 'intent') === 'delete';
+  // Fixed notices, never words from the URL: a crafted link must not put text in this page.
+  let notice = deleting ? 'media-deleted' : 'media-saved';
+  try {
+    if (deleting) await mediaStore().remove(hash);
+    else await mediaStore().setAlt(hash, text(formData, 'alt'));
+  } catch (error) {
+    if (!isContentError(error)) throw error;
+    notice =
+      error.code === 'not-found' ? 'media-gone' : deleting ? 'media-in-use' : 'media-alt-refused';
+  }
+  redirect(`${MEDIA_LIBRARY}&notice=${notice}`, 303);
 }
 
 function isShareDuration(value: string): value is ShareDuration {

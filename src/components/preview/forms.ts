@@ -86,3 +86,10 @@ export type ShareLinkState = { url?: string; expiresAt?: string; error?: string;
 
 /** The schedule form's answer: a refusal in words, with the time as typed. */
 export type ScheduleState = { error?: string; publishAt?: string };
+
+/** The upload form's answer: the image kept (and how to use it), or why not. */
+export type UploadState = {
+  error?: string;
+  alt?: string;
+  uploaded?: { hash: string; alt: string; markdown: string; src: string };
+};

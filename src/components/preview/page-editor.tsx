@@ -90,11 +90,17 @@ const TOOLBAR: { label: string; title: string; wrap: Wrap }[] = [
   { label: '</>', title: 'Code', wrap: { before: '`', after: '`', placeholder: 'code' } },
 ];
 
+/** An image the editor can insert (from the media library). */
+export type LibraryImage = { hash: string; alt: string; thumbnail: string };
+
 export function PageEditor({
   initial,
   initialHtml,
   savedAt,
+  images = [],
 }: {
+  /** The media library's images, newest first, for the toolbar's Image menu. */
+  images?: readonly LibraryImage[];
   initial: EditorFormValues;
   /** The body as visitors would see it now, for the preview pane's first paint. */
   initialHtml: string;
@@ -537,6 +543,35 @@ export function PageEditor({
                   {label}
                 </button>
               ))}
+              <details className="image-menu">
+                <summary title="Insert an image from the media library">Image</summary>
+                <div className="image-choices">
+                  {images.length === 0 ? <p>No images yet.</p> : null}
+                  {images.map((image) => (
+                    <button
+                      key={image.hash}
+                      type="button"
+                      title={image.alt}
+                      aria-label={`Insert ${image.alt}`}
+                      onClick={(event) => {
+                        event.currentTarget.closest('details')?.removeAttribute('open');
+                        // Alt text without brackets: they would end the Markdown's [ ].
+                        const alt = image.alt.replace(/[[\]]/g, '');
+                        applyWrap({
+                          before: `\n![${alt}](/media/${image.hash})\n`,
+                          after: '',
+                          placeholder: '',
+                        });
+                      }}
+                    >
+                      <img src={image.thumbnail} alt="" width={96} height={72} />
+                    </button>
+                  ))}
+                  <a href="/preview?media" target="_blank" rel="noreferrer">
+                    Upload in the media library
+                  </a>
+                </div>
+              </details>
               <a href="/preview/writing-in-markdown" target="_blank" rel="noreferrer">
                 Markdown guide
               </a>

@@ -4,6 +4,7 @@ import { migration001 } from './001-initial';
 import { migration002 } from './002-links-and-throttle';
 import { migration003 } from './003-editor-and-site-settings';
 import { migration004 } from './004-scheduled-publishing';
+import { migration005 } from './005-media';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -14,4 +15,5 @@ export const migrations: readonly Migration[] = [
   migration002,
   migration003,
   migration004,
+  migration005,
 ];

@@ -4,7 +4,7 @@
 // gets a digest. Shared with the browser, which shows the stale-page message itself.
 import { PRIVATE_CACHE_CONTROL } from '../cache-headers';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../db-errors';
-import { BODY_MAX, REQUEST_BODY_MAX_BYTES } from '../field-limits';
+import { BODY_MAX } from '../field-limits';
 import { RSC_PREFIX, wakuErrorInfo } from '../waku-internals';
 import { escapeHtml, type KeptText, keptTextHtml, staticPage } from './fallback-page';
 
@@ -121,7 +121,7 @@ export function requestErrorResponse(
     body: verdict.stale
       ? `<p>It was sent from a page that an update of the site replaced. Your typed text is still in the page you came from: go back, copy it, then reload.</p><p><a href="${escapeHtml(pathname)}">Reload the page</a></p>`
       : verdict === TOO_LARGE_VERDICT
-        ? `<p>What you sent is over ${REQUEST_BODY_MAX_BYTES / 1024 / 1024} MB. Your text is still in the page you came from: go back (your browser keeps what you typed), shorten it, and send it again. A page's body holds at most ${BODY_MAX.toLocaleString('en')} characters.</p>`
+        ? `<p>What you sent is larger than Folio takes: an image may be as large as the media library says, and a page's body holds at most ${BODY_MAX.toLocaleString('en')} characters. Your text is still in the page you came from: go back (your browser keeps what you typed), shorten it or choose a smaller image, and send it again.</p>`
         : verdict.status === 503
           ? `${keptTextHtml(kept)}<p><a href="${escapeHtml(pathname)}">Try again</a></p>`
           : keptTextHtml(kept),

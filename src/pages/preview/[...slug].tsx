@@ -2,6 +2,8 @@ import type { PageProps } from 'waku/router';
 import { unstable_notFound as notFound, unstable_redirect as redirect } from 'waku/router/server';
 import { Article } from '../../components/article';
 import { Dashboard, type DashboardQuery, dashboardQuery } from '../../components/preview/dashboard';
+import { MediaLibrary } from '../../components/preview/media-library';
+import type { LibraryImage } from '../../components/preview/page-editor';
 import { PageEditor } from '../../components/preview/page-editor';
 import { historyQuery, PageHistory } from '../../components/preview/page-history';
 import {
@@ -20,6 +22,9 @@ import { contentStore, type PageView } from '../../lib/content';
 import { formatUtc } from '../../lib/dates';
 import { getDatabase } from '../../lib/db';
 import { currentEditorSession } from '../../lib/editor-session';
+import { getEnv } from '../../lib/env';
+import { createMediaStore } from '../../lib/media';
+import { mediaPath } from '../../lib/media-refs';
 import { checkPreviewLink, listPreviewLinks } from '../../lib/preview-links';
 import { markPrivate, requestContext, setDocumentStatus } from '../../lib/request-context';
 import {
@@ -78,10 +83,27 @@ export default async function PreviewPage({
         <>
           <title>New page · Folio preview</title>
           <h1>New page</h1>
-          <PageEditor initial={EMPTY_PAGE} initialHtml="" savedAt={null} />
+          <PageEditor
+            initial={EMPTY_PAGE}
+            initialHtml=""
+            savedAt={null}
+            images={await libraryImages()}
+          />
         </>
       );
     if (params.has('settings')) return <Settings notice={noticeParam} />;
+    if (params.has('media')) {
+      const media = createMediaStore(getDatabase);
+      const [items, usage] = await Promise.all([media.list(), media.usage()]);
+      return (
+        <MediaLibrary
+          items={items}
+          usage={usage}
+          notice={noticeParam}
+          maxMb={getEnv().MEDIA_MAX_MB}
+        />
+      );
+    }
     return <DashboardPage query={dashboardQuery(params)} notice={noticeParam} />;
   }
   if (slug === undefined || !isValidSlug(slug)) notFound();
@@ -149,6 +171,7 @@ export default async function PreviewPage({
       {banner}
       {editing ? (
         <PageEditor
+          images={await libraryImages()}
           initial={{
             slug: page.slug,
             originalSlug: page.slug,
@@ -304,3 +327,18 @@ async function SharedDraft({ slug, token }: { slug: string; token: string }) {
 }
 
 export const getConfig = async () => ({ render: 'dynamic' }) as const;
+
+/** The newest images of the media library, for the editor's Image menu. */
+async function libraryImages(): Promise<LibraryImage[]> {
+  const items = await createMediaStore(getDatabase).list();
+  return items.slice(0, 24).map((item) => ({
+    hash: item.hash,
+    alt: item.alt,
+    thumbnail: mediaPath(
+      item.hash,
+      item.variants.find((variant) => variant.name === '480.webp')?.name ??
+        item.src.split('/').pop() ??
+        '',
+    ),
+  }));
+}

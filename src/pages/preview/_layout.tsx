@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { signOut } from '../../components/preview/actions';
 import { currentEditorSession } from '../../lib/editor-session';
-import { HOME_SLUG, PREVIEW_DASHBOARD, previewPath } from '../../lib/routes';
+import { HOME_SLUG, MEDIA_LIBRARY, PREVIEW_DASHBOARD, previewPath } from '../../lib/routes';
 // The editors' screens have their own stylesheet, so public pages do not carry it.
 import previewStyles from '../../styles/preview.css?inline';
 
@@ -29,6 +29,9 @@ export default async function PreviewLayout({ children }: { children: ReactNode 
               </li>
               <li>
                 <a href="/preview?settings">Site settings</a>
+              </li>
+              <li>
+                <a href={MEDIA_LIBRARY}>Media</a>
               </li>
             </ul>
           ) : null}

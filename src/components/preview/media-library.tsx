@@ -1,0 +1,132 @@
+// The media library at /preview?media: upload, every image with where it is used, its alt
+// text (editable), the Markdown that shows it, and delete — refused while visitors see it.
+import { formatUtc } from '../../lib/dates';
+import type { MediaItem } from '../../lib/media-refs';
+import { mediaPath } from '../../lib/media-refs';
+import { PREVIEW_DASHBOARD, previewPath } from '../../lib/routes';
+import { changeMedia } from './actions';
+import { UploadForm } from './upload-form';
+
+const NOTICES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    'media-saved': 'Alt text saved. Pages show it when they are next saved or published.',
+    'media-deleted': 'Image deleted.',
+    'media-in-use':
+      'Not deleted: visitors see this image on a published page (listed with it). Take it out of the page and publish, then delete it.',
+    'media-alt-refused':
+      'Not saved: the alt text must say what the image shows, in at most 300 characters.',
+    'media-gone': 'That image was deleted meanwhile.',
+    busy: 'Folio is busy; nothing was changed. Try again in a moment.',
+  }),
+);
+
+function thumbnailOf(item: MediaItem): string {
+  const small = item.variants.find((variant) => variant.name.endsWith('.webp'));
+  return small ? mediaPath(item.hash, small.name) : item.src;
+}
+
+export function MediaLibrary({
+  items,
+  usage,
+  notice,
+  maxMb,
+}: {
+  items: readonly MediaItem[];
+  usage: ReadonlyMap<string, { published: string[]; draft: string[] }>;
+  notice: string | null;
+  maxMb: number;
+}) {
+  const text = notice === null ? undefined : NOTICES.get(notice);
+  return (
+    <section className="media-library" aria-labelledby="media-title">
+      <title>Media · Folio preview</title>
+      <h1 id="media-title">Media</h1>
+      <p>
+        <a href={PREVIEW_DASHBOARD}>Back to the pages</a>
+      </p>
+      {text ? (
+        <p role="status" className="notice">
+          {text}
+        </p>
+      ) : null}
+      <UploadForm maxMb={maxMb} />
+      <p className="dashboard-count">{items.length === 1 ? '1 image' : `${items.length} images`}</p>
+      <ul className="media-list">
+        {items.map((item) => {
+          const used = usage.get(item.hash) ?? { published: [], draft: [] };
+          return (
+            <li key={item.hash} className="media-item">
+              <img
+                src={thumbnailOf(item)}
+                alt={item.alt}
+                width={160}
+                height={Math.round((160 * item.height) / item.width)}
+                loading="lazy"
+              />
+              <div>
+                <p>
+                  <strong>{item.filename}</strong> · {item.width} × {item.height} ·{' '}
+                  {Math.ceil(item.bytes / 1024)} KB in all · uploaded {formatUtc(item.createdAt)}
+                  {item.createdBy ? ` by ${item.createdBy}` : ''}
+                </p>
+                <p>
+                  <code className="markdown-snippet">{`![${item.alt.replace(/[[\]]/g, '')}](/media/${item.hash})`}</code>
+                </p>
+                <p>
+                  {used.published.length + used.draft.length === 0 ? (
+                    'Not used on any page.'
+                  ) : (
+                    <>
+                      Used on{' '}
+                      {[
+                        ...used.published.map((slug) => ({ slug, draft: false })),
+                        ...used.draft.map((slug) => ({ slug, draft: true })),
+                      ].map((use, index) => (
+                        <span key={`${use.slug}-${use.draft}`}>
+                          {index > 0 ? ', ' : ''}
+                          <a href={previewPath(use.slug)}>{`/${use.slug}`}</a>
+                          {use.draft ? ' (draft)' : ' (published)'}
+                        </span>
+                      ))}
+                    </>
+                  )}
+                </p>
+                <form action={changeMedia} className="inline-form">
+                  <input type="hidden" name="hash" value={item.hash} />
+                  <label>
+                    Alt text{' '}
+                    <input
+                      type="text"
+                      name="alt"
+                      defaultValue={item.alt}
+                      maxLength={300}
+                      required
+                    />
+                  </label>
+                  <button type="submit" name="intent" value="alt">
+                    Save alt text
+                  </button>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="delete"
+                    className="danger"
+                    formNoValidate
+                    disabled={used.published.length > 0}
+                    title={
+                      used.published.length > 0
+                        ? 'Visitors see it on a published page: take it out first.'
+                        : undefined
+                    }
+                  >
+                    Delete
+                  </button>
+                </form>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,136 @@
+// Owns how pages refer to uploaded images and how they are shown: `/media/<hash>/<variant>`
+// addresses, finding them in Markdown, and the <picture> a page renders for one. No image
+// processing here (that is media.ts, with sharp): the Markdown renderer needs only this.
+import type { Query } from './db';
+
+export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'avif' | 'gif';
+
+/** An image as pages and the library show it (no bytes). */
+export type MediaItem = {
+  id: number;
+  hash: string;
+  filename: string;
+  alt: string;
+  format: ImageFormat;
+  width: number;
+  height: number;
+  bytes: number;
+  createdAt: string;
+  createdBy: string | null;
+  /** The image's own address (its original format). */
+  src: string;
+  /** Variants by type, for `<picture>`: `[[url, width]…]` per content type. */
+  variants: { name: string; contentType: string; width: number; height: number }[];
+};
+
+export type MediaRow = {
+  id: number;
+  hash: string;
+  filename: string;
+  alt: string;
+  format: ImageFormat;
+  width: number;
+  height: number;
+  bytes: number;
+  created_at: string;
+  created_by: string | null;
+};
+
+export type VariantRow = {
+  media_id: number;
+  name: string;
+  content_type: string;
+  width: number;
+  height: number;
+};
+
+export function toItem(row: MediaRow, variants: VariantRow[]): MediaItem {
+  const mine = variants.filter((variant) => Number(variant.media_id) === Number(row.id));
+  const original = mine.find((variant) => variant.name.startsWith('original.'));
+  return {
+    id: Number(row.id),
+    hash: row.hash,
+    filename: row.filename,
+    alt: row.alt,
+    format: row.format,
+    width: Number(row.width),
+    height: Number(row.height),
+    bytes: Number(row.bytes),
+    createdAt: row.created_at,
+    createdBy: row.created_by,
+    src: mediaPath(row.hash, original?.name ?? 'original'),
+    variants: mine.map((variant) => ({
+      name: variant.name,
+      contentType: variant.content_type,
+      width: Number(variant.width),
+      height: Number(variant.height),
+    })),
+  };
+}
+
+export function mediaPath(hash: string, name: string): string {
+  return `/media/${hash}/${name}`;
+}
+
+/** `/media/<hash>` or `/media/<hash>/<variant>` → the hash; anything else → null. */
+export function mediaHashOf(src: string): string | null {
+  const match = /^\/media\/([0-9a-f]{32})(?:\/[\w.-]*)?$/.exec(src);
+  return match ? (match[1] as string) : null;
+}
+
+/** Every media hash a Markdown body refers to. */
+export function mediaHashesIn(markdown: string): string[] {
+  return [
+    ...new Set([...markdown.matchAll(/\/media\/([0-9a-f]{32})\b/g)].map((m) => m[1] as string)),
+  ];
+}
+
+/** The images with these hashes (unknown ones are left out), from inside any query. */
+export async function mediaByHashes(
+  q: Query,
+  hashes: readonly string[],
+): Promise<Map<string, MediaItem>> {
+  const found = new Map<string, MediaItem>();
+  for (const hash of hashes) {
+    const [row] = await q<MediaRow>`SELECT * FROM media WHERE hash = ${hash}`;
+    if (row) found.set(hash, toItem(row, await variantsOf(q, [Number(row.id)])));
+  }
+  return found;
+}
+
+export async function variantsOf(q: Query, ids: number[]): Promise<VariantRow[]> {
+  const rows: VariantRow[] = [];
+  for (const id of ids)
+    rows.push(
+      ...(await q<VariantRow>`
+        SELECT media_id, name, content_type, width, height FROM media_variants
+        WHERE media_id = ${id} ORDER BY name`),
+    );
+  return rows;
+}
+
+const escapeAttribute = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * A page's <picture> for an uploaded image: AVIF and WebP at each width (the browser picks),
+ * the original format as the fallback, with the size known so the page does not jump, and
+ * lazy loading for all but the page's first image.
+ */
+export function pictureHtml(item: MediaItem, alt: string, { first }: { first: boolean }): string {
+  const sources = (['image/avif', 'image/webp'] as const)
+    .map((type) => {
+      const set = item.variants
+        .filter((variant) => variant.contentType === type)
+        .sort((a, b) => a.width - b.width)
+        .map((variant) => `${mediaPath(item.hash, variant.name)} ${variant.width}w`)
+        .join(', ');
+      return set ? `<source type="${type}" srcset="${set}" sizes="${SIZES}">` : '';
+    })
+    .join('');
+  const loading = first ? ' fetchpriority="high"' : ' loading="lazy"';
+  return `<picture>${sources}<img src="${item.src}" alt="${escapeAttribute(alt || item.alt)}" width="${item.width}" height="${item.height}"${loading} decoding="async"></picture>`;
+}
+
+/** The reading column is at most 46rem (736 px) wide, less the page's padding on a phone. */
+const SIZES = '(max-width: 46rem) calc(100vw - 2.5rem), 736px';

@@ -1,0 +1,315 @@
+// Owns uploaded images: what may be uploaded (decided from the bytes, never the name or the
+// browser's word), the variants made once at upload with sharp, where they are kept (the
+// database: every instance and every backup has them), and which page uses which image
+// (docs/decisions/0019).
+import 'server-only';
+import { createHash } from 'node:crypto';
+import type { Metadata, Sharp, SharpOptions } from 'sharp';
+import { ContentError } from './content';
+import type { Database } from './db';
+import {
+  type ImageFormat,
+  type MediaItem,
+  type MediaRow,
+  mediaByHashes,
+  mediaHashesIn,
+  toItem,
+  variantsOf,
+} from './media-refs';
+
+/** Widths made for `srcset` (never wider than the original). */
+export const MEDIA_WIDTHS = [480, 960, 1600] as const;
+/** The largest image accepted, in pixels: more is a decompression bomb, not a photograph. */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+/** The longest side kept of an original (phone photos are 4000–8000 px; pages need less). */
+const LONGEST_KEPT_SIDE = 2400;
+/** Changes here change every image's URL, so an immutable URL never serves new bytes. */
+const PIPELINE_VERSION = 'v1';
+
+const FORMATS = {
+  jpeg: { contentType: 'image/jpeg', extension: 'jpg' },
+  png: { contentType: 'image/png', extension: 'png' },
+  webp: { contentType: 'image/webp', extension: 'webp' },
+  avif: { contentType: 'image/avif', extension: 'avif' },
+  gif: { contentType: 'image/gif', extension: 'gif' },
+} as const;
+
+export const ACCEPTED_TYPES_TEXT = 'JPEG, PNG, WebP, AVIF or GIF';
+
+export type Variant = {
+  /** `960.avif`, `original.jpg`…: the last part of the image's URL. */
+  name: string;
+  contentType: string;
+  width: number;
+  height: number;
+  data: Uint8Array;
+};
+
+export type ProcessedImage = {
+  hash: string;
+  format: ImageFormat;
+  width: number;
+  height: number;
+  variants: Variant[];
+};
+
+const refuse = (message: string) => new ContentError('invalid', message);
+
+/**
+ * sharp, loaded at the first upload: libvips and its codecs are tens of MB a server that
+ * only serves pages never needs in memory.
+ */
+async function image(input: Uint8Array, options: SharpOptions): Promise<Sharp> {
+  const { default: sharp } = await import('sharp');
+  return sharp(input, options);
+}
+
+/** The format the bytes say they are, or why they are refused. */
+async function formatOf(bytes: Uint8Array): Promise<{
+  format: ImageFormat;
+  width: number;
+  height: number;
+  pages: number;
+}> {
+  // SVG is text, and a script inside it is not always one sharp would notice: look first.
+  const head = new TextDecoder()
+    .decode(bytes.subarray(0, 512))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  if (/^(<\?xml|<!doctype svg|<svg)/i.test(head) || /<svg[\s>]/i.test(head))
+    throw refuse(
+      `SVG files are not accepted: they can carry scripts. Upload a ${ACCEPTED_TYPES_TEXT}, or export the drawing as PNG.`,
+    );
+  let meta: Metadata;
+  try {
+    meta = await (await image(bytes, { limitInputPixels: false })).metadata();
+  } catch {
+    throw refuse(`That file is not an image Folio can use: upload a ${ACCEPTED_TYPES_TEXT}.`);
+  }
+  if (meta.format === 'svg')
+    throw refuse(
+      `SVG files are not accepted: they can carry scripts. Upload a ${ACCEPTED_TYPES_TEXT}, or export the drawing as PNG.`,
+    );
+  const format: ImageFormat | null =
+    meta.format === 'jpeg' ||
+    meta.format === 'png' ||
+    meta.format === 'webp' ||
+    meta.format === 'gif'
+      ? meta.format
+      : meta.format === 'heif' && meta.compression === 'av1'
+        ? 'avif'
+        : null;
+  if (!format)
+    throw refuse(`That file is not an image Folio can use: upload a ${ACCEPTED_TYPES_TEXT}.`);
+  const width = meta.width ?? 0;
+  const height = meta.pageHeight ?? meta.height ?? 0;
+  if (width < 1 || height < 1) throw refuse('That image has no size Folio can read.');
+  if (width * height > MAX_IMAGE_PIXELS)
+    throw refuse(
+      `That image is ${width} × ${height} pixels; Folio takes at most ${MAX_IMAGE_PIXELS / 1_000_000} million pixels. Make it smaller and upload it again.`,
+    );
+  return { format, width, height, pages: meta.pages ?? 1 };
+}
+
+/**
+ * Checks an upload and makes its variants: the bytes decide the type; SVG, other files,
+ * truncated or damaged images and decompression bombs are refused (ContentError 'invalid');
+ * metadata (EXIF, GPS, XMP) is dropped, after turning the image the way its EXIF says.
+ */
+export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
+  const { format, pages } = await formatOf(bytes);
+  const animated = format === 'gif' || pages > 1;
+  // failOn 'truncated': a cut-off upload is refused, not stored half grey.
+  const source = async () =>
+    (
+      await image(bytes, {
+        failOn: 'truncated',
+        limitInputPixels: MAX_IMAGE_PIXELS,
+        animated,
+      })
+    ).rotate();
+  const hash = createHash('sha256')
+    .update(PIPELINE_VERSION)
+    .update(bytes)
+    .digest('hex')
+    .slice(0, 32);
+  const variants: Variant[] = [];
+  try {
+    const kept = await encode(
+      (await source()).resize({
+        width: LONGEST_KEPT_SIDE,
+        height: LONGEST_KEPT_SIDE,
+        fit: 'inside',
+        withoutEnlargement: true,
+      }),
+      format,
+    );
+    variants.push({ name: `original.${FORMATS[format].extension}`, ...kept });
+    if (!animated) {
+      for (const target of MEDIA_WIDTHS) {
+        if (target >= kept.width && target !== MEDIA_WIDTHS[0]) continue;
+        const resized = async () =>
+          (await source()).resize({ width: Math.min(target, kept.width) });
+        for (const type of ['avif', 'webp'] as const)
+          variants.push({ name: `${target}.${type}`, ...(await encode(await resized(), type)) });
+      }
+    }
+  } catch (error) {
+    if (error instanceof ContentError) throw error;
+    throw refuse('That image is damaged or cut short: upload the whole file again.');
+  }
+  const original = variants[0] as Variant;
+  return { hash, format, width: original.width, height: original.height, variants };
+}
+
+async function encode(image: Sharp, format: ImageFormat) {
+  const encoded =
+    format === 'jpeg'
+      ? image.jpeg({ quality: 82, mozjpeg: true })
+      : format === 'png'
+        ? image.png({ compressionLevel: 9 })
+        : format === 'webp'
+          ? image.webp({ quality: 78 })
+          : format === 'avif'
+            ? image.avif({ quality: 55, effort: 2 })
+            : image.gif();
+  const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
+  return {
+    contentType: FORMATS[format].contentType,
+    width: info.width,
+    height: info.pageHeight ?? info.height,
+    data: new Uint8Array(data),
+  };
+}
+
+/** Alt text: required, one line, at most this long. */
+export const ALT_MAX = 300;
+export function altProblem(alt: string): string | null {
+  if (alt.trim() === '')
+    return 'Describe the image in a few words (alt text), for people who cannot see it.';
+  if ([...alt].length > ALT_MAX) return `Keep the description under ${ALT_MAX} characters.`;
+  return null;
+}
+
+/** A file name fit to show (never used to serve: URLs use the hash). */
+function displayName(name: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+  const base = name.replace(/^.*[\\/]/, '').replace(/[\u0000-\u001f\u007f]/g, '');
+  return [...base].slice(0, 120).join('') || 'image';
+}
+
+export function createMediaStore(database: Database | (() => Promise<Database>)) {
+  const opened = () => (typeof database === 'function' ? database() : Promise.resolve(database));
+
+  const store = {
+    /**
+     * Keeps a processed image with its alt text; the same bytes uploaded again are the image
+     * already kept (its alt text is left as it was). Returns the kept image.
+     */
+    async add(
+      image: ProcessedImage,
+      { alt, filename, editor = null }: { alt: string; filename: string; editor?: string | null },
+    ): Promise<MediaItem> {
+      const problem = altProblem(alt);
+      if (problem) throw refuse(problem);
+      const db = await opened();
+      await db.transaction(async (q) => {
+        const [existing] = await q`SELECT id FROM media WHERE hash = ${image.hash}`;
+        if (existing) return;
+        const bytes = image.variants.reduce((sum, variant) => sum + variant.data.byteLength, 0);
+        const [row] = await q<{ id: number }>`
+          INSERT INTO media (hash, filename, alt, format, width, height, bytes, created_at, created_by)
+          VALUES (${image.hash}, ${displayName(filename)}, ${alt.trim()}, ${image.format},
+                  ${image.width}, ${image.height}, ${bytes}, ${new Date().toISOString()}, ${editor})
+          RETURNING id`;
+        const id = Number(row?.id);
+        for (const variant of image.variants)
+          await q`
+            INSERT INTO media_variants (media_id, name, content_type, width, height, data)
+            VALUES (${id}, ${variant.name}, ${variant.contentType}, ${variant.width},
+                    ${variant.height}, ${variant.data})`;
+      });
+      const kept = await store.byHashes([image.hash]);
+      const item = kept.get(image.hash);
+      if (!item) throw new Error('media row vanished after insert');
+      return item;
+    },
+
+    /** The images with these hashes (unknown ones are left out). */
+    async byHashes(hashes: readonly string[]): Promise<Map<string, MediaItem>> {
+      return mediaByHashes((await opened()).query, hashes);
+    },
+
+    /** Every image, newest first. */
+    async list(): Promise<MediaItem[]> {
+      const db = await opened();
+      const rows = await db.query<MediaRow>`SELECT * FROM media ORDER BY created_at DESC, id DESC`;
+      const variants = await variantsOf(
+        db.query,
+        rows.map((row) => Number(row.id)),
+      );
+      return rows.map((row) => toItem(row, variants));
+    },
+
+    /** One variant's bytes and type, or null. */
+    async variant(
+      hash: string,
+      name: string,
+    ): Promise<{ contentType: string; data: Uint8Array<ArrayBuffer> } | null> {
+      const db = await opened();
+      const [row] = await db.query<{ content_type: string; data: Uint8Array }>`
+        SELECT v.content_type, v.data FROM media_variants v JOIN media m ON m.id = v.media_id
+        WHERE m.hash = ${hash} AND v.name = ${name}`;
+      return row ? { contentType: row.content_type, data: new Uint8Array(row.data) } : null;
+    },
+
+    async setAlt(hash: string, alt: string): Promise<void> {
+      const problem = altProblem(alt);
+      if (problem) throw refuse(problem);
+      const db = await opened();
+      const changed =
+        await db.query`UPDATE media SET alt = ${alt.trim()} WHERE hash = ${hash} RETURNING id`;
+      if (changed.length === 0)
+        throw new ContentError('not-found', 'That image was deleted meanwhile.');
+    },
+
+    /**
+     * The pages that use each image: `published` (visitors see it) and `draft` (only editors),
+     * by slug. A page uses an image when its text names `/media/<hash>`.
+     */
+    async usage(): Promise<Map<string, { published: string[]; draft: string[] }>> {
+      const db = await opened();
+      const rows = await db.query<{ slug: string; body: string; kind: string }>`
+        SELECT p.slug, r.body, 'published' AS kind FROM pages p
+        JOIN revisions r ON r.id = p.published_revision_id
+        UNION ALL
+        SELECT p.slug, d.body, 'draft' AS kind FROM pages p JOIN drafts d ON d.page_id = p.id`;
+      const usage = new Map<string, { published: string[]; draft: string[] }>();
+      for (const row of rows)
+        for (const hash of mediaHashesIn(row.body)) {
+          const entry = usage.get(hash) ?? { published: [], draft: [] };
+          (row.kind === 'published' ? entry.published : entry.draft).push(row.slug);
+          usage.set(hash, entry);
+        }
+      return usage;
+    },
+
+    /** Deletes an image, unless a published page shows it (then says which). */
+    async remove(hash: string): Promise<void> {
+      const used = (await store.usage()).get(hash)?.published ?? [];
+      if (used.length > 0)
+        throw new ContentError(
+          'conflict',
+          `Visitors see this image on ${used.map((slug) => `/${slug}`).join(', ')}: take it out of ${used.length === 1 ? 'that page' : 'those pages'} and publish, then delete it.`,
+        );
+      const db = await opened();
+      await db.transaction(async (q) => {
+        await q`DELETE FROM media_variants WHERE media_id IN (SELECT id FROM media WHERE hash = ${hash})`;
+        await q`DELETE FROM media WHERE hash = ${hash}`;
+      });
+    },
+  };
+  return store;
+}
+
+export type MediaStore = ReturnType<typeof createMediaStore>;

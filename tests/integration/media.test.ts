@@ -1,0 +1,276 @@
+// Uploaded images against the server as the README starts it (issue 14): the media library's
+// form without JavaScript, the variants and how they are served, the <picture> a published
+// page renders, and every bad file the issue names refused with nothing stored.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import sharp from 'sharp';
+import { addEditor } from '../../src/lib/editors';
+import { formWithButton, signInWithForm, submitForm } from '../forms';
+import { type RunningFolio, startFolio, withStore } from '../harness';
+
+const EDITOR = { email: 'media@example.com', password: 'the media passphrase' };
+let folio: RunningFolio;
+let cookie = '';
+
+beforeAll(async () => {
+  folio = await startFolio();
+  await addEditor(await folio.database(), EDITOR.email, EDITOR.password);
+  cookie = (await signInWithForm(folio.url, EDITOR.email, EDITOR.password)).cookie;
+}, 60_000);
+afterAll(async () => {
+  await folio?.stop();
+});
+
+const LIBRARY = '/preview?media';
+
+async function upload(file: Blob, alt: string, { withCookie = cookie, origin = '' } = {}) {
+  const page = await fetch(`${folio.url}${LIBRARY}`, { headers: { cookie } });
+  const form = await formWithButton(await page.text(), 'Upload');
+  return submitForm(`${folio.url}${LIBRARY}`, form, {
+    cookie: withCookie,
+    set: { file, alt },
+    button: 'Upload',
+    headers: origin ? { origin } : {},
+  });
+}
+
+async function mediaCount(): Promise<number> {
+  const [row] = await (await folio.database()).query<{ n: number | string }>`
+    SELECT COUNT(*) AS n FROM media`;
+  return Number(row?.n);
+}
+
+/** A photograph-like JPEG with GPS coordinates and a camera name in its EXIF. */
+async function photoWithGps(width = 2000, height = 1500): Promise<File> {
+  const bytes = await sharp({
+    create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 } },
+  })
+    .composite([
+      {
+        input: Buffer.from(
+          `<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 2}" r="${height / 3}" fill="#f5c542"/></svg>`,
+        ),
+      },
+    ])
+    .jpeg()
+    .withExif({
+      IFD0: { Make: 'FolioCam', Model: 'Test 1' },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' },
+    })
+    .toBuffer();
+  return new File([new Uint8Array(bytes)], 'holiday photo.jpg', { type: 'image/jpeg' });
+}
+
+/** A PNG whose header claims 20 000 × 20 000 pixels: a decompression bomb. */
+function pngBomb(): File {
+  const u32 = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
+  const chunk = (type: string, data: number[]) => {
+    const body = [...new TextEncoder().encode(type), ...data];
+    return [...u32(data.length), ...body, ...u32(Bun.hash.crc32(new Uint8Array(body)))];
+  };
+  const ihdr = [...u32(20_000), ...u32(20_000), 8, 2, 0, 0, 0];
+  const idat = [...Bun.deflateSync(new Uint8Array(1024))];
+  const bytes = [
+    137,
+    80,
+    78,
+    71,
+    13,
+    10,
+    26,
+    10,
+    ...chunk('IHDR', ihdr),
+    ...chunk('IDAT', idat),
+    ...chunk('IEND', []),
+  ];
+  return new File([new Uint8Array(bytes)], 'bomb.png', { type: 'image/png' });
+}
+
+let hash = '';
+
+describe('uploading, without JavaScript', () => {
+  test('a JPEG is kept once, with its metadata gone, as variants at each width', async () => {
+    const response = await upload(await photoWithGps(), 'A yellow sun on a blue sky');
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const snippet = /!\[A yellow sun on a blue sky\]\(\/media\/([0-9a-f]{32})\)/.exec(html);
+    expect(snippet, 'the Markdown to use it').not.toBeNull();
+    hash = snippet?.[1] ?? '';
+    expect(html).toContain('holiday photo.jpg');
+
+    const names = (
+      await (
+        await folio.database()
+      ).query<{ name: string; width: number }>`
+        SELECT v.name, v.width FROM media_variants v JOIN media m ON m.id = v.media_id
+        WHERE m.hash = ${hash} ORDER BY v.name`
+    ).map((row) => `${row.name}@${row.width}`);
+    expect(names).toEqual([
+      '1600.avif@1600',
+      '1600.webp@1600',
+      '480.avif@480',
+      '480.webp@480',
+      '960.avif@960',
+      '960.webp@960',
+      'original.jpg@2000',
+    ]);
+    // The same file again is the same image.
+    await upload(await photoWithGps(), 'Again');
+    expect(await mediaCount()).toBe(1);
+  });
+
+  test('served immutable, typed, nosniff, with an ETag and 304; no EXIF or GPS left', async () => {
+    const original = await fetch(`${folio.url}/media/${hash}/original.jpg`);
+    expect(original.status).toBe(200);
+    expect(original.headers.get('content-type')).toBe('image/jpeg');
+    expect(original.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(original.headers.get('x-content-type-options')).toBe('nosniff');
+    const etag = original.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^".+"$/);
+    const meta = await sharp(new Uint8Array(await original.arrayBuffer())).metadata();
+    expect(meta.width).toBe(2000);
+    expect(meta.exif).toBeUndefined();
+    const again = await fetch(`${folio.url}/media/${hash}/original.jpg`, {
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.status).toBe(304);
+    const avif = await fetch(`${folio.url}/media/${hash}/960.avif`);
+    expect(avif.headers.get('content-type')).toBe('image/avif');
+    expect((await sharp(new Uint8Array(await avif.arrayBuffer())).metadata()).width).toBe(960);
+    // The bare address leads to the original; unknown ones are 404, never an error.
+    const bare = await fetch(`${folio.url}/media/${hash}`, { redirect: 'manual' });
+    expect(bare.status).toBe(308);
+    expect(bare.headers.get('location')).toBe(`/media/${hash}/original.jpg`);
+    expect((await fetch(`${folio.url}/media/${hash}/9999.webp`)).status).toBe(404);
+    expect((await fetch(`${folio.url}/media/${'0'.repeat(32)}/original.jpg`)).status).toBe(404);
+    expect(
+      (await fetch(`${folio.url}/media/${hash}/original.jpg`, { method: 'POST' })).status,
+    ).toBe(405);
+  });
+});
+
+describe('on a published page', () => {
+  test('a <picture> with AVIF and WebP srcsets, width and height, lazy after the first', async () => {
+    await withStore(folio, (store) =>
+      store.putPage(
+        {
+          slug: 'with-images',
+          title: 'With images',
+          summary: '',
+          body: `![First](/media/${hash})\n\nText.\n\n![Second](/media/${hash})`,
+        },
+        { publish: true },
+      ),
+    );
+    const response = await fetch(`${folio.url}/with-images`);
+    const html = await response.text();
+    // The article as HTML (the page's data repeats it, escaped, further down).
+    const article = html.slice(html.indexOf('<article'), html.indexOf('</article>'));
+    const pictures = article.match(/<picture>.*?<\/picture>/g) ?? [];
+    expect(pictures).toHaveLength(2);
+    const [first = '', second = ''] = pictures;
+    expect(first).toContain(
+      `<source type="image/avif" srcset="/media/${hash}/480.avif 480w, /media/${hash}/960.avif 960w, /media/${hash}/1600.avif 1600w"`,
+    );
+    expect(first).toContain('type="image/webp"');
+    expect(first).toContain(
+      `<img src="/media/${hash}/original.jpg" alt="First" width="2000" height="1500" fetchpriority="high" decoding="async">`,
+    );
+    expect(second).toContain('loading="lazy"');
+    expect(second).not.toContain('fetchpriority');
+    // Images come from the site alone (and what IMAGE_ORIGINS allows): not from any host.
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("img-src 'self';");
+  });
+
+  test('delete is refused while visitors see it, and the alt text can be changed', async () => {
+    const library = await (await fetch(`${folio.url}${LIBRARY}`, { headers: { cookie } })).text();
+    expect(library).toContain('/with-images</a> (published)');
+    const form = await formWithButton(library, 'Save alt text');
+    const refused = await submitForm(`${folio.url}${LIBRARY}`, form, {
+      cookie,
+      button: 'Delete',
+    });
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get('location')).toBe('/preview?media&notice=media-in-use');
+    expect((await fetch(`${folio.url}/media/${hash}/original.jpg`)).status).toBe(200);
+    const renamed = await submitForm(`${folio.url}${LIBRARY}`, form, {
+      cookie,
+      set: { alt: 'The sun, drawn' },
+      button: 'Save alt text',
+    });
+    expect(renamed.headers.get('location')).toBe('/preview?media&notice=media-saved');
+    expect(await (await fetch(`${folio.url}${LIBRARY}`, { headers: { cookie } })).text()).toContain(
+      'value="The sun, drawn"',
+    );
+  });
+});
+
+describe('bad files and bad requests: a clear 4xx, nothing stored', () => {
+  const cases: [string, () => Promise<File> | File, number, string][] = [
+    [
+      'a PHP file named .png',
+      () => new File(['<?php system($_GET["c"]); ?>'], 'shell.png', { type: 'image/png' }),
+      422,
+      'not an image Folio can use',
+    ],
+    [
+      'an SVG with a script',
+      () =>
+        new File(
+          ['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'],
+          'logo.svg',
+          { type: 'image/svg+xml' },
+        ),
+      422,
+      'SVG files are not accepted',
+    ],
+    [
+      'a truncated JPEG',
+      async () => {
+        const whole = new Uint8Array(await (await photoWithGps(800, 600)).arrayBuffer());
+        return new File([whole.slice(0, Math.floor(whole.length / 2))], 'cut.jpg');
+      },
+      422,
+      'damaged or cut short',
+    ],
+    ['a 20 000 × 20 000 pixel PNG', pngBomb, 422, 'at most 40 million pixels'],
+    [
+      'a file of 10.5 MB (over the 10 MB limit)',
+      () => new File([new Uint8Array(10.5 * 1024 * 1024)], 'big.jpg'),
+      413,
+      'images may be at most 10 MB',
+    ],
+    [
+      'a file of 30 MB (refused unread)',
+      () => new File([new Uint8Array(30 * 1024 * 1024)], 'huge.jpg'),
+      413,
+      'larger than Folio takes',
+    ],
+  ];
+  for (const [what, make, status, words] of cases)
+    test(what, async () => {
+      const before = await mediaCount();
+      const response = await upload(await make(), 'Something');
+      expect(response.status).toBe(status);
+      expect(await response.text()).toContain(words);
+      expect(await mediaCount()).toBe(before);
+    });
+
+  test('no alt text, no session, another origin', async () => {
+    const before = await mediaCount();
+    const photo = await photoWithGps(400, 300);
+    const noAlt = await upload(photo, '  ');
+    expect(noAlt.status).toBe(422);
+    expect(await noAlt.text()).toContain('Describe the image');
+    const signedOut = await upload(photo, 'Signed out', { withCookie: '' });
+    expect(signedOut.status).toBe(401);
+    await signedOut.arrayBuffer();
+    const foreign = await upload(photo, 'Foreign', { origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    await foreign.arrayBuffer();
+    expect(await mediaCount()).toBe(before);
+    // Still serving, and nothing above was a bug.
+    expect((await fetch(`${folio.url}/about`)).status).toBe(200);
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+});
