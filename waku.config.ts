@@ -44,6 +44,19 @@ export default defineConfig({
     define: { __SENTRY_DEBUG__: 'false' },
     // The production server is an entry of the same server bundle as Waku's handler, so the
     // two share every module (docs/decisions/0010).
-    environments: { rsc: { build: { rolldownOptions: { input: { serve: './src/serve.ts' } } } } },
+    // The syntax highlighter's worker thread is an entry of its own (dist/server/
+    // highlight-worker.js), started by src/lib/highlight.ts.
+    environments: {
+      rsc: {
+        build: {
+          rolldownOptions: {
+            input: {
+              serve: './src/serve.ts',
+              'highlight-worker': './src/lib/highlight-worker.ts',
+            },
+          },
+        },
+      },
+    },
   },
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { HIGHLIGHT_MAX_CHARS } from './highlight';
+import { HIGHLIGHT_BLOCK_MAX_CHARS } from './highlight-limits';
 import { extractPlainText, LONGEST_AUTO_LINK, renderMarkdown } from './markdown';
 
 /** True when the HTML has a live element or attribute that could run script. */
@@ -115,7 +115,7 @@ describe('highlighting', () => {
       expect(html).not.toContain('shiki');
       expect(html).toContain('&lt;script&gt;x&lt;/script&gt;');
     }
-    const long = `\`\`\`ts\n${'let a = 1;\n'.repeat(HIGHLIGHT_MAX_CHARS / 10)}\`\`\``;
+    const long = `\`\`\`ts\n${'let a = 1;\n'.repeat(HIGHLIGHT_BLOCK_MAX_CHARS / 10)}\`\`\``;
     expect(await renderMarkdown(long)).not.toContain('shiki');
   });
 });

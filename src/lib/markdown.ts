@@ -1,8 +1,7 @@
 // Owns Markdown → HTML: safe by construction (raw HTML escaped, only safe link schemes).
 import 'server-only';
 import MarkdownIt, { type MarkdownIt as MarkdownRenderer } from 'markdown-it';
-import { highlightCode, highlighterReady, withHighlightBudget } from './highlight';
-import { log } from './log';
+import { highlightBlocks } from './highlight';
 import { type MediaItem, mediaHashOf, pictureHtml } from './media-refs';
 import { traced } from './observability/spans';
 
@@ -49,13 +48,7 @@ function boundLinkify(md: MarkdownRenderer): void {
 }
 
 function createRenderer() {
-  const md = new MarkdownIt({
-    html: false,
-    linkify: true,
-    typographer: false,
-    // A complete <pre> from Shiki (code escaped by it), or '' for markdown-it's plain block.
-    highlight: (code, language) => highlightCode(code, language) ?? '',
-  });
+  const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
   md.validateLink = (url) => isSafeUrl(url);
   boundLinkify(md);
 
@@ -81,6 +74,17 @@ function createRenderer() {
     });
     return true;
   });
+
+  // Fenced code coloured beforehand (renderMarkdown): a complete <pre> from Shiki, which
+  // escapes the code; anything not coloured is markdown-it's plain, escaped block.
+  const defaultFence = md.renderer.rules.fence;
+  md.renderer.rules.fence = (tokens, idx, options, renderEnv, self) => {
+    const coloured = (renderEnv as RenderEnv | undefined)?.highlighted?.get(idx);
+    if (coloured) return coloured;
+    return defaultFence
+      ? defaultFence(tokens, idx, options, renderEnv, self)
+      : self.renderToken(tokens, idx, options);
+  };
 
   const defaultImage = md.renderer.rules.image;
   md.renderer.rules.image = (tokens, idx, options, renderEnv, self) => {
@@ -108,21 +112,36 @@ function createRenderer() {
 }
 
 /** What one render knows beyond the Markdown: the uploaded images it names. */
-type RenderEnv = { media?: ReadonlyMap<string, MediaItem>; sawImage?: boolean };
+type RenderEnv = {
+  media?: ReadonlyMap<string, MediaItem>;
+  sawImage?: boolean;
+  /** Highlighted HTML of fenced blocks, by token index. */
+  highlighted?: ReadonlyMap<number, string>;
+};
 
 const renderer = createRenderer();
 
-/** The page's HTML, its fenced code highlighted (so this waits, once, for the grammars). */
+/** The page's HTML, its fenced code highlighted (in the highlighter's own thread). */
 export async function renderMarkdown(
   source: string,
   { media }: { media?: ReadonlyMap<string, MediaItem> } = {},
 ): Promise<string> {
-  await highlighterReady().catch((error: unknown) => {
-    // Pages still render, with plain code; a broken install is worth one line each time.
-    log.error('syntax highlighting unavailable', { error: String(error) });
-  });
+  const env: RenderEnv = { media };
+  const tokens = renderer.parse(source, env);
+  const fences = tokens.flatMap((token, index) =>
+    token.type === 'fence' ? [{ token, index }] : [],
+  );
+  const html = await highlightBlocks(
+    fences.map(({ token }) => ({
+      code: token.content,
+      language: token.info.trim().split(/\s+/)[0] ?? '',
+    })),
+  );
+  env.highlighted = new Map(
+    fences.flatMap(({ index }, i) => (html[i] ? [[index, html[i] as string] as const] : [])),
+  );
   return traced('function', 'markdown.render', () =>
-    withHighlightBudget(() => renderer.render(source, { media } satisfies RenderEnv)),
+    renderer.renderer.render(tokens, renderer.options, env),
   );
 }
 

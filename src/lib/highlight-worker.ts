@@ -1,0 +1,83 @@
+// The syntax highlighter's own thread (see highlight.ts): Shiki, its grammars and its WASM
+// regex engine live here, not in the thread that serves pages, so highlighting never holds up
+// a request and its memory is given back when the thread ends. No 'server-only' import: this
+// file is run as a worker, where that guard would throw.
+import { createHighlighterCore, type HighlighterCore } from 'shiki/core';
+import { createOnigurumaEngine } from 'shiki/engine/oniguruma';
+import { HIGHLIGHT_BLOCK_MAX_CHARS, HIGHLIGHT_RENDER_BUDGET_CHARS } from './highlight-limits';
+
+declare const self: Worker;
+
+/** Lines longer than this (minified code, data) are left uncoloured by the tokenizer. */
+const LONGEST_TOKENIZED_LINE = 1_000;
+/** The tokenizer gives up on a line after this long (the rest of the line stays uncoloured). */
+const LINE_TIME_LIMIT_MS = 10;
+
+const THEMES = { light: 'github-light-default', dark: 'github-dark-default' } as const;
+
+let highlighter: Promise<HighlighterCore> | null = null;
+
+function load(): Promise<HighlighterCore> {
+  highlighter ??= createHighlighterCore({
+    themes: [
+      import('shiki/themes/github-light-default.mjs'),
+      import('shiki/themes/github-dark-default.mjs'),
+    ],
+    // What pages of a software team's site show; anything else is shown plain.
+    langs: [
+      import('shiki/langs/bash.mjs'),
+      import('shiki/langs/css.mjs'),
+      import('shiki/langs/diff.mjs'),
+      import('shiki/langs/go.mjs'),
+      import('shiki/langs/html.mjs'),
+      import('shiki/langs/javascript.mjs'),
+      import('shiki/langs/json.mjs'),
+      import('shiki/langs/jsx.mjs'),
+      import('shiki/langs/python.mjs'),
+      import('shiki/langs/rust.mjs'),
+      import('shiki/langs/sql.mjs'),
+      import('shiki/langs/toml.mjs'),
+      import('shiki/langs/tsx.mjs'),
+      import('shiki/langs/typescript.mjs'),
+      import('shiki/langs/yaml.mjs'),
+    ],
+    engine: createOnigurumaEngine(import('shiki/wasm')),
+  });
+  return highlighter;
+}
+
+export type HighlightRequest = { id: number; blocks: { code: string; language: string }[] };
+export type HighlightReply =
+  | { id: number; html: (string | null)[] }
+  | { id: number; error: string };
+
+self.onmessage = async (event: MessageEvent<HighlightRequest>) => {
+  const { id, blocks } = event.data;
+  try {
+    const shiki = await load();
+    const known = new Set(shiki.getLoadedLanguages());
+    let budget = HIGHLIGHT_RENDER_BUDGET_CHARS;
+    const html = blocks.map(({ code, language }) => {
+      const lang = language.trim().toLowerCase();
+      if (
+        !lang ||
+        !known.has(lang) ||
+        code.length > HIGHLIGHT_BLOCK_MAX_CHARS ||
+        code.length > budget
+      )
+        return null;
+      budget -= code.length;
+      // markdown-it hands over the block with its final newline, which would be an empty line.
+      return shiki.codeToHtml(code.replace(/\n$/, ''), {
+        lang,
+        themes: THEMES,
+        defaultColor: false,
+        tokenizeMaxLineLength: LONGEST_TOKENIZED_LINE,
+        tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
+      });
+    });
+    self.postMessage({ id, html } satisfies HighlightReply);
+  } catch (error) {
+    self.postMessage({ id, error: String(error) } satisfies HighlightReply);
+  }
+};
