@@ -8,9 +8,11 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
+import sharp from 'sharp';
 import { type ContentStore, createContentStore } from '../src/lib/content';
 import { type Database, openDatabase } from '../src/lib/db';
 import { addEditor, createSession } from '../src/lib/editors';
+import { createMediaStore, processImage } from '../src/lib/media';
 import { seedDemoContent } from '../src/lib/seed';
 import {
   createThrowAwayDatabase,
@@ -267,6 +269,87 @@ async function jsOf(label: string, url: string, { fail = false } = {}): Promise<
   await page.close();
   return { label, scripts };
 }
+// A page with three photographs (issue 14): what a phone's first view of it transfers in
+// images, against the files the editor uploaded. Photograph-like JPEGs (noise, slightly
+// blurred: they compress like photos, not like flat colour), 3000 × 2000 px.
+const IMAGES_PAGE = '/three-photographs';
+const originals: Uint8Array[] = [];
+for (let i = 0; i < 3; i++)
+  originals.push(
+    new Uint8Array(
+      await sharp({
+        create: {
+          width: 3000,
+          height: 2000,
+          channels: 3,
+          background: '#808080',
+          noise: { type: 'gaussian', mean: 110 + 20 * i, sigma: 40 },
+        },
+      })
+        .blur(1.2)
+        .jpeg({ quality: 90 })
+        .toBuffer(),
+    ),
+  );
+const media = createMediaStore(sqlite.db);
+const hashes: string[] = [];
+for (const [i, bytes] of originals.entries())
+  hashes.push(
+    (
+      await media.add(await processImage(bytes), {
+        alt: `Photograph ${i + 1}`,
+        filename: `photograph-${i + 1}.jpg`,
+      })
+    ).hash,
+  );
+await sqlite.store.putPage(
+  {
+    slug: IMAGES_PAGE.slice(1),
+    title: 'Three photographs',
+    summary: 'A page with three photographs, for measuring what a phone downloads.',
+    body: hashes
+      .map(
+        (hash, i) =>
+          `A paragraph before photograph ${i + 1}, long enough to read as text on a phone and to put some distance between the pictures.\n\n![Photograph ${i + 1}](/media/${hash})`,
+      )
+      .join('\n\n'),
+  },
+  { publish: true },
+);
+const originalBytes = originals.reduce((total, bytes) => total + bytes.length, 0);
+type ImageView = { transferred: number; chosen: string[] };
+async function imagesOnAPhone(url: string): Promise<ImageView> {
+  // Lighthouse's mobile device: 412 × 823 CSS pixels at 1.75 device pixels each.
+  const context = await browser.newContext({
+    viewport: { width: 412, height: 823 },
+    deviceScaleFactor: 1.75,
+    isMobile: true,
+    hasTouch: true,
+  });
+  const page = await context.newPage();
+  const view: ImageView = { transferred: 0, chosen: [] };
+  const pending: Promise<void>[] = [];
+  page.on('requestfinished', (request) => {
+    if (request.resourceType() !== 'image') return;
+    pending.push(
+      (async () => {
+        view.transferred += (await request.sizes()).responseBodySize;
+        view.chosen.push(new URL(request.url()).pathname.replace(/^.*\//, ''));
+      })(),
+    );
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  // Read to the end: the lazy images below the first load as they come near.
+  for (let y = 0; y < 6; y++) {
+    await page.mouse.wheel(0, 800);
+    await page.waitForTimeout(250);
+  }
+  await page.waitForLoadState('networkidle');
+  await Promise.all(pending);
+  await context.close();
+  return view;
+}
+
 const jsViews = [
   await jsOf('not sampled for tracing (Sentry configured, not loaded)', `${unsampled.url}${PAGE}`),
   await jsOf(
@@ -278,6 +361,7 @@ const jsViews = [
   ),
   await jsOf('sampled for tracing (Sentry and tracing loaded at idle)', `${sampled.url}${PAGE}`),
 ];
+const phoneImages = await imagesOnAPhone(`${unsampled.url}${IMAGES_PAGE}`);
 await browser.close();
 const sum = (scripts: Script[], key: 'raw' | 'gzip' | 'wire') =>
   scripts.reduce((total, script) => total + script[key], 0);
@@ -291,7 +375,7 @@ const sentryGzip = (scripts: Script[]) =>
 // the server with Sentry configured and every view sampled, the heaviest a page gets.
 const lighthouse: string[] = [];
 if (values.lighthouse) {
-  for (const target of ['/', PAGE]) {
+  for (const target of ['/', PAGE, IMAGES_PAGE]) {
     const report = path.join(dir, `lighthouse-${target.replace(/\W/g, '') || 'home'}.json`);
     // Not spawnSync: the envelope receiver in this process must keep answering meanwhile.
     const run = Bun.spawn(
@@ -418,6 +502,9 @@ lines.push(
 );
 lines.push(
   `- RSS of the cached server: ${fmt(rssAfterLoad, 1)} MB after the load above, ${fmt(rssAfter100k, 1)} MB after ${first} more requests, ${fmt(rssAfter200k, 1)} MB after another ${second}.`,
+);
+lines.push(
+  `- A page with three photographs (${IMAGES_PAGE}; uploads of 3000 × 2000 px, ${fmt(originalBytes / 1024)} KB in all): a phone's first view (412 px wide, 1.75 device pixels per px, read to the end) transferred **${fmt(phoneImages.transferred / 1024)} KB** of images (${phoneImages.chosen.join(', ')}), ${fmt((phoneImages.transferred / originalBytes) * 100, 1)} % of the originals.`,
 );
 for (const line of lighthouse) lines.push(`- Lighthouse (mobile, simulated throttling) ${line}`);
 const table = lines.join('\n');

@@ -4,7 +4,7 @@
 import { chromium, type Page } from '@playwright/test';
 import { openDatabase } from '../src/lib/db';
 import { addEditor } from '../src/lib/editors';
-import { seededDatabase, startFolio, withStore } from '../tests/harness';
+import { damagedDatabase, seededDatabase, startFolio, withStore } from '../tests/harness';
 
 const out = Bun.argv[2] ?? 'docs/screenshots';
 const EDITOR = { email: 'editor@example.com', password: 'a screenshot passphrase' };
@@ -102,6 +102,24 @@ try {
       await visitor.screenshot({ path: `${out}/404-${colorScheme}-${width}.png` });
       await reader.close();
     }
+  }
+  // The server-error page, from a server whose database lost the table pages are read from.
+  const broken = await startFolio({ database: await damagedDatabase() });
+  try {
+    for (const width of [1280, 390])
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const reader = await browser.newContext({
+          viewport: { width, height: width > 500 ? 860 : 844 },
+          deviceScaleFactor: 1,
+          colorScheme,
+        });
+        const visitor = await reader.newPage();
+        await visitor.goto(`${broken.url}/about`);
+        await visitor.screenshot({ path: `${out}/error-${colorScheme}-${width}.png` });
+        await reader.close();
+      }
+  } finally {
+    await broken.stop();
   }
 } finally {
   await browser.close();

@@ -13,20 +13,27 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
+// The site's palette and type, light and dark, without its stylesheet (a failing render may
+// not get that far): a header with the site's address and a way home, the words, a footer.
 const STYLE =
-  'textarea{width:100%;font:inherit;font-family:ui-monospace,monospace;font-size:.9rem}label{display:block;margin:.75rem 0;font-weight:600}body{font-family:system-ui,sans-serif;margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:1rem;color:#1d1d1f;background:#fdfcfa}main{max-width:40rem}h1{font-size:1.25rem;font-weight:600;line-height:1.5}p{line-height:1.5}a{color:#1f5fbf}.digest{color:#666;font-family:ui-monospace,monospace;font-size:.9rem}@media (prefers-color-scheme:dark){body{color:#ececf0;background:#141416}a{color:#8ab4ff}.digest{color:#a4a4ae}}';
+  ':root{color-scheme:light dark;--bg:#fdfcfa;--fg:#1d1d1f;--muted:#5c5c66;--accent:#1f5fbf;--rule:#e4e2dd;--card:#fff}@media (prefers-color-scheme:dark){:root{--bg:#141416;--fg:#ececf0;--muted:#a4a4ae;--accent:#8ab4ff;--rule:#2e2e34;--card:#1b1b1f}}*{box-sizing:border-box}body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;min-height:100vh;display:flex;flex-direction:column;color:var(--fg);background:var(--bg);line-height:1.6}header,footer{padding:1rem 1.25rem}header{border-bottom:1px solid var(--rule)}header a{color:var(--fg);font-weight:700;text-decoration:none}footer{color:var(--muted);font-size:.9rem;border-top:1px solid var(--rule)}main{flex:1;width:100%;max-width:40rem;margin:0 auto;padding:12vh 1.25rem 3rem}h1{font-size:1.25rem;font-weight:600;line-height:1.5;margin:0 0 1rem}a{color:var(--accent)}.digest{color:var(--muted);font-family:ui-monospace,monospace;font-size:.9rem}textarea{width:100%;font:inherit;font-family:ui-monospace,monospace;font-size:.9rem;background:var(--card);color:var(--fg);border:1px solid var(--rule);border-radius:6px;padding:.5rem}label{display:block;margin:.75rem 0;font-weight:600}';
 
 /** A small static page: a heading and some (already escaped) HTML below it. */
 export function staticPage({
   title,
   heading,
   body = '',
+  site,
 }: {
   title: string;
   heading: string;
   body?: string;
+  /** The site's address, named in the header (a link home) and the footer. */
+  site?: string;
 }): string {
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main><h1>${escapeHtml(heading)}</h1>${body}</main></body></html>`;
+  const header = site ? `<header><a href="/">${escapeHtml(site)}</a></header>` : '';
+  const footer = site ? `<footer>${escapeHtml(site)} · <a href="/">Home page</a></footer>` : '';
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${header}<main><h1>${escapeHtml(heading)}</h1>${body}</main>${footer}</body></html>`;
 }
 
 /** Text an editor typed into a form whose post failed, to hand back on the error page. */
@@ -60,6 +67,7 @@ export function renderServerFallbackPage({
   return staticPage({
     title: 'Application error',
     heading: fallbackMessage('server', host),
-    body: `${digest ? `<p class="digest">Digest: ${escapeHtml(digest)}</p>` : ''}${keptTextHtml(kept)}`,
+    site: host,
+    body: `<p>Something went wrong on our side, and it has been recorded. Try again in a moment, or <a href="/">go to the home page</a>.</p>${digest ? `<p class="digest">Digest: ${escapeHtml(digest)}</p>` : ''}${keptTextHtml(kept)}`,
   });
 }
