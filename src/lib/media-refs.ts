@@ -78,6 +78,21 @@ export function mediaHashOf(src: string): string | null {
   return match ? (match[1] as string) : null;
 }
 
+/** The refusal for a file over the limit (also said in the browser, before sending). */
+export function uploadTooLargeMessage(bytes: number, maxMb: number): string {
+  const mb = Math.max(maxMb + 0.1, Math.ceil((bytes / 1024 / 1024) * 10) / 10);
+  return `That file is ${mb.toFixed(1)} MB; images may be at most ${maxMb} MB. Make it smaller (a photo for the web rarely needs more than 2 MB) and upload it again.`;
+}
+
+/**
+ * The Markdown that shows an image: its alt text with Markdown's own characters escaped, so
+ * a `]`, `*` or a trailing backslash in it cannot end or change the image (hostile pass).
+ */
+export function imageMarkdown(hash: string, alt: string): string {
+  const escaped = alt.replace(/\s+/g, ' ').replace(/[\\[\]*_`<>]/g, (ch) => `\\${ch}`);
+  return `![${escaped}](/media/${hash})`;
+}
+
 /** Every media hash a Markdown body refers to. */
 export function mediaHashesIn(markdown: string): string[] {
   return [

@@ -30,15 +30,17 @@ export function createMediaResponder(store: () => MediaStore) {
           headers: { location: item.src, 'cache-control': IMMUTABLE },
         });
       }
+      const variant = await store().variant(hash, name);
+      if (!variant) return plain(404, 'There is no such image.');
+      // The bytes at an address never change: a copy the browser holds of one that still
+      // exists is current.
       const etag = `"${hash}-${name}"`;
-      // The bytes at an address never change: a copy the browser holds is current.
-      if (request.headers.get('if-none-match')?.includes(etag))
+      const validators = (request.headers.get('if-none-match') ?? '').split(',');
+      if (validators.some((validator) => validator.trim().replace(/^W\//, '') === etag))
         return new Response(null, {
           status: 304,
           headers: { etag, 'cache-control': IMMUTABLE },
         });
-      const variant = await store().variant(hash, name);
-      if (!variant) return plain(404, 'There is no such image.');
       return new Response(variant.data, {
         headers: {
           'content-type': variant.contentType,

@@ -14,7 +14,7 @@ import {
   mediaByHashes,
   mediaHashesIn,
   toItem,
-  variantsOf,
+  type VariantRow,
 } from './media-refs';
 
 /** Widths made for `srcset` (never wider than the original). */
@@ -61,7 +61,21 @@ const refuse = (message: string) => new ContentError('invalid', message);
  */
 async function image(input: Uint8Array, options: SharpOptions): Promise<Sharp> {
   const { default: sharp } = await import('sharp');
+  // libvips' operation cache keeps decoded images for reuse; uploads never repeat, and the
+  // cache held hundreds of MB after a burst of them (hostile pass).
+  sharp.cache(false);
   return sharp(input, options);
+}
+
+/**
+ * Uploads are processed one at a time: each uses every core while it runs, and twenty at once
+ * held every page request for seconds (hostile pass). The others wait their turn.
+ */
+let queue: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const turn = queue.then(work, work);
+  queue = turn.catch(() => undefined);
+  return turn;
 }
 
 /** The format the bytes say they are, or why they are refused. */
@@ -116,7 +130,11 @@ async function formatOf(bytes: Uint8Array): Promise<{
  * truncated or damaged images and decompression bombs are refused (ContentError 'invalid');
  * metadata (EXIF, GPS, XMP) is dropped, after turning the image the way its EXIF says.
  */
-export async function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
+export function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
+  return oneAtATime(() => processNow(bytes));
+}
+
+async function processNow(bytes: Uint8Array): Promise<ProcessedImage> {
   const { format, pages } = await formatOf(bytes);
   const animated = format === 'gif' || pages > 1;
   // failOn 'truncated': a cut-off upload is refused, not stored half grey.
@@ -184,18 +202,37 @@ async function encode(image: Sharp, format: ImageFormat) {
 
 /** Alt text: required, one line, at most this long. */
 export const ALT_MAX = 300;
+
+/**
+ * Alt text as kept: one line (runs of white space, line breaks included, are one space), no
+ * control or direction-override characters (PostgreSQL refuses NUL; an override can make a
+ * name read backwards).
+ */
+export function normaliseAlt(alt: string): string {
+  return plainText(alt).replace(/\s+/g, ' ').trim();
+}
+
+/** Text without control characters or bidirectional overrides. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+const UNSHOWABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
+
+function plainText(text: string): string {
+  return text.replace(UNSHOWABLE, '');
+}
+
 export function altProblem(alt: string): string | null {
-  if (alt.trim() === '')
+  if (normaliseAlt(alt) === '')
     return 'Describe the image in a few words (alt text), for people who cannot see it.';
   if ([...alt].length > ALT_MAX) return `Keep the description under ${ALT_MAX} characters.`;
   return null;
 }
 
 /** A file name fit to show (never used to serve: URLs use the hash). */
-function displayName(name: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-  const base = name.replace(/^.*[\\/]/, '').replace(/[\u0000-\u001f\u007f]/g, '');
-  return [...base].slice(0, 120).join('') || 'image';
+function displayName(name: string | undefined): string {
+  const base = plainText(String(name ?? ''))
+    .replace(/^.*[\\/]/, '')
+    .replace(/\s+/g, ' ');
+  return [...base].slice(0, 120).join('').trim() || 'image';
 }
 
 export function createMediaStore(database: Database | (() => Promise<Database>)) {
@@ -219,7 +256,7 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
         const bytes = image.variants.reduce((sum, variant) => sum + variant.data.byteLength, 0);
         const [row] = await q<{ id: number }>`
           INSERT INTO media (hash, filename, alt, format, width, height, bytes, created_at, created_by)
-          VALUES (${image.hash}, ${displayName(filename)}, ${alt.trim()}, ${image.format},
+          VALUES (${image.hash}, ${displayName(filename)}, ${normaliseAlt(alt)}, ${image.format},
                   ${image.width}, ${image.height}, ${bytes}, ${new Date().toISOString()}, ${editor})
           RETURNING id`;
         const id = Number(row?.id);
@@ -244,10 +281,9 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
     async list(): Promise<MediaItem[]> {
       const db = await opened();
       const rows = await db.query<MediaRow>`SELECT * FROM media ORDER BY created_at DESC, id DESC`;
-      const variants = await variantsOf(
-        db.query,
-        rows.map((row) => Number(row.id)),
-      );
+      // Every variant's description in one query (never the bytes).
+      const variants = await db.query<VariantRow>`
+        SELECT media_id, name, content_type, width, height FROM media_variants ORDER BY name`;
       return rows.map((row) => toItem(row, variants));
     },
 
@@ -296,11 +332,13 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
 
     /** Deletes an image, unless a published page shows it (then says which). */
     async remove(hash: string): Promise<void> {
-      const used = (await store.usage()).get(hash)?.published ?? [];
+      // A draft's image too: publishing that draft later would show visitors a broken image.
+      const { published = [], draft = [] } = (await store.usage()).get(hash) ?? {};
+      const used = [...new Set([...published, ...draft])];
       if (used.length > 0)
         throw new ContentError(
           'conflict',
-          `Visitors see this image on ${used.map((slug) => `/${slug}`).join(', ')}: take it out of ${used.length === 1 ? 'that page' : 'those pages'} and publish, then delete it.`,
+          `This image is on ${used.map((slug) => `/${slug}`).join(', ')}: take it out of ${used.length === 1 ? 'that page' : 'those pages'} (and publish), then delete it.`,
         );
       const db = await opened();
       await db.transaction(async (q) => {

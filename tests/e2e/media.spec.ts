@@ -85,6 +85,32 @@ test('a file that is not an image is refused in the form, the alt text kept', as
   await expect(page.getByLabel(/^Alt text: what the image shows/)).toHaveValue('A logo');
 });
 
+// The hostile pass's repro: a 12 MB photo sent with JavaScript was refused unread by the
+// server, and the page fell over ("client-side exception"), the alt text lost.
+test('a file over the limit is refused before it is sent, the alt text kept', async ({
+  page,
+  signIn,
+}) => {
+  await signIn(page);
+  await page.goto('/preview?media');
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+  const posts: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST') posts.push(request.url());
+  });
+  await page.getByLabel(/^Image \(JPEG/).setInputFiles({
+    name: 'camera.jpg',
+    mimeType: 'image/jpeg',
+    buffer: Buffer.alloc(12 * 1024 * 1024, 1),
+  });
+  await page.getByLabel(/^Alt text: what the image shows/).fill('A big photo');
+  await expect(page.getByRole('alert')).toContainText('images may be at most 10 MB');
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await expect(page.getByRole('alert')).toContainText('That file is 12.0 MB');
+  await expect(page.getByLabel(/^Alt text: what the image shows/)).toHaveValue('A big photo');
+  expect(posts).toEqual([]);
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
   test('the upload form works as a plain form', async ({ page, signIn }) => {

@@ -274,3 +274,137 @@ describe('bad files and bad requests: a clear 4xx, nothing stored', () => {
     expect(folio.unexpectedErrors()).toEqual([]);
   });
 });
+
+describe('second hostile pass (issue 14): media', () => {
+  const tinyPng = async (colour: string) =>
+    new Uint8Array(
+      await sharp({ create: { width: 64, height: 48, channels: 3, background: colour } })
+        .png()
+        .toBuffer(),
+    );
+
+  test('a file part without a name is kept as "image", never a 500', async () => {
+    const response = await upload(new Blob([await tinyPng('#112233')]), 'Nameless');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('Uploaded.');
+    const [row] = await (await folio.database()).query<{ filename: string }>`
+      SELECT filename FROM media WHERE alt = 'Nameless'`;
+    expect(row?.filename).toBeTruthy();
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+
+  test('alt text with NUL, line breaks, brackets, stars and a trailing backslash: one safe line', async () => {
+    const response = await upload(
+      new File([await tinyPng('#445566')], 'odd.png'),
+      'two\r\n\r\nlines ] with *stars* and\u0000 nul \\',
+    );
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const hash = /\/media\/([0-9a-f]{32})\)/.exec(html)?.[1] ?? '';
+    const [row] = await (await folio.database()).query<{ alt: string }>`
+      SELECT alt FROM media WHERE hash = ${hash}`;
+    expect(row?.alt).toBe('two lines ] with *stars* and nul \\');
+    // The Markdown the library offers shows the image, with that alt text, on a page.
+    const markdown = (await (await fetch(`${folio.url}${LIBRARY}`, { headers: { cookie } })).text())
+      .match(new RegExp(`!\\[[^<]*\\]\\(/media/${hash}\\)`))?.[0]
+      ?.replace(/&amp;/g, '&')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>');
+    expect(markdown).toBeDefined();
+    await withStore(folio, (store) =>
+      store.putPage(
+        { slug: 'odd-alt', title: 'Odd alt', summary: '', body: markdown ?? '' },
+        { publish: true },
+      ),
+    );
+    const page = await (await fetch(`${folio.url}/odd-alt`)).text();
+    expect(page).toContain('alt="two lines ] with *stars* and nul \\"');
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+
+  test('NUL in a page body is dropped, never a 500 (PostgreSQL refused it)', async () => {
+    await withStore(folio, (store) =>
+      store.putPage(
+        { slug: 'nul-body', title: 'Nul\u0000 title', summary: '', body: 'a\u0000b' },
+        { publish: true },
+      ),
+    );
+    const page = await withStore(folio, (store) => store.getPage('nul-body', { draft: false }));
+    expect(page?.bodyMarkdown).toBe('ab');
+    expect(page?.title).toBe('Nul title');
+  });
+
+  test('the same file again says it was already there, with its alt text', async () => {
+    const bytes = await tinyPng('#778899');
+    await upload(new File([bytes], 'first.png'), 'First words');
+    const again = await upload(new File([bytes], 'again.png'), 'Other words');
+    const html = await again.text();
+    expect(html).toContain('This image was already in the library');
+  });
+
+  test('an image a draft uses cannot be deleted (publishing it later would break it)', async () => {
+    const response = await upload(new File([await tinyPng('#aa3311')], 'draft.png'), 'Draft only');
+    const hash = /\/media\/([0-9a-f]{32})\)/.exec(await response.text())?.[1] ?? '';
+    await withStore(folio, (store) =>
+      store.putPage({
+        slug: 'draft-image',
+        title: 'Draft image',
+        summary: '',
+        body: `![x](/media/${hash})`,
+      }),
+    );
+    const library = await (await fetch(`${folio.url}${LIBRARY}`, { headers: { cookie } })).text();
+    const forms = (await import('../forms')).formsIn;
+    const form = (await forms(library)).find((candidate) =>
+      candidate.fields.some(([name, value]) => name === 'hash' && value === hash),
+    );
+    expect(form).toBeDefined();
+    const refused = await submitForm(`${folio.url}${LIBRARY}`, form as never, {
+      cookie,
+      button: 'Delete',
+    });
+    expect(refused.headers.get('location')).toBe('/preview?media&notice=media-in-use');
+    expect((await fetch(`${folio.url}/media/${hash}`, { redirect: 'manual' })).status).toBe(308);
+  });
+
+  test('a 304 only for an image that exists, and only for its own ETag', async () => {
+    const missing = await fetch(`${folio.url}/media/${'f'.repeat(32)}/original.jpg`, {
+      headers: { 'if-none-match': `"${'f'.repeat(32)}-original.jpg"` },
+    });
+    expect(missing.status).toBe(404);
+    const padded = await fetch(`${folio.url}/media/${hash}/original.jpg`, {
+      headers: { 'if-none-match': `xx"${hash}-original.jpg"yy` },
+    });
+    expect(padded.status).toBe(200);
+    await padded.arrayBuffer();
+  });
+
+  test('the feed names every image address absolutely, srcset included', async () => {
+    const feed = await (await fetch(`${folio.url}/feed.xml`)).text();
+    const srcsets = [...feed.matchAll(/srcset=&#34;([^&]*)&#34;/g)].map((m) => m[1] ?? '');
+    expect(srcsets.length).toBeGreaterThan(0);
+    for (const set of srcsets)
+      for (const candidate of set.split(','))
+        expect(candidate.trim()).toStartWith(`${folio.url}/media/`);
+  });
+
+  test('a chunked multipart body that does not parse is a 400 on any page, never a 500', async () => {
+    const body = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('junk'));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${folio.url}/about`, {
+      method: 'POST',
+      body,
+      headers: {
+        origin: folio.url,
+        'content-type': 'multipart/form-data; boundary=XX',
+      },
+    });
+    expect(response.status).toBe(400);
+    await response.arrayBuffer();
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+});

@@ -20,8 +20,13 @@ import { currentEditorSession, endEditorSession, signInEditor } from '../../lib/
 import { getEnv } from '../../lib/env';
 import { BODY_MAX } from '../../lib/field-limits';
 import { renderMarkdown } from '../../lib/markdown';
-import { ALT_MAX, altProblem, createMediaStore, processImage } from '../../lib/media';
-import { mediaByHashes, mediaHashesIn } from '../../lib/media-refs';
+import { ALT_MAX, altProblem, createMediaStore, normaliseAlt, processImage } from '../../lib/media';
+import {
+  imageMarkdown,
+  mediaByHashes,
+  mediaHashesIn,
+  uploadTooLargeMessage,
+} from '../../lib/media-refs';
 import { badRequest } from '../../lib/observability/request-errors';
 import {
   createPreviewLink,
@@ -563,7 +568,7 @@ export async function uploadMedia(_previous: UploadState, input: FormData): Prom
     !(file instanceof File) || file.size === 0
       ? 'Choose an image file to upload.'
       : file.size > maxBytes
-        ? `That file is ${(file.size / 1024 / 1024).toFixed(1)} MB; images may be at most ${getEnv().MEDIA_MAX_MB} MB.`
+        ? uploadTooLargeMessage(file.size, getEnv().MEDIA_MAX_MB)
         : altProblem(alt);
   if (problem || !(file instanceof File)) {
     refuseForm(problem?.includes(' MB') ? 413 : 422);
@@ -573,7 +578,8 @@ export async function uploadMedia(_previous: UploadState, input: FormData): Prom
     const image = await processImage(new Uint8Array(await file.arrayBuffer()));
     const kept = await mediaStore().add(image, {
       alt,
-      filename: file.name,
+      // A file part may come without a name (a hand-made request): then it is "image".
+      filename: typeof file.name === 'string' ? file.name : '',
       editor: asking.session.editor.email,
     });
     rerenderRoute();
@@ -582,7 +588,9 @@ export async function uploadMedia(_previous: UploadState, input: FormData): Prom
         hash: kept.hash,
         alt: kept.alt,
         src: kept.src,
-        markdown: `![${kept.alt.replace(/[[\]]/g, '')}](/media/${kept.hash})`,
+        markdown: imageMarkdown(kept.hash, kept.alt),
+        // The same bytes uploaded before are that image, with the alt text it was given then.
+        existing: kept.alt !== normaliseAlt(alt),
       },
     };
   } catch (error) {

@@ -91,5 +91,5 @@ export type ScheduleState = { error?: string; publishAt?: string };
 export type UploadState = {
   error?: string;
   alt?: string;
-  uploaded?: { hash: string; alt: string; markdown: string; src: string };
+  uploaded?: { hash: string; alt: string; markdown: string; src: string; existing?: boolean };
 };

@@ -2,7 +2,7 @@
 // text (editable), the Markdown that shows it, and delete — refused while visitors see it.
 import { formatUtc } from '../../lib/dates';
 import type { MediaItem } from '../../lib/media-refs';
-import { mediaPath } from '../../lib/media-refs';
+import { imageMarkdown, mediaPath } from '../../lib/media-refs';
 import { PREVIEW_DASHBOARD, previewPath } from '../../lib/routes';
 import { changeMedia } from './actions';
 import { UploadForm } from './upload-form';
@@ -12,7 +12,7 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
     'media-saved': 'Alt text saved. Pages show it when they are next saved or published.',
     'media-deleted': 'Image deleted.',
     'media-in-use':
-      'Not deleted: visitors see this image on a published page (listed with it). Take it out of the page and publish, then delete it.',
+      'Not deleted: a page uses this image (listed with it). Take it out of the page (and publish it), then delete the image.',
     'media-alt-refused':
       'Not saved: the alt text must say what the image shows, in at most 300 characters.',
     'media-gone': 'That image was deleted meanwhile.',
@@ -70,7 +70,7 @@ export function MediaLibrary({
                   {item.createdBy ? ` by ${item.createdBy}` : ''}
                 </p>
                 <p>
-                  <code className="markdown-snippet">{`![${item.alt.replace(/[[\]]/g, '')}](/media/${item.hash})`}</code>
+                  <code className="markdown-snippet">{imageMarkdown(item.hash, item.alt)}</code>
                 </p>
                 <p>
                   {used.published.length + used.draft.length === 0 ? (
@@ -112,10 +112,10 @@ export function MediaLibrary({
                     value="delete"
                     className="danger"
                     formNoValidate
-                    disabled={used.published.length > 0}
+                    disabled={used.published.length + used.draft.length > 0}
                     title={
-                      used.published.length > 0
-                        ? 'Visitors see it on a published page: take it out first.'
+                      used.published.length + used.draft.length > 0
+                        ? 'A page uses it: take it out of the page first.'
                         : undefined
                     }
                   >

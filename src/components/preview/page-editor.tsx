@@ -1,13 +1,14 @@
 'use client';
+import { useActionState, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { formatUtc } from '../../lib/dates';
+import { BODY_MAX, characterCount, SUMMARY_MAX, TITLE_MAX } from '../../lib/field-limits';
 // The page editor: the form on one side and the page as visitors will see it on the other.
 // Nothing typed is lost: the draft autosaves a few seconds after typing stops (checked against
 // the version the editor started from, like a manual save), a copy stays in this browser until
 // it is saved, leaving with unsaved text warns, and every refusal gives the text back. Without
 // JavaScript it is a plain form: Save, Preview (the page beside the form) and, from the banner,
 // Publish (what is on screen).
-import { useActionState, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { formatUtc } from '../../lib/dates';
-import { BODY_MAX, characterCount, SUMMARY_MAX, TITLE_MAX } from '../../lib/field-limits';
+import { imageMarkdown } from '../../lib/media-refs';
 import { HOME_SLUG, MAX_SLUG_LENGTH, previewPath, slugFromTitle } from '../../lib/routes';
 import { Article } from '../article';
 import { autosaveDraft, previewDraft, saveDraft } from './actions';
@@ -555,16 +556,14 @@ export function PageEditor({
                       aria-label={`Insert ${image.alt}`}
                       onClick={(event) => {
                         event.currentTarget.closest('details')?.removeAttribute('open');
-                        // Alt text without brackets: they would end the Markdown's [ ].
-                        const alt = image.alt.replace(/[[\]]/g, '');
                         applyWrap({
-                          before: `\n![${alt}](/media/${image.hash})\n`,
+                          before: `\n${imageMarkdown(image.hash, image.alt)}\n`,
                           after: '',
                           placeholder: '',
                         });
                       }}
                     >
-                      <img src={image.thumbnail} alt="" width={96} height={72} />
+                      <img src={image.thumbnail} alt="" width={96} height={72} loading="lazy" />
                     </button>
                   ))}
                   <a href="/preview?media" target="_blank" rel="noreferrer">

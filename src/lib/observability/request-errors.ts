@@ -93,7 +93,11 @@ const MESSAGE_VERDICTS: [RegExp, RequestErrorVerdict][] = [
   ],
   [/^Invalid encoded rscPath$|^rscPath should start with/, { status: 404, message: 'Not found.' }],
   // Bodies that are not what their content type says.
-  [/^Can't decode form data|^missing final boundary|while parsing FormData/, BAD_REQUEST],
+  // (A chunked body that does not parse says "FormData parse error missing final boundary".)
+  [
+    /^Can't decode form data|^missing final boundary|while parsing FormData|^FormData parse error/,
+    BAD_REQUEST,
+  ],
   [
     /^missing request body for server function$|^Connection closed|^Invalid (?:JSON|reply)|^Unexpected token/,
     BAD_REQUEST,

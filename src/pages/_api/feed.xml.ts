@@ -9,7 +9,15 @@ const FEED_ENTRIES = 20;
 
 /** Links and images in a page are site-relative; a feed reader needs them absolute. */
 function absolutize(html: string, origin: string): string {
-  return html.replace(/\b(href|src)="\/(?!\/)/g, `$1="${origin}/`);
+  return (
+    html
+      .replace(/\b(href|src)="\/(?!\/)/g, `$1="${origin}/`)
+      // srcset lists addresses, each followed by its width: every one made absolute.
+      .replace(/\bsrcset="([^"]*)"/g, (_, set: string) => {
+        const absolute = set.replace(/(^|,\s*)\/(?!\/)/g, `$1${origin}/`);
+        return `srcset="${absolute}"`;
+      })
+  );
 }
 
 /**
