@@ -14,6 +14,16 @@ import {
 import path from 'node:path';
 
 const SERVE_ENTRY = 'dist/server/serve.js';
+/** Where the build's own output goes (it is shown on the terminal with --verbose). */
+const BUILD_LOG = 'dist/build.log';
+const VERBOSE = process.argv.includes('--verbose');
+
+/** One log line, in the server's own format (src/lib/log.ts). */
+function say(level: 'info' | 'error', msg: string, fields: Record<string, unknown> = {}) {
+  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
+  if (level === 'error') console.error(line);
+  else console.log(line);
+}
 /** What the build is made from; unit tests beside the code are not. */
 const BUILD_INPUTS = [
   'src',
@@ -78,13 +88,30 @@ if (buildIsStale()) {
     // Another instance may have built while this one waited for the lock.
     if (!buildIsStale()) return;
     const reason = existsSync(SERVE_ENTRY) ? 'sources changed' : 'no build yet';
-    console.log(
-      JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'building', reason }),
-    );
+    say('info', 'building', { reason, log: VERBOSE ? undefined : BUILD_LOG });
+    const started = performance.now();
     // `bun run build` makes a production build whatever the caller's NODE_ENV says (`bun test`
-    // sets NODE_ENV=test, and Vite would make a development build of it).
-    const build = Bun.spawnSync(['bun', 'run', 'build'], { stdout: 'inherit', stderr: 'inherit' });
-    if (build.exitCode !== 0) process.exit(build.exitCode ?? 1);
+    // sets NODE_ENV=test, and Vite would make a development build of it). Its hundred-odd
+    // lines go to a file (or, with --verbose, to the terminal); what matters is said here.
+    mkdirSync(path.dirname(BUILD_LOG), { recursive: true });
+    const build = Bun.spawnSync(['bun', 'run', 'build'], {
+      stdout: VERBOSE ? 'inherit' : 'pipe',
+      stderr: VERBOSE ? 'inherit' : 'pipe',
+    });
+    if (!VERBOSE)
+      writeFileSync(
+        BUILD_LOG,
+        `${build.stdout?.toString() ?? ''}${build.stderr?.toString() ?? ''}`,
+      );
+    if (build.exitCode !== 0) {
+      const tail = VERBOSE
+        ? ''
+        : readFileSync(BUILD_LOG, 'utf8').trim().split('\n').slice(-30).join('\n');
+      if (tail) console.error(tail);
+      say('error', 'the build failed', { log: VERBOSE ? undefined : BUILD_LOG });
+      process.exit(build.exitCode ?? 1);
+    }
+    say('info', 'built', { seconds: Number(((performance.now() - started) / 1000).toFixed(1)) });
   });
 }
 
