@@ -3,6 +3,7 @@
 // for a year without asking again; a deleted image is a 404 from then on (docs/decisions/0019).
 import 'server-only';
 import { isDatabaseBusy, isDatabaseUnavailable } from './db-errors';
+import { clientCopyIsCurrent } from './http-negotiation';
 import type { MediaStore } from './media';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -35,8 +36,7 @@ export function createMediaResponder(store: () => MediaStore) {
       // The bytes at an address never change: a copy the browser holds of one that still
       // exists is current.
       const etag = `"${hash}-${name}"`;
-      const validators = (request.headers.get('if-none-match') ?? '').split(',');
-      if (validators.some((validator) => validator.trim().replace(/^W\//, '') === etag))
+      if (clientCopyIsCurrent(request, etag))
         return new Response(null, {
           status: 304,
           headers: { etag, 'cache-control': IMMUTABLE },

@@ -83,6 +83,27 @@ describe('code', () => {
   });
 });
 
+describe('feed', () => {
+  test('a reader whose copy is current gets a 304; after a publish, the new feed', async () => {
+    const first = await get('/feed.xml');
+    const etag = first.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^".+"$/);
+    await first.arrayBuffer();
+    const again = await get('/feed.xml', { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    await withStore((store) =>
+      store.putPage(
+        { slug: 'feed-news', title: 'Feed news', summary: '', body: 'New in the feed.' },
+        { publish: true },
+      ),
+    );
+    const changed = await get('/feed.xml', { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(await changed.text()).toContain('Feed news');
+  });
+});
+
 describe('dates', () => {
   test('a page says when it was first published, and when it was updated on a later day', async () => {
     const db = await folio.database();

@@ -1,5 +1,6 @@
 import { PUBLIC_CACHE_HEADERS } from '../../lib/cache-headers';
 import { contentStore, type FeedEntry } from '../../lib/content';
+import { clientCopyIsCurrent } from '../../lib/http-negotiation';
 import { HOME_SLUG } from '../../lib/routes';
 import { siteOrigin } from '../../lib/site-url';
 import { escapeXml } from '../../lib/xml';
@@ -32,7 +33,7 @@ function entryId(entry: FeedEntry, host: string): string {
 // An Atom feed (RFC 4287) of published pages, newest first, with their full sanitised HTML
 // (rendered and sanitised at save time, as on the page). Published revisions only: drafts are
 // never read here. Cached by browsers and CDNs like the sitemap.
-export async function GET(): Promise<Response> {
+export async function GET(request: Request): Promise<Response> {
   const origin = siteOrigin();
   const host = new URL(origin).hostname;
   const store = contentStore();
@@ -70,8 +71,13 @@ export async function GET(): Promise<Response> {
     }),
     '</feed>',
   ];
-  return new Response(`${lines.filter(Boolean).join('\n')}\n`, {
-    headers: { 'content-type': 'application/atom+xml; charset=utf-8', ...PUBLIC_CACHE_HEADERS },
+  const body = `${lines.filter(Boolean).join('\n')}\n`;
+  // Feed readers poll: one whose copy is current gets a 304 and no body.
+  const etag = `"${Bun.hash(body).toString(36)}"`;
+  const headers = { etag, ...PUBLIC_CACHE_HEADERS };
+  if (clientCopyIsCurrent(request, etag)) return new Response(null, { status: 304, headers });
+  return new Response(body, {
+    headers: { 'content-type': 'application/atom+xml; charset=utf-8', ...headers },
   });
 }
 
