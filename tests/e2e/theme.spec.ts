@@ -46,6 +46,33 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
+test("pages are read in the site's serif, served from the site, immutable", async ({ page }) => {
+  const fonts: { url: string; type: string | null; cache: string | null }[] = [];
+  page.on('response', (response) => {
+    if (response.url().endsWith('.woff2'))
+      fonts.push({
+        url: new URL(response.url()).pathname,
+        type: response.headers()['content-type'] ?? null,
+        cache: response.headers()['cache-control'] ?? null,
+      });
+  });
+  await page.goto('/getting-started');
+  await page.evaluate(() => document.fonts.ready);
+  // From the second page on the font is in the cache, within font-display: optional's moment.
+  await page.goto('/about');
+  const family = await page
+    .locator('article p')
+    .first()
+    .evaluate((element) => getComputedStyle(element).fontFamily);
+  expect(family).toMatch(/^"Source Serif"/);
+  await expect
+    .poll(() => page.evaluate(() => document.fonts.check('18px "Source Serif"')))
+    .toBe(true);
+  expect(fonts[0]?.url).toMatch(/^\/assets\/source-serif-4-latin-wght-normal-[\w-]+\.woff2$/);
+  expect(fonts[0]?.type).toBe('font/woff2');
+  expect(fonts[0]?.cache).toContain('immutable');
+});
+
 test.describe('on a desktop', () => {
   test.use({ viewport: { width: 1280, height: 860 } });
   test('the links stand in a row, and there is no Menu', async ({ page }) => {
