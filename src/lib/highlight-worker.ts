@@ -10,8 +10,12 @@ declare const self: Worker;
 
 /** Lines longer than this (minified code, data) are left uncoloured by the tokenizer. */
 const LONGEST_TOKENIZED_LINE = 1_000;
-/** The tokenizer gives up on a line after this long (the rest of the line stays uncoloured). */
-const LINE_TIME_LIMIT_MS = 10;
+/**
+ * The tokenizer gives up on a line after this long (the rest of the line stays uncoloured).
+ * Not less: a grammar's first use compiles its expressions, and at 10 ms the demo's first
+ * TypeScript line came out half coloured on a busy machine.
+ */
+const LINE_TIME_LIMIT_MS = 50;
 
 const THEMES = { light: 'github-light-default', dark: 'github-dark-default' } as const;
 
@@ -42,6 +46,15 @@ function load(): Promise<HighlighterCore> {
       import('shiki/langs/yaml.mjs'),
     ],
     engine: createOnigurumaEngine(import('shiki/wasm')),
+  }).then((loaded) => {
+    // Compile each grammar's common expressions now, while nobody waits on a line's limit.
+    for (const lang of ['typescript', 'tsx', 'javascript', 'python', 'bash', 'sql', 'json'])
+      loaded.codeToHtml('const a: Array<string> = f(`x${y}`); // c\nif (a) { return "s" }', {
+        lang,
+        themes: THEMES,
+        defaultColor: false,
+      });
+    return loaded;
   });
   return highlighter;
 }

@@ -123,14 +123,16 @@ describe('highlighting', () => {
 describe('highlighting cost (hostile pass, issue 14)', () => {
   // The repro: ten TypeScript blocks of `a<a<…` lines, each under the per-block limit, held
   // the server 50 s and grew to 13 MB of HTML. Each render now has a budget.
-  test('200 KB of pathological code renders in well under a second, mostly plain', async () => {
+  test("200 KB of pathological code renders within the render's wait, mostly plain", async () => {
     await renderMarkdown('```ts\nlet warm = 1;\n```');
     const block = `\`\`\`ts\n${Array(8).fill('a<'.repeat(490)).join('\n')}\n\`\`\`\n\n`;
     const body = block.repeat(25);
     const started = performance.now();
     const html = await renderMarkdown(body);
-    expect(performance.now() - started).toBeLessThan(1_500);
-    expect(html.length).toBeLessThan(body.length * 4);
+    // The worker's time, not the server's: a render waits at most 3 s for its colours.
+    expect(performance.now() - started).toBeLessThan(3_000);
+    // 13 MB from 200 KB before the budget (67 times); now the budget bounds it.
+    expect(html.length).toBeLessThan(body.length * 5);
     // Two blocks fit the budget of 20 000 characters; the rest are plain.
     expect(html.split('<pre class="shiki').length - 1).toBe(2);
   });
@@ -168,7 +170,8 @@ describe('auto-links', () => {
     const body = 'http://a.b/'.repeat(18_000);
     const started = performance.now();
     const html = await renderMarkdown(body);
-    expect(performance.now() - started).toBeLessThan(1_500);
+    // The worker's time, not the server's: a render waits at most 3 s for its colours.
+    expect(performance.now() - started).toBeLessThan(3_000);
     // Only the last 2 KB, which could be one URL, may be linked.
     expect(html.startsWith(`<p>${body.slice(0, 100_000)}`)).toBe(true);
     expect(html.split('<a ').length).toBeLessThanOrEqual(2);

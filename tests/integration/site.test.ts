@@ -79,6 +79,15 @@ describe('code', () => {
     expect(block).not.toContain('<script');
     // The stylesheet picks a theme by the reader's setting: both are in the page's CSS.
     expect(html).toMatch(/color:\s?var\(--shiki-light\)/);
+  });
+
+  test('the demo code, highlighted by the server on its first start, is coloured token by token', async () => {
+    // At a 10 ms line limit the grammar's first compilation left the rest of the first line
+    // as one uncoloured run: `greet(name: string): string {`.
+    const html = await (await get('/writing-in-markdown')).text();
+    const article = html.slice(html.indexOf('<article'), html.indexOf('</article>'));
+    for (const token of ['greet', 'name', 'string'])
+      expect(article).toMatch(new RegExp(`">\\s?${token}</span>`));
     expect(html).toMatch(/prefers-color-scheme:\s?dark[^@]*color:\s?var\(--shiki-dark\)/);
   });
 });
