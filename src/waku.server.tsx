@@ -4,11 +4,10 @@
 import { fsRouter } from 'waku';
 import adapter from 'waku/adapters/bun';
 import { currentContentVersion } from './lib/content-version';
-import { getDatabase } from './lib/db';
 import { getEnv } from './lib/env';
 import { REQUEST_BODY_MAX_BYTES } from './lib/field-limits';
 import { createFrontDoor } from './lib/front-door';
-import { createMediaStore } from './lib/media';
+import { mediaStore } from './lib/media';
 import { createMediaResponder } from './lib/media-serving';
 import { processSingleton } from './lib/process-singleton';
 import { createRenderCache } from './lib/render-cache';
@@ -56,9 +55,7 @@ export const frontDoor = createFrontDoor({
   renderCache,
   siteUrl: env.SITE_URL,
   trustedProxyHops: env.TRUST_PROXY,
-  media: createMediaResponder(() =>
-    processSingleton('media-store', () => createMediaStore(getDatabase)),
-  ),
+  media: createMediaResponder(mediaStore),
 });
 
 export default { ...entry, fetch: frontDoor.fetch };

@@ -237,3 +237,23 @@ export async function waitFor<T>(
     await Bun.sleep(25);
   }
 }
+
+/** `bun run folio <args>` as an operator runs it, on `databaseUrl`, with `stdin` piped in. */
+export async function runFolioCli(
+  args: readonly string[],
+  { databaseUrl, stdin = '' }: { databaseUrl: string; stdin?: string },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = Bun.spawn(['bun', 'run', '--silent', 'folio', ...args], {
+    cwd: path.resolve(import.meta.dir, '..'),
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdin: new TextEncoder().encode(stdin),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const [code, stdout, stderr] = await Promise.all([
+    child.exited,
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+  ]);
+  return { code, stdout, stderr };
+}

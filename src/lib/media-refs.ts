@@ -2,6 +2,7 @@
 // addresses, finding them in Markdown, and the <picture> a page renders for one. No image
 // processing here (that is media.ts, with sharp): the Markdown renderer needs only this.
 import type { Query } from './db';
+import { escapeHtml } from './observability/fallback-page';
 
 export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'avif' | 'gif';
 
@@ -72,10 +73,15 @@ export function mediaPath(hash: string, name: string): string {
   return `/media/${hash}/${name}`;
 }
 
+/**
+ * An uploaded image's address: `/media/<hash>` (the image, wherever its original is) or
+ * `/media/<hash>/<variant>`. The one rule for routing, serving and finding them in pages.
+ */
+export const MEDIA_ADDRESS = /^\/media\/([0-9a-f]{32})(?:\/([\w.-]+))?$/;
+
 /** `/media/<hash>` or `/media/<hash>/<variant>` → the hash; anything else → null. */
 export function mediaHashOf(src: string): string | null {
-  const match = /^\/media\/([0-9a-f]{32})(?:\/[\w.-]*)?$/.exec(src);
-  return match ? (match[1] as string) : null;
+  return MEDIA_ADDRESS.exec(src)?.[1] ?? null;
 }
 
 /** The refusal for a file over the limit (also said in the browser, before sending). */
@@ -124,9 +130,6 @@ export async function variantsOf(q: Query, ids: number[]): Promise<VariantRow[]>
   return rows;
 }
 
-const escapeAttribute = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 /**
  * A page's <picture> for an uploaded image: AVIF and WebP at each width (the browser picks),
  * the original format as the fallback, with the size known so the page does not jump, and
@@ -144,7 +147,7 @@ export function pictureHtml(item: MediaItem, alt: string, { first }: { first: bo
     })
     .join('');
   const loading = first ? ' fetchpriority="high"' : ' loading="lazy"';
-  return `<picture>${sources}<img src="${item.src}" alt="${escapeAttribute(alt || item.alt)}" width="${item.width}" height="${item.height}"${loading} decoding="async"></picture>`;
+  return `<picture>${sources}<img src="${item.src}" alt="${escapeHtml(alt || item.alt)}" width="${item.width}" height="${item.height}"${loading} decoding="async"></picture>`;
 }
 
 /** The reading column is at most 46rem (736 px) wide, less the page's padding on a phone. */

@@ -5,6 +5,7 @@ import 'server-only';
 import { isDatabaseBusy, isDatabaseUnavailable } from './db-errors';
 import { clientCopyIsCurrent } from './http-negotiation';
 import type { MediaStore } from './media';
+import { MEDIA_ADDRESS } from './media-refs';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -20,7 +21,7 @@ const plain = (status: number, text: string, headers: Record<string, string> = {
 
 export function createMediaResponder(store: () => MediaStore) {
   return async function serveMedia(request: Request, pathname: string): Promise<Response> {
-    const [, , hash = '', name] = pathname.split('/');
+    const [, hash = '', name] = MEDIA_ADDRESS.exec(pathname) ?? [];
     try {
       if (!name) {
         // `/media/<hash>`: the image in its original format, wherever that is.

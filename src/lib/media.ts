@@ -6,7 +6,7 @@ import 'server-only';
 import { createHash } from 'node:crypto';
 import type { Metadata, Sharp, SharpOptions } from 'sharp';
 import { ContentError } from './content';
-import type { Database } from './db';
+import { type Database, getDatabase } from './db';
 import {
   type ImageFormat,
   type MediaItem,
@@ -15,7 +15,9 @@ import {
   mediaHashesIn,
   toItem,
   type VariantRow,
+  variantsOf,
 } from './media-refs';
+import { processSingleton } from './process-singleton';
 
 /** Widths made for `srcset` (never wider than the original). */
 export const MEDIA_WIDTHS = [480, 960, 1600] as const;
@@ -277,9 +279,18 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
       return mediaByHashes((await opened()).query, hashes);
     },
 
-    /** Every image, newest first. */
-    async list(): Promise<MediaItem[]> {
+    /** Every image, newest first; or the newest `limit` (the editor's Image menu). */
+    async list({ limit }: { limit?: number } = {}): Promise<MediaItem[]> {
       const db = await opened();
+      if (limit !== undefined) {
+        const newest = await db.query<MediaRow>`
+          SELECT * FROM media ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
+        const variants = await variantsOf(
+          db.query,
+          newest.map((row) => Number(row.id)),
+        );
+        return newest.map((row) => toItem(row, variants));
+      }
       const rows = await db.query<MediaRow>`SELECT * FROM media ORDER BY created_at DESC, id DESC`;
       // Every variant's description in one query (never the bytes).
       const variants = await db.query<VariantRow>`
@@ -351,3 +362,8 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
 }
 
 export type MediaStore = ReturnType<typeof createMediaStore>;
+
+/** The process's media store, on the process's database. */
+export function mediaStore(): MediaStore {
+  return processSingleton('media-store', () => createMediaStore(getDatabase));
+}

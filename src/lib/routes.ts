@@ -3,6 +3,7 @@
 // data and share-link addresses — and the request facts every layer must agree on: the cookie
 // names, whether a request came over HTTPS, and which address it came from.
 // Shared by server and browser code: nothing here may import server-only modules.
+import { MEDIA_ADDRESS } from './media-refs';
 import { ACTION_PATH, pageDataPathOf, pagePathOfPageData, RSC_PREFIX } from './waku-internals';
 
 // --- Slugs ------------------------------------------------------------------------------------
@@ -115,7 +116,7 @@ export function routeOf(pathname: string): Route {
   }
   if (pathname.startsWith('/assets/')) return { kind: 'asset' };
   // Uploaded images: /media/<hash>/<variant> (media-refs.ts).
-  if (/^\/media\/[0-9a-f]{32}(?:\/[\w.-]+)?$/.test(pathname)) return { kind: 'media' };
+  if (MEDIA_ADDRESS.test(pathname)) return { kind: 'media' };
   const segments = pathname.slice(1).split('/');
   const [first = '', second] = segments;
   if (first === 'preview') {

@@ -2,6 +2,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import path from 'node:path';
 import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
+import { runFolioCli } from '../harness';
 
 const ROOT = path.resolve(import.meta.dir, '../..');
 const STACK_TRACE = /\bat \S+:\d+|\.ts:\d+|Error: /;
@@ -19,19 +20,7 @@ afterAll(async () => {
 
 async function folio(args: string[], { stdin = '', databaseUrl = '' } = {}) {
   databaseUrl ||= await newDatabaseUrl();
-  const child = Bun.spawn(['bun', 'run', '--silent', 'folio', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    stdin: new TextEncoder().encode(stdin),
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  const [code, stdout, stderr] = await Promise.all([
-    child.exited,
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-  ]);
-  return { code, stdout, stderr, databaseUrl };
+  return { ...(await runFolioCli(args, { databaseUrl, stdin })), databaseUrl };
 }
 
 /**

@@ -3,13 +3,18 @@
 // while no server ran is out when one starts; the editor's form (without JavaScript) refuses
 // what it should with the typed time kept; the history says the schedule published it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import path from 'node:path';
 import { addEditor } from '../../src/lib/editors';
 import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
 import { formWithButton, signInWithForm, submitForm } from '../forms';
-import { type RunningFolio, startFolio, startTwoFolios, waitFor, withStore } from '../harness';
+import {
+  type RunningFolio,
+  runFolioCli,
+  startFolio,
+  startTwoFolios,
+  waitFor,
+  withStore,
+} from '../harness';
 
-const ROOT = path.resolve(import.meta.dir, '../..');
 const EDITOR = { email: 'timer@example.com', password: 'the timer passphrase' };
 const CHECK_SECONDS = '0.2';
 
@@ -29,21 +34,6 @@ afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
   await database?.drop();
 });
-
-async function cli(args: string[], databaseUrl: string) {
-  const child = Bun.spawn(['bun', 'run', '--silent', 'folio', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  const [code, stdout, stderr] = await Promise.all([
-    child.exited,
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-  ]);
-  return { code, stdout, stderr };
-}
 
 const status = async (instance: RunningFolio, pathname: string) => {
   const response = await fetch(`${instance.url}${pathname}`);
@@ -70,7 +60,7 @@ describe(`scheduled publishing on ${TEST_ENGINE}`, () => {
     const cliOutputs: string[] = [];
     const racing = (async () => {
       while (Date.now() < due.getTime() + 1_500) {
-        const run = await cli(['page', 'publish-due'], database.url);
+        const run = await runFolioCli(['page', 'publish-due'], { databaseUrl: database.url });
         expect(run.stderr).toBe('');
         cliOutputs.push(run.stdout);
       }

@@ -20,7 +20,7 @@ import { currentEditorSession, endEditorSession, signInEditor } from '../../lib/
 import { getEnv } from '../../lib/env';
 import { BODY_MAX } from '../../lib/field-limits';
 import { renderMarkdown } from '../../lib/markdown';
-import { ALT_MAX, altProblem, createMediaStore, normaliseAlt, processImage } from '../../lib/media';
+import { ALT_MAX, altProblem, mediaStore, normaliseAlt, processImage } from '../../lib/media';
 import {
   imageMarkdown,
   mediaByHashes,
@@ -35,7 +35,6 @@ import {
   SHARE_DURATIONS,
   type ShareDuration,
 } from '../../lib/preview-links';
-import { processSingleton } from '../../lib/process-singleton';
 import { parsePublishTime, unreadableTimeMessage } from '../../lib/publish-time';
 import { noteFormPage, requestContext, setDocumentStatus } from '../../lib/request-context';
 import {
@@ -177,6 +176,20 @@ async function lookUpSession(): Promise<
     if (problem === null) throw error;
     return { problem };
   }
+}
+
+/**
+ * The signed-in editor behind a command form (no typed text to keep), or a 303: back to
+ * `back` saying Folio is busy or unreachable, or to the dashboard to sign in again.
+ */
+async function editorOrRedirect(back: `/preview${string}`): Promise<EditorSession> {
+  const asking = await lookUpSession();
+  if (asking.problem !== undefined) {
+    const notice = asking.problem === UNAVAILABLE_MESSAGE ? 'unavailable' : 'busy';
+    redirect(`${back}${back.includes('?') ? '&' : '?'}notice=${notice}`, 303);
+  }
+  if (!asking.session) redirect('/preview?notice=signed-out', 303);
+  return asking.session;
 }
 
 /** How a stale save names what happened to the page meanwhile (PageView.lastChange). */
@@ -433,14 +446,7 @@ const NOTICE_FOR_ERROR: Record<string, string> = {
 async function runPageCommand(command: PageCommand, input: unknown): Promise<void> {
   const formData = formOf(input);
   const slug = slugOf(formData);
-  const asking = await lookUpSession();
-  if (asking.problem !== undefined)
-    redirect(
-      `${previewPath(slug)}?notice=${asking.problem === UNAVAILABLE_MESSAGE ? 'unavailable' : 'busy'}`,
-      303,
-    );
-  const { session } = asking;
-  if (!session) redirect('/preview?notice=signed-out', 303);
+  const session = await editorOrRedirect(previewPath(slug));
   const store = contentStore();
   // The form says which page it was made for and which version it showed: acting on another
   // page that took the slug, or on text the editor has not seen, is refused.
@@ -524,13 +530,7 @@ export async function schedulePublish(
 export async function cancelScheduledPublish(input: FormData): Promise<void> {
   const formData = formOf(input);
   const slug = slugOf(formData);
-  const asking = await lookUpSession();
-  if (asking.problem !== undefined)
-    redirect(
-      `${previewPath(slug)}?notice=${asking.problem === UNAVAILABLE_MESSAGE ? 'unavailable' : 'busy'}`,
-      303,
-    );
-  if (!asking.session) redirect('/preview?notice=signed-out', 303);
+  await editorOrRedirect(previewPath(slug));
   let notice = 'unscheduled';
   try {
     const cancelled = await contentStore().cancelSchedule(slug, {
@@ -544,9 +544,6 @@ export async function cancelScheduledPublish(input: FormData): Promise<void> {
   }
   redirect(`${previewPath(slug)}?notice=${notice}`, 303);
 }
-
-/** The media store of this process (the same database as everything else). */
-const mediaStore = () => processSingleton('media-store', () => createMediaStore(getDatabase));
 
 /**
  * Uploads an image (the media library's form, with or without JavaScript): the bytes decide
@@ -609,9 +606,7 @@ export async function changeMedia(input: FormData): Promise<void> {
   const formData = formOf(input);
   const hash = text(formData, 'hash');
   if (!/^[0-9a-f]{32}$/.test(hash)) throw badRequest('This form names no image.');
-  const asking = await lookUpSession();
-  if (asking.problem !== undefined) redirect(`${MEDIA_LIBRARY}&notice=busy`, 303);
-  if (!asking.session) redirect('/preview?notice=signed-out', 303);
+  await editorOrRedirect(MEDIA_LIBRARY);
   const deleting = text(formData, 'intent') === 'delete';
   // Fixed notices, never words from the URL: a crafted link must not put text in this page.
   let notice = deleting ? 'media-deleted' : 'media-saved';

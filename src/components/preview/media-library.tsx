@@ -17,6 +17,8 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
       'Not saved: the alt text must say what the image shows, in at most 300 characters.',
     'media-gone': 'That image was deleted meanwhile.',
     busy: 'Folio is busy; nothing was changed. Try again in a moment.',
+    unavailable:
+      'Folio cannot reach its database right now; nothing was changed. Try again in a moment.',
   }),
 );
 

@@ -23,7 +23,7 @@ import { formatUtc } from '../../lib/dates';
 import { getDatabase } from '../../lib/db';
 import { currentEditorSession } from '../../lib/editor-session';
 import { getEnv } from '../../lib/env';
-import { createMediaStore } from '../../lib/media';
+import { mediaStore } from '../../lib/media';
 import { mediaPath } from '../../lib/media-refs';
 import { checkPreviewLink, listPreviewLinks } from '../../lib/preview-links';
 import { markPrivate, requestContext, setDocumentStatus } from '../../lib/request-context';
@@ -93,7 +93,7 @@ export default async function PreviewPage({
       );
     if (params.has('settings')) return <Settings notice={noticeParam} />;
     if (params.has('media')) {
-      const media = createMediaStore(getDatabase);
+      const media = mediaStore();
       const [items, usage] = await Promise.all([media.list(), media.usage()]);
       return (
         <MediaLibrary
@@ -330,7 +330,7 @@ export const getConfig = async () => ({ render: 'dynamic' }) as const;
 
 /** The newest images of the media library, for the editor's Image menu. */
 async function libraryImages(): Promise<LibraryImage[]> {
-  const items = await createMediaStore(getDatabase).list();
+  const items = await mediaStore().list({ limit: 24 });
   return items.slice(0, 24).map((item) => ({
     hash: item.hash,
     alt: item.alt,
