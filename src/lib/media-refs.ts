@@ -84,6 +84,13 @@ export function mediaHashOf(src: string): string | null {
   return MEDIA_ADDRESS.exec(src)?.[1] ?? null;
 }
 
+/** The image types Folio takes, for file pickers (the bytes decide on the server). */
+export const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,image/avif,image/gif';
+
+/** The refusal of an image without alt text (said in the browser too, before sending). */
+export const ALT_NEEDED_MESSAGE =
+  'Describe the image in a few words (alt text), for people who cannot see it.';
+
 /** The refusal for a file over the limit (also said in the browser, before sending). */
 export function uploadTooLargeMessage(bytes: number, maxMb: number): string {
   const mb = Math.max(maxMb + 0.1, Math.ceil((bytes / 1024 / 1024) * 10) / 10);

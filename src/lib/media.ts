@@ -8,6 +8,7 @@ import type { Metadata, Sharp, SharpOptions } from 'sharp';
 import { ContentError } from './content';
 import { type Database, getDatabase } from './db';
 import {
+  ALT_NEEDED_MESSAGE,
   type ImageFormat,
   type MediaItem,
   type MediaRow,
@@ -223,8 +224,7 @@ function plainText(text: string): string {
 }
 
 export function altProblem(alt: string): string | null {
-  if (normaliseAlt(alt) === '')
-    return 'Describe the image in a few words (alt text), for people who cannot see it.';
+  if (normaliseAlt(alt) === '') return ALT_NEEDED_MESSAGE;
   if ([...alt].length > ALT_MAX) return `Keep the description under ${ALT_MAX} characters.`;
   return null;
 }

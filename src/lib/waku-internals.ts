@@ -96,6 +96,12 @@ export function isRouteRscPath(rscPath: string): boolean {
 /** What an action address looks like; the browser names it in a header (x-folio-action). */
 export const ACTION_PATH = /^\/RSC\/F\/[^?#]+\.txt$/;
 
+/** The exported name of the function an action address calls (`/RSC/F/<file>/<name>.txt`). */
+export function actionNameOf(actionPath: string): string | null {
+  if (!ACTION_PATH.test(actionPath)) return null;
+  return /\/([^/]+)\.txt$/.exec(actionPath)?.[1] ?? null;
+}
+
 /**
  * The action ids a form posted without JavaScript names (none: a plain post), or 'malformed'.
  * React reads every `$ACTION_ID_<id>` field, and every `$ACTION_REF_<n>` with the id in the

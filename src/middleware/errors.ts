@@ -21,6 +21,7 @@ import {
   UNAVAILABLE_VERDICT,
 } from '../lib/observability/request-errors';
 import { requestContext } from '../lib/request-context';
+import { ACTION_HEADER } from './actions';
 
 function replaceResponse(c: Context, response: Response) {
   void c.res.body?.cancel().catch(() => undefined);
@@ -65,7 +66,9 @@ export function errorPages({ app }: { app: Hono }): MiddlewareHandler {
     // adapter's own limit, the largest of all, stops bodies sent without a length.)
     const declared = Number(c.req.header('content-length') ?? 0);
     const { url } = requestContext();
-    if (declared > requestBodyLimit(url, getEnv().MEDIA_MAX_MB))
+    if (
+      declared > requestBodyLimit(url, c.req.header(ACTION_HEADER) ?? null, getEnv().MEDIA_MAX_MB)
+    )
       return requestErrorResponse(TOO_LARGE_VERDICT, {
         document: isDocumentRequest(c.req.raw, url.pathname),
         pathname: url.pathname,

@@ -8,10 +8,11 @@ import { BODY_MAX, characterCount, SUMMARY_MAX, TITLE_MAX } from '../../lib/fiel
 // it is saved, leaving with unsaved text warns, and every refusal gives the text back. Without
 // JavaScript it is a plain form: Save, Preview (the page beside the form) and, from the banner,
 // Publish (what is on screen).
-import { imageMarkdown } from '../../lib/media-refs';
+import { IMAGE_ACCEPT, imageMarkdown } from '../../lib/media-refs';
 import { HOME_SLUG, MAX_SLUG_LENGTH, previewPath, slugFromTitle } from '../../lib/routes';
 import { Article } from '../article';
 import { autosaveDraft, previewDraft, saveDraft } from './actions';
+import { EditorImageUpload } from './editor-image-upload';
 import {
   type AutosaveResult,
   type Conflict,
@@ -98,10 +99,13 @@ export function PageEditor({
   initial,
   initialHtml,
   savedAt,
-  images = [],
+  images,
+  maxUploadMb,
 }: {
-  /** The media library's images, newest first, for the toolbar's Image menu. */
-  images?: readonly LibraryImage[];
+  /** The media library's newest images, for the toolbar's Image menu. */
+  images: readonly LibraryImage[];
+  /** The largest image an editor may upload (MEDIA_MAX_MB). */
+  maxUploadMb: number;
   initial: EditorFormValues;
   /** The body as visitors would see it now, for the preview pane's first paint. */
   initialHtml: string;
@@ -134,6 +138,12 @@ export function PageEditor({
   const [backup, setBackup] = useState<Backup | null>(null);
   const autosaveOff = useRef(false);
   const body = useRef<HTMLTextAreaElement>(null);
+  // An image dropped, pasted or picked, waiting for its alt text, and where it goes.
+  const [pendingImage, setPendingImage] = useState<{ file: File; caret: number } | null>(null);
+  const [dragging, setDragging] = useState(false);
+  // Whether the editor has been in the text box: until then an image goes at the end, not
+  // at the top where an untouched caret sits.
+  const caretPlaced = useRef(false);
   const form = useRef<HTMLFormElement>(null);
   const dirty = !sameText(values, saved);
 
@@ -177,10 +187,16 @@ export function PageEditor({
     setStatus({ kind: 'saved', at: savedAt });
   }, [initial.pageId, initial.version, savedAt]);
 
-  // After hydration: the toolbar, live preview and autosave take over from the buttons.
+  // After hydration: the toolbar, live preview and autosave take over from the buttons. A copy
+  // this browser kept from an earlier visit is offered once per page — not on every re-render
+  // of the route (an upload re-renders it while the text being typed is, rightly, unsaved).
+  const backupOffered = useRef<string | null>(null);
   useEffect(() => {
     setEnhanced(true);
-    const found = readBackup(backupKey(initial));
+    const key = backupKey(initial);
+    if (backupOffered.current === key) return;
+    backupOffered.current = key;
+    const found = readBackup(key);
     if (found && !sameText(found.values, initial) && (!savedAt || found.at > savedAt))
       setBackup(found);
   }, [initial, savedAt]);
@@ -321,6 +337,73 @@ export function PageEditor({
     window.addEventListener('keydown', keydown);
     return () => window.removeEventListener('keydown', keydown);
   }, []);
+
+  /** Holds an image for its alt text; it goes where the caret is now. */
+  const offerImage = useCallback((file: File) => {
+    const area = body.current;
+    setPendingImage({
+      file,
+      caret: area && caretPlaced.current ? area.selectionEnd : Number.POSITIVE_INFINITY,
+    });
+  }, []);
+
+  // Images dropped anywhere on the editor's page go to the upload panel: a file let go beside
+  // the text box must not replace the page (and whatever was typed) with the file itself.
+  useEffect(() => {
+    if (!enhanced) return;
+    const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') ?? false;
+    const over = (event: DragEvent) => {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+      setDragging(true);
+    };
+    const leave = (event: DragEvent) => {
+      // Off the window altogether (moving between elements names the next one).
+      if (event.relatedTarget === null) setDragging(false);
+    };
+    const drop = (event: DragEvent) => {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      setDragging(false);
+      const file = event.dataTransfer?.files[0];
+      if (file) offerImage(file);
+    };
+    window.addEventListener('dragover', over);
+    window.addEventListener('dragleave', leave);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('dragleave', leave);
+      window.removeEventListener('drop', drop);
+    };
+  }, [enhanced, offerImage]);
+
+  /** Puts an uploaded image's Markdown in the body as a paragraph of its own, at `caret`. */
+  const insertImage = (markdown: string, caret: number) => {
+    let end = 0;
+    setValues((current) => {
+      const at = Math.min(caret, current.body.length);
+      const before = current.body.slice(0, at);
+      const after = current.body.slice(at);
+      const lead =
+        before === '' || before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n';
+      const trail =
+        after === ''
+          ? '\n'
+          : after.startsWith('\n\n')
+            ? ''
+            : after.startsWith('\n')
+              ? '\n'
+              : '\n\n';
+      end = before.length + lead.length + markdown.length;
+      return { ...current, body: `${before}${lead}${markdown}${trail}${after}` };
+    });
+    requestAnimationFrame(() => {
+      body.current?.focus();
+      body.current?.setSelectionRange(end, end);
+    });
+  };
 
   const applyWrap = (wrap: Wrap) => {
     const area = body.current;
@@ -566,8 +649,22 @@ export function PageEditor({
                       <img src={image.thumbnail} alt="" width={96} height={72} loading="lazy" />
                     </button>
                   ))}
+                  <label className="image-pick">
+                    Upload from this computer…
+                    <input
+                      type="file"
+                      accept={IMAGE_ACCEPT}
+                      className="visually-hidden"
+                      onChange={(event) => {
+                        const file = event.currentTarget.files?.[0];
+                        event.currentTarget.value = '';
+                        event.currentTarget.closest('details')?.removeAttribute('open');
+                        if (file) offerImage(file);
+                      }}
+                    />
+                  </label>
                   <a href="/preview?media" target="_blank" rel="noreferrer">
-                    Upload in the media library
+                    Media library
                   </a>
                 </div>
               </details>
@@ -576,19 +673,50 @@ export function PageEditor({
               </a>
             </div>
           ) : (
-            <a href="/preview/writing-in-markdown">Markdown guide</a>
+            <p className="toolbar-links">
+              <a href="/preview/writing-in-markdown">Markdown guide</a>{' '}
+              <a href="/preview?media">Media library</a> (upload an image there, then paste its
+              Markdown here)
+            </p>
           )}
+          {pendingImage ? (
+            <EditorImageUpload
+              key={`${pendingImage.file.name}:${pendingImage.file.size}:${pendingImage.caret}`}
+              file={pendingImage.file}
+              maxMb={maxUploadMb}
+              onCancel={() => {
+                setPendingImage(null);
+                body.current?.focus();
+              }}
+              onUploaded={(image) => {
+                insertImage(image.markdown, pendingImage.caret);
+                setPendingImage(null);
+              }}
+            />
+          ) : null}
           <textarea
             id="editor-body"
             ref={body}
             name="body"
             value={values.body}
             onChange={(event) => update('body', event.target.value)}
+            onFocus={() => {
+              caretPlaced.current = true;
+            }}
+            onPaste={(event) => {
+              // A copied screenshot or image: uploaded like a dropped one.
+              const file = [...event.clipboardData.files].find((f) => f.type.startsWith('image/'));
+              if (!file) return;
+              event.preventDefault();
+              offerImage(file);
+            }}
+            className={dragging ? 'drop-target' : undefined}
             rows={20}
             {...invalid('body')}
           />
           <span className="hint">
             {words} {words === 1 ? 'word' : 'words'}, about {minutes} min to read
+            {enhanced ? '. Drop or paste an image to upload it.' : ''}
           </span>
           <FieldError name="body" message={errorOf('body')} />
         </div>

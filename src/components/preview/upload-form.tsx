@@ -1,10 +1,8 @@
 'use client';
 import { type FormEvent, useActionState, useState } from 'react';
-import { uploadTooLargeMessage } from '../../lib/media-refs';
+import { IMAGE_ACCEPT, uploadTooLargeMessage } from '../../lib/media-refs';
 import { uploadMedia } from './actions';
 import type { UploadState } from './forms';
-
-const ACCEPT = 'image/jpeg,image/png,image/webp,image/avif,image/gif';
 
 /**
  * The media library's upload: a file (picked, or dropped on the field) and its alt text.
@@ -41,7 +39,7 @@ export function UploadForm({ maxMb }: { maxMb: number }) {
         <input
           type="file"
           name="file"
-          accept={ACCEPT}
+          accept={IMAGE_ACCEPT}
           required
           onChange={(event) => checkSize(event.currentTarget.files?.[0])}
         />

@@ -87,7 +87,7 @@ export default async function PreviewPage({
             initial={EMPTY_PAGE}
             initialHtml=""
             savedAt={null}
-            images={await libraryImages()}
+            {...(await editorMedia())}
           />
         </>
       );
@@ -134,7 +134,12 @@ export default async function PreviewPage({
         <>
           <title>Page deleted · Folio preview</title>
           <p role="status">This page was deleted while you were editing it.</p>
-          <PageEditor initial={{ ...EMPTY_PAGE, slug }} initialHtml="" savedAt={null} />
+          <PageEditor
+            initial={{ ...EMPTY_PAGE, slug }}
+            initialHtml=""
+            savedAt={null}
+            {...(await editorMedia())}
+          />
         </>
       );
     }
@@ -171,7 +176,7 @@ export default async function PreviewPage({
       {banner}
       {editing ? (
         <PageEditor
-          images={await libraryImages()}
+          {...(await editorMedia())}
           initial={{
             slug: page.slug,
             originalSlug: page.slug,
@@ -328,10 +333,10 @@ async function SharedDraft({ slug, token }: { slug: string; token: string }) {
 
 export const getConfig = async () => ({ render: 'dynamic' }) as const;
 
-/** The newest images of the media library, for the editor's Image menu. */
-async function libraryImages(): Promise<LibraryImage[]> {
+/** What the editor's Image menu and upload need: the newest images and the size limit. */
+async function editorMedia(): Promise<{ images: LibraryImage[]; maxUploadMb: number }> {
   const items = await mediaStore().list({ limit: 24 });
-  return items.slice(0, 24).map((item) => ({
+  const images = items.slice(0, 24).map((item) => ({
     hash: item.hash,
     alt: item.alt,
     thumbnail: mediaPath(
@@ -341,4 +346,5 @@ async function libraryImages(): Promise<LibraryImage[]> {
         '',
     ),
   }));
+  return { images, maxUploadMb: getEnv().MEDIA_MAX_MB };
 }

@@ -1,0 +1,116 @@
+'use client';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { ALT_NEEDED_MESSAGE, uploadTooLargeMessage } from '../../lib/media-refs';
+import { uploadMedia } from './actions';
+import type { UploadState } from './forms';
+
+type Uploaded = NonNullable<UploadState['uploaded']>;
+
+/**
+ * An image the editor dropped, pasted or picked, waiting for its alt text: uploaded to the
+ * media library when the editor says so, then inserted where the caret was. Nothing is sent
+ * before the alt text is written, and nothing typed is lost on a refusal: the panel stays,
+ * with the reason and the alt text, until it is uploaded or cancelled. No thumbnail: the
+ * page's CSP allows no `blob:` images, and the editor has the picture in front of them.
+ */
+export function EditorImageUpload({
+  file,
+  maxMb,
+  onUploaded,
+  onCancel,
+}: {
+  file: File;
+  maxMb: number;
+  onUploaded: (image: Uploaded) => void;
+  onCancel: () => void;
+}) {
+  const [alt, setAlt] = useState('');
+  const [busy, setBusy] = useState(false);
+  // Over the limit is said at once: the server would refuse it unread.
+  const tooLarge = file.size > maxMb * 1024 * 1024 ? uploadTooLargeMessage(file.size, maxMb) : null;
+  const [error, setError] = useState<string | null>(tooLarge);
+  const altInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    setError(tooLarge);
+    altInput.current?.focus();
+  }, [tooLarge]);
+
+  const upload = async () => {
+    if (busy) return;
+    if (tooLarge) return setError(tooLarge);
+    if (alt.trim() === '') {
+      setError(ALT_NEEDED_MESSAGE);
+      altInput.current?.focus();
+      return;
+    }
+    const form = new FormData();
+    form.set('file', file);
+    form.set('alt', alt);
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await uploadMedia({}, form);
+      if (answer.uploaded) onUploaded(answer.uploaded);
+      else setError(answer.error ?? 'Nothing was uploaded.');
+    } catch {
+      setError('Nothing was uploaded: Folio could not be reached. Try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // Inside the editor's form: Enter uploads (never submits the page), Escape cancels.
+  const keyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      void upload();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      onCancel();
+    }
+  };
+
+  return (
+    <fieldset className="editor-upload" aria-busy={busy}>
+      <legend>
+        Image to upload: <span className="file-name">{file.name || 'pasted image'}</span> (
+        {formatSize(file.size)})
+      </legend>
+      <label>
+        Alt text: what the image shows, for people who cannot see it
+        <input
+          ref={altInput}
+          type="text"
+          value={alt}
+          maxLength={300}
+          onChange={(event) => setAlt(event.target.value)}
+          onKeyDown={keyDown}
+          aria-invalid={error === ALT_NEEDED_MESSAGE ? true : undefined}
+        />
+      </label>
+      <p className="editor-upload-buttons">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void upload()}
+          disabled={busy || tooLarge !== null}
+        >
+          {busy ? 'Uploading…' : 'Upload and insert'}
+        </button>{' '}
+        <button type="button" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </p>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
