@@ -227,8 +227,22 @@ for (const target of targets) {
 // an error, and a view sampled for tracing.
 const receiver = startEnvelopeReceiver();
 const monitoredEnv = { SENTRY_DSN: receiver.dsn, WAKU_PUBLIC_SENTRY_DSN: receiver.dsn };
-const unsampled = await startServer({ ...monitoredEnv, SENTRY_TRACES_SAMPLE_RATE: '0' });
-const sampled = await startServer({ ...monitoredEnv, SENTRY_TRACES_SAMPLE_RATE: '1' });
+// Each as a site is deployed: SITE_URL names its public origin (absolute canonical links), so
+// it listens on a port picked for it first.
+const unsampled = await startServer(
+  await deployedAt({ ...monitoredEnv, SENTRY_TRACES_SAMPLE_RATE: '0' }),
+);
+const sampled = await startServer(
+  await deployedAt({ ...monitoredEnv, SENTRY_TRACES_SAMPLE_RATE: '1' }),
+);
+
+/** `env` with a free port and SITE_URL at it (the OS picks the port; it is free again at once). */
+async function deployedAt(env: Record<string, string>): Promise<Record<string, string>> {
+  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return { ...env, PORT: String(port), SITE_URL: `http://127.0.0.1:${port}` };
+}
 
 type Script = { name: string; raw: number; gzip: number; wire: number };
 type JsView = { label: string; scripts: Script[] };
@@ -372,16 +386,24 @@ const sentryGzip = (scripts: Script[]) =>
   );
 
 // Lighthouse (mobile profile, the default) on the system Chromium, when asked for: against
-// the server with Sentry configured and every view sampled, the heaviest a page gets.
+// the server with Sentry configured, as most views are (not sampled for tracing) and as the
+// heaviest are (every view sampled).
 const lighthouse: string[] = [];
+const lighthouseRuns = [
+  { server: unsampled, label: 'unsampled' },
+  { server: sampled, label: 'sampled' },
+].flatMap((run) => ['/', PAGE, IMAGES_PAGE].map((target) => ({ ...run, target })));
 if (values.lighthouse) {
-  for (const target of ['/', PAGE, IMAGES_PAGE]) {
-    const report = path.join(dir, `lighthouse-${target.replace(/\W/g, '') || 'home'}.json`);
+  for (const { server, label, target } of lighthouseRuns) {
+    const report = path.join(
+      dir,
+      `lighthouse-${label}-${target.replace(/\W/g, '') || 'home'}.json`,
+    );
     // Not spawnSync: the envelope receiver in this process must keep answering meanwhile.
     const run = Bun.spawn(
       [
         'node_modules/.bin/lighthouse',
-        `${sampled.url}${target}`,
+        `${server.url}${target}`,
         '--quiet',
         '--output=json',
         `--output-path=${report}`,
@@ -395,7 +417,9 @@ if (values.lighthouse) {
     );
     const stderr = await new Response(run.stderr).text();
     if ((await run.exited) !== 0) {
-      lighthouse.push(`${target}: lighthouse failed (${stderr.trim().split('\n').at(-1)})`);
+      lighthouse.push(
+        `${target} (${label}): lighthouse failed (${stderr.trim().split('\n').at(-1)})`,
+      );
       continue;
     }
     const result = JSON.parse(readFileSync(report, 'utf8')) as {
@@ -404,7 +428,7 @@ if (values.lighthouse) {
     };
     const score = (name: string) => Math.round((result.categories[name]?.score ?? 0) * 100);
     lighthouse.push(
-      `${target}: performance ${score('performance')}, accessibility ${score('accessibility')}, best practices ${score('best-practices')}, SEO ${score('seo')} (FCP ${result.audits['first-contentful-paint']?.displayValue}, LCP ${result.audits['largest-contentful-paint']?.displayValue}, TBT ${result.audits['total-blocking-time']?.displayValue})`,
+      `${target} (${label}): performance ${score('performance')}, accessibility ${score('accessibility')}, best practices ${score('best-practices')}, SEO ${score('seo')} (FCP ${result.audits['first-contentful-paint']?.displayValue}, LCP ${result.audits['largest-contentful-paint']?.displayValue}, TBT ${result.audits['total-blocking-time']?.displayValue})`,
     );
   }
 }

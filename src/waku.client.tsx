@@ -18,8 +18,11 @@ const rootOptions: RootOptions = {
     });
     showClientFallbackPage(error);
   },
-  onRecoverableError(error) {
-    captureClientError(error, { mechanism: 'onRecoverableError' });
+  onRecoverableError(error, info) {
+    captureClientError(error, {
+      mechanism: 'onRecoverableError',
+      componentStack: info.componentStack ?? '',
+    });
   },
 };
 

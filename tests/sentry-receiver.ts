@@ -96,7 +96,10 @@ export function errorEvents(envelopes: ReceivedEnvelope[]) {
           item.payload as {
             event_id: string;
             tags?: Record<string, string>;
-            exception?: { values?: { value?: string }[] };
+            sdk?: { name?: string; version?: string };
+            exception?: {
+              values?: { type?: string; value?: string; stacktrace?: { frames?: unknown[] } }[];
+            };
           },
       ),
   );

@@ -4,6 +4,8 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { type Browser, chromium, type Page } from '@playwright/test';
+import { addEditor } from '../../src/lib/editors';
+import { signInWithForm } from '../forms';
 import { type RunningFolio, startFolio, waitFor } from '../harness';
 import { errorEvents, spanOp, spans, startEnvelopeReceiver } from '../sentry-receiver';
 import { CHROMIUM_LAUNCH } from '../support';
@@ -75,12 +77,51 @@ describe('Sentry in the browser', () => {
       expect(event.tags?.mechanism).toBe('onerror');
       // Playwright reports requests through its own pipe, which can lag behind the event that
       // reached the receiver: wait for the report rather than race it.
-      await waitFor(() => (scripts.includes('sentry-browser') ? true : undefined), {
+      await waitFor(() => (scripts.includes('sentry-react') ? true : undefined), {
         timeoutMs: 5_000,
         what: 'the request for the Sentry SDK',
       });
       expect(scripts).not.toContain('sentry-tracing');
       await page.close();
+    }, 30_000);
+
+    test("a render error is the first error: @sentry/react's handler sends it with the component stack", async () => {
+      const editor = { email: 'sentry-react@example.com', password: 'a passphrase for sentry' };
+      await addEditor(await server.database(), editor.email, editor.password);
+      const { cookie } = await signInWithForm(server.url, editor.email, editor.password);
+      const context = await browser.newContext();
+      await context.addCookies(
+        cookie.split('; ').map((pair) => {
+          const [name = '', ...value] = pair.split('=');
+          return { name, value: value.join('='), url: server.url };
+        }),
+      );
+      const page = await context.newPage();
+      const scripts = scriptsOf(page);
+      await page.goto(`${server.url}/preview`);
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+      expect(scripts.filter((name) => name.startsWith('sentry'))).toEqual([]);
+      const before = errorEvents(receiver.envelopes).length;
+      // The preview's test button renders a component that throws.
+      await page.getByRole('button', { name: 'Send a test error from the browser' }).click();
+      const event = await waitFor(() =>
+        errorEvents(receiver.envelopes)
+          .slice(before)
+          .find((e) => JSON.stringify(e.exception).includes('Folio test error from the browser')),
+      );
+      expect(event.sdk?.name).toBe('sentry.javascript.react');
+      expect(event.tags?.mechanism).toBe('error-boundary');
+      // The component stack, as the React SDK links it: an error of its own whose frames are
+      // the components above the one that threw (minified names, and the host elements the
+      // test-errors section sits in).
+      const linked = event.exception?.values?.find((value) =>
+        value.type?.startsWith('React ErrorBoundary'),
+      );
+      const frames = (linked?.stacktrace?.frames ?? []) as { function?: string }[];
+      expect(frames.map((frame) => frame.function)).toEqual(
+        expect.arrayContaining(['section', 'main', 'body', 'html']),
+      );
+      await context.close();
     }, 30_000);
 
     test('an error thrown before the SDK could load is queued and still arrives', async () => {
@@ -115,7 +156,7 @@ describe('Sentry in the browser', () => {
       const scripts = scriptsOf(page);
       await page.goto(`${server.url}/about`);
       await page.waitForFunction(() => document.documentElement.dataset.sentryReady === 'true');
-      expect(scripts).toContain('sentry-browser');
+      expect(scripts).toContain('sentry-react');
       expect(scripts).toContain('sentry-tracing');
       // The page-load span ends on its own once the page is quiet.
       const pageload = await waitFor(

@@ -1,18 +1,20 @@
-// Owns error reporting in the browser. Like Sentry's own Loader Script, it loads the SDK only
-// when there is something to send: at the first error, or at idle after hydration when this
-// page view is sampled for tracing (SENTRY_TRACES_SAMPLE_RATE). Until then errors wait in a
+// Owns error reporting in the browser. Like Sentry's own Loader Script, it loads the SDK
+// (Sentry's React SDK, sentry-react.ts) only when there is something to send: at the first
+// error, or at idle after hydration when this page view is sampled for tracing (SENTRY_TRACES_SAMPLE_RATE). Until then errors wait in a
 // short queue, so a visitor whose page view is neither sampled nor failing downloads no Sentry
 // code at all (docs/decisions/0009). Without a configured DSN nothing leaves the browser.
 
-type Captured = { error: unknown; context: Record<string, string> };
-type Reporter = (error: unknown, context: Record<string, string>) => void;
+/** How an error was caught (`mechanism`, a tag) and, from React, its component stack. */
+export type ClientErrorContext = { mechanism: string; componentStack?: string };
+type Captured = { error: unknown; context: ClientErrorContext };
+type Reporter = (error: unknown, context: ClientErrorContext) => void;
 
 const MAX_QUEUED = 50;
 const queue: Captured[] = [];
 let reporter: Reporter | null = null;
 let load: (() => void) | null = null;
 
-export function captureClientError(error: unknown, context: Record<string, string> = {}): void {
+export function captureClientError(error: unknown, context: ClientErrorContext): void {
   if (reporter) {
     reporter(error, context);
     return;
@@ -61,8 +63,8 @@ export function startBrowserMonitoring(): void {
   load = () => {
     if (loading) return;
     loading = true;
-    import('./sentry-browser')
-      .then(({ initSentryBrowser }) => initSentryBrowser(dsn, sentryEnvironment, { tracing }))
+    import('./sentry-react')
+      .then(({ initSentryReact }) => initSentryReact(dsn, sentryEnvironment, { tracing }))
       .then((ready) => {
         reporter = ready;
         for (const item of queue.splice(0)) ready(item.error, item.context);

@@ -1,18 +1,20 @@
-// Loaded lazily by client-errors.ts: the Sentry browser SDK, talking to our same-origin tunnel.
+// Loaded lazily by client-errors.ts: Sentry's React SDK, talking to our same-origin tunnel.
 // Integrations are chosen one by one rather than taking the defaults: global error handlers
 // belong to client-errors.ts (it catches errors before this module has loaded), and tracing
 // is a chunk of its own that only sampled page views download.
 import {
-  captureException,
   dedupeIntegration,
   eventFiltersIntegration,
   functionToStringIntegration,
   httpContextIntegration,
   init,
   linkedErrorsIntegration,
-} from '@sentry/browser';
+  reactErrorHandler,
+  withScope,
+} from '@sentry/react';
+import type { ClientErrorContext } from './client-errors';
 
-export async function initSentryBrowser(
+export async function initSentryReact(
   dsn: string,
   environment: string | undefined,
   { tracing }: { tracing: boolean },
@@ -20,6 +22,7 @@ export async function initSentryBrowser(
   const integrations = [
     eventFiltersIntegration(),
     functionToStringIntegration(),
+    // Carries a React error's component stack (a linked error made by reactErrorHandler).
     linkedErrorsIntegration(),
     dedupeIntegration(),
     httpContextIntegration(),
@@ -38,12 +41,16 @@ export async function initSentryBrowser(
     // sentry-trace and baggage, which is exactly what we want.
     dataCollection: { userInfo: false, cookies: false, httpBodies: [], urlQueryParams: false },
   });
-  return (error: unknown, context: Record<string, string>) => {
+  // React's root callbacks and the fallback boundary hand over their component stack: those
+  // errors go through the SDK's React error handler; errors outside React (event handlers,
+  // timers, promises) are plain exceptions.
+  const reactError = reactErrorHandler();
+  return (error: unknown, { componentStack, ...tags }: ClientErrorContext) => {
     const digest = (error as { digest?: unknown } | null)?.digest;
-    captureException(error, {
-      captureContext: {
-        tags: { ...context, ...(typeof digest === 'string' && digest ? { digest } : {}) },
-      },
+    withScope((scope) => {
+      scope.setTags({ ...tags, ...(typeof digest === 'string' && digest ? { digest } : {}) });
+      if (componentStack !== undefined) reactError(error, { componentStack });
+      else scope.captureException(error);
     });
   };
 }
