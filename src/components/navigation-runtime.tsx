@@ -12,7 +12,8 @@ import {
   watchForNavigation,
 } from '../lib/navigation/client-runtime';
 import { ROUTE_LOAD_TIMEOUT_MS } from '../lib/navigation/constants';
-import { isRouteRscPath } from '../lib/waku-internals';
+import { PAGE_DATA_FLAG, PAGE_DATA_HEADER, pageAddressOfPageData } from '../lib/page-data-address';
+import { buildId, isRouteRscPath } from '../lib/waku-internals';
 
 /**
  * Rendered once in the root. Every page-data request of a navigation races ROUTE_LOAD_TIMEOUT_MS;
@@ -50,8 +51,17 @@ export function NavigationRuntime() {
           };
           const unwatch = prefetchDone ? watchForNavigation(rscPath, startTimer) : undefined;
           if (!prefetchDone) startTimer();
+          // Asked for at the page's own address with the flag (page-data-address.ts), not at
+          // Waku's /RSC/R/ address; the build's id is the cache-busting parameter.
           const guardedFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-            const response = await options.fetch(input, { ...init, signal: controller.signal });
+            const wakuAddress = input instanceof Request ? input.url : String(input);
+            const headers = new Headers(init?.headers);
+            headers.set(PAGE_DATA_HEADER, PAGE_DATA_FLAG);
+            const response = await options.fetch(pageAddressOfPageData(wakuAddress, buildId()), {
+              ...init,
+              headers,
+              signal: controller.signal,
+            });
             if (response.status >= 500) throw leaveFor(target);
             return response;
           };

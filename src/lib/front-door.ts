@@ -7,6 +7,7 @@
 import 'server-only';
 import { withDefaultCacheControl } from './cache-headers';
 import { staticPage } from './observability/fallback-page';
+import { PAGE_DATA_HEADER, pageAddressOfPageData, wakuPageDataAddress } from './page-data-address';
 import type { RenderCache } from './render-cache';
 import { runInRequestContext } from './request-context';
 import {
@@ -14,6 +15,7 @@ import {
   canonicalLocation,
   clientAddressOf,
   isHttps,
+  mayBePageAddress,
   type Route,
   routeOf,
 } from './routes';
@@ -88,18 +90,36 @@ function plain(status: number, text: string, headers: Record<string, string> = {
   });
 }
 
+/** `response` with `name` set to `value`, copied once when its headers are immutable. */
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    // Responses made by fetch() have immutable headers.
+    const copy = new Response(response.body, response);
+    copy.headers.set(name, value);
+    return copy;
+  }
+}
+
+/**
+ * A page's HTML and its data share an address (page-data-address.ts): every response of a
+ * page, a preview or page data says it varies on the flag, so no cache mixes the two.
+ */
+function withPageVary(response: Response, route: Route): Response {
+  if (route.kind !== 'page' && route.kind !== 'preview' && route.kind !== 'page-data')
+    return response;
+  const vary = response.headers.get('vary');
+  if (vary && /\brsc\b/i.test(vary)) return response;
+  return withHeader(response, 'vary', vary ? `${vary}, RSC` : 'RSC');
+}
+
 /** Page data and action results are component payloads, whatever Waku said (or did not). */
 function withPayloadType(response: Response, route: Route): Response {
   if (route.kind !== 'page-data' && route.kind !== 'action') return response;
   if (response.status >= 300 || response.headers.get('content-type')) return response;
-  try {
-    response.headers.set('content-type', 'text/x-component; charset=utf-8');
-    return response;
-  } catch {
-    const copy = new Response(response.body, response);
-    copy.headers.set('content-type', 'text/x-component; charset=utf-8');
-    return copy;
-  }
+  return withHeader(response, 'content-type', 'text/x-component; charset=utf-8');
 }
 
 export function createFrontDoor({
@@ -112,7 +132,32 @@ export function createFrontDoor({
   const knownHosts = new Set<string>();
   let assets: StaticAssets | null = null;
 
+  /**
+   * Page data asked for at a page's own address (with the flag) is answered as Waku's
+   * page-data request for it, and its redirects are said at page addresses again.
+   */
   async function frontDoor(request: Request, peer?: Peer): Promise<Response> {
+    const flag = request.headers.get(PAGE_DATA_HEADER);
+    if (flag === null || (request.method !== 'GET' && request.method !== 'HEAD'))
+      return answer(request, peer);
+    const url = new URL(request.url);
+    const pageData = wakuPageDataAddress(url, flag, mayBePageAddress);
+    if (!pageData) return answer(request, peer);
+    const response = await answer(
+      new Request(`${url.origin}${pageData.address}`, {
+        method: request.method,
+        headers: request.headers,
+        signal: request.signal,
+      }),
+      peer,
+    );
+    const location = response.headers.get('location');
+    return location
+      ? withHeader(response, 'location', pageAddressOfPageData(location, pageData.stamp))
+      : response;
+  }
+
+  async function answer(request: Request, peer?: Peer): Promise<Response> {
     const method = request.method;
     const https = isHttps(request, trustedProxyHops);
 
@@ -161,7 +206,7 @@ export function createFrontDoor({
         status: 308,
         headers: { location: `${location}${url.search}` },
       });
-      return withSecurityHeaders(redirect, { https });
+      return withSecurityHeaders(withPageVary(redirect, route), { https });
     }
 
     if (route.kind === 'media' && media)
@@ -203,7 +248,7 @@ export function createFrontDoor({
       void drained.pipeTo(new WritableStream()).catch(() => undefined);
       answer = new Response(sent, response);
     }
-    return withSecurityHeaders(withDefaultCacheControl(answer), { https });
+    return withSecurityHeaders(withPageVary(withDefaultCacheControl(answer), route), { https });
   }
 
   return {

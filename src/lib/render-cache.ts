@@ -6,6 +6,7 @@ import 'server-only';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { NO_STORE, PUBLIC_CACHE_HEADERS, setPublicCacheHeaders } from './cache-headers';
 import { chooseEncoding, clientCopyIsCurrent, type Encoding } from './http-negotiation';
+import { PAGE_VARY } from './page-data-address';
 import { currentRequestContext } from './request-context';
 import { isReservedSlug, isValidSlug, SESSION_COOKIE } from './routes';
 import { SECURITY_HEADERS } from './security-headers';
@@ -173,7 +174,7 @@ export function createRenderCache({
         ...Object.entries(SECURITY_HEADERS),
         ['etag', etag],
         ...Object.entries(PUBLIC_CACHE_HEADERS),
-        ['vary', 'Accept-Encoding'],
+        ['vary', PAGE_VARY],
         ['x-folio-cache', 'hit'],
       ];
       const withBody: [string, string][] = [

@@ -131,6 +131,18 @@ export function routeOf(pathname: string): Route {
   return { kind: 'other' };
 }
 
+/**
+ * Whether a path may be a page's address, for a page-data request made there
+ * (page-data-address.ts): a page or a preview (in any spelling the canonical redirect fixes),
+ * or an address no route serves (its data is the router's "not found"); never a fixed route,
+ * an asset, an image or one of Waku's own addresses.
+ */
+export function mayBePageAddress(pathname: string): boolean {
+  if (pathname.startsWith(RSC_PREFIX) || pathname.startsWith('/assets/')) return false;
+  const kind = routeOf(canonicalLocation(pathname) ?? pathname).kind;
+  return kind === 'page' || kind === 'preview' || kind === 'other';
+}
+
 /** The methods each route answers; `null` means no route is there (404, whatever the method).
  * Every GET route answers HEAD. Pages take POST: forms post back to the page's own address. */
 export const ALLOWED_METHODS: Readonly<Record<RouteKind, readonly string[] | null>> = {

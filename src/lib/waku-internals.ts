@@ -133,6 +133,12 @@ export function pageWasServerRendered(): boolean {
   return (globalThis as { __WAKU_HYDRATE__?: boolean }).__WAKU_HYDRATE__ === true;
 }
 
+/** This build's id (Waku defines it for every bundle at build time; a fixed one in dev). */
+export function buildId(): string {
+  // Written out in full: the build replaces exactly `import.meta.env.WAKU_BUILD_ID`.
+  return import.meta.env.WAKU_BUILD_ID ?? '';
+}
+
 /** The header in which the browser lists the elements it already holds. */
 export const ETAGS_HEADER = 'x-waku-etags';
 

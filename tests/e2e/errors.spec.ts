@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { ReceivedEnvelope } from '../sentry-receiver';
 import { errorEvents } from '../sentry-receiver';
-import { allowPageErrors, expect, test } from './fixtures';
+import { allowPageErrors, expect, pageDataPathOf, test } from './fixtures';
 
 const RECEIVER = process.env.E2E_SENTRY_URL ?? '';
 const DIGEST = /Digest: ([0-9a-f]{32})/;
@@ -113,7 +113,7 @@ test('page-data and action requests carry sentry-trace and baggage, and the serv
   const traced: { kind: string; url: string; trace: string; baggage: string }[] = [];
   page.on('request', async (request) => {
     const headers = await request.allHeaders();
-    const kind = request.url().includes('/RSC/R/')
+    const kind = pageDataPathOf(request.url())
       ? 'page data'
       : headers['x-folio-action']
         ? 'action'

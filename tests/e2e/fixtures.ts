@@ -5,6 +5,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { type ContentStore, createContentStore } from '../../src/lib/content';
 import { openDatabase } from '../../src/lib/db';
 import { addEditor } from '../../src/lib/editors';
+import { PAGE_DATA_PARAM } from '../../src/lib/page-data-address';
 
 export const EDITOR = { email: 'e2e-editor@example.com', password: 'e2e correct horse battery' };
 
@@ -99,3 +100,12 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/** A page-data request's URL: the page's own address with the cache-busting parameter. */
+export const PAGE_DATA_URL = new RegExp(`[?&]${PAGE_DATA_PARAM}=`);
+
+/** The page a page-data request asks for (`/about` for `/about?_rsc=…`), or null. */
+export function pageDataPathOf(url: string): string | null {
+  const parsed = new URL(url);
+  return parsed.searchParams.has(PAGE_DATA_PARAM) ? parsed.pathname : null;
+}

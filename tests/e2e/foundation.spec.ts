@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, pageDataPathOf, test } from './fixtures';
 
 test('home renders its content and the site navigation', async ({ page }) => {
   const response = await page.goto('/');
@@ -22,7 +22,7 @@ test('a navigation link routes on the client, without a full page load', async (
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   const pageData: number[] = [];
   page.on('response', (response) => {
-    if (response.url().includes('/RSC/R/getting-started.txt')) pageData.push(response.status());
+    if (pageDataPathOf(response.url()) === '/getting-started') pageData.push(response.status());
   });
   await page.evaluate(() => {
     (window as unknown as { __sameDocument: boolean }).__sameDocument = true;

@@ -1,4 +1,4 @@
-import { allowPageErrors, expect, test } from './fixtures';
+import { allowPageErrors, expect, PAGE_DATA_URL, pageDataPathOf, test } from './fixtures';
 
 const nav = (page: import('@playwright/test').Page) =>
   page.getByRole('navigation', { name: 'Site' });
@@ -15,7 +15,8 @@ async function recordPageDataFetches(page: import('@playwright/test').Page) {
     const original = window.fetch;
     window.fetch = Object.assign((input: RequestInfo | URL, init?: RequestInit) => {
       const url = new URL(input instanceof Request ? input.url : String(input), location.href);
-      if (url.pathname.startsWith('/RSC/R/')) calls.push(url.pathname);
+      // Page data: at the page's own address, with the cache-busting parameter.
+      if (url.searchParams.has('_rsc')) calls.push(url.pathname);
       return original(input, init);
     }, original);
   });
@@ -70,7 +71,7 @@ async function manyLinksInView(
   let inFlight = 0;
   let maxInFlight = 0;
   const fetched = new Set<string>();
-  await page.route(/\/RSC\/R\/.+\.txt/, async (route) => {
+  await page.route(PAGE_DATA_URL, async (route) => {
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
     await new Promise((resolve) => setTimeout(resolve, 400));
@@ -87,7 +88,7 @@ async function manyLinksInView(
     .locator(':scope > ul li a')
     .evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
   expect(targets.length).toBeGreaterThanOrEqual(20);
-  const expected = targets.map((path) => `/RSC/R${path}.txt`);
+  const expected = targets;
   await expect
     .poll(() => expected.filter((path) => !fetched.has(path)), { timeout: 15_000 })
     .toEqual([]);
@@ -132,7 +133,7 @@ test('a prefetched static page navigates with no new request within 300 s, and r
   await recordPageDataFetches(page);
   const requests: string[] = [];
   page.on('request', (request) => {
-    if (request.url().includes('/RSC/R/about.txt')) requests.push(request.url());
+    if (pageDataPathOf(request.url()) === '/about') requests.push(request.url());
   });
   await page.goto('/contact');
   await hydrated(page);
@@ -147,12 +148,12 @@ test('a prefetched static page navigates with no new request within 300 s, and r
   await page.clock.runFor(120_000);
   await nav(page).getByRole('link', { name: 'About' }).hover();
   // The page's own clock moves on (timers the hover set run); the page has called fetch for
-  // about.txt once only (read in the page, where the call happens).
+  // /about's data once only (read in the page, where the call happens).
   await page.clock.runFor(300);
   const aboutFetches = await page.evaluate(
     () =>
-      (window as unknown as { __pageDataFetches: string[] }).__pageDataFetches.filter((path) =>
-        path.endsWith('/about.txt'),
+      (window as unknown as { __pageDataFetches: string[] }).__pageDataFetches.filter(
+        (path) => path === '/about',
       ).length,
   );
   expect(aboutFetches).toBe(1);
@@ -178,7 +179,7 @@ for (const failure of ['slow', 'error', 'abort', 'garbage'] as const) {
     await page.addInitScript(() =>
       Object.defineProperty(navigator, 'connection', { value: { saveData: true } }),
     );
-    await page.route(/\/RSC\/R\/getting-started\.txt/, async (route) => {
+    await page.route(/\/getting-started\?(.*&)?_rsc=/, async (route) => {
       if (failure === 'slow') {
         await new Promise((resolve) => setTimeout(resolve, 5000));
         await route.continue().catch(() => undefined);
@@ -224,7 +225,7 @@ for (const failure of ['slow', 'error'] as const) {
     // Waku's router reuses an in-flight prefetch instead of making its own request: the click
     // must give that request the navigation's deadline and failure handling.
     let prefetches = 0;
-    await page.route(/\/RSC\/R\/getting-started\.txt/, async (route) => {
+    await page.route(/\/getting-started\?(.*&)?_rsc=/, async (route) => {
       prefetches += 1;
       await new Promise((resolve) => setTimeout(resolve, failure === 'slow' ? 8_000 : 1_000));
       if (failure === 'slow') await route.continue().catch(() => undefined);
@@ -289,7 +290,7 @@ test('on a second load of a page, each link is prefetched once and nothing is le
   const open = new Set<string>();
   cdp.on('Network.requestWillBeSent', (event) => {
     const url = new URL(event.request.url);
-    if (!url.pathname.startsWith('/RSC/R/')) return;
+    if (pageDataPathOf(url.href) === null) return;
     sent.set(event.requestId, url.pathname);
     open.add(event.requestId);
   });
@@ -318,4 +319,60 @@ test('on a second load of a page, each link is prefetched once and nothing is le
     expect(paths, `${load} load`).toHaveLength(expected);
     expect(new Set(paths).size, `${load} load: one request per link`).toBe(paths.length);
   }
+});
+
+// The original specification's page-data address (issue 15): a session of prefetches,
+// navigations, Back and Forward, public and preview, asks nothing of Waku's /RSC/ addresses.
+test("page data is asked for at the page's own address with the flag, never at /RSC/R/", async ({
+  page,
+  signIn,
+}) => {
+  const wakuAddresses: string[] = [];
+  const pageData: { url: string; flag: string | undefined }[] = [];
+  const answers: Promise<void>[] = [];
+  const answered: { url: string; type: string; vary: string }[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/RSC/R/')) wakuAddresses.push(url.href);
+    if (pageDataPathOf(url.href) !== null)
+      pageData.push({ url: url.href, flag: request.headers().rsc });
+  });
+  page.on('response', (response) => {
+    if (pageDataPathOf(response.url()) === null) return;
+    answers.push(
+      response.allHeaders().then((headers) => {
+        answered.push({
+          url: response.url(),
+          type: headers['content-type'] ?? '',
+          vary: headers.vary ?? '',
+        });
+      }),
+    );
+  });
+  await page.goto('/');
+  await hydrated(page);
+  for (const name of ['About', 'Contact', 'Getting started']) {
+    await nav(page).getByRole('link', { name }).click();
+    await expect(page.locator('main h1')).toHaveText(name);
+  }
+  await page.goBack();
+  await expect(page.locator('main h1')).toHaveText('Contact');
+  await page.goForward();
+  await expect(page.locator('main h1')).toHaveText('Getting started');
+  // An editor's session: the dashboard, a preview, back to the dashboard.
+  await signIn(page);
+  await page.getByRole('link', { name: 'About', exact: true }).first().click();
+  await expect(page).toHaveURL(/\/preview\/about$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/preview$/);
+
+  await Promise.all(answers);
+  expect(wakuAddresses).toEqual([]);
+  expect(pageData.length).toBeGreaterThanOrEqual(4);
+  expect(pageData.filter((request) => request.flag !== '1')).toEqual([]);
+  expect(pageData.map((request) => new URL(request.url).pathname)).toEqual(
+    expect.arrayContaining(['/about', '/contact', '/getting-started']),
+  );
+  expect(answered.filter((answer) => !answer.type.startsWith('text/x-component'))).toEqual([]);
+  expect(answered.filter((answer) => !/\bRSC\b/.test(answer.vary))).toEqual([]);
 });

@@ -290,6 +290,104 @@ describe('refusals', () => {
   });
 });
 
+// The original specification's page-data address (issue 15): a page's data is asked for at the
+// page's own address with the flag header; the cache keeps HTML and payload apart.
+describe('page data at the page address', () => {
+  const flagged = { headers: { rsc: '1' } };
+  const kind = (response: Response) =>
+    (response.headers.get('content-type') ?? '').startsWith('text/x-component')
+      ? 'payload'
+      : (response.headers.get('content-type') ?? '').startsWith('text/html')
+        ? 'html'
+        : 'other';
+
+  test('the same URL with and without the flag, in both orders, through the cache', async () => {
+    for (const slug of ['flag-order-a', 'flag-order-b'])
+      await withStore((store) =>
+        store.putPage(
+          { slug, title: slug, summary: '', body: `The text of ${slug}.` },
+          { publish: true },
+        ),
+      );
+    // Payload first, then HTML, then each again (both from the cache by then).
+    const order: [string, RequestInit, string][] = [
+      ['/flag-order-a', flagged, 'payload'],
+      ['/flag-order-a', {}, 'html'],
+      ['/flag-order-a', flagged, 'payload'],
+      ['/flag-order-a', {}, 'html'],
+      // HTML first, then the payload.
+      ['/flag-order-b', {}, 'html'],
+      ['/flag-order-b', flagged, 'payload'],
+      ['/flag-order-b', {}, 'html'],
+      ['/flag-order-b', flagged, 'payload'],
+    ];
+    const seen: string[] = [];
+    for (const [path, init, expected] of order) {
+      const response = await get(path, init);
+      expect(response.status).toBe(200);
+      expect(kind(response), `${path} ${init.headers ? 'flagged' : 'plain'}`).toBe(expected);
+      expect(response.headers.get('vary')).toMatch(/\bRSC\b/);
+      expect(await response.text()).toContain(`The text of ${path.slice(1)}.`);
+      seen.push(response.headers.get('x-folio-cache') ?? '');
+    }
+    // The second asking of each is answered from the cache, as what it asked for.
+    expect([seen[2], seen[3], seen[6], seen[7]]).toEqual(['hit', 'hit', 'hit', 'hit']);
+  });
+
+  test('with the cache-busting parameter: cached, 304-able, and the same as Waku’s address', async () => {
+    const first = await get('/about?_rsc=build1', flagged);
+    expect(kind(first)).toBe('payload');
+    const etag = first.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^".+"$/);
+    const again = await get('/about?_rsc=build2', { headers: { rsc: '1', 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    // An open tab from before this change still asks /RSC/R/: the same answer.
+    const old = await get('/RSC/R/about.txt');
+    expect(old.status).toBe(200);
+    expect(old.headers.get('etag')).toBe(etag);
+    // Without the flag the parameter is only a query string: the page's HTML.
+    expect(kind(await get('/about?_rsc=build1'))).toBe('html');
+  });
+
+  test('redirects are said at page addresses; a missing page, a renamed one, HEAD', async () => {
+    const upper = await get('/About?_rsc=b1', flagged);
+    expect(upper.status).toBe(308);
+    expect(upper.headers.get('location')).toBe('/about?_rsc=b1');
+    const slash = await get('/about/?_rsc=b1', flagged);
+    expect(slash.headers.get('location')).toBe('/about?_rsc=b1');
+    // The router's own answers, as payloads: not found, and the renamed page's new address.
+    const missing = await get('/no-such-page?_rsc=b1', flagged);
+    expect(kind(missing)).toBe('payload');
+    const renamed = await get('/style-guide?_rsc=b1', flagged);
+    expect(kind(renamed)).toBe('payload');
+    expect(await renamed.text()).toContain('/editorial-guidelines');
+    const head = await get('/about?_rsc=b1', { method: 'HEAD', headers: { rsc: '1' } });
+    expect(head.status).toBe(200);
+    expect(kind(head)).toBe('payload');
+    // Not a page: the flag changes nothing.
+    const feed = await get('/feed.xml', flagged);
+    expect(feed.headers.get('content-type')).toContain('application/atom+xml');
+  });
+
+  test("a preview's data is private and needs a session", async () => {
+    const anonymous = await get('/preview/upcoming-feature?_rsc=b1', flagged);
+    expect(anonymous.headers.get('cache-control')).toMatch(/private|no-store/);
+    const text = await anonymous.text();
+    for (const marker of DRAFT_MARKERS) expect(text.includes(marker)).toBe(false);
+    const editor = { email: 'page-data@example.com', password: 'page data passphrase' };
+    await addEditor(await folio.database(), editor.email, editor.password);
+    const { cookie } = await signInWithForm(folio.url, editor.email, editor.password);
+    const signedIn = await get('/preview/upcoming-feature?_rsc=b1', {
+      headers: { rsc: '1', cookie },
+    });
+    expect(kind(signedIn)).toBe('payload');
+    expect(signedIn.headers.get('cache-control')).toMatch(/private/);
+    expect(signedIn.headers.get('x-folio-cache')).toBeNull();
+    const draft = await signedIn.text();
+    expect(DRAFT_MARKERS.some((marker) => draft.includes(marker))).toBe(true);
+  });
+});
+
 test('nothing above was reported as a bug', () => {
   expect(folio.unexpectedErrors()).toEqual([]);
 });
