@@ -15,6 +15,11 @@ export function FallbackPage({ error }: { error: unknown }) {
   return (
     <main className="app-error">
       <h1>{fallbackMessage(digest ? 'server' : 'client', host)}</h1>
+      {/* The words and the way out of the server's own error page (fallback-page.ts). */}
+      <p>
+        Something went wrong{digest ? ' on our side' : ''}, and it has been recorded. Try again in a
+        moment, or <a href="/">go to the home page</a>.
+      </p>
       {digest ? <p className="digest">Digest: {digest}</p> : null}
     </main>
   );

@@ -76,7 +76,13 @@ function hostProblem(request: Request): string | null {
   if (!request.url.startsWith('http')) return 'the Host header is not a valid host';
   try {
     new URL(request.url);
-    new URL(`http://${host}/`);
+    const { hostname } = new URL(`http://${host}/`);
+    // WHATWG URLs accept empty labels (`a..b`); no host name has one.
+    if (
+      !hostname.startsWith('[') &&
+      hostname.split('.').some((label, i, all) => label === '' && i < all.length - 1)
+    )
+      return 'the Host header is not a valid host';
     return null;
   } catch {
     return 'the Host header is not a valid host';
@@ -187,7 +193,8 @@ export function createFrontDoor({
               headers: { 'content-type': 'text/html; charset=utf-8' },
             })
           : plain(414, 'URI Too Long');
-      return withSecurityHeaders(response, { https });
+      // Like every other refusal: no cache keeps it (a CDN would otherwise hold the 404).
+      return withSecurityHeaders(withDefaultCacheControl(response), { https });
     }
 
     const url = new URL(request.url);

@@ -225,7 +225,7 @@ function plainText(text: string): string {
 
 export function altProblem(alt: string): string | null {
   if (normaliseAlt(alt) === '') return ALT_NEEDED_MESSAGE;
-  if ([...alt].length > ALT_MAX) return `Keep the description under ${ALT_MAX} characters.`;
+  if ([...alt].length > ALT_MAX) return `Keep the description to ${ALT_MAX} characters at most.`;
   return null;
 }
 
@@ -314,8 +314,10 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
       const problem = altProblem(alt);
       if (problem) throw refuse(problem);
       const db = await opened();
+      // Kept as an upload keeps it: no control characters (PostgreSQL refuses a NUL outright),
+      // no bidirectional overrides, one line (hostile pass).
       const changed =
-        await db.query`UPDATE media SET alt = ${alt.trim()} WHERE hash = ${hash} RETURNING id`;
+        await db.query`UPDATE media SET alt = ${normaliseAlt(alt)} WHERE hash = ${hash} RETURNING id`;
       if (changed.length === 0)
         throw new ContentError('not-found', 'That image was deleted meanwhile.');
     },

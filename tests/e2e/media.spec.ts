@@ -267,4 +267,67 @@ test.describe('uploading from the editor', () => {
       /^!\[A blue square\]\(\/media\/[0-9a-f]{32}\)\n\nFirst paragraph\.\n\nLast paragraph\.\n\n!\[A green square\]\(\/media\/[0-9a-f]{32}\)\n$/,
     );
   });
+
+  // The hostile pass's repros: a careless editor types elsewhere while the alt text waits,
+  // pastes text that carries a picture of itself, drops two files, reuses an image.
+  test('a careless editor: typing meanwhile, text with a picture, two files, a reused image', async ({
+    page,
+  }) => {
+    const body = page.getByLabel('Body (Markdown)');
+    const orange = await photo('#f0a030');
+    // Dropped with the caret inside a word; the editor then types at the very start.
+    await body.click();
+    await body.evaluate((area: HTMLTextAreaElement) => area.setSelectionRange(3, 3));
+    await dropFile(page, '#editor-body', 'first.jpg', 'image/jpeg', orange);
+    const panel = page.getByRole('group', { name: /Image to upload/ });
+    await panel.getByLabel(/^Alt text/).fill('An orange');
+    await body.evaluate((area: HTMLTextAreaElement) => area.setSelectionRange(0, 0));
+    await body.pressSequentially('NEW ');
+    await panel.getByRole('button', { name: 'Upload and insert' }).click();
+    await expect(panel).toBeHidden();
+    await expect(body).toHaveValue(
+      /^NEW First paragraph\.\n\n!\[An orange\]\(\/media\/[0-9a-f]{32}\)\n\nLast paragraph\.$/,
+    );
+
+    // The same picture again, described in other words: the words typed here are used.
+    await dropFile(page, '#editor-body', 'again.jpg', 'image/jpeg', orange);
+    await panel.getByLabel(/^Alt text/).fill('The same orange, seen again');
+    await panel.getByLabel(/^Alt text/).press('Enter');
+    await expect(panel).toBeHidden();
+    await expect(body).toHaveValue(/!\[The same orange, seen again\]\(\/media\/[0-9a-f]{32}\)/);
+
+    // Two files at once: the first is offered, and the panel says the other was left out.
+    const transfer = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['a'], 'one.jpg', { type: 'image/jpeg' }));
+      dt.items.add(new File(['b'], 'two.jpg', { type: 'image/jpeg' }));
+      return dt;
+    });
+    await page.dispatchEvent('#editor-body', 'drop', { dataTransfer: transfer });
+    await expect(
+      page.getByRole('group', { name: /one\.jpg.*the other file was left out/ }),
+    ).toBeVisible();
+    await panel.getByLabel(/^Alt text/).fill('typed before another drop');
+    // Another drop while the panel waits: the file changes, the words typed stay.
+    await dropFile(page, '#editor-body', 'three.jpg', 'image/jpeg', orange);
+    await expect(page.getByRole('group', { name: /three\.jpg/ })).toBeVisible();
+    await expect(panel.getByLabel(/^Alt text/)).toHaveValue('typed before another drop');
+    await panel.getByRole('button', { name: 'Cancel' }).click();
+
+    // Text copied from a word processor carries a picture of itself: it is pasted as text.
+    const prevented = await body.evaluate((area: HTMLTextAreaElement) => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', 'PASTED PARAGRAPH FROM WORD');
+      dt.items.add(new File(['x'], 'image.png', { type: 'image/png' }));
+      const event = new ClipboardEvent('paste', {
+        clipboardData: dt,
+        bubbles: true,
+        cancelable: true,
+      });
+      area.dispatchEvent(event);
+      return event.defaultPrevented;
+    });
+    expect(prevented).toBe(false);
+    await expect(panel).toBeHidden();
+  });
 });

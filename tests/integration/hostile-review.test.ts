@@ -147,6 +147,27 @@ describe('hosts', () => {
     expect(real.headers.get('x-folio-cache')).toBe('hit');
     expect(real.headers.get('content-encoding')).toBe('br');
   });
+
+  // Issue 14's hostile pass: `a..b` was taken as a host, and the feed named it.
+  test('a Host with an empty label is a 400; a trailing dot is still a host', async () => {
+    const empty = await rawRequest(
+      folio.url,
+      ['GET /feed.xml HTTP/1.1', 'Host: a..b'].join('\r\n'),
+    );
+    expect(empty.status).toBe(400);
+    const leading = await rawRequest(folio.url, ['GET / HTTP/1.1', 'Host: .example'].join('\r\n'));
+    expect(leading.status).toBe(400);
+    const fqdn = await rawRequest(folio.url, ['GET / HTTP/1.1', 'Host: localhost.'].join('\r\n'));
+    expect(fqdn.status).toBe(200);
+  });
+
+  test('an address refused before routing is a 404 no cache keeps', async () => {
+    for (const path of ['/about%2f..%2f', '/media/0123/original.png%00']) {
+      const response = await fetch(`${folio.url}${path}`);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    }
+  });
 });
 
 describe('truncated requests', () => {

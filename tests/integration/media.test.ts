@@ -203,6 +203,23 @@ describe('on a published page', () => {
       'value="The sun, drawn"',
     );
   });
+
+  // The hostile pass's repro: an edit kept NUL, line breaks and a bidi override as typed (a 500
+  // on PostgreSQL, which refuses a NUL); an edit is kept as an upload is: one clean line.
+  test('an alt text edit with NUL, a line break and a bidi override is kept as one clean line', async () => {
+    const library = await (await fetch(`${folio.url}${LIBRARY}`, { headers: { cookie } })).text();
+    const form = await formWithButton(library, 'Save alt text');
+    const edited = await submitForm(`${folio.url}${LIBRARY}`, form, {
+      cookie,
+      set: { alt: 'line1\nline2\u0000nul\u202eevil' },
+      button: 'Save alt text',
+    });
+    expect(edited.status).toBe(303);
+    expect(edited.headers.get('location')).toBe('/preview?media&notice=media-saved');
+    const [row] = await (await folio.database()).query<{ alt: string }>`
+      SELECT alt FROM media WHERE hash = ${hash}`;
+    expect(row?.alt).toBe('line1 line2nulevil');
+  });
 });
 
 describe('bad files and bad requests: a clear 4xx, nothing stored', () => {

@@ -1,10 +1,7 @@
 'use client';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { ALT_NEEDED_MESSAGE, uploadTooLargeMessage } from '../../lib/media-refs';
+import { ALT_NEEDED_MESSAGE, imageMarkdown, uploadTooLargeMessage } from '../../lib/media-refs';
 import { uploadMedia } from './actions';
-import type { UploadState } from './forms';
-
-type Uploaded = NonNullable<UploadState['uploaded']>;
 
 /**
  * An image the editor dropped, pasted or picked, waiting for its alt text: uploaded to the
@@ -15,13 +12,17 @@ type Uploaded = NonNullable<UploadState['uploaded']>;
  */
 export function EditorImageUpload({
   file,
+  others,
   maxMb,
   onUploaded,
   onCancel,
 }: {
   file: File;
+  /** Files dropped with it and left out: one image at a time. */
+  others: number;
   maxMb: number;
-  onUploaded: (image: Uploaded) => void;
+  /** The Markdown to insert: the image with the alt text typed here. */
+  onUploaded: (markdown: string) => void;
   onCancel: () => void;
 }) {
   const [alt, setAlt] = useState('');
@@ -50,7 +51,9 @@ export function EditorImageUpload({
     setError(null);
     try {
       const answer = await uploadMedia({}, form);
-      if (answer.uploaded) onUploaded(answer.uploaded);
+      // The alt text typed here, even when the library had the image with other words: alt
+      // text belongs to each use of an image (Markdown keeps it with the use).
+      if (answer.uploaded) onUploaded(imageMarkdown(answer.uploaded.hash, alt));
       else setError(answer.error ?? 'Nothing was uploaded.');
     } catch {
       setError('Nothing was uploaded: Folio could not be reached. Try again.');
@@ -75,6 +78,9 @@ export function EditorImageUpload({
       <legend>
         Image to upload: <span className="file-name">{file.name || 'pasted image'}</span> (
         {formatSize(file.size)})
+        {others > 0
+          ? `; ${others === 1 ? 'the other file was' : `the other ${others} files were`} left out: one image at a time`
+          : ''}
       </legend>
       <label>
         Alt text: what the image shows, for people who cannot see it
@@ -110,7 +116,8 @@ export function EditorImageUpload({
   );
 }
 
+/** Rounded up, as the refusal of a file over the limit rounds it (uploadTooLargeMessage). */
 function formatSize(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.ceil(bytes / 1024))} KB`;
+  return `${(Math.ceil((bytes / 1024 / 1024) * 10) / 10).toFixed(1)} MB`;
 }

@@ -139,7 +139,7 @@ export function PageEditor({
   const autosaveOff = useRef(false);
   const body = useRef<HTMLTextAreaElement>(null);
   // An image dropped, pasted or picked, waiting for its alt text, and where it goes.
-  const [pendingImage, setPendingImage] = useState<{ file: File; caret: number } | null>(null);
+  const [pendingImage, setPendingImage] = useState<{ file: File; others: number } | null>(null);
   const [dragging, setDragging] = useState(false);
   // Whether the editor has been in the text box: until then an image goes at the end, not
   // at the top where an untouched caret sits.
@@ -338,13 +338,9 @@ export function PageEditor({
     return () => window.removeEventListener('keydown', keydown);
   }, []);
 
-  /** Holds an image for its alt text; it goes where the caret is now. */
-  const offerImage = useCallback((file: File) => {
-    const area = body.current;
-    setPendingImage({
-      file,
-      caret: area && caretPlaced.current ? area.selectionEnd : Number.POSITIVE_INFINITY,
-    });
+  /** Holds an image for its alt text (another file in its place keeps what was typed). */
+  const offerImage = useCallback((file: File, others = 0) => {
+    setPendingImage({ file, others });
   }, []);
 
   // Images dropped anywhere on the editor's page go to the upload panel: a file let go beside
@@ -366,8 +362,9 @@ export function PageEditor({
       if (!carriesFiles(event)) return;
       event.preventDefault();
       setDragging(false);
-      const file = event.dataTransfer?.files[0];
-      if (file) offerImage(file);
+      const files = event.dataTransfer?.files;
+      const file = files?.[0];
+      if (file) offerImage(file, (files?.length ?? 1) - 1);
     };
     window.addEventListener('dragover', over);
     window.addEventListener('dragleave', leave);
@@ -379,13 +376,24 @@ export function PageEditor({
     };
   }, [enhanced, offerImage]);
 
-  /** Puts an uploaded image's Markdown in the body as a paragraph of its own, at `caret`. */
-  const insertImage = (markdown: string, caret: number) => {
+  /**
+   * Puts an uploaded image's Markdown in the body as a paragraph of its own, after the line the
+   * caret is on when it arrives (the editor may have typed elsewhere meanwhile: never inside a
+   * word), or at the end when the editor has not been in the text box.
+   */
+  const insertImage = (markdown: string) => {
+    const area = body.current;
+    const caret = area && caretPlaced.current ? area.selectionEnd : Number.POSITIVE_INFINITY;
     let end = 0;
     setValues((current) => {
-      const at = Math.min(caret, current.body.length);
-      const before = current.body.slice(0, at);
-      const after = current.body.slice(at);
+      const text = current.body;
+      let at = Math.min(caret, text.length);
+      if (at > 0 && text[at - 1] !== '\n') {
+        const lineEnd = text.indexOf('\n', at);
+        at = lineEnd === -1 ? text.length : lineEnd;
+      }
+      const before = text.slice(0, at);
+      const after = text.slice(at);
       const lead =
         before === '' || before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n';
       const trail =
@@ -681,15 +689,15 @@ export function PageEditor({
           )}
           {pendingImage ? (
             <EditorImageUpload
-              key={`${pendingImage.file.name}:${pendingImage.file.size}:${pendingImage.caret}`}
               file={pendingImage.file}
+              others={pendingImage.others}
               maxMb={maxUploadMb}
               onCancel={() => {
                 setPendingImage(null);
                 body.current?.focus();
               }}
-              onUploaded={(image) => {
-                insertImage(image.markdown, pendingImage.caret);
+              onUploaded={(markdown) => {
+                insertImage(markdown);
                 setPendingImage(null);
               }}
             />
@@ -704,9 +712,10 @@ export function PageEditor({
               caretPlaced.current = true;
             }}
             onPaste={(event) => {
-              // A copied screenshot or image: uploaded like a dropped one.
+              // A copied screenshot or image: uploaded like a dropped one. Text copied from a
+              // word processor comes with a picture of itself: the text is what was meant.
               const file = [...event.clipboardData.files].find((f) => f.type.startsWith('image/'));
-              if (!file) return;
+              if (!file || event.clipboardData.getData('text/plain').trim() !== '') return;
               event.preventDefault();
               offerImage(file);
             }}
