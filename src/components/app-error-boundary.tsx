@@ -2,6 +2,7 @@
 import { Component, type ErrorInfo, type ReactNode, useEffect } from 'react';
 import { useRouter } from 'waku/router/client';
 import { unstable_isFollowable as isFollowable } from 'waku/router/client-core';
+import { DEVELOPMENT } from '../lib/development';
 import { captureClientError, serverDigestOf } from '../lib/observability/client-errors';
 import { fallbackMessage } from '../lib/observability/fallback-page';
 
@@ -17,10 +18,22 @@ export function FallbackPage({ error }: { error: unknown }) {
       <h1>{fallbackMessage(digest ? 'server' : 'client', host)}</h1>
       {/* The words and the way out of the server's own error page (fallback-page.ts). */}
       <p>
-        Something went wrong{digest ? ' on our side' : ''}, and it has been recorded. Try again in a
-        moment, or <a href="/">go to the home page</a>.
+        {/* The server records its errors; the browser's are sent only where Sentry is set up. */}
+        {digest
+          ? 'Something went wrong on our side, and it has been recorded.'
+          : 'Something went wrong.'}{' '}
+        Try again in a moment, or <a href="/">go to the home page</a>.
       </p>
       {digest ? <p className="digest">Digest: {digest}</p> : null}
+      {DEVELOPMENT && error instanceof Error ? (
+        // `bun run dev` only: what a developer needs to fix it, where they are looking.
+        <section className="dev-error" aria-label="The error (shown in development only)">
+          <h2>
+            The error (shown by <code>bun run dev</code> only)
+          </h2>
+          <pre>{error.stack ?? `${error.name}: ${error.message}`}</pre>
+        </section>
+      ) : null}
     </main>
   );
 }

@@ -1,4 +1,8 @@
-// Owns structured logging: one JSON object per line on stdout/stderr.
+// Owns structured logging: one JSON object per line on stdout/stderr. In development (`bun run
+// dev`) an error's stack is for a person reading the terminal: the line leaves it out and it
+// follows as plain text, once.
+
+import { DEVELOPMENT } from './development';
 
 type Fields = Record<string, unknown>;
 
@@ -14,9 +18,19 @@ function serialise(fields: Fields): Fields {
 }
 
 function write(level: 'info' | 'warn' | 'error', msg: string, fields: Fields = {}) {
-  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...serialise(fields) });
+  const serialised = serialise(fields);
+  const stacks: string[] = [];
+  if (DEVELOPMENT)
+    for (const [key, value] of Object.entries(serialised)) {
+      const withStack = value as { stack?: unknown } | null;
+      if (typeof withStack?.stack === 'string' && withStack.stack !== '') {
+        stacks.push(withStack.stack);
+        serialised[key] = { ...withStack, stack: undefined };
+      }
+    }
+  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...serialised });
   if (level === 'info') console.log(line);
-  else console.error(line);
+  else console.error([line, ...stacks].join('\n'));
 }
 
 export const log = {

@@ -141,7 +141,7 @@ describe('render cache', () => {
     expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await gzip.arrayBuffer())))).toBe(
       plain,
     );
-    expect(gzip.headers.get('vary')).toBe('Accept-Encoding');
+    expect(gzip.headers.get('vary')).toBe('Accept-Encoding, RSC');
     expect(h.renders()).toBe(1);
   });
 

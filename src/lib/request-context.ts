@@ -29,6 +29,8 @@ export type RequestContext = {
 
   /** The digest of this request's unexpected error, once one was reported. */
   digest: string | undefined;
+  /** That error itself: the error page shows it in development (development.ts), never else. */
+  error: unknown;
   /** A request-caused error seen during rendering: answered with this 4xx. */
   verdict: RequestErrorVerdict | undefined;
   /** The render failed part-way (inside Suspense, after a 200): never cache it. */
@@ -64,6 +66,7 @@ export function runInRequestContext<T>(facts: RequestFacts, work: () => T): T {
     status: undefined,
     isPrivate: false,
     digest: undefined,
+    error: undefined,
     verdict: undefined,
     renderFailed: false,
     renderedPublicPage: undefined,

@@ -2,6 +2,7 @@
 // puts them on a response. The front door applies it to everything; responses answered from
 // memory (cached pages, hashed assets) are built with the same headers once, when stored.
 import 'server-only';
+import { DEVELOPMENT } from './development';
 import { getEnv } from './env';
 
 /**
@@ -10,11 +11,14 @@ import { getEnv } from './env';
  * guard (docs/decisions/0007). Images come from the site (uploads are served at /media/…)
  * and the origins IMAGE_ORIGINS names, nowhere else: a Markdown image cannot make a
  * visitor's browser call any host (docs/decisions/0019). Every request the page makes (page
- * data, actions, the Sentry tunnel) is same-origin.
+ * data, actions, the Sentry tunnel) is same-origin. In development only, scripts may also
+ * use eval(): React's development build rebuilds server components' stacks with it.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self' 'unsafe-inline'",
+  DEVELOPMENT
+    ? "script-src 'self' 'unsafe-inline' 'unsafe-eval'"
+    : "script-src 'self' 'unsafe-inline'",
   "style-src 'self' 'unsafe-inline'",
   ['img-src', "'self'", ...(getEnv().IMAGE_ORIGINS?.split(/\s+/) ?? [])].join(' '),
   "font-src 'self'",

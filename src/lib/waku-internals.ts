@@ -38,7 +38,7 @@ export function leavePageError(url: string): Error {
 export const RENDER_ERROR_HOOK = '__FOLIO_ON_RENDER_ERROR__';
 
 /** The file the patch applies to, and what it changes (waku.config.ts applies it). */
-export const HANDLER_FILE = /[\\/]waku[\\/]dist[\\/]lib[\\/]vite-rsc[\\/]handler\.js$/;
+export const HANDLER_FILE = /[\\/]waku[\\/]dist[\\/]lib[\\/]vite-rsc[\\/]handler\.js(\?.*)?$/;
 const HOOK_CALL = `globalThis.${RENDER_ERROR_HOOK}?.(e);`;
 export const HANDLER_PATCHES: readonly { find: string; replace: string }[] = [
   {

@@ -3,6 +3,7 @@
 // empty <body> when a render fails outside <Suspense>).
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { PRIVATE_CACHE_CONTROL } from '../lib/cache-headers';
+import { DEVELOPMENT } from '../lib/development';
 import { getEnv } from '../lib/env';
 import { requestBodyLimit } from '../lib/field-limits';
 import { log } from '../lib/log';
@@ -113,6 +114,7 @@ export function errorPages({ app }: { app: Hono }): MiddlewareHandler {
               host: new URL(context.origin).hostname,
               digest,
               kept: context.keptText,
+              ...(DEVELOPMENT ? { developerError: context.error } : {}),
             }),
             {
               status: 500,

@@ -180,6 +180,8 @@ describe('on a published page', () => {
     // Images come from the site alone (and what IMAGE_ORIGINS allows): not from any host.
     const csp = response.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("img-src 'self';");
+    // eval() is for React's development build under `bun run dev` only (dev-loop.test.ts).
+    expect(csp).not.toContain('unsafe-eval');
   });
 
   test('delete is refused while visitors see it, and the alt text can be changed', async () => {

@@ -44,7 +44,10 @@ export function reportUnexpectedError(
   const digest =
     holder.digest && /^[0-9a-f]{32}$/.test(holder.digest) ? holder.digest : newDigest();
   if (typeof error === 'object' && error !== null) holder.digest = digest;
-  if (request) request.digest ??= digest;
+  if (request && request.digest === undefined) {
+    request.digest = digest;
+    request.error = error;
+  }
   if (holder.__folioReported || recentlyReported.has(digest)) return digest;
   if (typeof error === 'object' && error !== null) holder.__folioReported = true;
   recentlyReported.add(digest);

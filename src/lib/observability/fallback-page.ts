@@ -16,7 +16,7 @@ export function escapeHtml(text: string): string {
 // The site's palette and type, light and dark, without its stylesheet (a failing render may
 // not get that far): a header with the site's address and a way home, the words, a footer.
 const STYLE =
-  ':root{color-scheme:light dark;--bg:#fdfcfa;--fg:#1d1d1f;--muted:#5c5c66;--accent:#1f5fbf;--rule:#e4e2dd;--card:#fff}@media (prefers-color-scheme:dark){:root{--bg:#141416;--fg:#ececf0;--muted:#a4a4ae;--accent:#8ab4ff;--rule:#2e2e34;--card:#1b1b1f}}*{box-sizing:border-box}body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;min-height:100vh;display:flex;flex-direction:column;color:var(--fg);background:var(--bg);line-height:1.6}header,footer{padding:1rem 1.25rem}header{border-bottom:1px solid var(--rule)}header a{color:var(--fg);font-weight:700;text-decoration:none}footer{color:var(--muted);font-size:.9rem;border-top:1px solid var(--rule)}main{flex:1;width:100%;max-width:40rem;margin:0 auto;padding:12vh 1.25rem 3rem}h1{font-size:1.25rem;font-weight:600;line-height:1.5;margin:0 0 1rem}a{color:var(--accent)}.digest{color:var(--muted);font-family:ui-monospace,monospace;font-size:.9rem}textarea{width:100%;font:inherit;font-family:ui-monospace,monospace;font-size:.9rem;background:var(--card);color:var(--fg);border:1px solid var(--rule);border-radius:6px;padding:.5rem}label{display:block;margin:.75rem 0;font-weight:600}';
+  ':root{color-scheme:light dark;--bg:#fdfcfa;--fg:#1d1d1f;--muted:#5c5c66;--accent:#1f5fbf;--rule:#e4e2dd;--card:#fff}@media (prefers-color-scheme:dark){:root{--bg:#141416;--fg:#ececf0;--muted:#a4a4ae;--accent:#8ab4ff;--rule:#2e2e34;--card:#1b1b1f}}*{box-sizing:border-box}body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;min-height:100vh;display:flex;flex-direction:column;color:var(--fg);background:var(--bg);line-height:1.6}header,footer{padding:1rem 1.25rem}header{border-bottom:1px solid var(--rule)}header a{color:var(--fg);font-weight:700;text-decoration:none}footer{color:var(--muted);font-size:.9rem;border-top:1px solid var(--rule)}main{flex:1;width:100%;max-width:40rem;margin:0 auto;padding:12vh 1.25rem 3rem}h1{font-size:1.25rem;font-weight:600;line-height:1.5;margin:0 0 1rem}a{color:var(--accent)}.digest{color:var(--muted);font-family:ui-monospace,monospace;font-size:.9rem}textarea{width:100%;font:inherit;font-family:ui-monospace,monospace;font-size:.9rem;background:var(--card);color:var(--fg);border:1px solid var(--rule);border-radius:6px;padding:.5rem}label{display:block;margin:.75rem 0;font-weight:600}.dev-error h2{font-size:1rem;margin:1.5rem 0 .5rem}.dev-error pre{overflow:auto;font-size:.8rem;line-height:1.45;background:var(--card);border:1px solid var(--rule);border-radius:6px;padding:.75rem;white-space:pre}';
 
 /** A small static page: a heading and some (already escaped) HTML below it. */
 export function staticPage({
@@ -59,15 +59,25 @@ export function renderServerFallbackPage({
   host,
   digest,
   kept,
+  developerError,
 }: {
   host: string;
   digest?: string;
   kept?: KeptText;
+  /** In development only (development.ts): the error itself, for the developer. */
+  developerError?: unknown;
 }): string {
   return staticPage({
     title: 'Application error',
     heading: fallbackMessage('server', host),
     site: host,
-    body: `<p>Something went wrong on our side, and it has been recorded. Try again in a moment, or <a href="/">go to the home page</a>.</p>${digest ? `<p class="digest">Digest: ${escapeHtml(digest)}</p>` : ''}${keptTextHtml(kept)}`,
+    body: `<p>Something went wrong on our side, and it has been recorded. Try again in a moment, or <a href="/">go to the home page</a>.</p>${digest ? `<p class="digest">Digest: ${escapeHtml(digest)}</p>` : ''}${developerError === undefined ? '' : developerErrorHtml(developerError)}${keptTextHtml(kept)}`,
   });
+}
+
+/** The error's message and stack, as a developer needs them (`bun run dev` only). */
+function developerErrorHtml(error: unknown): string {
+  const text =
+    error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  return `<section class="dev-error" aria-label="The error (shown in development only)"><h2>The error (shown by <code>bun run dev</code> only)</h2><pre>${escapeHtml(text)}</pre></section>`;
 }

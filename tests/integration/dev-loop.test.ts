@@ -1,0 +1,166 @@
+// The development loop as a new developer meets it (issue 15): `bun run dev` on a copy of this
+// project with a server component and a client component that fail. In development only the
+// error's message and stack are on the error page and once, readably, in the terminal; the
+// log line carries the error; a client navigation to the failing page says "server-side";
+// the CSP lets React's development build use eval() (and only there).
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Browser, chromium } from '@playwright/test';
+import { createThrowAwayDatabase } from '../databases';
+import { waitFor } from '../harness';
+import { CHROMIUM_LAUNCH } from '../support';
+
+const SERVER_FAILURE = 'Dev check: the server component failed';
+const CLIENT_FAILURE = 'Dev check: the client component failed';
+
+/** A copy of the project's tracked files (node_modules shared), plus two failing pages. */
+function projectCopy(): string {
+  const root = path.resolve(import.meta.dir, '../..');
+  const copy = mkdtempSync(path.join(tmpdir(), 'folio-dev-'));
+  const tracked = Bun.spawnSync(['git', 'ls-files', '-z'], { cwd: root }).stdout.toString();
+  for (const file of tracked.split('\0').filter(Boolean)) {
+    mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
+    cpSync(path.join(root, file), path.join(copy, file));
+  }
+  symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'));
+  writeFileSync(
+    path.join(copy, 'src/pages/(site)/dev-failure.tsx'),
+    `export default async function DevFailure() {\n  throw new Error(${JSON.stringify(SERVER_FAILURE)});\n}\nexport const getConfig = async () => ({ render: 'dynamic' }) as const;\n`,
+  );
+  writeFileSync(
+    path.join(copy, 'src/components/dev-failure-button.tsx'),
+    `'use client';\nimport { useState } from 'react';\nfunction Thrower(): never {\n  throw new Error(${JSON.stringify(CLIENT_FAILURE)});\n}\nexport function DevFailureButton() {\n  const [on, setOn] = useState(false);\n  return (<><button type="button" onClick={() => setOn(true)}>Fail</button>{on ? <Thrower /> : null}</>);\n}\n`,
+  );
+  writeFileSync(
+    path.join(copy, 'src/pages/(site)/dev-client-failure.tsx'),
+    `import { DevFailureButton } from '../../components/dev-failure-button';\nexport default async function DevClientFailure() {\n  return (<section><h1>Client failure</h1><a href="/dev-failure">To the failing page</a><DevFailureButton /></section>);\n}\nexport const getConfig = async () => ({ render: 'dynamic' }) as const;\n`,
+  );
+  return copy;
+}
+
+function freePort(): number {
+  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}
+
+describe('bun run dev', () => {
+  let dev: ReturnType<typeof Bun.spawn>;
+  let output = '';
+  let base = '';
+  let browser: Browser;
+  let copy = '';
+
+  beforeAll(async () => {
+    copy = projectCopy();
+    const database = await createThrowAwayDatabase('sqlite');
+    const port = freePort();
+    base = `http://127.0.0.1:${port}`;
+    // A session of its own (setsid): the dev server's child processes stop with it.
+    dev = Bun.spawn(['setsid', 'bun', 'run', 'dev'], {
+      cwd: copy,
+      env: {
+        ...process.env,
+        NODE_ENV: undefined,
+        PORT: String(port),
+        DATABASE_URL: database.url,
+        SENTRY_DSN: undefined,
+        WAKU_PUBLIC_SENTRY_DSN: undefined,
+      },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    for (const stream of [dev.stdout, dev.stderr] as ReadableStream<Uint8Array>[])
+      void (async () => {
+        const decoder = new TextDecoder();
+        for await (const chunk of stream) output += decoder.decode(chunk);
+      })();
+    await waitFor(() => (output.includes('Listening on') ? true : undefined), {
+      timeoutMs: 60_000,
+      what: `the dev server to listen (output so far: ${output.slice(-500)})`,
+    });
+    browser = await chromium.launch(CHROMIUM_LAUNCH);
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    try {
+      process.kill(-dev.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+    await dev?.exited;
+    // The copy (its node_modules is a link: only the link goes).
+    if (copy) rmSync(copy, { recursive: true, force: true });
+  }, 20_000);
+
+  test('a failing server component: its message and stack on the page and once in the terminal', async () => {
+    const before = output.length;
+    const response = await fetch(`${base}/dev-failure`);
+    expect(response.status).toBe(500);
+    const html = await response.text();
+    expect(html).toContain('Application error: a server-side exception has occurred');
+    expect(html).toContain(SERVER_FAILURE);
+    expect(html).toMatch(/at DevFailure \(.*dev-failure\.tsx/);
+    // Development only: React's development build may use eval().
+    expect(response.headers.get('content-security-policy')).toContain("'unsafe-eval'");
+    const printed = await waitFor(() => {
+      const since = output.slice(before);
+      return since.includes('at DevFailure') ? since : undefined;
+    });
+    // One structured line that names the error (not "HTTP 500 without a reported error")...
+    const lines = printed.split('\n').filter((line) => line.startsWith('{'));
+    const reported = lines
+      .map(
+        (line) =>
+          JSON.parse(line) as { msg?: string; where?: string; error?: { message?: string } },
+      )
+      .filter((line) => line.msg === 'unexpected error');
+    expect(reported).toHaveLength(1);
+    expect(reported[0]?.where).toBe('render');
+    expect(reported[0]?.error?.message).toBe(SERVER_FAILURE);
+    // ...and the stack once, as lines a person reads, not as one line of "\n".
+    expect(printed.split(SERVER_FAILURE).length - 1).toBe(2);
+    expect(printed.match(/^ {4}at DevFailure /gm)?.length).toBe(1);
+    expect(printed).not.toContain('\\n    at ');
+    expect(printed).not.toContain('without a reported error');
+  }, 60_000);
+
+  test('in the browser: a failing client component shows its stack; a client navigation to a failing server page says server-side', async () => {
+    const page = await browser.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    await page.goto(`${base}/dev-client-failure`);
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true', null, {
+      timeout: 30_000,
+    });
+    await page.getByRole('link', { name: 'To the failing page' }).click();
+    await page.waitForURL(`${base}/dev-failure`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).first().textContent()).toContain(
+      'a server-side exception has occurred',
+    );
+    expect(await page.locator('.dev-error pre').textContent()).toContain(SERVER_FAILURE);
+
+    await page.goto(`${base}/dev-client-failure`);
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true', null, {
+      timeout: 30_000,
+    });
+    await page.getByRole('button', { name: 'Fail' }).click();
+    await page.locator('.dev-error pre').waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).first().textContent()).toContain(
+      'a client-side exception has occurred',
+    );
+    expect(await page.locator('.dev-error pre').textContent()).toContain(CLIENT_FAILURE);
+    // No page of the dev server is refused eval() by the CSP any more.
+    expect(
+      consoleErrors.filter((text) => /unsafe-eval|Content Security Policy/.test(text)),
+    ).toEqual([]);
+    await page.close();
+  }, 90_000);
+});
