@@ -146,6 +146,9 @@ export function createFrontDoor({
     const flag = request.headers.get(PAGE_DATA_HEADER);
     if (flag === null || (request.method !== 'GET' && request.method !== 'HEAD'))
       return answer(request, peer);
+    // The address as the browser sent it is what the URL limits judge, not Waku's spelling
+    // of it (which encodes the query once more).
+    if (refuseUrl(request.url)) return answer(request, peer);
     const url = new URL(request.url);
     const pageData = wakuPageDataAddress(url, flag, mayBePageAddress);
     if (!pageData) return answer(request, peer);
@@ -156,6 +159,7 @@ export function createFrontDoor({
         signal: request.signal,
       }),
       peer,
+      { urlChecked: true },
     );
     const location = response.headers.get('location');
     return location
@@ -163,7 +167,11 @@ export function createFrontDoor({
       : response;
   }
 
-  async function answer(request: Request, peer?: Peer): Promise<Response> {
+  async function answer(
+    request: Request,
+    peer?: Peer,
+    { urlChecked = false }: { urlChecked?: boolean } = {},
+  ): Promise<Response> {
     const method = request.method;
     const https = isHttps(request, trustedProxyHops);
 
@@ -184,7 +192,7 @@ export function createFrontDoor({
     if (problem) return withSecurityHeaders(plain(400, `Bad request: ${problem}.`), { https });
     if (knownHosts.size < MAX_KNOWN_HOSTS) knownHosts.add(request.headers.get('host') ?? '');
 
-    const refused = refuseUrl(request.url);
+    const refused = urlChecked ? null : refuseUrl(request.url);
     if (refused) {
       const response =
         refused.status === 404

@@ -21,6 +21,11 @@ export function pageDataAddress(target: string, stamp: string): string {
   return `${target}${target.includes('?') ? '&' : '?'}${PAGE_DATA_PARAM}=${encodeURIComponent(stamp)}`;
 }
 
+/** A path a browser resolves on this site: one leading slash, not `//host` or `/\\host`. */
+function isSitePath(path: string): boolean {
+  return /^\/(?![/\\])/.test(path);
+}
+
 /** The query string of a page-data request without the cache-busting parameter. */
 function pageQueryOf(search: string): string {
   return search
@@ -40,11 +45,14 @@ export function wakuPageDataAddress(
   flag: string | null,
   isPageAddress: (pathname: string) => boolean,
 ): { address: string; stamp: string } | null {
-  if (flag !== PAGE_DATA_FLAG || !isPageAddress(url.pathname)) return null;
+  // Both the flag and the parameter: a flagged request at the plain address (which a cache
+  // that ignores Vary would file under the page's HTML) is answered with the HTML.
+  const stamp = url.searchParams.get(PAGE_DATA_PARAM);
+  if (flag !== PAGE_DATA_FLAG || !stamp || !isPageAddress(url.pathname)) return null;
   const query = pageQueryOf(url.search);
   return {
     address: `${pageDataPathOf(url.pathname)}${query ? `?query=${encodeURIComponent(query)}` : ''}`,
-    stamp: url.searchParams.get(PAGE_DATA_PARAM) ?? '',
+    stamp,
   };
 }
 
@@ -57,7 +65,10 @@ export function wakuPageDataAddress(
 export function pageAddressOfPageData(location: string, stamp: string): string {
   const url = new URL(location, 'http://folio.invalid');
   const pagePath = pagePathOfPageData(url.pathname);
-  if (pagePath === null || url.origin !== 'http://folio.invalid') return location;
+  // Only a path on this site: `//evil.example` is another site's address to a browser
+  // (hostile pass); such a page's data stays at Waku's address, which is on this site.
+  if (pagePath === null || url.origin !== 'http://folio.invalid' || !isSitePath(pagePath))
+    return location;
   const query = url.searchParams.get('query') ?? '';
   return pageDataAddress(`${pagePath}${query ? `?${query}` : ''}`, stamp);
 }

@@ -133,14 +133,15 @@ export function routeOf(pathname: string): Route {
 
 /**
  * Whether a path may be a page's address, for a page-data request made there
- * (page-data-address.ts): a page or a preview (in any spelling the canonical redirect fixes),
- * or an address no route serves (its data is the router's "not found"); never a fixed route,
- * an asset, an image or one of Waku's own addresses.
+ * (page-data-address.ts): a page or a preview, in any spelling the canonical redirect fixes
+ * (a page that does not exist is still a page's address: its data is the router's "not
+ * found"). Nothing else: not a fixed route, an asset, an image, one of Waku's own addresses,
+ * or a path no page could have — `/_root` and `/about_` are spellings of other pages in
+ * Waku's page-data addresses, and a flagged request for them is answered as a plain one.
  */
 export function mayBePageAddress(pathname: string): boolean {
-  if (pathname.startsWith(RSC_PREFIX) || pathname.startsWith('/assets/')) return false;
   const kind = routeOf(canonicalLocation(pathname) ?? pathname).kind;
-  return kind === 'page' || kind === 'preview' || kind === 'other';
+  return kind === 'page' || kind === 'preview';
 }
 
 /** The methods each route answers; `null` means no route is there (404, whatever the method).
@@ -170,7 +171,7 @@ export function canonicalLocation(pathname: string): string | null {
   if (!pathname.startsWith('/')) return null;
   if (pathname.startsWith(RSC_PREFIX)) return canonicalPageDataLocation(pathname);
   // `/about/index.html` is `/about` to Waku's router: one address per page.
-  const collapsed = pathname.replace(/\/{2,}/g, '/').replace(/\/index\.html$/i, '/');
+  const collapsed = pathname.replace(/\/{2,}/g, '/').replace(/\/index\.html\/?$/i, '/');
   const trimmed = collapsed.length > 1 ? collapsed.replace(/\/$/, '') : collapsed;
   const segments = trimmed.toLowerCase().slice(1).split('/');
   const [first = '', second] = segments;

@@ -376,3 +376,26 @@ test("page data is asked for at the page's own address with the flag, never at /
   expect(answered.filter((answer) => !answer.type.startsWith('text/x-component'))).toEqual([]);
   expect(answered.filter((answer) => !/\bRSC\b/.test(answer.vary))).toEqual([]);
 });
+
+// The hostile pass's repro (issue 15): from the 404 page of `//evil.example`, a click and Back
+// asked the page data of "//evil.example", which a browser reads as another site.
+test('Back to a page whose path begins with two slashes stays on this site', async ({ page }) => {
+  const offSite: string[] = [];
+  await page.route(
+    (url) => url.hostname === 'evil.example',
+    (route) => {
+      offSite.push(route.request().url());
+      return route.abort();
+    },
+  );
+  const base = process.env.E2E_BASE_URL ?? '';
+  const response = await page.goto(`${base}//evil.example`);
+  expect(response?.status()).toBe(404);
+  await hydrated(page);
+  await nav(page).getByRole('link', { name: 'About' }).click();
+  await expect(page.locator('main h1')).toHaveText('About');
+  await page.goBack();
+  await page.waitForLoadState('load');
+  expect(new URL(page.url()).origin).toBe(new URL(base).origin);
+  expect(offSite).toEqual([]);
+});

@@ -309,29 +309,40 @@ describe('page data at the page address', () => {
           { publish: true },
         ),
       );
-    // Payload first, then HTML, then each again (both from the cache by then).
+    // The same URL (the page's address with the parameter) with and without the flag:
+    // payload first, then HTML, then each again; and the other way round.
     const order: [string, RequestInit, string][] = [
-      ['/flag-order-a', flagged, 'payload'],
-      ['/flag-order-a', {}, 'html'],
-      ['/flag-order-a', flagged, 'payload'],
-      ['/flag-order-a', {}, 'html'],
-      // HTML first, then the payload.
-      ['/flag-order-b', {}, 'html'],
-      ['/flag-order-b', flagged, 'payload'],
-      ['/flag-order-b', {}, 'html'],
-      ['/flag-order-b', flagged, 'payload'],
+      ['/flag-order-a?_rsc=b1', flagged, 'payload'],
+      ['/flag-order-a?_rsc=b1', {}, 'html'],
+      ['/flag-order-a?_rsc=b1', flagged, 'payload'],
+      ['/flag-order-a?_rsc=b1', {}, 'html'],
+      ['/flag-order-b?_rsc=b1', {}, 'html'],
+      ['/flag-order-b?_rsc=b1', flagged, 'payload'],
+      ['/flag-order-b?_rsc=b1', {}, 'html'],
+      ['/flag-order-b?_rsc=b1', flagged, 'payload'],
     ];
     const seen: string[] = [];
-    for (const [path, init, expected] of order) {
-      const response = await get(path, init);
+    for (const [address, init, expected] of order) {
+      const response = await get(address, init);
       expect(response.status).toBe(200);
-      expect(kind(response), `${path} ${init.headers ? 'flagged' : 'plain'}`).toBe(expected);
+      expect(kind(response), `${address} ${init.headers ? 'flagged' : 'plain'}`).toBe(expected);
       expect(response.headers.get('vary')).toMatch(/\bRSC\b/);
-      expect(await response.text()).toContain(`The text of ${path.slice(1)}.`);
+      expect(await response.text()).toContain(
+        `The text of ${address.slice(1, -'?_rsc=b1'.length)}.`,
+      );
       seen.push(response.headers.get('x-folio-cache') ?? '');
     }
-    // The second asking of each is answered from the cache, as what it asked for.
-    expect([seen[2], seen[3], seen[6], seen[7]]).toEqual(['hit', 'hit', 'hit', 'hit']);
+    // Each page's data the second time comes from the cache, as data.
+    expect([seen[2], seen[7]]).toEqual(['hit', 'hit']);
+    // And the page's own HTML address, cached, is still HTML, flagged or not.
+    for (const slug of ['flag-order-a', 'flag-order-b']) {
+      await get(`/${slug}`);
+      for (const init of [{}, flagged]) {
+        const html = await get(`/${slug}`, init);
+        expect(kind(html)).toBe('html');
+        expect(html.headers.get('x-folio-cache')).toBe('hit');
+      }
+    }
   });
 
   test('with the cache-busting parameter: cached, 304-able, and the same as Waku’s address', async () => {
@@ -367,6 +378,25 @@ describe('page data at the page address', () => {
     // Not a page: the flag changes nothing.
     const feed = await get('/feed.xml', flagged);
     expect(feed.headers.get('content-type')).toContain('application/atom+xml');
+  });
+
+  // The hostile pass's repros (issue 15).
+  test('the flag alone, or at an address that is no page, gets what a plain request gets', async () => {
+    // Without the parameter, the plain URL (a cache ignoring Vary files it as the page's HTML).
+    expect(kind(await get('/', flagged))).toBe('html');
+    expect(kind(await get('/about', flagged))).toBe('html');
+    // `/_root` is the home page's name in Waku's addresses, not a page of this site.
+    const root = await get('/_root?_rsc=b1', flagged);
+    expect(root.status).toBe(404);
+    expect(kind(root)).toBe('html');
+    expect((await get('/about_?_rsc=b1', flagged)).status).toBe(404);
+    // `/index.html/` is the home page's other spelling too.
+    const index = await get('/index.html/');
+    expect(index.status).toBe(308);
+    expect(index.headers.get('location')).toBe('/');
+    // The URL limit judges the address the browser sent, not Waku's spelling of it.
+    const longQuery = `/preview/about?${'%'.repeat(3000)}&_rsc=b1`;
+    expect((await get(longQuery, flagged)).status).not.toBe(414);
   });
 
   test("a preview's data is private and needs a session", async () => {

@@ -91,7 +91,10 @@ export function navigationStarting(href: string): void {
 /** The address a route request is for, as the browser would show it. */
 export function targetUrlOf(rscPath: string, rscParams: unknown): string {
   const query = rscParams instanceof URLSearchParams ? (rscParams.get('query') ?? '') : '';
-  return `${decodeRoutePath(rscPath)}${query ? `?${query}` : ''}`;
+  // A full page load must stay on this site: `//evil.example` (a path Waku's router was
+  // given) would be another site to the browser (hostile pass).
+  const path = decodeRoutePath(rscPath).replace(/^[/\\]+/, '/');
+  return `${path}${query ? `?${query}` : ''}`;
 }
 
 /** Waku's "leave" error: the router pushes the URL and loads it as a full page. */
