@@ -47,6 +47,12 @@ export default defineConfig({
     // The syntax highlighter's worker thread is an entry of its own (dist/server/
     // highlight-worker.js), started by src/lib/highlight.ts.
     environments: {
+      // The browser loads Sentry's SDK only at its first error (client-errors.ts). Under `bun run
+      // dev` Vite would find that import then, optimise it and reload the page — losing the
+      // error the developer was looking at: it is optimised at start instead.
+      client: {
+        optimizeDeps: { include: ['@sentry/react'] },
+      },
       rsc: {
         build: {
           rolldownOptions: {

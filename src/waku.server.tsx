@@ -4,11 +4,13 @@
 import { fsRouter } from 'waku';
 import adapter from 'waku/adapters/bun';
 import { currentContentVersion } from './lib/content-version';
+import { DEVELOPMENT } from './lib/development';
 import { getEnv } from './lib/env';
 import { REQUEST_BODY_MAX_BYTES } from './lib/field-limits';
 import { createFrontDoor } from './lib/front-door';
 import { mediaStore } from './lib/media';
 import { createMediaResponder } from './lib/media-serving';
+import { startServerMonitoring } from './lib/observability/sentry-server';
 import { processSingleton } from './lib/process-singleton';
 import { createRenderCache } from './lib/render-cache';
 import { actions } from './middleware/actions';
@@ -25,6 +27,11 @@ const pageModules = Object.fromEntries(
 
 const env = getEnv();
 
+// Under `bun run dev` the app runs in Vite's module graph, whose copy of the Sentry SDK is not
+// the one a --preload would start: it is started here, in the graph that reports (Spotlight
+// included). The production server starts it in src/serve.ts, before Bun.serve.
+if (DEVELOPMENT) startServerMonitoring();
+
 const entry = adapter(fsRouter(pageModules), {
   // Actions carry form posts with Markdown bodies: an over-long body is read and refused with
   // its text kept; only something far larger is refused unread (docs in field-limits.ts).
@@ -39,7 +46,7 @@ const entry = adapter(fsRouter(pageModules), {
 
 // Off in development: an edited component must show on the next request.
 const renderCache =
-  import.meta.env.DEV || env.FOLIO_RENDER_CACHE === 'off'
+  DEVELOPMENT || env.FOLIO_RENDER_CACHE === 'off'
     ? null
     : processSingleton('render-cache', () =>
         createRenderCache({

@@ -4,6 +4,7 @@
 import 'server-only';
 import { DEVELOPMENT } from './development';
 import { getEnv } from './env';
+import { spotlightOrigin } from './observability/browser-config';
 
 /**
  * What Folio loads, and nothing else. Scripts need 'unsafe-inline': Waku's bootstrap and the
@@ -12,7 +13,8 @@ import { getEnv } from './env';
  * and the origins IMAGE_ORIGINS names, nowhere else: a Markdown image cannot make a
  * visitor's browser call any host (docs/decisions/0019). Every request the page makes (page
  * data, actions, the Sentry tunnel) is same-origin. In development only, scripts may also
- * use eval(): React's development build rebuilds server components' stacks with it.
+ * use eval() (React's development build rebuilds server components' stacks with it), and the
+ * page may send to Spotlight's sidecar when SENTRY_SPOTLIGHT names one.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -22,7 +24,7 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   ['img-src', "'self'", ...(getEnv().IMAGE_ORIGINS?.split(/\s+/) ?? [])].join(' '),
   "font-src 'self'",
-  "connect-src 'self'",
+  ['connect-src', "'self'", spotlightOrigin() ?? ''].join(' ').trim(),
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",

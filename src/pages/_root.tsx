@@ -24,6 +24,7 @@ export default async function Root({ children }: { children: ReactNode }) {
       data-sentry-dsn={monitoring.dsn}
       data-sentry-environment={monitoring.environment}
       data-sentry-traces-sample-rate={monitoring.tracesSampleRate}
+      data-sentry-spotlight={monitoring.spotlight}
     >
       <head>
         <LoadFailureGuard />

@@ -1,8 +1,10 @@
 // The development loop as a new developer meets it (issue 15): `bun run dev` on a copy of this
-// project with a server component and a client component that fail. In development only the
-// error's message and stack are on the error page and once, readably, in the terminal; the
-// log line carries the error; a client navigation to the failing page says "server-side";
-// the CSP lets React's development build use eval() (and only there).
+// project with a server component and a client component that fail, and Spotlight's sidecar
+// (`bun run spotlight`, pinned in tools/spotlight) running beside it as the README has it. In
+// development only the error's message and stack are on the error page and once, readably, in
+// the terminal; the log line carries the error; a client navigation to the failing page says
+// "server-side"; the CSP lets React's development build use eval() (and only there); errors
+// and traces from the server and from the browser reach Spotlight.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,8 +49,41 @@ function freePort(): number {
   return port;
 }
 
+/** What the sidecar received: its event stream, read as Spotlight's UI reads it. */
+type Envelope = [Record<string, unknown>, [Record<string, unknown>, Record<string, unknown>][]];
+function readSidecar(url: string, into: Envelope[]): AbortController {
+  const stop = new AbortController();
+  void (async () => {
+    const response = await fetch(url, {
+      headers: { accept: 'text/event-stream' },
+      signal: stop.signal,
+    });
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for await (const chunk of response.body as ReadableStream<Uint8Array>) {
+      buffered += decoder.decode(chunk, { stream: true });
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines)
+        if (line.startsWith('data: ')) into.push(JSON.parse(line.slice(6)) as Envelope);
+    }
+  })().catch(() => undefined);
+  return stop;
+}
+
+const items = (envelopes: Envelope[], type: string) =>
+  envelopes.flatMap(([header, list]) =>
+    list
+      .filter(([itemHeader]) => itemHeader.type === type)
+      .map(([, payload]) => ({ source: header.__spotlight_inferred_source, payload })),
+  );
+
 describe('bun run dev', () => {
   let dev: ReturnType<typeof Bun.spawn>;
+  let sidecar: ReturnType<typeof Bun.spawn>;
+  let stopReading: AbortController | undefined;
+  const received: Envelope[] = [];
+  let sidecarUrl = '';
   let output = '';
   let base = '';
   let browser: Browser;
@@ -57,6 +92,25 @@ describe('bun run dev', () => {
   beforeAll(async () => {
     copy = projectCopy();
     const database = await createThrowAwayDatabase('sqlite');
+    // Spotlight first, as the README says: `bun run spotlight`, on a port of its own.
+    const sidecarPort = freePort();
+    sidecar = Bun.spawn(
+      ['setsid', 'bun', 'run', 'spotlight', 'server', '-p', String(sidecarPort)],
+      {
+        cwd: path.resolve(import.meta.dir, '../..'),
+        stdout: 'ignore',
+        stderr: 'ignore',
+      },
+    );
+    sidecarUrl = `http://localhost:${sidecarPort}/stream`;
+    await waitFor(
+      async () =>
+        (await fetch(`http://localhost:${sidecarPort}/`).catch(() => null))?.status === 200
+          ? true
+          : undefined,
+      { timeoutMs: 60_000, what: 'the Spotlight sidecar' },
+    );
+    stopReading = readSidecar(sidecarUrl, received);
     const port = freePort();
     base = `http://127.0.0.1:${port}`;
     // A session of its own (setsid): the dev server's child processes stop with it.
@@ -69,6 +123,7 @@ describe('bun run dev', () => {
         DATABASE_URL: database.url,
         SENTRY_DSN: undefined,
         WAKU_PUBLIC_SENTRY_DSN: undefined,
+        SENTRY_SPOTLIGHT: sidecarUrl,
       },
       stdout: 'pipe',
       stderr: 'pipe',
@@ -86,13 +141,18 @@ describe('bun run dev', () => {
   }, 90_000);
 
   afterAll(async () => {
+    stopReading?.abort();
     await browser?.close();
-    try {
-      process.kill(-dev.pid, 'SIGTERM');
-    } catch {
-      // Already gone.
+    // Each started in a session of its own: the whole group stops (Spotlight's node process,
+    // the dev server's).
+    for (const child of [sidecar, dev]) {
+      try {
+        if (child) process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // Already gone.
+      }
+      await child?.exited;
     }
-    await dev?.exited;
     // The copy (its node_modules is a link: only the link goes).
     if (copy) rmSync(copy, { recursive: true, force: true });
   }, 20_000);
@@ -151,16 +211,60 @@ describe('bun run dev', () => {
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true', null, {
       timeout: 30_000,
     });
+    // The error's envelope on its way to Spotlight (read in the last test).
+    const sent = page.waitForRequest(
+      (request) =>
+        request.url() === sidecarUrl &&
+        request.method() === 'POST' &&
+        (request.postData() ?? '').includes(CLIENT_FAILURE),
+      { timeout: 30_000 },
+    );
     await page.getByRole('button', { name: 'Fail' }).click();
     await page.locator('.dev-error pre').waitFor();
     expect(await page.getByRole('heading', { level: 1 }).first().textContent()).toContain(
       'a client-side exception has occurred',
     );
     expect(await page.locator('.dev-error pre').textContent()).toContain(CLIENT_FAILURE);
+    // Reported: the SDK loaded for this error and sent it to the sidecar.
+    expect((await (await sent).response())?.status()).toBe(200);
     // No page of the dev server is refused eval() by the CSP any more.
     expect(
       consoleErrors.filter((text) => /unsafe-eval|Content Security Policy/.test(text)),
     ).toEqual([]);
     await page.close();
   }, 90_000);
+
+  test('Spotlight received errors and traces from the server and from the browser', async () => {
+    // The tests above made them: a failing server component, a failing client component, and
+    // page loads on both sides.
+    const errors = await waitFor(
+      () => {
+        const events = items(received, 'event');
+        const server = events.find((e) => JSON.stringify(e.payload).includes(SERVER_FAILURE));
+        const browser = events.find((e) => JSON.stringify(e.payload).includes(CLIENT_FAILURE));
+        return server && browser ? { server, browser } : undefined;
+      },
+      { timeoutMs: 20_000, what: 'both errors in Spotlight' },
+    );
+    expect(errors.server.source).toBe('server');
+    expect((errors.browser.payload.sdk as { name?: string }).name).toBe('sentry.javascript.react');
+    // Traces, sent whole for Spotlight (traceLifecycle static): the dev server's request and
+    // the browser's page load.
+    const traces = await waitFor(
+      () => {
+        const transactions = items(received, 'transaction').map(
+          (item) =>
+            item.payload as { transaction?: string; contexts?: { trace?: { op?: string } } },
+        );
+        const server = transactions.find(
+          (t) =>
+            t.contexts?.trace?.op === 'http.server' && t.transaction === 'GET /dev-client-failure',
+        );
+        const browser = transactions.find((t) => t.contexts?.trace?.op === 'pageload');
+        return server && browser ? { server, browser } : undefined;
+      },
+      { timeoutMs: 20_000, what: 'server and browser traces in Spotlight' },
+    );
+    expect(traces.browser.transaction).toBeDefined();
+  }, 40_000);
 });

@@ -53,8 +53,10 @@ export function startBrowserMonitoring(): void {
     sentryDsn: dsn,
     sentryEnvironment,
     sentryTracesSampleRate,
+    sentrySpotlight: spotlight,
   } = document.documentElement.dataset;
-  if (!dsn) {
+  // Neither Sentry nor (under `bun run dev`) Spotlight: nothing leaves the browser.
+  if (!dsn && !spotlight) {
     queue.length = 0;
     return;
   }
@@ -64,7 +66,9 @@ export function startBrowserMonitoring(): void {
     if (loading) return;
     loading = true;
     import('./sentry-react')
-      .then(({ initSentryReact }) => initSentryReact(dsn, sentryEnvironment, { tracing }))
+      .then(({ initSentryReact }) =>
+        initSentryReact(dsn, sentryEnvironment, { tracing, spotlight }),
+      )
       .then((ready) => {
         reporter = ready;
         for (const item of queue.splice(0)) ready(item.error, item.context);

@@ -16,6 +16,12 @@ export const DATA_COLLECTION: NonNullable<BunOptions['dataCollection']> = {
   urlQueryParams: false,
 };
 
+/** Spotlight's sidecar, where SENTRY_SPOTLIGHT (`1`, or the sidecar's URL) sends, or null. */
+export function spotlightSidecarUrl(value: string | undefined): string | null {
+  if (!value || value === '0' || value === 'false') return null;
+  return value === '1' || value === 'true' ? 'http://localhost:8969/stream' : value;
+}
+
 /** Reads SENTRY_DSN, SENTRY_ENVIRONMENT, SENTRY_RELEASE, SENTRY_TRACES_SAMPLE_RATE and
  * SENTRY_SPOTLIGHT (`1`, or the sidecar's URL). */
 export type ServerSentryEnv = Record<string, string | undefined>;
@@ -34,9 +40,17 @@ export function serverSentryOptions(env: ServerSentryEnv): BunOptions | null {
     dataCollection: DATA_COLLECTION,
     // The referer (kept for debugging) and URLs can carry a share token: none leaves.
     beforeSend: (event) => scrubSecrets(event),
-    beforeSendTransaction: (event) => scrubSecrets(event),
     beforeSendSpan: (span) => scrubSecrets(span),
     beforeBreadcrumb: (breadcrumb) => scrubSecrets(breadcrumb),
-    spotlight: spotlight ? (spotlight === '1' || spotlight === 'true' ? true : spotlight) : false,
+    spotlight: spotlightSidecarUrl(spotlight) ?? false,
+    // Spotlight 4.11 shows whole transactions, not streamed spans ("missing root
+    // transaction"): for a developer's sidecar, traces are sent whole. The dev server's own
+    // module requests (each a request to Vite's server) are not Folio's to trace.
+    ...(spotlightSidecarUrl(spotlight)
+      ? {
+          traceLifecycle: 'static' as const,
+          ignoreTransactions: [/^[A-Z]+ \/(?:src|node_modules|@vite|@fs|@id|@react-refresh)\//],
+        }
+      : {}),
   };
 }

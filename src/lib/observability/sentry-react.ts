@@ -10,14 +10,22 @@ import {
   init,
   linkedErrorsIntegration,
   reactErrorHandler,
+  spotlightBrowserIntegration,
   withScope,
 } from '@sentry/react';
 import type { ClientErrorContext } from './client-errors';
 
+/** Where Spotlight alone is set (no DSN): events are made, handed to Spotlight, sent nowhere. */
+const SPOTLIGHT_ONLY_DSN = 'http://spotlight@localhost/0';
+const sendNothing = () => ({
+  send: async () => ({}),
+  flush: async () => true,
+});
+
 export async function initSentryReact(
-  dsn: string,
+  dsn: string | undefined,
   environment: string | undefined,
-  { tracing }: { tracing: boolean },
+  { tracing, spotlight }: { tracing: boolean; spotlight?: string | undefined },
 ) {
   const integrations = [
     eventFiltersIntegration(),
@@ -27,9 +35,14 @@ export async function initSentryReact(
     dedupeIntegration(),
     httpContextIntegration(),
     ...(tracing ? (await import('./sentry-tracing')).tracingIntegrations() : []),
+    // `bun run dev` with SENTRY_SPOTLIGHT: every envelope also goes to the sidecar.
+    ...(spotlight ? [spotlightBrowserIntegration({ sidecarUrl: spotlight })] : []),
   ];
   init({
-    dsn,
+    dsn: dsn ?? SPOTLIGHT_ONLY_DSN,
+    // Spotlight 4.11 shows whole transactions, not streamed spans.
+    ...(spotlight ? { traceLifecycle: 'static' as const } : {}),
+    ...(dsn ? {} : { transport: sendNothing }),
     environment,
     // Same-origin: ad blockers leave it alone, and the server forwards only to its own DSN.
     tunnel: '/monitoring',
