@@ -786,7 +786,17 @@ export function createContentStore(
     async schedulePublish(
       slug: string,
       at: Date,
-      { editor = null, pageId }: { editor?: string | null; pageId?: number } = {},
+      {
+        editor = null,
+        pageId,
+        onlyIfUnscheduled = false,
+      }: {
+        editor?: string | null;
+        pageId?: number;
+        /** The banner's form is for a page with no schedule: one set meanwhile (another tab,
+         * another editor) is not silently replaced. The CLI replaces on purpose. */
+        onlyIfUnscheduled?: boolean;
+      } = {},
     ): Promise<Schedule> {
       const problem = Number.isNaN(at.getTime())
         ? unreadableTimeMessage()
@@ -801,6 +811,15 @@ export function createContentStore(
             'invalid',
             `“${page.slug}” is published and has no newer draft: there is nothing to schedule.`,
           );
+        if (onlyIfUnscheduled) {
+          const [pending] = await q<{ publish_at: string | null; scheduled_by: string | null }>`
+            SELECT publish_at, scheduled_by FROM pages WHERE id = ${page.id}`;
+          if (pending?.publish_at)
+            throw new ContentError(
+              'conflict',
+              `This page was scheduled meanwhile${pending.scheduled_by ? ` by ${pending.scheduled_by}` : ''}, for ${new Date(pending.publish_at).toISOString().replace('T', ' ').slice(0, 16)} UTC. Reload to see it; cancel it there to set another time.`,
+            );
+        }
         await q`UPDATE pages SET publish_at = ${publishAt}, scheduled_by = ${editor}
                 WHERE id = ${page.id}`;
         return { publishAt, scheduledBy: editor };

@@ -225,6 +225,36 @@ describe('a schedule never outlives the draft it was for (hostile pass)', () => 
     expect(await scheduledSlugs()).not.toContain(slug);
   });
 
+  // Issue 14's hostile pass: a stale tab scheduling a page another tab (or editor) had
+  // scheduled meanwhile replaced that schedule silently.
+  test('a stale tab does not replace a schedule set meanwhile: it says so, and the first stands', async () => {
+    const slug = 'stale-schedule';
+    await withStore(a, async (store) => {
+      await store.putPage({ slug, title: slug, summary: '', body: 'ONE' }, { publish: true });
+      await store.putPage({ slug, title: slug, summary: '', body: 'TWO' });
+    });
+    const staleTab = await (
+      await fetch(`${a.url}/preview/${slug}`, { headers: { cookie } })
+    ).text();
+    const first = new Date('2027-12-24T10:00:00.000Z');
+    await withStore(a, (store) =>
+      store.schedulePublish(slug, first, { editor: 'other@example.com' }),
+    );
+    const late = await submitForm(
+      `${a.url}/preview/${slug}`,
+      await formWithButton(staleTab, 'Schedule'),
+      { cookie, set: { publishAt: '2027-12-25T18:30' }, button: 'Schedule' },
+    );
+    expect(late.status).toBe(409);
+    const page = await late.text();
+    expect(page).toContain('This page was scheduled meanwhile by other@example.com');
+    // The page shows the schedule that stands.
+    expect(page).toContain('Will be published <time dateTime="2027-12-24T10:00:00.000Z">');
+    expect(await withStore(a, (store) => store.listAll())).toContainEqual(
+      expect.objectContaining({ slug, publishAt: first.toISOString() }),
+    );
+  });
+
   test('Cancel from a stale tab says there was nothing to cancel', async () => {
     const slug = 'stale-cancel';
     await withStore(a, async (store) => {

@@ -512,6 +512,7 @@ export async function schedulePublish(
     await contentStore().schedulePublish(slug, at, {
       editor: asking.session.editor.email,
       pageId: whole(formData, 'pageId') ?? -1,
+      onlyIfUnscheduled: true,
     });
   } catch (error) {
     if (!isContentError(error)) throw error;

@@ -55,6 +55,12 @@ export function ScheduleForm({
           {schedule.scheduledBy ? `, on behalf of ${schedule.scheduledBy}` : ''}.
         </span>{' '}
         <button type="submit">Cancel schedule</button>
+        {/* A time this tab sent after another schedule was set meanwhile: why it was not used. */}
+        {state.error ? (
+          <span className="form-error" role="alert">
+            {state.error}
+          </span>
+        ) : null}
       </form>
     );
 
