@@ -30,7 +30,7 @@ const env = getEnv();
 // Under `bun run dev` the app runs in Vite's module graph, whose copy of the Sentry SDK is not
 // the one a --preload would start: it is started here, in the graph that reports (Spotlight
 // included). The production server starts it in src/serve.ts, before Bun.serve.
-if (DEVELOPMENT) startServerMonitoring();
+if (DEVELOPMENT) startServerMonitoring({ SENTRY_ENVIRONMENT: 'development', ...process.env });
 
 const entry = adapter(fsRouter(pageModules), {
   // Actions carry form posts with Markdown bodies: an over-long body is read and refused with

@@ -57,7 +57,14 @@ class Boundary extends Component<Props, State> {
   }
 
   override componentDidUpdate(previous: Props) {
-    if (previous.resetKey !== this.props.resetKey && this.state.error !== null)
+    if (this.state.error === null) return;
+    // A navigation clears the error; under `bun run dev` so does new content from the server
+    // (a hot update after the developer fixed a server component), or the page stayed on the
+    // error until a reload. If it still fails, the error shows again.
+    if (
+      previous.resetKey !== this.props.resetKey ||
+      (DEVELOPMENT && previous.children !== this.props.children)
+    )
       this.setState({ error: null });
   }
 

@@ -124,6 +124,29 @@ describe('Sentry in the browser', () => {
       await context.close();
     }, 30_000);
 
+    // The hostile pass's repro (issue 15): the browser SDK sent a share link's token as the
+    // page had it (an error message with the URL; a span's attributes); only the server
+    // scrubbed.
+    test("a share link's token in the page's URL never leaves the browser", async () => {
+      const token = `sharetoken${Date.now()}`;
+      const page = await browser.newPage();
+      await page.goto(`${server.url}/about?share=${token}`);
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+      await page.evaluate(() => {
+        setTimeout(() => {
+          throw new Error(`failed at ${location.href}`);
+        });
+      });
+      const event = await waitFor(() =>
+        errorEvents(receiver.envelopes).find((e) =>
+          JSON.stringify(e.exception).includes('failed at'),
+        ),
+      );
+      expect(JSON.stringify(event)).toContain('share=[Filtered]');
+      expect(JSON.stringify(receiver.envelopes)).not.toContain(token);
+      await page.close();
+    }, 30_000);
+
     test('an error thrown before the SDK could load is queued and still arrives', async () => {
       const page = await browser.newPage();
       const marker = `early-${Date.now()}`;
@@ -167,6 +190,20 @@ describe('Sentry in the browser', () => {
         { timeoutMs: 20_000 },
       );
       expect(pageload).toBeDefined();
+      // Spans are scrubbed in the browser too: a page load at a share link names no token.
+      const token = `sharetoken${Date.now()}`;
+      const shared = await browser.newPage();
+      await shared.goto(`${server.url}/contact?share=${token}`);
+      await shared.waitForFunction(() => document.documentElement.dataset.sentryReady === 'true');
+      await waitFor(
+        () =>
+          spans(receiver.envelopes).find(
+            (span) => span.is_segment && JSON.stringify(span).includes('/contact'),
+          ),
+        { timeoutMs: 20_000 },
+      );
+      expect(JSON.stringify(receiver.envelopes)).not.toContain(token);
+      await shared.close();
       await page.close();
     }, 40_000);
   });

@@ -39,8 +39,14 @@ function projectCopy(): string {
     path.join(copy, 'src/pages/(site)/dev-client-failure.tsx'),
     `import { DevFailureButton } from '../../components/dev-failure-button';\nexport default async function DevClientFailure() {\n  return (<section><h1>Client failure</h1><a href="/dev-failure">To the failing page</a><DevFailureButton /></section>);\n}\nexport const getConfig = async () => ({ render: 'dynamic' }) as const;\n`,
   );
+  writeFileSync(path.join(copy, HOT_PAGE), hotPage(false));
   return copy;
 }
+
+/** A page the hot-update test breaks and fixes while it is open in the browser. */
+const HOT_PAGE = 'src/pages/(site)/dev-hot.tsx';
+const hotPage = (broken: boolean) =>
+  `export default async function DevHot() {\n  ${broken ? `throw new Error('Dev check: broken while open');` : ''}\n  return <section><h1>Hot page works</h1></section>;\n}\nexport const getConfig = async () => ({ render: 'dynamic' }) as const;\n`;
 
 function freePort(): number {
   const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
@@ -233,6 +239,22 @@ describe('bun run dev', () => {
     ).toEqual([]);
     await page.close();
   }, 90_000);
+
+  // The hostile pass's repro: a server component broken and fixed again while its page is open
+  // left the page on the error until a reload.
+  test('a server component broken and fixed while open: the page shows the error, then recovers', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/dev-hot`);
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true', null, {
+      timeout: 30_000,
+    });
+    await page.getByRole('heading', { name: 'Hot page works' }).waitFor();
+    writeFileSync(path.join(copy, HOT_PAGE), hotPage(true));
+    await page.getByText('Dev check: broken while open').first().waitFor({ timeout: 20_000 });
+    writeFileSync(path.join(copy, HOT_PAGE), hotPage(false));
+    await page.getByRole('heading', { name: 'Hot page works' }).waitFor({ timeout: 20_000 });
+    await page.close();
+  }, 60_000);
 
   test('Spotlight received errors and traces from the server and from the browser', async () => {
     // The tests above made them: a failing server component, a failing client component, and

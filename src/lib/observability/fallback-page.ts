@@ -33,7 +33,7 @@ export function staticPage({
 }): string {
   const header = site ? `<header><a href="/">${escapeHtml(site)}</a></header>` : '';
   const footer = site ? `<footer>${escapeHtml(site)} · <a href="/">Home page</a></footer>` : '';
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${header}<main><h1>${escapeHtml(heading)}</h1>${body}</main>${footer}</body></html>`;
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${header}<main><h1>${escapeHtml(heading)}</h1>${body}</main>${footer}</body></html>`;
 }
 
 /** Text an editor typed into a form whose post failed, to hand back on the error page. */

@@ -40,17 +40,20 @@ export function serverSentryOptions(env: ServerSentryEnv): BunOptions | null {
     dataCollection: DATA_COLLECTION,
     // The referer (kept for debugging) and URLs can carry a share token: none leaves.
     beforeSend: (event) => scrubSecrets(event),
-    beforeSendSpan: (span) => scrubSecrets(span),
     beforeBreadcrumb: (breadcrumb) => scrubSecrets(breadcrumb),
     spotlight: spotlightSidecarUrl(spotlight) ?? false,
     // Spotlight 4.11 shows whole transactions, not streamed spans ("missing root
     // transaction"): for a developer's sidecar, traces are sent whole. The dev server's own
     // module requests (each a request to Vite's server) are not Folio's to trace.
+    // Spans are scrubbed as streamed spans, or within their transaction when sent whole.
     ...(spotlightSidecarUrl(spotlight)
       ? {
           traceLifecycle: 'static' as const,
-          ignoreTransactions: [/^[A-Z]+ \/(?:src|node_modules|@vite|@fs|@id|@react-refresh)\//],
+          beforeSendTransaction: (event) => scrubSecrets(event),
+          ignoreTransactions: [
+            /^[A-Z]+ \/(?:src|node_modules|@vite|@fs|@id|@react-refresh)(?:\/|$)/,
+          ],
         }
-      : {}),
+      : { beforeSendSpan: (span) => scrubSecrets(span) }),
   };
 }

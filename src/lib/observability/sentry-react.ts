@@ -14,6 +14,7 @@ import {
   withScope,
 } from '@sentry/react';
 import type { ClientErrorContext } from './client-errors';
+import { scrubSecrets } from './scrub';
 
 /** Where Spotlight alone is set (no DSN): events are made, handed to Spotlight, sent nowhere. */
 const SPOTLIGHT_ONLY_DSN = 'http://spotlight@localhost/0';
@@ -53,6 +54,13 @@ export async function initSentryReact(
     // Without tracePropagationTargets only same-origin requests (page data, actions) carry
     // sentry-trace and baggage, which is exactly what we want.
     dataCollection: { userInfo: false, cookies: false, httpBodies: [], urlQueryParams: false },
+    // A share link's token (in the page's URL, a message, a span's attributes) and Folio's
+    // cookies never leave the browser, as on the server (scrub.ts; hostile pass).
+    beforeSend: (event) => scrubSecrets(event),
+    beforeBreadcrumb: (breadcrumb) => scrubSecrets(breadcrumb),
+    ...(spotlight
+      ? { beforeSendTransaction: (event) => scrubSecrets(event) }
+      : { beforeSendSpan: (span) => scrubSecrets(span) }),
   });
   // React's root callbacks and the fallback boundary hand over their component stack: those
   // errors go through the SDK's React error handler; errors outside React (event handlers,
