@@ -19,7 +19,7 @@ import {
   postgresAnswers,
   type ThrowAwayDatabase,
 } from '../tests/databases';
-import { startFolio } from '../tests/harness';
+import { freePort, startFolio } from '../tests/harness';
 import { startEnvelopeReceiver } from '../tests/sentry-receiver';
 import { CHROMIUM_LAUNCH } from '../tests/support';
 
@@ -230,17 +230,13 @@ const monitoredEnv = { SENTRY_DSN: receiver.dsn, WAKU_PUBLIC_SENTRY_DSN: receive
 // Each as a site is deployed: SITE_URL names its public origin (absolute canonical links), so
 // it listens on a port picked for it first.
 const unsampled = await startServer(
-  await deployedAt({ ...monitoredEnv, SENTRY_TRACES_SAMPLE_RATE: '0' }),
+  deployedAt({ ...monitoredEnv, SENTRY_TRACES_SAMPLE_RATE: '0' }),
 );
-const sampled = await startServer(
-  await deployedAt({ ...monitoredEnv, SENTRY_TRACES_SAMPLE_RATE: '1' }),
-);
+const sampled = await startServer(deployedAt({ ...monitoredEnv, SENTRY_TRACES_SAMPLE_RATE: '1' }));
 
-/** `env` with a free port and SITE_URL at it (the OS picks the port; it is free again at once). */
-async function deployedAt(env: Record<string, string>): Promise<Record<string, string>> {
-  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
-  const port = probe.port;
-  probe.stop(true);
+/** `env` with a free port and SITE_URL at it. */
+function deployedAt(env: Record<string, string>): Record<string, string> {
+  const port = freePort();
   return { ...env, PORT: String(port), SITE_URL: `http://127.0.0.1:${port}` };
 }
 

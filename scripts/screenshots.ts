@@ -89,11 +89,7 @@ try {
     await context.close();
     // The public theme, light and dark: a page with code, and the 404.
     for (const colorScheme of ['light', 'dark'] as const) {
-      const reader = await browser.newContext({
-        viewport: { width, height: width > 500 ? 860 : 844 },
-        deviceScaleFactor: 1,
-        colorScheme,
-      });
+      const reader = await readerContext(width, colorScheme);
       const visitor = await reader.newPage();
       await visitor.goto(`${folio.url}/writing-in-markdown`);
       await visitor.locator('pre.shiki').scrollIntoViewIfNeeded();
@@ -108,11 +104,7 @@ try {
   try {
     for (const width of [1280, 390])
       for (const colorScheme of ['light', 'dark'] as const) {
-        const reader = await browser.newContext({
-          viewport: { width, height: width > 500 ? 860 : 844 },
-          deviceScaleFactor: 1,
-          colorScheme,
-        });
+        const reader = await readerContext(width, colorScheme);
         const visitor = await reader.newPage();
         await visitor.goto(`${broken.url}/about`);
         await visitor.screenshot({ path: `${out}/error-${colorScheme}-${width}.png` });
@@ -129,4 +121,13 @@ console.log(`screenshots in ${out}`);
 
 async function hydrated(page: Page) {
   await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' });
+}
+
+/** A visitor's browser at `width` (a desktop's or a phone's height) in one colour scheme. */
+function readerContext(width: number, colorScheme: 'light' | 'dark') {
+  return browser.newContext({
+    viewport: { width, height: width > 500 ? 860 : 844 },
+    deviceScaleFactor: 1,
+    colorScheme,
+  });
 }

@@ -94,6 +94,15 @@ async function serverHasHeard(folio: RunningFolio, version: number): Promise<voi
 
 const START_TIMEOUT_MS = 60_000;
 
+/** A port no one listens on now (the OS picks it; it is free again at once), for a server
+ * that must know its address before it starts (SITE_URL, a sidecar's URL). */
+export function freePort(): number {
+  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}
+
 /**
  * `bun run start` with PORT=0 on a database of its own (a new one, seeded by the server itself
  * as on a first start, unless one is given). Resolves once the server has said where it listens.

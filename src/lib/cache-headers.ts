@@ -38,13 +38,18 @@ export function setPublicCacheHeaders(headers: Headers): void {
 export function withDefaultCacheControl(response: Response): Response {
   if (response.headers.has('cache-control') || (response.status >= 300 && response.status < 400))
     return response;
+  return withHeader(response, 'cache-control', NO_STORE);
+}
+
+/** `response` with `name` set to `value`, copied once when its headers are immutable. */
+export function withHeader(response: Response, name: string, value: string): Response {
   try {
-    response.headers.set('cache-control', NO_STORE);
+    response.headers.set(name, value);
     return response;
   } catch {
     // Responses made by fetch() have immutable headers: copy once.
     const copy = new Response(response.body, response);
-    copy.headers.set('cache-control', NO_STORE);
+    copy.headers.set(name, value);
     return copy;
   }
 }

@@ -5,7 +5,7 @@
 // the request context opened for everything that runs; and the security
 // headers on whatever goes out.
 import 'server-only';
-import { withDefaultCacheControl } from './cache-headers';
+import { withDefaultCacheControl, withHeader } from './cache-headers';
 import { staticPage } from './observability/fallback-page';
 import { PAGE_DATA_HEADER, pageAddressOfPageData, wakuPageDataAddress } from './page-data-address';
 import type { RenderCache } from './render-cache';
@@ -94,19 +94,6 @@ function plain(status: number, text: string, headers: Record<string, string> = {
     status,
     headers: { 'content-type': 'text/plain; charset=utf-8', ...headers },
   });
-}
-
-/** `response` with `name` set to `value`, copied once when its headers are immutable. */
-function withHeader(response: Response, name: string, value: string): Response {
-  try {
-    response.headers.set(name, value);
-    return response;
-  } catch {
-    // Responses made by fetch() have immutable headers.
-    const copy = new Response(response.body, response);
-    copy.headers.set(name, value);
-    return copy;
-  }
 }
 
 /**

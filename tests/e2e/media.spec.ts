@@ -11,6 +11,21 @@ async function photo(colour: string): Promise<Buffer> {
     .toBuffer();
 }
 
+/** A PNG of random grey noise, stored uncompressed: a camera-sized file from a small image. */
+async function noisyPng(width: number, height: number): Promise<Buffer> {
+  return sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 60 },
+    },
+  })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+}
+
 async function uploadInLibrary(page: Page, name: string, bytes: Buffer, alt: string) {
   await page.goto('/preview?media');
   await page
@@ -117,17 +132,7 @@ test('a 6 MB photo uploads with JavaScript', async ({ page, signIn }) => {
   await signIn(page);
   await page.goto('/preview?media');
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
-  const noisy = await sharp({
-    create: {
-      width: 1500,
-      height: 1400,
-      channels: 3,
-      background: '#808080',
-      noise: { type: 'gaussian', mean: 128, sigma: 60 },
-    },
-  })
-    .png({ compressionLevel: 0 })
-    .toBuffer();
+  const noisy = await noisyPng(1500, 1400);
   expect(noisy.length).toBeGreaterThan(5 * 1024 * 1024);
   expect(noisy.length).toBeLessThan(10 * 1024 * 1024);
   await page.getByLabel(/^Image \(JPEG/).setInputFiles({
@@ -181,17 +186,7 @@ test.describe('uploading from the editor', () => {
     // The caret after "First paragraph."
     await body.click();
     await body.evaluate((area: HTMLTextAreaElement) => area.setSelectionRange(16, 16));
-    const noisy = await sharp({
-      create: {
-        width: 1400,
-        height: 1100,
-        channels: 3,
-        background: '#808080',
-        noise: { type: 'gaussian', mean: 128, sigma: 60 },
-      },
-    })
-      .png({ compressionLevel: 0 })
-      .toBuffer();
+    const noisy = await noisyPng(1400, 1100);
     expect(noisy.length).toBeGreaterThan(4.2 * 1024 * 1024);
     await dropFile(page, '#editor-body', 'holiday.png', 'image/png', noisy);
     const panel = page.getByRole('group', { name: /Image to upload: holiday\.png/ });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, chromium } from '@playwright/test';
 import { createThrowAwayDatabase } from '../databases';
-import { waitFor } from '../harness';
+import { freePort, waitFor } from '../harness';
 import { CHROMIUM_LAUNCH } from '../support';
 
 const SERVER_FAILURE = 'Dev check: the server component failed';
@@ -47,13 +47,6 @@ function projectCopy(): string {
 const HOT_PAGE = 'src/pages/(site)/dev-hot.tsx';
 const hotPage = (broken: boolean) =>
   `export default async function DevHot() {\n  ${broken ? `throw new Error('Dev check: broken while open');` : ''}\n  return <section><h1>Hot page works</h1></section>;\n}\nexport const getConfig = async () => ({ render: 'dynamic' }) as const;\n`;
-
-function freePort(): number {
-  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
-  const port = probe.port;
-  probe.stop(true);
-  return port;
-}
 
 /** What the sidecar received: its event stream, read as Spotlight's UI reads it. */
 type Envelope = [Record<string, unknown>, [Record<string, unknown>, Record<string, unknown>][]];

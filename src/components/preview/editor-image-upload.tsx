@@ -29,18 +29,20 @@ export function EditorImageUpload({
   const [busy, setBusy] = useState(false);
   // Over the limit is said at once: the server would refuse it unread.
   const tooLarge = file.size > maxMb * 1024 * 1024 ? uploadTooLargeMessage(file.size, maxMb) : null;
-  const [error, setError] = useState<string | null>(tooLarge);
+  // A refusal of this file (no alt text, the server's answer); another file starts afresh.
+  const [refused, setRefused] = useState<string | null>(null);
+  const error = tooLarge ?? refused;
   const altInput = useRef<HTMLInputElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs for each file offered
   useEffect(() => {
-    setError(tooLarge);
+    setRefused(null);
     altInput.current?.focus();
-  }, [tooLarge]);
+  }, [file]);
 
   const upload = async () => {
-    if (busy) return;
-    if (tooLarge) return setError(tooLarge);
+    if (busy || tooLarge) return;
     if (alt.trim() === '') {
-      setError(ALT_NEEDED_MESSAGE);
+      setRefused(ALT_NEEDED_MESSAGE);
       altInput.current?.focus();
       return;
     }
@@ -48,15 +50,15 @@ export function EditorImageUpload({
     form.set('file', file);
     form.set('alt', alt);
     setBusy(true);
-    setError(null);
+    setRefused(null);
     try {
       const answer = await uploadMedia({}, form);
       // The alt text typed here, even when the library had the image with other words: alt
       // text belongs to each use of an image (Markdown keeps it with the use).
       if (answer.uploaded) onUploaded(imageMarkdown(answer.uploaded.hash, alt));
-      else setError(answer.error ?? 'Nothing was uploaded.');
+      else setRefused(answer.error ?? 'Nothing was uploaded.');
     } catch {
-      setError('Nothing was uploaded: Folio could not be reached. Try again.');
+      setRefused('Nothing was uploaded: Folio could not be reached. Try again.');
     } finally {
       setBusy(false);
     }

@@ -45,6 +45,12 @@ export function ScheduleForm({
     setInstant(instantOf(first));
   }, [state.publishAt]);
 
+  const refusal = state.error ? (
+    <span className="form-error" role="alert">
+      {state.error}
+    </span>
+  ) : null;
+
   if (schedule)
     return (
       <form action={cancelScheduledPublish} className="inline-form schedule">
@@ -56,11 +62,7 @@ export function ScheduleForm({
         </span>{' '}
         <button type="submit">Cancel schedule</button>
         {/* A time this tab sent after another schedule was set meanwhile: why it was not used. */}
-        {state.error ? (
-          <span className="form-error" role="alert">
-            {state.error}
-          </span>
-        ) : null}
+        {refusal}
       </form>
     );
 
@@ -84,11 +86,7 @@ export function ScheduleForm({
       <button type="submit" disabled={pending}>
         Schedule
       </button>
-      {state.error ? (
-        <span className="form-error" role="alert">
-          {state.error}
-        </span>
-      ) : null}
+      {refusal}
     </form>
   );
 }

@@ -13,8 +13,7 @@ export function browserMonitoringConfig(): {
 } {
   const env = getEnv();
   const dsn = env.WAKU_PUBLIC_SENTRY_DSN;
-  // Spotlight is for `bun run dev` only: a deployed page never names a sidecar.
-  const spotlight = DEVELOPMENT ? spotlightSidecarUrl(env.SENTRY_SPOTLIGHT) : null;
+  const spotlight = developmentSidecar();
   if (!dsn && !spotlight) return {};
   return {
     dsn,
@@ -27,6 +26,11 @@ export function browserMonitoringConfig(): {
 
 /** The sidecar's origin the page may send to (the CSP's connect-src), in development only. */
 export function spotlightOrigin(): string | null {
-  const spotlight = DEVELOPMENT ? spotlightSidecarUrl(getEnv().SENTRY_SPOTLIGHT) : null;
+  const spotlight = developmentSidecar();
   return spotlight ? new URL(spotlight).origin : null;
+}
+
+/** Spotlight is for `bun run dev` only: a deployed page never names a sidecar. */
+function developmentSidecar(): string | null {
+  return DEVELOPMENT ? spotlightSidecarUrl(getEnv().SENTRY_SPOTLIGHT) : null;
 }

@@ -27,9 +27,9 @@ export function spotlightSidecarUrl(value: string | undefined): string | null {
 export type ServerSentryEnv = Record<string, string | undefined>;
 
 export function serverSentryOptions(env: ServerSentryEnv): BunOptions | null {
-  const spotlight = env.SENTRY_SPOTLIGHT;
+  const sidecar = spotlightSidecarUrl(env.SENTRY_SPOTLIGHT);
   // No DSN and no Spotlight: the SDK stays off and nothing leaves the machine.
-  if (!env.SENTRY_DSN && !spotlight) return null;
+  if (!env.SENTRY_DSN && !sidecar) return null;
   const rate =
     env.SENTRY_TRACES_SAMPLE_RATE === undefined ? 1 : Number(env.SENTRY_TRACES_SAMPLE_RATE);
   return {
@@ -41,12 +41,12 @@ export function serverSentryOptions(env: ServerSentryEnv): BunOptions | null {
     // The referer (kept for debugging) and URLs can carry a share token: none leaves.
     beforeSend: (event) => scrubSecrets(event),
     beforeBreadcrumb: (breadcrumb) => scrubSecrets(breadcrumb),
-    spotlight: spotlightSidecarUrl(spotlight) ?? false,
+    spotlight: sidecar ?? false,
     // Spotlight 4.11 shows whole transactions, not streamed spans ("missing root
     // transaction"): for a developer's sidecar, traces are sent whole. The dev server's own
     // module requests (each a request to Vite's server) are not Folio's to trace.
     // Spans are scrubbed as streamed spans, or within their transaction when sent whole.
-    ...(spotlightSidecarUrl(spotlight)
+    ...(sidecar
       ? {
           traceLifecycle: 'static' as const,
           beforeSendTransaction: (event) => scrubSecrets(event),

@@ -336,7 +336,7 @@ export const getConfig = async () => ({ render: 'dynamic' }) as const;
 /** What the editor's Image menu and upload need: the newest images and the size limit. */
 async function editorMedia(): Promise<{ images: LibraryImage[]; maxUploadMb: number }> {
   const items = await mediaStore().list({ limit: 24 });
-  const images = items.slice(0, 24).map((item) => ({
+  const images = items.map((item) => ({
     hash: item.hash,
     alt: item.alt,
     thumbnail: mediaPath(
