@@ -163,6 +163,8 @@ describe('bun run dev', () => {
     const html = await response.text();
     expect(html).toContain('Application error: a server-side exception has occurred');
     expect(html).toContain(SERVER_FAILURE);
+    // The site's icon, so the browser asks no /favicon.ico of its own (a 404 in its console).
+    expect(html).toContain('<link rel="icon" href="/favicon.svg"');
     expect(html).toMatch(/at DevFailure \(.*dev-failure\.tsx/);
     // Development only: React's development build may use eval().
     expect(response.headers.get('content-security-policy')).toContain("'unsafe-eval'");
@@ -262,6 +264,8 @@ describe('bun run dev', () => {
       { timeoutMs: 20_000, what: 'both errors in Spotlight' },
     );
     expect(errors.server.source).toBe('server');
+    // The dev server's events say where they come from (they said "production").
+    expect(errors.server.payload.environment).toBe('development');
     expect((errors.browser.payload.sdk as { name?: string }).name).toBe('sentry.javascript.react');
     // Traces, sent whole for Spotlight (traceLifecycle static): the dev server's request and
     // the browser's page load.
@@ -281,5 +285,10 @@ describe('bun run dev', () => {
       { timeoutMs: 20_000, what: 'server and browser traces in Spotlight' },
     );
     expect(traces.browser.transaction).toBeDefined();
+    // Vite's own requests (modules, /@react-refresh) are not Folio's traces.
+    const names = items(received, 'transaction').map(
+      (item) => (item.payload as { transaction?: string }).transaction ?? '',
+    );
+    expect(names.filter((name) => /^[A-Z]+ \/(?:src|node_modules|@)/.test(name))).toEqual([]);
   }, 40_000);
 });
