@@ -6,6 +6,7 @@
 // headers on whatever goes out.
 import 'server-only';
 import { withDefaultCacheControl, withHeader } from './cache-headers';
+import { hydrateAfterPaint } from './hydrate-after-paint';
 import { staticPage } from './observability/fallback-page';
 import { PAGE_DATA_HEADER, pageAddressOfPageData, wakuPageDataAddress } from './page-data-address';
 import type { RenderCache } from './render-cache';
@@ -235,7 +236,8 @@ export function createFrontDoor({
       clientAddress: clientAddressOf(request, socketAddress, trustedProxyHops),
       origin: siteUrl ?? url.origin,
     };
-    const handle = async (forwarded: Request) => withPayloadType(await app(forwarded), route);
+    const handle = async (forwarded: Request) =>
+      hydrateAfterPaint(withPayloadType(await app(forwarded), route));
     const response = await runInRequestContext(facts, () =>
       renderCache ? renderCache.handle(inner, handle) : handle(inner),
     );

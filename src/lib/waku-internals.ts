@@ -148,3 +148,21 @@ export const ETAGS_HEADER = 'x-waku-etags';
  * Waku's (both would reload: three loads instead of two).
  */
 export const PRELOAD_ERROR_EVENT = 'vite:preloadError';
+
+// --- The page's bootstrap script ---------------------------------------------------------------
+
+/** Only Waku's bootstrap script sets this global (its page payloads are other scripts). */
+export const WAKU_BOOTSTRAP_MARKER = 'globalThis.__WAKU_INITIAL_RSC__';
+
+/** The bootstrap's `import("<entry>")` of the client entry (hydrate-after-paint.ts defers it). */
+export function wakuEntryImport(
+  script: string,
+): { entry: string; index: number; length: number } | null {
+  const match = /\bimport\(("\/[^"\\]+")\)/.exec(script);
+  if (!match) return null;
+  return {
+    entry: JSON.parse(match[1] as string) as string,
+    index: match.index,
+    length: match[0].length,
+  };
+}

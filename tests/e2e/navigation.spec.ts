@@ -399,3 +399,30 @@ test('Back to a page whose path begins with two slashes stays on this site', asy
   expect(new URL(page.url()).origin).toBe(new URL(base).origin);
   expect(offSite).toEqual([]);
 });
+
+test('the bundle is asked for only after the page has painted, and the page then hydrates', async ({
+  page,
+}) => {
+  const bundleRequests: string[] = [];
+  page.on('request', (request) => {
+    if (
+      new URL(request.url()).pathname.startsWith('/assets/') &&
+      request.resourceType() === 'script'
+    )
+      bundleRequests.push(request.url());
+  });
+  await page.goto('/');
+  await hydrated(page);
+  const timing = await page.evaluate(() => {
+    const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null;
+    const scripts = performance
+      .getEntriesByType('resource')
+      .filter((entry) => /^\/assets\/.*\.js$/.test(new URL(entry.name).pathname))
+      .map((entry) => entry.startTime);
+    return { paint, firstScript: Math.min(...scripts), count: scripts.length };
+  });
+  expect(timing.paint).not.toBeNull();
+  expect(bundleRequests.length).toBeGreaterThan(1);
+  // The whole bundle, the entry and the modules it imports, starts after the first paint.
+  expect(timing.firstScript).toBeGreaterThanOrEqual(timing.paint as number);
+});

@@ -109,6 +109,8 @@ describe('uploading, without JavaScript', () => {
       '1600.webp@1600',
       '480.avif@480',
       '480.webp@480',
+      '720.avif@720',
+      '720.webp@720',
       '960.avif@960',
       '960.webp@960',
       'original.jpg@2000',
@@ -169,7 +171,7 @@ describe('on a published page', () => {
     expect(pictures).toHaveLength(2);
     const [first = '', second = ''] = pictures;
     expect(first).toContain(
-      `<source type="image/avif" srcset="/media/${hash}/480.avif 480w, /media/${hash}/960.avif 960w, /media/${hash}/1600.avif 1600w"`,
+      `<source type="image/avif" srcset="/media/${hash}/480.avif 480w, /media/${hash}/720.avif 720w, /media/${hash}/960.avif 960w, /media/${hash}/1600.avif 1600w"`,
     );
     expect(first).toContain('type="image/webp"');
     expect(first).toContain(

@@ -17,6 +17,7 @@ import {
   pageDataPathOf,
   pagePathOfPageData,
   RENDER_ERROR_HOOK,
+  WAKU_BOOTSTRAP_MARKER,
   wakuErrorInfo,
 } from '../../src/lib/waku-internals';
 import { formsIn } from '../forms';
@@ -120,6 +121,12 @@ describe('what the running build sends', () => {
     const html = await (await fetch(`${folio.url}/about`)).text();
     expect(html).toContain(`addEventListener('${PRELOAD_ERROR_EVENT}'`);
     expect(html).toContain('globalThis.__WAKU_HYDRATE__ = true');
+    // hydrate-after-paint.ts found the bootstrap and its entry import, and took the preloads.
+    expect(html).toContain(WAKU_BOOTSTRAP_MARKER);
+    expect(html).not.toContain('rel="modulepreload"');
+    expect(html).toMatch(
+      /\.forEach\(function\(h\)\{[\s\S]*?return import\("\/assets\/index-[\w-]+\.js"\);\}\)\.catch\(/,
+    );
   });
 
   test('page data for a page is served at the address pageDataPathOf gives', async () => {
