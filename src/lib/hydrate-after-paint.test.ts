@@ -68,6 +68,19 @@ describe('hydration after the first paint', () => {
     expect(html).toContain('return import("/assets/index-abc.js");})');
   });
 
+  test('a length the app declared is dropped, since the rewrite changes it', async () => {
+    const text = `<html><head><link rel="modulepreload" href="/assets/index-abc.js"></head><body><script>${BOOTSTRAP}</script></body></html>`;
+    const response = hydrateAfterPaint(
+      new Response(text, {
+        status: 404,
+        headers: { 'content-type': 'text/html', 'content-length': String(text.length) },
+      }),
+    );
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-length')).toBeNull();
+    expect((await response.text()).length).toBeGreaterThan(text.length);
+  });
+
   test('responses other than HTML are not touched', () => {
     const data = new Response('0:["$","p"]', { headers: { 'content-type': 'text/x-component' } });
     expect(hydrateAfterPaint(data)).toBe(data);

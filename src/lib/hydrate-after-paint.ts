@@ -55,6 +55,14 @@ export function hydrateAfterPaint(response: Response): Response {
     !response.headers.get('content-type')?.startsWith('text/html')
   )
     return response;
+  // The rewrite changes the length: a length the app declared would cut the page short.
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  const unsized = new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
   const modules: string[] = [];
   let script = '';
   return new HTMLRewriter()
@@ -79,5 +87,5 @@ export function hydrateAfterPaint(response: Response): Response {
         script = '';
       },
     })
-    .transform(response);
+    .transform(unsized);
 }
