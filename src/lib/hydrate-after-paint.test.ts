@@ -34,6 +34,9 @@ describe('hydration after the first paint', () => {
     const payload = 'self.__FLIGHT_DATA.push("import(\\"/assets/x.js\\")")';
     expect(deferBootstrap(payload, [])).toBeNull();
     expect(deferBootstrap('globalThis.__WAKU_INITIAL_RSC__ = 1;', [])).toBeNull();
+    // An editor's page that quotes both is page data: its quotes arrive escaped, never matched.
+    const quoted = `self.__FLIGHT_DATA.push(${JSON.stringify('globalThis.__WAKU_INITIAL_RSC__; import("/assets/x.js")')})`;
+    expect(deferBootstrap(quoted, [])).toBeNull();
   });
 
   test('a page streams through with its preload links moved into the bootstrap', async () => {
