@@ -237,7 +237,7 @@ export function createFrontDoor({
       origin: siteUrl ?? url.origin,
     };
     const handle = async (forwarded: Request) =>
-      hydrateAfterPaint(withPayloadType(await app(forwarded), route));
+      hydrateAfterPaint(withPayloadType(await app(forwarded), route), route);
     const response = await runInRequestContext(facts, () =>
       renderCache ? renderCache.handle(inner, handle) : handle(inner),
     );

@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { deferBootstrap, hydrateAfterPaint } from './hydrate-after-paint';
+import type { Route } from './routes';
+
+const PUBLIC: Route = { kind: 'page', slug: 'about' };
 
 const BOOTSTRAP = `window.addEventListener('vite:preloadError', function (e) {});
 globalThis.__WAKU_HYDRATE__ = true;
@@ -43,6 +46,7 @@ describe('hydration after the first paint', () => {
     const payload = `self.__FLIGHT_DATA.push(${JSON.stringify('<p>a & b</p> import("/assets/y.js")')})`;
     const html = await hydrateAfterPaint(
       page(`<p>Text</p><script>${BOOTSTRAP}</script><script>${payload}</script>`),
+      PUBLIC,
     ).text();
     expect(html).not.toContain('rel="modulepreload"');
     // The font's preload is not the bundle's: it stays.
@@ -66,6 +70,7 @@ describe('hydration after the first paint', () => {
     });
     const html = await hydrateAfterPaint(
       new Response(body, { headers: { 'content-type': 'text/html' } }),
+      PUBLIC,
     ).text();
     expect(html).toContain('["/assets/index-abc.js"].forEach');
     expect(html).toContain('return import("/assets/index-abc.js");})');
@@ -78,6 +83,7 @@ describe('hydration after the first paint', () => {
         status: 404,
         headers: { 'content-type': 'text/html', 'content-length': String(text.length) },
       }),
+      PUBLIC,
     );
     expect(response.status).toBe(404);
     expect(response.headers.get('content-length')).toBeNull();
@@ -86,6 +92,13 @@ describe('hydration after the first paint', () => {
 
   test('responses other than HTML are not touched', () => {
     const data = new Response('0:["$","p"]', { headers: { 'content-type': 'text/x-component' } });
-    expect(hydrateAfterPaint(data)).toBe(data);
+    expect(hydrateAfterPaint(data, PUBLIC)).toBe(data);
+  });
+
+  test("an editor's screens hydrate at once: text typed before hydration is not React's", () => {
+    for (const route of [{ kind: 'preview', slug: 'about' }, { kind: 'sign-in' }] as const) {
+      const screen = page(`<script>${BOOTSTRAP}</script>`);
+      expect(hydrateAfterPaint(screen, route as Route)).toBe(screen);
+    }
   });
 });

@@ -8,6 +8,7 @@
 // the entry's import, so the bundle still arrives in one parallel round.
 // Measured with `bun run bench --lighthouse` (bench/results.md): decision 0023.
 import { DEVELOPMENT } from './development';
+import type { Route } from './routes';
 import { WAKU_BOOTSTRAP_MARKER, wakuEntryImport } from './waku-internals';
 
 /**
@@ -43,10 +44,14 @@ export function deferBootstrap(script: string, modules: string[]): string | null
 }
 
 /**
- * An HTML response with hydration deferred to after the first paint; any other response as it
- * was. Streams: the preload links come in <head>, the bootstrap at the end of <body>.
+ * A public page's HTML with hydration deferred to after the first paint; any other response as
+ * it was. Streams: the preload links come in <head>, the bootstrap at the end of <body>.
+ * Only public pages: an editor's screens hydrate at once, since text typed into a form before
+ * hydration is not what React's state holds (the e2e editor suite caught a Preview that did
+ * not show it, and a hydration that put the old text back beside the new).
  */
-export function hydrateAfterPaint(response: Response): Response {
+export function hydrateAfterPaint(response: Response, route: Route): Response {
+  if (route.kind !== 'page') return response;
   // Not under `bun run dev`: there the page loads Vite's client and modules one by one
   // anyway, and through Bun's HTMLRewriter its pages came out empty (seen, not explained).
   if (

@@ -23,7 +23,8 @@ import { processSingleton } from './process-singleton';
 /**
  * Widths made for `srcset` (never wider than the original). 720 is a phone's: the reading
  * column on a 360–412 px screen at 1.75–2 device pixels per px needs 560–744 px, which 960
- * overshot by nearly twice the bytes (bench: a phone's first view of three photographs).
+ * overshot by nearly twice the bytes (bench: a phone's first view of three photographs). Images
+ * stored before 720 was added do not have it (same bytes, same id: a re-upload finds them).
  */
 export const MEDIA_WIDTHS = [480, 720, 960, 1600] as const;
 /** The largest image accepted, in pixels: more is a decompression bomb, not a photograph. */
