@@ -167,6 +167,53 @@ describe('folio CLI', () => {
     expect(cli.out.at(-1)).toBe('no open share links\n');
   });
 
+  test('media refresh makes the sizes an image stored before them lacks, and its pages offer them', async () => {
+    const cli = await harness();
+    const store = createContentStore(cli.db);
+    const { default: sharp } = await import('sharp');
+    const { createMediaStore, processImage } = await import('../lib/media');
+    const png = await sharp({
+      create: { width: 1000, height: 500, channels: 3, background: '#336699' },
+    })
+      .png()
+      .toBuffer();
+    const media = createMediaStore(cli.db);
+    const image = await media.add(await processImage(new Uint8Array(png)), {
+      alt: 'A band',
+      filename: 'band.png',
+    });
+    // As an image kept before 720 and the image's own width were made: only 480 and 960.
+    await cli.db.query`
+      DELETE FROM media_variants WHERE name LIKE '720.%' OR name LIKE '1600.%'`;
+    await store.putPage(
+      { slug: 'banded', title: 'Banded', summary: '', body: `![A band](/media/${image.hash})` },
+      { publish: true },
+    );
+    await store.putPage({
+      slug: 'banded',
+      title: 'Banded',
+      summary: '',
+      body: `Draft.\n\n![A band](/media/${image.hash})`,
+    });
+    const published = async () => (await store.getPage('banded', { draft: false }))?.bodyHtml;
+    expect(await published()).not.toContain('720.avif');
+
+    expect(await cli.run('media', 'refresh')).toBe(0);
+    expect(cli.out.at(-1)).toBe(
+      'made 4 image file(s) for 1 image(s); rendered 2 page text(s) again\n',
+    );
+    const html = (await published()) ?? '';
+    expect(html).toContain(`/media/${image.hash}/720.avif 720w`);
+    expect(html).toContain(`/media/${image.hash}/1600.avif 1000w`);
+    expect((await store.getPage('banded', { draft: true }))?.bodyHtml).toContain('720.webp 720w');
+    const made = await media.variant(image.hash, '720.avif');
+    const meta = await sharp(made?.data).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['heif', 720, 360]);
+
+    expect(await cli.run('media', 'refresh')).toBe(0);
+    expect(cli.out.at(-1)).toBe('every image has the sizes this version makes\n');
+  });
+
   test("the README's table of commands is the one the CLI prints", async () => {
     const readme = await Bun.file(path.join(import.meta.dir, '../../README.md')).text();
     const upToDate = readme.includes(commandTableMarkdown());

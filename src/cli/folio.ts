@@ -23,6 +23,7 @@ import {
 import { copySite } from '../lib/db-copy';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../lib/db-errors';
 import { addEditor, endSessionsOf, listEditors, removeEditor } from '../lib/editors';
+import { createMediaStore } from '../lib/media';
 import { migrations } from '../lib/migrations';
 import {
   createPreviewLink,
@@ -416,6 +417,23 @@ export const COMMANDS: readonly Command[] = [
       if (published.length === 0) io.stdout('nothing is due\n');
       for (const page of published)
         io.stdout(`${page.slug}: published (due ${formatUtc(page.publishAt)})\n`);
+    },
+  },
+  {
+    name: 'media refresh',
+    args: '',
+    summary:
+      'make the image sizes this version makes for images kept before it; pages showing them are rendered again',
+    run: async (_args, { db, store, io }) => {
+      const { hashes, made } = await createMediaStore(db).refreshVariants();
+      if (hashes.length === 0) {
+        io.stdout('every image has the sizes this version makes\n');
+        return;
+      }
+      const rendered = await store.rerenderPagesNaming(hashes);
+      io.stdout(
+        `made ${made} image file(s) for ${hashes.length} image(s); rendered ${rendered} page text(s) again\n`,
+      );
     },
   },
   {

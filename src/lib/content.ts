@@ -929,6 +929,52 @@ export function createContentStore(
       });
     },
 
+    /**
+     * Renders again the kept HTML of every draft and revision whose Markdown names one of
+     * these images, after their sizes changed (`folio media refresh`). The Markdown is not
+     * touched, nor the pages' versions: an editor's open form stays valid. Returns how many
+     * texts were rendered again.
+     */
+    async rerenderPagesNaming(hashes: readonly string[]): Promise<number> {
+      if (hashes.length === 0) return 0;
+      const names = (body: string) => mediaHashesIn(body).some((hash) => hashes.includes(hash));
+      const [drafts, revisions] = await read(async (q) => [
+        await q<{ id: number; body: string }>`
+          SELECT page_id AS id, body FROM drafts WHERE body LIKE '%/media/%'`,
+        await q<{ id: number; body: string }>`
+          SELECT id, body FROM revisions WHERE body LIKE '%/media/%'`,
+      ]);
+      // Rendered outside the transaction (highlighting takes time); written only where the
+      // text is still the one rendered, so a save meanwhile keeps its own HTML.
+      const render = async (rows: { id: number; body: string }[]) =>
+        Promise.all(
+          rows
+            .filter((row) => names(row.body))
+            .map(async (row) => ({
+              ...row,
+              html: await renderMarkdown(row.body, {
+                media: await read((q) => mediaByHashes(q, mediaHashesIn(row.body))),
+              }),
+            })),
+        );
+      const [draftHtml, revisionHtml] = [await render(drafts), await render(revisions)];
+      return write(async (q, changed) => {
+        let rendered = 0;
+        for (const row of draftHtml)
+          rendered += (
+            await q`UPDATE drafts SET body_html = ${row.html}
+                    WHERE page_id = ${row.id} AND body = ${row.body} RETURNING page_id`
+          ).length;
+        for (const row of revisionHtml)
+          rendered += (
+            await q`UPDATE revisions SET body_html = ${row.html}
+                    WHERE id = ${row.id} AND body = ${row.body} RETURNING id`
+          ).length;
+        if (rendered > 0) await changed();
+        return rendered;
+      });
+    },
+
     /** The site's title, tagline, footer and header navigation. */
     async getSiteSettings(): Promise<SiteSettings> {
       const rows = await read(

@@ -27,6 +27,24 @@ import { processSingleton } from './process-singleton';
  * stored before 720 was added do not have it (same bytes, same id: a re-upload finds them).
  */
 export const MEDIA_WIDTHS = [480, 720, 960, 1600] as const;
+/** The formats each width is made in; the original's own format is the fallback. */
+const SIZED_TYPES = ['avif', 'webp'] as const;
+
+/**
+ * The widths an image `width` px wide is made at, each named by its step of MEDIA_WIDTHS: every
+ * step narrower than the image, then one at the image's own width (named by the next step), so
+ * a 600 px upload is offered at 480 and 600, not 480 alone, which a 2× phone would show
+ * soft (hostile pass).
+ */
+export function variantTargets(width: number): { name: number; width: number }[] {
+  const targets: { name: number; width: number }[] = [];
+  for (const step of MEDIA_WIDTHS) {
+    targets.push({ name: step, width: Math.min(step, width) });
+    if (step >= width) break;
+  }
+  return targets;
+}
+
 /** The largest image accepted, in pixels: more is a decompression bomb, not a photograph. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 /** The longest side kept of an original (phone photos are 4000–8000 px; pages need less). */
@@ -171,15 +189,13 @@ async function processNow(bytes: Uint8Array): Promise<ProcessedImage> {
       format,
     );
     variants.push({ name: `original.${FORMATS[format].extension}`, ...kept });
-    if (!animated) {
-      for (const target of MEDIA_WIDTHS) {
-        if (target >= kept.width && target !== MEDIA_WIDTHS[0]) continue;
-        const resized = async () =>
-          (await source()).resize({ width: Math.min(target, kept.width) });
-        for (const type of ['avif', 'webp'] as const)
-          variants.push({ name: `${target}.${type}`, ...(await encode(await resized(), type)) });
-      }
-    }
+    if (!animated)
+      for (const target of variantTargets(kept.width))
+        for (const type of SIZED_TYPES)
+          variants.push({
+            name: `${target.name}.${type}`,
+            ...(await encode((await source()).resize({ width: target.width }), type)),
+          });
   } catch (error) {
     if (error instanceof ContentError) throw error;
     throw refuse('That image is damaged or cut short: upload the whole file again.');
@@ -313,6 +329,73 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
         SELECT v.content_type, v.data FROM media_variants v JOIN media m ON m.id = v.media_id
         WHERE m.hash = ${hash} AND v.name = ${name}`;
       return row ? { contentType: row.content_type, data: new Uint8Array(row.data) } : null;
+    },
+
+    /**
+     * Makes the sizes this version of Folio makes (variantTargets) for images stored before
+     * it, from each image's kept original; an animated image has none and is left alone.
+     * Returns the hashes of the images that gained one: the pages naming them must be
+     * rendered again to offer it (ContentStore.rerenderPagesNaming).
+     */
+    async refreshVariants(): Promise<{ hashes: string[]; made: number }> {
+      const db = await opened();
+      const rows = await db.query<{ id: number; hash: string; format: ImageFormat }>`
+        SELECT id, hash, format FROM media ORDER BY id`;
+      const hashes: string[] = [];
+      let made = 0;
+      for (const row of rows) {
+        const id = Number(row.id);
+        const names = new Set(
+          (
+            await db.query<{ name: string }>`
+              SELECT name FROM media_variants WHERE media_id = ${id}`
+          ).map((variant) => variant.name),
+        );
+        if (![...names].some((name) => name.endsWith('.avif'))) continue;
+        const originalName = `original.${FORMATS[row.format].extension}`;
+        const [original] = await db.query<{ width: number; data: Uint8Array }>`
+          SELECT width, data FROM media_variants WHERE media_id = ${id} AND name = ${originalName}`;
+        if (!original) continue;
+        const missing = variantTargets(Number(original.width)).flatMap((target) =>
+          SIZED_TYPES.filter((type) => !names.has(`${target.name}.${type}`)).map((type) => ({
+            ...target,
+            type,
+          })),
+        );
+        if (missing.length === 0) continue;
+        const bytes = new Uint8Array(original.data);
+        const variants = await oneAtATime(async () => {
+          const encoded: Variant[] = [];
+          for (const target of missing)
+            encoded.push({
+              name: `${target.name}.${target.type}`,
+              ...(await encode(
+                (
+                  await image(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
+                ).resize({
+                  width: target.width,
+                }),
+                target.type,
+              )),
+            });
+          return encoded;
+        });
+        await db.transaction(async (q) => {
+          // Another instance or run may have made the same size meanwhile: the same bytes.
+          for (const variant of variants)
+            await q`
+              INSERT INTO media_variants (media_id, name, content_type, width, height, data)
+              VALUES (${id}, ${variant.name}, ${variant.contentType}, ${variant.width},
+                      ${variant.height}, ${variant.data})
+              ON CONFLICT (media_id, name) DO NOTHING`;
+          await q`UPDATE media SET bytes =
+                    (SELECT SUM(LENGTH(data)) FROM media_variants WHERE media_id = ${id})
+                  WHERE id = ${id}`;
+        });
+        hashes.push(row.hash);
+        made += variants.length;
+      }
+      return { hashes, made };
     },
 
     async setAlt(hash: string, alt: string): Promise<void> {

@@ -214,6 +214,43 @@ describe('the editor without JavaScript', () => {
     expect(await fieldOf(await refused.text(), 'body')).toBe(long);
   });
 
+  test('a body sent without a length (chunked) is read up to the largest limit, then 413', async () => {
+    // What the README says of bodies without a Content-Length: no address's own limit can be
+    // checked before reading, so the largest (an upload's, MEDIA_MAX_MB + 1 MiB) applies.
+    const form = await formWithButton(
+      await (await page('/preview/about?edit')).text(),
+      'Save draft',
+    );
+    const chunked = async (bodyLength: number) => {
+      const fields = new FormData();
+      for (const [name, value] of form.fields)
+        fields.append(name, name === 'body' ? 'z'.repeat(bodyLength) : value);
+      const encoded = new Response(fields);
+      const type = encoded.headers.get('content-type') ?? '';
+      const bytes = new Uint8Array(await encoded.arrayBuffer());
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 64 * 1024)
+            controller.enqueue(bytes.subarray(at, at + 64 * 1024));
+          controller.close();
+        },
+      });
+      return fetch(`${folio.url}/preview/about?edit`, {
+        method: 'POST',
+        body: stream,
+        headers: { cookie, origin: folio.url, 'content-type': type },
+        redirect: 'manual',
+      });
+    };
+    // Over the declared-length limit, under the upload's: read, a field error, the text kept.
+    const long = await chunked(REQUEST_BODY_MAX_BYTES + 1);
+    expect(long.status).toBe(422);
+    expect((await fieldOf(await long.text(), 'body'))?.length).toBe(REQUEST_BODY_MAX_BYTES + 1);
+    const huge = await chunked(12 * 1024 * 1024);
+    expect(huge.status).toBe(413);
+    expect(await huge.text()).toContain('Too large to save: nothing was saved.');
+  });
+
   test('delete says what it ends: a page published before loses its history, and says so', async () => {
     await store(async (s) => {
       await s.putPage(

@@ -1,0 +1,20 @@
+import { describe, expect, test } from 'bun:test';
+import { variantTargets } from './media';
+
+const widths = (width: number) =>
+  variantTargets(width).map((target) => `${target.name}@${target.width}`);
+
+describe('the widths an image is made at', () => {
+  test('every step narrower than the image, then the image at its own width', () => {
+    expect(widths(2400)).toEqual(['480@480', '720@720', '960@960', '1600@1600']);
+    expect(widths(1000)).toEqual(['480@480', '720@720', '960@960', '1600@1000']);
+    // A 600 px upload on a 2× phone needs more than 480: it is offered at 600 too.
+    expect(widths(600)).toEqual(['480@480', '720@600']);
+  });
+
+  test('an image as wide as a step, or narrower than the first, is made once at its width', () => {
+    expect(widths(720)).toEqual(['480@480', '720@720']);
+    expect(widths(300)).toEqual(['480@300']);
+    expect(widths(1)).toEqual(['480@1']);
+  });
+});
