@@ -1,4 +1,4 @@
-// `bun run bench [--duration 5] [--rounds 3] [--lighthouse] [--no-build]`: one run that
+// `bun run bench [--duration 5] [--rounds 3] [--lighthouse] [--lighthouse-runs 5] [--no-build]`: one run that
 // measures Folio against the raw-Bun limit on this machine, on SQLite and on PostgreSQL (the
 // server at FOLIO_TEST_POSTGRES_URL, when one answers), and writes bench/results.md. All
 // traffic goes to 127.0.0.1; every process it starts is stopped by PID before it exits, and
@@ -29,7 +29,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     'no-build': { type: 'boolean', default: false },
     lighthouse: { type: 'boolean', default: false },
-    'lighthouse-runs': { type: 'string', default: '3' },
+    'lighthouse-runs': { type: 'string', default: '5' },
   },
 });
 const DURATION = Math.max(1, Math.min(60, Number(values.duration)));
