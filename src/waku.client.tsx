@@ -32,11 +32,11 @@ const root = (
   </StrictMode>
 );
 
-startBrowserMonitoring();
-
 // A task of its own, after the one that evaluated the bundle: on a slow phone each alone stays
 // short of a long task (what Lighthouse's Total Blocking Time counts), together they were not.
+// Monitoring starts once hydration has: a sampled view's tracing then loads at idle after it.
 setTimeout(() => {
   if (pageWasServerRendered()) hydrateRoot(document, root, rootOptions);
   else createRoot(document, rootOptions).render(root);
+  startBrowserMonitoring();
 }, 0);
