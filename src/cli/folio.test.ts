@@ -19,6 +19,19 @@ afterEach(async () => {
   for (const db of opened.splice(0)) await db.dispose().catch(() => undefined);
 });
 
+/** A plain PNG of this size, processed and kept as an upload is. */
+async function uploadPlainImage(db: Database, width: number, height: number, alt: string) {
+  const { default: sharp } = await import('sharp');
+  const { createMediaStore, processImage } = await import('../lib/media');
+  const png = await sharp({ create: { width, height, channels: 3, background: '#336699' } })
+    .png()
+    .toBuffer();
+  return createMediaStore(db).add(await processImage(new Uint8Array(png)), {
+    alt,
+    filename: 'plain.png',
+  });
+}
+
 async function harness(
   files: Record<string, string> = {},
   stdin = '',
@@ -171,17 +184,9 @@ describe('folio CLI', () => {
     const cli = await harness();
     const store = createContentStore(cli.db);
     const { default: sharp } = await import('sharp');
-    const { createMediaStore, processImage } = await import('../lib/media');
-    const png = await sharp({
-      create: { width: 1000, height: 500, channels: 3, background: '#336699' },
-    })
-      .png()
-      .toBuffer();
+    const { createMediaStore } = await import('../lib/media');
     const media = createMediaStore(cli.db);
-    const image = await media.add(await processImage(new Uint8Array(png)), {
-      alt: 'A band',
-      filename: 'band.png',
-    });
+    const image = await uploadPlainImage(cli.db, 1000, 500, 'A band');
     // As an image kept before 720 and the image's own width were made: only 480 and 960.
     await cli.db.query`
       DELETE FROM media_variants WHERE name LIKE '720.%' OR name LIKE '1600.%'`;
@@ -322,17 +327,8 @@ describe('db copy', () => {
     const page = await store.getPage('upcoming-feature', { draft: true });
     await createPreviewLink(sqlite, { pageId: page?.id ?? 0, createdBy: 'ed', ttlSeconds: 3600 });
     // An uploaded image: its bytes must survive both hops (SQLite BLOB ⇄ PostgreSQL BYTEA).
-    const { default: sharp } = await import('sharp');
-    const { createMediaStore, processImage } = await import('../lib/media');
-    const png = await sharp({
-      create: { width: 40, height: 30, channels: 3, background: '#336699' },
-    })
-      .png()
-      .toBuffer();
-    const image = await createMediaStore(sqlite).add(await processImage(new Uint8Array(png)), {
-      alt: 'A square',
-      filename: 'square.png',
-    });
+    const { createMediaStore } = await import('../lib/media');
+    const image = await uploadPlainImage(sqlite, 40, 30, 'A square');
     const bytesOf = async (db: Database) =>
       [...((await createMediaStore(db).variant(image.hash, 'original.png'))?.data ?? [])].join();
     const cli = await harness({}, '', { db: sqlite });
