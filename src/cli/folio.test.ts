@@ -216,7 +216,47 @@ describe('folio CLI', () => {
     expect([meta.format, meta.width, meta.height]).toEqual(['heif', 720, 360]);
 
     expect(await cli.run('media', 'refresh')).toBe(0);
-    expect(cli.out.at(-1)).toBe('every image has the sizes this version makes\n');
+    expect(cli.out.at(-1)).toBe(
+      'every image has the sizes this version makes, and every page offers them\n',
+    );
+  });
+
+  test('media refresh: an unreadable or missing original is one line each, the rest go on', async () => {
+    const cli = await harness();
+    const store = createContentStore(cli.db);
+    const broken = await uploadPlainImage(cli.db, 1000, 500, 'Broken');
+    const gone = await uploadPlainImage(cli.db, 1100, 500, 'Gone');
+    const fine = await uploadPlainImage(cli.db, 1200, 500, 'Fine');
+    await cli.db.query`DELETE FROM media_variants WHERE name LIKE '720.%'`;
+    await cli.db.query`
+      UPDATE media_variants SET data = ${new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10])}
+      WHERE name = 'original.png'
+        AND media_id = (SELECT id FROM media WHERE hash = ${broken.hash})`;
+    await cli.db.query`
+      DELETE FROM media_variants WHERE name = 'original.png'
+        AND media_id = (SELECT id FROM media WHERE hash = ${gone.hash})`;
+    await store.putPage(
+      { slug: 'fine', title: 'Fine', summary: '', body: `![Fine](/media/${fine.hash})` },
+      { publish: true },
+    );
+    // As a run stopped before rendering left it: the page has the image's sizes but its HTML
+    // does not offer them.
+    await cli.db.query`UPDATE revisions SET body_html = '<p>old</p>'`;
+
+    expect(await cli.run('media', 'refresh')).toBe(1);
+    expect(cli.out.at(-1)).toBe(
+      'made 2 image file(s) for 1 image(s); rendered 1 page text(s) again\n',
+    );
+    expect(cli.err.join('')).toBe(
+      [
+        `folio: image ${broken.hash} (“plain.png”): its original cannot be read, so no sizes were made from it`,
+        `folio: image ${gone.hash} (“plain.png”): its original is missing, so no sizes can be made from it`,
+        'folio: 2 image(s) could not be given their sizes (above); their pages keep the sizes they had',
+        '',
+      ].join('\n'),
+    );
+    const html = (await store.getPage('fine', { draft: false }))?.bodyHtml ?? '';
+    expect(html).toContain(`/media/${fine.hash}/720.avif 720w`);
   });
 
   test("the README's table of commands is the one the CLI prints", async () => {

@@ -425,15 +425,22 @@ export const COMMANDS: readonly Command[] = [
     summary:
       'make the image sizes this version makes for images kept before it; pages showing them are rendered again',
     run: async (_args, { db, store, io }) => {
-      const { hashes, made } = await createMediaStore(db).refreshVariants();
-      if (hashes.length === 0) {
-        io.stdout('every image has the sizes this version makes\n');
-        return;
-      }
-      const rendered = await store.rerenderPagesNaming(hashes);
-      io.stdout(
-        `made ${made} image file(s) for ${hashes.length} image(s); rendered ${rendered} page text(s) again\n`,
-      );
+      const media = createMediaStore(db);
+      const { hashes, made, problems } = await media.refreshVariants();
+      // Every image's pages, not only those that gained a size now: a run stopped before
+      // rendering left pages without sizes their images have (hostile pass).
+      const rendered = await store.rerenderPagesNaming(await media.hashes());
+      if (made > 0 || rendered > 0)
+        io.stdout(
+          `made ${made} image file(s) for ${hashes.length} image(s); rendered ${rendered} page text(s) again\n`,
+        );
+      else if (problems.length === 0)
+        io.stdout('every image has the sizes this version makes, and every page offers them\n');
+      for (const problem of problems) io.stderr(`folio: ${problem}\n`);
+      if (problems.length > 0)
+        throw new CliError(
+          `${problems.length} image(s) could not be given their sizes (above); their pages keep the sizes they had`,
+        );
     },
   },
   {

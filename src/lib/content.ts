@@ -931,34 +931,35 @@ export function createContentStore(
 
     /**
      * Renders again the kept HTML of every draft and revision whose Markdown names one of
-     * these images, after their sizes changed (`folio media refresh`). The Markdown is not
-     * touched, nor the pages' versions: an editor's open form stays valid. Returns how many
-     * texts were rendered again.
+     * these images, after their sizes changed (`folio media refresh`), and keeps it where it
+     * came out different. The Markdown is not touched, nor the pages' versions: an editor's
+     * open form stays valid. Returns how many texts changed.
      */
     async rerenderPagesNaming(hashes: readonly string[]): Promise<number> {
       if (hashes.length === 0) return 0;
-      const names = (body: string) => mediaHashesIn(body).some((hash) => hashes.includes(hash));
+      const wanted = new Set(hashes);
+      const names = (body: string) => mediaHashesIn(body).some((hash) => wanted.has(hash));
+      type Kept = { id: number; body: string; body_html: string };
       const [drafts, revisions] = await read(async (q) => [
-        await q<{ id: number; body: string }>`
-          SELECT page_id AS id, body FROM drafts WHERE body LIKE '%/media/%'`,
-        await q<{ id: number; body: string }>`
-          SELECT id, body FROM revisions WHERE body LIKE '%/media/%'`,
+        await q<Kept>`
+          SELECT page_id AS id, body, body_html FROM drafts WHERE body LIKE '%/media/%'`,
+        await q<Kept>`
+          SELECT id, body, body_html FROM revisions WHERE body LIKE '%/media/%'`,
       ]);
       // Rendered outside the transaction (highlighting takes time); written only where the
       // text is still the one rendered, so a save meanwhile keeps its own HTML.
-      const render = async (rows: { id: number; body: string }[]) =>
-        Promise.all(
-          rows
-            .filter((row) => names(row.body))
-            .map(async (row) => ({
-              ...row,
-              html: await renderMarkdown(row.body, {
-                media: await read((q) => mediaByHashes(q, mediaHashesIn(row.body))),
-              }),
-            })),
-        );
-      const [draftHtml, revisionHtml] = [await render(drafts), await render(revisions)];
-      return write(async (q, changed) => {
+      const changed = async (rows: Kept[]) => {
+        const out: (Kept & { html: string })[] = [];
+        for (const row of rows.filter((kept) => names(kept.body))) {
+          const media = await read((q) => mediaByHashes(q, mediaHashesIn(row.body)));
+          const html = await renderMarkdown(row.body, { media });
+          if (html !== row.body_html) out.push({ ...row, html });
+        }
+        return out;
+      };
+      const [draftHtml, revisionHtml] = [await changed(drafts), await changed(revisions)];
+      if (draftHtml.length + revisionHtml.length === 0) return 0;
+      return write(async (q, bump) => {
         let rendered = 0;
         for (const row of draftHtml)
           rendered += (
@@ -970,7 +971,7 @@ export function createContentStore(
             await q`UPDATE revisions SET body_html = ${row.html}
                     WHERE id = ${row.id} AND body = ${row.body} RETURNING id`
           ).length;
-        if (rendered > 0) await changed();
+        if (rendered > 0) await bump();
         return rendered;
       });
     },

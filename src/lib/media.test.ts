@@ -18,3 +18,22 @@ describe('the widths an image is made at', () => {
     expect(widths(1)).toEqual(['480@1']);
   });
 });
+
+describe('the copies made at upload', () => {
+  test('never taller than the original as kept (a 1 × 4000 px strip)', async () => {
+    const { default: sharp } = await import('sharp');
+    const { processImage } = await import('./media');
+    const png = await sharp({
+      create: { width: 1, height: 4000, channels: 3, background: '#996633' },
+    })
+      .png()
+      .toBuffer();
+    const image = await processImage(new Uint8Array(png));
+    expect([image.width, image.height]).toEqual([1, 2400]);
+    for (const variant of image.variants) {
+      const meta = await sharp(variant.data).metadata();
+      expect(`${variant.name} ${meta.width}×${meta.height}`).toBe(`${variant.name} 1×2400`);
+      expect([variant.width, variant.height]).toEqual([1, 2400]);
+    }
+  });
+});

@@ -194,7 +194,7 @@ async function processNow(bytes: Uint8Array): Promise<ProcessedImage> {
         for (const type of SIZED_TYPES)
           variants.push({
             name: `${target.name}.${type}`,
-            ...(await encode((await source()).resize({ width: target.width }), type)),
+            ...(await encode(variantOf(await source(), target.width), type)),
           });
   } catch (error) {
     if (error instanceof ContentError) throw error;
@@ -202,6 +202,19 @@ async function processNow(bytes: Uint8Array): Promise<ProcessedImage> {
   }
   const original = variants[0] as Variant;
   return { hash, format, width: original.width, height: original.height, variants };
+}
+
+/**
+ * An image at a variant's width, never taller than an original is kept: a 1 × 4000 px strip's
+ * copies were 4000 px tall beside its 2400 px original (hostile pass).
+ */
+function variantOf(source: Sharp, width: number): Sharp {
+  return source.resize({
+    width,
+    height: LONGEST_KEPT_SIDE,
+    fit: 'inside',
+    withoutEnlargement: true,
+  });
 }
 
 async function encode(image: Sharp, format: ImageFormat) {
@@ -333,18 +346,25 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
 
     /**
      * Makes the sizes this version of Folio makes (variantTargets) for images stored before
-     * it, from each image's kept original; an animated image has none and is left alone.
-     * Returns the hashes of the images that gained one: the pages naming them must be
-     * rendered again to offer it (ContentStore.rerenderPagesNaming).
+     * it, from each image's kept original; an animated image has none and is left alone. Each
+     * image is its own step: one whose original is missing or unreadable is named in
+     * `problems` and the others go on. Returns the images that gained a size (`hashes`);
+     * the pages naming them are rendered again by ContentStore.rerenderPagesNaming.
      */
-    async refreshVariants(): Promise<{ hashes: string[]; made: number }> {
+    async refreshVariants(): Promise<{ hashes: string[]; made: number; problems: string[] }> {
       const db = await opened();
-      const rows = await db.query<{ id: number; hash: string; format: ImageFormat }>`
-        SELECT id, hash, format FROM media ORDER BY id`;
+      const rows = await db.query<{
+        id: number;
+        hash: string;
+        format: ImageFormat;
+        filename: string;
+      }>`SELECT id, hash, format, filename FROM media ORDER BY id`;
       const hashes: string[] = [];
+      const problems: string[] = [];
       let made = 0;
       for (const row of rows) {
         const id = Number(row.id);
+        const named = `image ${row.hash} (“${row.filename}”)`;
         const names = new Set(
           (
             await db.query<{ name: string }>`
@@ -352,10 +372,13 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
           ).map((variant) => variant.name),
         );
         if (![...names].some((name) => name.endsWith('.avif'))) continue;
-        const originalName = `original.${FORMATS[row.format].extension}`;
-        const [original] = await db.query<{ width: number; data: Uint8Array }>`
-          SELECT width, data FROM media_variants WHERE media_id = ${id} AND name = ${originalName}`;
-        if (!original) continue;
+        const [original] = await db.query<{ width: number; height: number; data: Uint8Array }>`
+          SELECT width, height, data FROM media_variants
+          WHERE media_id = ${id} AND name = ${`original.${FORMATS[row.format].extension}`}`;
+        if (!original) {
+          problems.push(`${named}: its original is missing, so no sizes can be made from it`);
+          continue;
+        }
         const missing = variantTargets(Number(original.width)).flatMap((target) =>
           SIZED_TYPES.filter((type) => !names.has(`${target.name}.${type}`)).map((type) => ({
             ...target,
@@ -364,22 +387,26 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
         );
         if (missing.length === 0) continue;
         const bytes = new Uint8Array(original.data);
-        const variants = await oneAtATime(async () => {
-          const encoded: Variant[] = [];
-          for (const target of missing)
-            encoded.push({
-              name: `${target.name}.${target.type}`,
-              ...(await encode(
-                (
-                  await image(bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
-                ).resize({
-                  width: target.width,
-                }),
-                target.type,
-              )),
-            });
-          return encoded;
-        });
+        let variants: Variant[];
+        try {
+          variants = await oneAtATime(async () => {
+            const encoded: Variant[] = [];
+            for (const target of missing) {
+              const source = await image(bytes, {
+                failOn: 'truncated',
+                limitInputPixels: MAX_IMAGE_PIXELS,
+              });
+              encoded.push({
+                name: `${target.name}.${target.type}`,
+                ...(await encode(variantOf(source, target.width), target.type)),
+              });
+            }
+            return encoded;
+          });
+        } catch {
+          problems.push(`${named}: its original cannot be read, so no sizes were made from it`);
+          continue;
+        }
         await db.transaction(async (q) => {
           // Another instance or run may have made the same size meanwhile: the same bytes.
           for (const variant of variants)
@@ -395,7 +422,13 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
         hashes.push(row.hash);
         made += variants.length;
       }
-      return { hashes, made };
+      return { hashes, made, problems };
+    },
+
+    /** Every image's hash (what `media refresh` renders pages again for). */
+    async hashes(): Promise<string[]> {
+      const rows = await (await opened()).query<{ hash: string }>`SELECT hash FROM media`;
+      return rows.map((row) => row.hash);
     },
 
     async setAlt(hash: string, alt: string): Promise<void> {
