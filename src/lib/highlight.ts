@@ -13,12 +13,20 @@ import { processSingleton } from './process-singleton';
 
 /** A render waits at most this long for its code to be coloured; then it is shown plain. */
 const WAIT_MS = 3_000;
+/**
+ * More a render waits while the worker is still starting (loading Shiki, its grammars and
+ * WASM: under a second when idle, past 3 s on a busy two-core machine, where a CI run saw
+ * `db seed` give up twice and keep the demo's code plain for good).
+ */
+const START_MS = 12_000;
 /** The worker ends after this long without work (and starts again when asked). */
 const IDLE_MS = 60_000;
 
 type Pending = { resolve: (html: (string | null)[]) => void; timer: ReturnType<typeof setTimeout> };
 type Highlighting = {
   worker: Worker | null;
+  /** Whether the worker has not answered yet (it is still starting). */
+  starting: boolean;
   pending: Map<number, Pending>;
   nextId: number;
   idle: ReturnType<typeof setTimeout> | null;
@@ -34,6 +42,7 @@ function workerUrl(): string | URL {
 function state(): Highlighting {
   return processSingleton('highlighting', () => ({
     worker: null,
+    starting: false,
     pending: new Map(),
     nextId: 1,
     idle: null,
@@ -62,6 +71,7 @@ function worker(): Worker {
   // A CLI command or a test must be able to exit while the worker idles (Bun's Worker).
   (started as Worker & { unref(): void }).unref();
   started.onmessage = (event: MessageEvent<HighlightReply>) => {
+    current.starting = false;
     const reply = event.data;
     const waiting = current.pending.get(reply.id);
     if (!waiting) return;
@@ -74,6 +84,7 @@ function worker(): Worker {
   };
   started.onerror = (event) => stop(event.message || 'the worker failed');
   current.worker = started;
+  current.starting = true;
   return started;
 }
 
@@ -90,9 +101,11 @@ export async function highlightBlocks(
   const id = current.nextId++;
   if (current.idle) clearTimeout(current.idle);
   const html = await new Promise<(string | null)[]>((resolve) => {
-    const timer = setTimeout(() => stop(`no answer within ${WAIT_MS} ms`), WAIT_MS);
+    const running = worker();
+    const wait = current.starting ? WAIT_MS + START_MS : WAIT_MS;
+    const timer = setTimeout(() => stop(`no answer within ${wait} ms`), wait);
     current.pending.set(id, { resolve, timer });
-    worker().postMessage({ id, blocks: [...blocks] } satisfies HighlightRequest);
+    running.postMessage({ id, blocks: [...blocks] } satisfies HighlightRequest);
   });
   if (current.pending.size === 0 && current.worker) {
     current.idle = setTimeout(() => stop(), IDLE_MS);
