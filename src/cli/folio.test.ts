@@ -205,7 +205,7 @@ describe('folio CLI', () => {
 
     expect(await cli.run('media', 'refresh')).toBe(0);
     expect(cli.out.at(-1)).toBe(
-      'made 4 image file(s) for 1 image(s); rendered 2 page text(s) again\n',
+      'made 4 image file(s) for 1 image(s); updated the images of 2 page text(s)\n',
     );
     const html = (await published()) ?? '';
     expect(html).toContain(`/media/${image.hash}/720.avif 720w`);
@@ -239,13 +239,10 @@ describe('folio CLI', () => {
       { slug: 'fine', title: 'Fine', summary: '', body: `![Fine](/media/${fine.hash})` },
       { publish: true },
     );
-    // As a run stopped before rendering left it: the page has the image's sizes but its HTML
-    // does not offer them.
-    await cli.db.query`UPDATE revisions SET body_html = '<p>old</p>'`;
 
     expect(await cli.run('media', 'refresh')).toBe(1);
     expect(cli.out.at(-1)).toBe(
-      'made 2 image file(s) for 1 image(s); rendered 1 page text(s) again\n',
+      'made 2 image file(s) for 1 image(s); updated the images of 1 page text(s)\n',
     );
     expect(cli.err.join('')).toBe(
       [
@@ -257,6 +254,33 @@ describe('folio CLI', () => {
     );
     const html = (await store.getPage('fine', { draft: false }))?.bodyHtml ?? '';
     expect(html).toContain(`/media/${fine.hash}/720.avif 720w`);
+  });
+
+  test("media refresh changes only the images' sources: highlighted code stays as it was kept", async () => {
+    const cli = await harness();
+    const store = createContentStore(cli.db);
+    const image = await uploadPlainImage(cli.db, 1300, 500, 'Wide');
+    await cli.db.query`DELETE FROM media_variants WHERE name LIKE '720.%'`;
+    const body = `![Wide](/media/${image.hash})\n\n\`\`\`ts\nconst answer: number = 42;\n\`\`\`\n`;
+    await store.putPage({ slug: 'coded', title: 'Coded', summary: '', body }, { publish: true });
+    // As a run stopped after making the sizes and before updating pages leaves it.
+    const { createMediaStore } = await import('../lib/media');
+    await createMediaStore(cli.db).refreshVariants();
+    // As if the code had been coloured otherwise when it was saved: refresh must keep it.
+    await cli.db.query`
+      UPDATE revisions SET body_html = REPLACE(body_html, 'shiki', 'kept-as-saved')`;
+    const before = (await store.getPage('coded', { draft: false }))?.bodyHtml ?? '';
+    expect(before).not.toContain('720.avif');
+    expect(before).toContain('kept-as-saved');
+
+    expect(await cli.run('media', 'refresh')).toBe(0);
+    expect(cli.out.at(-1)).toBe(
+      'made 0 image file(s) for 0 image(s); updated the images of 1 page text(s)\n',
+    );
+    const after = (await store.getPage('coded', { draft: false }))?.bodyHtml ?? '';
+    expect(after).toContain(`/media/${image.hash}/720.avif 720w`);
+    const withoutSources = (html: string) => html.replace(/<source [^>]*>/g, '');
+    expect(withoutSources(after)).toBe(withoutSources(before));
   });
 
   test("the README's table of commands is the one the CLI prints", async () => {

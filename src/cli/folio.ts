@@ -423,16 +423,16 @@ export const COMMANDS: readonly Command[] = [
     name: 'media refresh',
     args: '',
     summary:
-      'make the image sizes this version makes for images kept before it; pages showing them are rendered again',
+      'make the image sizes this version makes for images kept before it, and offer them on every page',
     run: async (_args, { db, store, io }) => {
       const media = createMediaStore(db);
       const { hashes, made, problems } = await media.refreshVariants();
-      // Every image's pages, not only those that gained a size now: a run stopped before
-      // rendering left pages without sizes their images have (hostile pass).
-      const rendered = await store.rerenderPagesNaming(await media.hashes());
+      // Every page with an image, not only those whose image gained a size now: a run stopped
+      // before this step left pages without sizes their images have (hostile pass).
+      const rendered = await store.refreshPictures();
       if (made > 0 || rendered > 0)
         io.stdout(
-          `made ${made} image file(s) for ${hashes.length} image(s); rendered ${rendered} page text(s) again\n`,
+          `made ${made} image file(s) for ${hashes.length} image(s); updated the images of ${rendered} page text(s)\n`,
         );
       else if (problems.length === 0)
         io.stdout('every image has the sizes this version makes, and every page offers them\n');
@@ -554,7 +554,7 @@ function parse(command: Command, rest: string[]): Parsed {
   const least = command.optional ? 0 : most;
   const count = parsed.positionals.length;
   if (count < least || count > most || parsed.positionals.some((value) => value === ''))
-    throw new UsageError(`${command.name} takes ${command.args ?? 'no arguments'}`);
+    throw new UsageError(`${command.name} takes ${command.args || 'no arguments'}`);
   return parsed as Parsed;
 }
 

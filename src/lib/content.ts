@@ -6,7 +6,7 @@ import { type Database, getDatabase, type Query, sqlTemplate } from './db';
 import { isDatabaseBusy, isDatabaseUnavailable } from './db-errors';
 import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from './field-limits';
 import { renderMarkdown } from './markdown';
-import { mediaByHashes, mediaHashesIn } from './media-refs';
+import { mediaByHashes, mediaHashesIn, refreshPictureSources } from './media-refs';
 import { traced } from './observability/spans';
 import { type PageFields, pageFieldsSchema } from './page-fields';
 import { processSingleton } from './process-singleton';
@@ -930,15 +930,13 @@ export function createContentStore(
     },
 
     /**
-     * Renders again the kept HTML of every draft and revision whose Markdown names one of
-     * these images, after their sizes changed (`folio media refresh`), and keeps it where it
-     * came out different. The Markdown is not touched, nor the pages' versions: an editor's
-     * open form stays valid. Returns how many texts changed.
+     * Makes the <source> elements of every uploaded image in kept drafts and revisions anew
+     * from the sizes the store now has (`folio media refresh`), and keeps the HTML where that
+     * changed it. Nothing is rendered again: a full render under load could fall back to plain
+     * code and keep it (hostile pass). Markdown and page versions are not touched, so editors'
+     * open forms stay valid. Returns how many texts changed.
      */
-    async rerenderPagesNaming(hashes: readonly string[]): Promise<number> {
-      if (hashes.length === 0) return 0;
-      const wanted = new Set(hashes);
-      const names = (body: string) => mediaHashesIn(body).some((hash) => wanted.has(hash));
+    async refreshPictures(): Promise<number> {
       type Kept = { id: number; body: string; body_html: string };
       const [drafts, revisions] = await read(async (q) => [
         await q<Kept>`
@@ -946,33 +944,32 @@ export function createContentStore(
         await q<Kept>`
           SELECT id, body, body_html FROM revisions WHERE body LIKE '%/media/%'`,
       ]);
-      // Rendered outside the transaction (highlighting takes time); written only where the
-      // text is still the one rendered, so a save meanwhile keeps its own HTML.
       const changed = async (rows: Kept[]) => {
         const out: (Kept & { html: string })[] = [];
-        for (const row of rows.filter((kept) => names(kept.body))) {
+        for (const row of rows) {
           const media = await read((q) => mediaByHashes(q, mediaHashesIn(row.body)));
-          const html = await renderMarkdown(row.body, { media });
+          const html = refreshPictureSources(row.body_html, media);
           if (html !== row.body_html) out.push({ ...row, html });
         }
         return out;
       };
       const [draftHtml, revisionHtml] = [await changed(drafts), await changed(revisions)];
       if (draftHtml.length + revisionHtml.length === 0) return 0;
+      // Written only where the HTML is still the one read, so a save meanwhile keeps its own.
       return write(async (q, bump) => {
-        let rendered = 0;
+        let refreshed = 0;
         for (const row of draftHtml)
-          rendered += (
+          refreshed += (
             await q`UPDATE drafts SET body_html = ${row.html}
-                    WHERE page_id = ${row.id} AND body = ${row.body} RETURNING page_id`
+                    WHERE page_id = ${row.id} AND body_html = ${row.body_html} RETURNING page_id`
           ).length;
         for (const row of revisionHtml)
-          rendered += (
+          refreshed += (
             await q`UPDATE revisions SET body_html = ${row.html}
-                    WHERE id = ${row.id} AND body = ${row.body} RETURNING id`
+                    WHERE id = ${row.id} AND body_html = ${row.body_html} RETURNING id`
           ).length;
-        if (rendered > 0) await bump();
-        return rendered;
+        if (refreshed > 0) await bump();
+        return refreshed;
       });
     },
 

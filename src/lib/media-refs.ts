@@ -143,18 +143,42 @@ export async function variantsOf(q: Query, ids: number[]): Promise<VariantRow[]>
  * lazy loading for all but the page's first image.
  */
 export function pictureHtml(item: MediaItem, alt: string, { first }: { first: boolean }): string {
-  const sources = (['image/avif', 'image/webp'] as const)
+  const loading = first ? ' fetchpriority="high"' : ' loading="lazy"';
+  return `<picture>${sourcesHtml(item)}<img src="${item.src}" alt="${escapeHtml(alt || item.alt)}" width="${item.width}" height="${item.height}"${loading} decoding="async"></picture>`;
+}
+
+/**
+ * The <source> elements of an image's <picture>: one candidate a width per type. An AVIF or
+ * WebP upload's original is left out: its width is its own-width copy's, listed twice before
+ * (hostile pass).
+ */
+function sourcesHtml(item: MediaItem): string {
+  return (['image/avif', 'image/webp'] as const)
     .map((type) => {
       const set = item.variants
-        .filter((variant) => variant.contentType === type)
+        .filter((variant) => variant.contentType === type && !variant.name.startsWith('original.'))
         .sort((a, b) => a.width - b.width)
+        .filter((variant, index, sorted) => sorted[index - 1]?.width !== variant.width)
         .map((variant) => `${mediaPath(item.hash, variant.name)} ${variant.width}w`)
         .join(', ');
       return set ? `<source type="${type}" srcset="${set}" sizes="${SIZES}">` : '';
     })
     .join('');
-  const loading = first ? ' fetchpriority="high"' : ' loading="lazy"';
-  return `<picture>${sources}<img src="${item.src}" alt="${escapeHtml(alt || item.alt)}" width="${item.width}" height="${item.height}"${loading} decoding="async"></picture>`;
+}
+
+/**
+ * Stored page HTML with each uploaded image's <source> elements made anew from what the
+ * store now has (`folio media refresh`, after sizes were added). Nothing else is rendered
+ * again: the text, its highlighted code, each image's alt text and loading stay as they were.
+ */
+export function refreshPictureSources(html: string, media: ReadonlyMap<string, MediaItem>): string {
+  return html.replace(
+    /<picture>(?:<source [^>]*>)*(<img src="\/media\/([0-9a-f]{32})\/[^"]*")/g,
+    (whole, img: string, hash: string) => {
+      const item = media.get(hash);
+      return item ? `<picture>${sourcesHtml(item)}${img}` : whole;
+    },
+  );
 }
 
 /** The reading column is at most 46rem (736 px) wide, less the page's padding on a phone. */

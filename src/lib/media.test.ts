@@ -37,3 +37,37 @@ describe('the copies made at upload', () => {
     }
   });
 });
+
+describe('the sources a page offers', () => {
+  test('one candidate a width: an AVIF upload’s original is not listed beside its own-width copy', async () => {
+    const { default: sharp } = await import('sharp');
+    const { processImage } = await import('./media');
+    const { pictureHtml } = await import('./media-refs');
+    const avif = await sharp({
+      create: { width: 600, height: 300, channels: 3, background: '#336699' },
+    })
+      .avif()
+      .toBuffer();
+    const image = await processImage(new Uint8Array(avif));
+    const html = pictureHtml(
+      {
+        id: 1,
+        hash: image.hash,
+        filename: 'band.avif',
+        alt: 'A band',
+        format: image.format,
+        width: image.width,
+        height: image.height,
+        bytes: 0,
+        createdAt: '',
+        createdBy: null,
+        src: `/media/${image.hash}/original.avif`,
+        variants: image.variants,
+      },
+      'A band',
+      { first: true },
+    );
+    const avifSet = /<source type="image\/avif" srcset="([^"]*)"/.exec(html)?.[1];
+    expect(avifSet).toBe(`/media/${image.hash}/480.avif 480w, /media/${image.hash}/720.avif 600w`);
+  });
+});

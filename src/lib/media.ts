@@ -349,7 +349,7 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
      * it, from each image's kept original; an animated image has none and is left alone. Each
      * image is its own step: one whose original is missing or unreadable is named in
      * `problems` and the others go on. Returns the images that gained a size (`hashes`);
-     * the pages naming them are rendered again by ContentStore.rerenderPagesNaming.
+     * ContentStore.refreshPictures then offers them on the pages.
      */
     async refreshVariants(): Promise<{ hashes: string[]; made: number; problems: string[] }> {
       const db = await opened();
@@ -407,28 +407,26 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
           problems.push(`${named}: its original cannot be read, so no sizes were made from it`);
           continue;
         }
+        let added = 0;
         await db.transaction(async (q) => {
-          // Another instance or run may have made the same size meanwhile: the same bytes.
+          // Another instance or run may have made the same size meanwhile (the same bytes):
+          // only what this run inserted is counted.
           for (const variant of variants)
-            await q`
-              INSERT INTO media_variants (media_id, name, content_type, width, height, data)
-              VALUES (${id}, ${variant.name}, ${variant.contentType}, ${variant.width},
-                      ${variant.height}, ${variant.data})
-              ON CONFLICT (media_id, name) DO NOTHING`;
+            added += (
+              await q`
+                INSERT INTO media_variants (media_id, name, content_type, width, height, data)
+                VALUES (${id}, ${variant.name}, ${variant.contentType}, ${variant.width},
+                        ${variant.height}, ${variant.data})
+                ON CONFLICT (media_id, name) DO NOTHING RETURNING name`
+            ).length;
           await q`UPDATE media SET bytes =
                     (SELECT SUM(LENGTH(data)) FROM media_variants WHERE media_id = ${id})
                   WHERE id = ${id}`;
         });
-        hashes.push(row.hash);
-        made += variants.length;
+        if (added > 0) hashes.push(row.hash);
+        made += added;
       }
       return { hashes, made, problems };
-    },
-
-    /** Every image's hash (what `media refresh` renders pages again for). */
-    async hashes(): Promise<string[]> {
-      const rows = await (await opened()).query<{ hash: string }>`SELECT hash FROM media`;
-      return rows.map((row) => row.hash);
     },
 
     async setAlt(hash: string, alt: string): Promise<void> {
