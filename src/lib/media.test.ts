@@ -1,5 +1,15 @@
 import { describe, expect, test } from 'bun:test';
-import { variantTargets } from './media';
+import sharp from 'sharp';
+import { processImage, variantTargets } from './media';
+import { pictureHtml } from './media-refs';
+
+/** A one-colour image of this size, in this format, processed as an upload is. */
+async function processed(width: number, height: number, format: 'png' | 'avif') {
+  const bytes = await sharp({ create: { width, height, channels: 3, background: '#996633' } })
+    .toFormat(format)
+    .toBuffer();
+  return processImage(new Uint8Array(bytes));
+}
 
 const widths = (width: number) =>
   variantTargets(width).map((target) => `${target.name}@${target.width}`);
@@ -21,14 +31,7 @@ describe('the widths an image is made at', () => {
 
 describe('the copies made at upload', () => {
   test('never taller than the original as kept (a 1 × 4000 px strip)', async () => {
-    const { default: sharp } = await import('sharp');
-    const { processImage } = await import('./media');
-    const png = await sharp({
-      create: { width: 1, height: 4000, channels: 3, background: '#996633' },
-    })
-      .png()
-      .toBuffer();
-    const image = await processImage(new Uint8Array(png));
+    const image = await processed(1, 4000, 'png');
     expect([image.width, image.height]).toEqual([1, 2400]);
     for (const variant of image.variants) {
       const meta = await sharp(variant.data).metadata();
@@ -40,15 +43,7 @@ describe('the copies made at upload', () => {
 
 describe('the sources a page offers', () => {
   test('one candidate a width: an AVIF upload’s original is not listed beside its own-width copy', async () => {
-    const { default: sharp } = await import('sharp');
-    const { processImage } = await import('./media');
-    const { pictureHtml } = await import('./media-refs');
-    const avif = await sharp({
-      create: { width: 600, height: 300, channels: 3, background: '#336699' },
-    })
-      .avif()
-      .toBuffer();
-    const image = await processImage(new Uint8Array(avif));
+    const image = await processed(600, 300, 'avif');
     const html = pictureHtml(
       {
         id: 1,
