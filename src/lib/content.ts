@@ -944,16 +944,17 @@ export function createContentStore(
         await q<Kept>`
           SELECT id, body, body_html FROM revisions WHERE body LIKE '%/media/%'`,
       ]);
-      const changed = async (rows: Kept[]) => {
-        const out: (Kept & { html: string })[] = [];
-        for (const row of rows) {
-          const media = await read((q) => mediaByHashes(q, mediaHashesIn(row.body)));
-          const html = refreshPictureSources(row.body_html, media);
-          if (html !== row.body_html) out.push({ ...row, html });
-        }
-        return out;
-      };
-      const [draftHtml, revisionHtml] = [await changed(drafts), await changed(revisions)];
+      // Every image any of these texts names, read once (revisions repeat the same images).
+      const media = await read((q) =>
+        mediaByHashes(q, [
+          ...new Set([...drafts, ...revisions].flatMap((row) => mediaHashesIn(row.body))),
+        ]),
+      );
+      const changed = (rows: Kept[]) =>
+        rows
+          .map((row) => ({ ...row, html: refreshPictureSources(row.body_html, media) }))
+          .filter((row) => row.html !== row.body_html);
+      const [draftHtml, revisionHtml] = [changed(drafts), changed(revisions)];
       if (draftHtml.length + revisionHtml.length === 0) return 0;
       // Written only where the HTML is still the one read, so a save meanwhile keeps its own.
       return write(async (q, bump) => {

@@ -6,7 +6,7 @@ import 'server-only';
 import { createHash } from 'node:crypto';
 import type { Metadata, Sharp, SharpOptions } from 'sharp';
 import { ContentError } from './content';
-import { type Database, getDatabase } from './db';
+import { type Database, getDatabase, type Query } from './db';
 import {
   ALT_NEEDED_MESSAGE,
   type ImageFormat,
@@ -24,7 +24,8 @@ import { processSingleton } from './process-singleton';
  * Widths made for `srcset` (never wider than the original). 720 is a phone's: the reading
  * column on a 360–412 px screen at 1.75–2 device pixels per px needs 560–744 px, which 960
  * overshot by nearly twice the bytes (bench: a phone's first view of three photographs). Images
- * stored before 720 was added do not have it (same bytes, same id: a re-upload finds them).
+ * stored before a width was added get it from `folio media refresh` (a re-upload finds the
+ * image already kept: same bytes, same id).
  */
 export const MEDIA_WIDTHS = [480, 720, 960, 1600] as const;
 /** The formats each width is made in; the original's own format is the fallback. */
@@ -271,6 +272,16 @@ function displayName(name: string | undefined): string {
   return [...base].slice(0, 120).join('').trim() || 'image';
 }
 
+/** Keeps one variant of image `mediaId`; false when it was kept already (the same bytes). */
+async function keepVariant(q: Query, mediaId: number, variant: Variant): Promise<boolean> {
+  const inserted = await q`
+    INSERT INTO media_variants (media_id, name, content_type, width, height, data)
+    VALUES (${mediaId}, ${variant.name}, ${variant.contentType}, ${variant.width},
+            ${variant.height}, ${variant.data})
+    ON CONFLICT (media_id, name) DO NOTHING RETURNING name`;
+  return inserted.length > 0;
+}
+
 export function createMediaStore(database: Database | (() => Promise<Database>)) {
   const opened = () => (typeof database === 'function' ? database() : Promise.resolve(database));
 
@@ -296,11 +307,7 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
                   ${image.width}, ${image.height}, ${bytes}, ${new Date().toISOString()}, ${editor})
           RETURNING id`;
         const id = Number(row?.id);
-        for (const variant of image.variants)
-          await q`
-            INSERT INTO media_variants (media_id, name, content_type, width, height, data)
-            VALUES (${id}, ${variant.name}, ${variant.contentType}, ${variant.width},
-                    ${variant.height}, ${variant.data})`;
+        for (const variant of image.variants) await keepVariant(q, id, variant);
       });
       const kept = await store.byHashes([image.hash]);
       const item = kept.get(image.hash);
@@ -372,8 +379,8 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
           ).map((variant) => variant.name),
         );
         if (![...names].some((name) => name.endsWith('.avif'))) continue;
-        const [original] = await db.query<{ width: number; height: number; data: Uint8Array }>`
-          SELECT width, height, data FROM media_variants
+        const [original] = await db.query<{ width: number; data: Uint8Array }>`
+          SELECT width, data FROM media_variants
           WHERE media_id = ${id} AND name = ${`original.${FORMATS[row.format].extension}`}`;
         if (!original) {
           problems.push(`${named}: its original is missing, so no sizes can be made from it`);
@@ -411,14 +418,7 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
         await db.transaction(async (q) => {
           // Another instance or run may have made the same size meanwhile (the same bytes):
           // only what this run inserted is counted.
-          for (const variant of variants)
-            added += (
-              await q`
-                INSERT INTO media_variants (media_id, name, content_type, width, height, data)
-                VALUES (${id}, ${variant.name}, ${variant.contentType}, ${variant.width},
-                        ${variant.height}, ${variant.data})
-                ON CONFLICT (media_id, name) DO NOTHING RETURNING name`
-            ).length;
+          for (const variant of variants) if (await keepVariant(q, id, variant)) added++;
           await q`UPDATE media SET bytes =
                     (SELECT SUM(LENGTH(data)) FROM media_variants WHERE media_id = ${id})
                   WHERE id = ${id}`;
