@@ -264,6 +264,10 @@ export const COMMANDS: readonly Command[] = [
         );
       }
       io.stdout(`imported ${result.imported} files from ${dir}\n`);
+      if (result.missingMedia.length > 0)
+        io.stderr(
+          `folio: the pages name ${result.missingMedia.length} image(s) this database does not have (${result.missingMedia.map((hash) => `/media/${hash}`).join(', ')}): export writes Markdown only; bring the images with \`db copy\` or a backup\n`,
+        );
     },
   },
   {
@@ -416,7 +420,14 @@ export const COMMANDS: readonly Command[] = [
       const published = await store.publishDue();
       if (published.length === 0) io.stdout('nothing is due\n');
       for (const page of published)
-        io.stdout(`${page.slug}: published (due ${formatUtc(page.publishAt)})\n`);
+        if (page.refused === undefined)
+          io.stdout(`${page.slug}: published (due ${formatUtc(page.publishAt)})\n`);
+        else io.stderr(`folio: ${page.slug}: ${page.refused}\n`);
+      const refused = published.filter((page) => page.refused !== undefined).length;
+      if (refused > 0)
+        throw new CliError(
+          `${refused} page(s) were not published (above); their schedules are cleared and their drafts kept`,
+        );
     },
   },
   {

@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import path from 'node:path';
+import sharp from 'sharp';
 import { createThrowAwayDatabase, openTestDatabase, TEST_ENGINE } from '../../tests/databases';
 import { BUSY_MESSAGE, ContentError, type ContentStore, createContentStore } from './content';
 import { contentVersionOf } from './content-version';
 import { type Database, migrate, openDatabase } from './db';
+import { createMediaStore, processImage } from './media';
 import { SEED_DRAFT_MARKERS, seedDemoContent } from './seed';
 
 // Every test here runs on the run's engine (FOLIO_TEST_ENGINE): SQLite or PostgreSQL.
@@ -354,5 +356,82 @@ describe('seed', () => {
       SEED_DRAFT_MARKERS.changedPage,
     );
     expect(await store.findRedirect('style-guide')).toBe('editorial-guidelines');
+  });
+});
+
+// Hostile pass (issue 14): an image used only by an old version could be deleted; restoring
+// that version and publishing it showed visitors a broken image. Every way of publishing
+// (the editor, the CLI, a schedule) now refuses a text naming an image the library lacks.
+describe('a text naming an image the library does not have', () => {
+  async function uploaded(): Promise<string> {
+    const bytes = await sharp({
+      create: { width: 40, height: 30, channels: 3, background: '#336699' },
+    })
+      .png()
+      .toBuffer();
+    const item = await createMediaStore(db).add(await processImage(new Uint8Array(bytes)), {
+      alt: 'A blue square',
+      filename: 'blue.png',
+    });
+    return item.hash;
+  }
+
+  test('is not published, and says which image; the draft is kept', async () => {
+    const hash = await uploaded();
+    const base = { slug: 'pictured', title: 'Pictured', summary: '' };
+    await store.putPage({ ...base, body: `![A blue square](/media/${hash})` }, { publish: true });
+    await store.putPage({ ...base, body: 'No picture now.' }, { publish: true });
+    await createMediaStore(db).remove(hash);
+    await store.putPage({ ...base, body: `Back: ![A blue square](/media/${hash})` });
+    const refusal = await store.publish('pictured').catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ContentError);
+    expect((refusal as ContentError).code).toBe('missing-media');
+    expect((refusal as ContentError).message).toContain(`/media/${hash}`);
+    expect((await store.getPage('pictured', { draft: false }))?.bodyMarkdown).toBe(
+      'No picture now.',
+    );
+    expect((await store.getPage('pictured', { draft: true }))?.bodyMarkdown).toContain('Back:');
+  });
+
+  test('cannot be scheduled, and a schedule set before the image went is cleared, not kept', async () => {
+    let clock = new Date('2026-06-01T10:00:00Z');
+    const timed = createContentStore(db, () => clock);
+    const hash = await uploaded();
+    const typo = 'f'.repeat(32);
+    await timed.putPage({
+      slug: 'later',
+      title: 'Later',
+      summary: '',
+      body: `![x](/media/${typo})`,
+    });
+    const refused = await timed
+      .schedulePublish('later', new Date('2026-06-01T11:00:00Z'))
+      .catch((error: unknown) => error);
+    expect((refused as ContentError).code).toBe('missing-media');
+    expect((refused as ContentError).message).toStartWith('Not scheduled');
+
+    await timed.putPage({
+      slug: 'later',
+      title: 'Later',
+      summary: '',
+      body: `![x](/media/${hash})`,
+    });
+    await timed.schedulePublish('later', new Date('2026-06-01T11:00:00Z'));
+    // The editor changes the draft after scheduling: it now names an image never uploaded.
+    await timed.putPage({
+      slug: 'later',
+      title: 'Later',
+      summary: '',
+      body: `![x](/media/${typo})`,
+    });
+    clock = new Date('2026-06-01T11:00:30Z');
+    const [outcome] = await timed.publishDue();
+    expect(outcome?.slug).toBe('later');
+    expect(outcome?.refused).toContain(`/media/${typo}`);
+    expect(await timed.getPage('later', { draft: false })).toBeNull();
+    expect(await timed.scheduleOf((await timed.getPage('later', { draft: true }))?.id ?? -1)).toBe(
+      null,
+    );
+    expect(await timed.publishDue()).toEqual([]);
   });
 });

@@ -6,7 +6,13 @@ import { type Database, getDatabase, type Query, sqlTemplate } from './db';
 import { isDatabaseBusy, isDatabaseUnavailable } from './db-errors';
 import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from './field-limits';
 import { renderMarkdown } from './markdown';
-import { mediaByHashes, mediaHashesIn, refreshPictureSources } from './media-refs';
+import {
+  mediaByHashes,
+  mediaHashesIn,
+  missingMediaIn,
+  missingMediaMessage,
+  refreshPictureSources,
+} from './media-refs';
 import { traced } from './observability/spans';
 import { type PageFields, pageFieldsSchema } from './page-fields';
 import { processSingleton } from './process-singleton';
@@ -83,7 +89,13 @@ export type PageListing = {
 export type Schedule = { publishAt: string; scheduledBy: string | null };
 
 /** A page a schedule published (for the log and the CLI). */
-export type ScheduledPublish = { slug: string; publishAt: string; scheduledBy: string | null };
+export type ScheduledPublish = {
+  slug: string;
+  publishAt: string;
+  scheduledBy: string | null;
+  /** Why it was not published after all (its schedule is cleared; the draft stays). */
+  refused?: string;
+};
 
 /** A published version of a page, as kept in its history. */
 export type Revision = {
@@ -117,6 +129,8 @@ export type ContentErrorCode =
   | 'invalid-slug'
   | 'slug-taken'
   | 'invalid'
+  /** The text names an image the media library does not have: not published. */
+  | 'missing-media'
   | 'replaced'
   | 'busy'
   | 'unavailable';
@@ -527,8 +541,14 @@ export function createContentStore(
     {
       editor = null,
       via = null,
+      allowMissingMedia = false,
       ...expected
-    }: { editor?: string | null; via?: 'schedule' | null } & Expectation,
+    }: {
+      editor?: string | null;
+      via?: 'schedule' | null;
+      /** An import: its images travel separately (by backup or `db copy`), maybe later. */
+      allowMissingMedia?: boolean;
+    } & Expectation,
   ): Promise<number> {
     const page = await requirePage(q, slug, expected);
     const [draft] = await q<{ title: string; summary: string; body: string; body_html: string }>`
@@ -537,6 +557,10 @@ export function createContentStore(
       if (page.published_revision_id !== null) return page.version;
       throw new ContentError('invalid', 'There is nothing to publish.');
     }
+    // An image deleted since this text was written (a restored old version) or never uploaded:
+    // visitors would see it broken. Every publish comes here: the editor, the CLI, a schedule.
+    const missing = allowMissingMedia ? [] : await missingMediaIn(q, draft.body);
+    if (missing.length > 0) throw new ContentError('missing-media', missingMediaMessage(missing));
     const at = now().toISOString();
     const [revision] = await q<{ id: number }>`
       INSERT INTO revisions
@@ -811,6 +835,15 @@ export function createContentStore(
             'invalid',
             `“${page.slug}” is published and has no newer draft: there is nothing to schedule.`,
           );
+        const [text] = await q<{
+          body: string;
+        }>`SELECT body FROM drafts WHERE page_id = ${page.id}`;
+        const missing = await missingMediaIn(q, text?.body ?? '');
+        if (missing.length > 0)
+          throw new ContentError(
+            'missing-media',
+            missingMediaMessage(missing).replace('Not published', 'Not scheduled'),
+          );
         if (onlyIfUnscheduled) {
           const [pending] = await q<{ publish_at: string | null; scheduled_by: string | null }>`
             SELECT publish_at, scheduled_by FROM pages WHERE id = ${page.id}`;
@@ -860,22 +893,33 @@ export function createContentStore(
       );
       const published: ScheduledPublish[] = [];
       for (const page of due) {
-        const slug = await write(async (q, changed) => {
+        const outcome = await write(async (q, changed) => {
           const [claimed] = await q<{ slug: string }>`
             UPDATE pages SET publish_at = NULL, scheduled_by = NULL
             WHERE id = ${Number(page.id)} AND publish_at = ${page.publish_at} RETURNING slug`;
           if (!claimed) return null;
-          const [draft] = await q`SELECT page_id FROM drafts WHERE page_id = ${Number(page.id)}`;
+          const [draft] = await q<{ body: string }>`
+            SELECT body FROM drafts WHERE page_id = ${Number(page.id)}`;
           if (!draft) return null;
+          // The draft was changed after it was scheduled to name an image the library does not
+          // have: it is not published, and the schedule is cleared (asking again each minute
+          // would not mend it); the draft stays for its editor to mend and publish.
+          const missing = await missingMediaIn(q, draft.body);
+          if (missing.length > 0)
+            return { slug: claimed.slug, refused: missingMediaMessage(missing) };
           await publishIn(q, changed, claimed.slug, {
             editor: page.scheduled_by,
             via: 'schedule',
             pageId: Number(page.id),
           });
-          return claimed.slug;
+          return { slug: claimed.slug };
         });
-        if (slug)
-          published.push({ slug, publishAt: page.publish_at, scheduledBy: page.scheduled_by });
+        if (outcome)
+          published.push({
+            ...outcome,
+            publishAt: page.publish_at,
+            scheduledBy: page.scheduled_by,
+          });
       }
       return published;
     },
@@ -1043,6 +1087,11 @@ export function createContentStore(
       return chosen.map((row) => ({ slug: row.slug, title: row.title }));
     },
 
+    /** The images `markdown` names that the media library does not have. */
+    async missingMedia(markdown: string): Promise<string[]> {
+      return read((q) => missingMediaIn(q, markdown));
+    },
+
     /** Creates or overwrites a page's draft regardless of version (CLI, seed), optionally publishing. */
     async putPage(
       input: PageFields & { slug: string },
@@ -1054,7 +1103,10 @@ export function createContentStore(
     /** `putPage` for several pages, in one transaction: all of them or none (import). */
     async putPages(
       inputs: readonly (PageFields & { slug: string; publish: boolean })[],
-      { editor = null }: { editor?: string | null } = {},
+      {
+        editor = null,
+        allowMissingMedia = false,
+      }: { editor?: string | null; allowMissingMedia?: boolean } = {},
     ): Promise<void> {
       const prepared = await Promise.all(
         inputs.map(async (input) => ({
@@ -1073,7 +1125,7 @@ export function createContentStore(
           );
           if (!result.ok)
             throw new ContentError('conflict', 'The page changed while saving; try again.');
-          if (input.publish) await publishIn(q, changed, input.slug, { editor });
+          if (input.publish) await publishIn(q, changed, input.slug, { editor, allowMissingMedia });
         }
       });
     },

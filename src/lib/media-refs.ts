@@ -126,6 +126,27 @@ export async function mediaByHashes(
   return found;
 }
 
+/**
+ * The images a Markdown body names that the library does not have (deleted, or a hash typed
+ * by hand). Publishing such a text would show visitors a broken image.
+ */
+export async function missingMediaIn(q: Query, markdown: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (const hash of mediaHashesIn(markdown)) {
+    const [row] = await q`SELECT id FROM media WHERE hash = ${hash}`;
+    if (!row) missing.push(hash);
+  }
+  return missing;
+}
+
+/** Why a text naming `missing` images cannot be published, in the editor's words. */
+export function missingMediaMessage(missing: readonly string[]): string {
+  const named = missing.map((hash) => `/media/${hash}`).join(', ');
+  return missing.length === 1
+    ? `Not published: the page shows an image that is not in the media library (${named}; deleted, or never uploaded). Take it out or upload the image again, then publish.`
+    : `Not published: the page shows ${missing.length} images that are not in the media library (${named}; deleted, or never uploaded). Take them out or upload the images again, then publish.`;
+}
+
 export async function variantsOf(q: Query, ids: number[]): Promise<VariantRow[]> {
   const rows: VariantRow[] = [];
   for (const id of ids)

@@ -26,7 +26,10 @@ export function createMediaResponder(store: () => MediaStore) {
       if (!name) {
         // `/media/<hash>`: the image in its original format, wherever that is.
         const item = (await store().byHashes([hash])).get(hash);
-        if (!item) return plain(404, 'There is no such image.');
+        // Without its original (a damaged or half-copied database) there is nothing to point
+        // at: a year-long redirect to a 404 would outlive the repair.
+        const original = item?.variants.some((variant) => variant.name.startsWith('original.'));
+        if (!item || !original) return plain(404, 'There is no such image.');
         return new Response(null, {
           status: 308,
           headers: { location: item.src, 'cache-control': IMMUTABLE },

@@ -27,6 +27,14 @@ export async function startScheduler(
   const tick = async () => {
     try {
       for (const done of await store.publishDue()) {
+        if (done.refused !== undefined) {
+          log.warn('scheduled publish refused', {
+            slug: done.slug,
+            due: done.publishAt,
+            reason: done.refused,
+          });
+          continue;
+        }
         log.info('published by schedule', {
           slug: done.slug,
           due: done.publishAt,

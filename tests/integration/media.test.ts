@@ -296,14 +296,15 @@ describe('bad files and bad requests: a clear 4xx, nothing stored', () => {
   });
 });
 
-describe('second hostile pass (issue 14): media', () => {
-  const tinyPng = async (colour: string) =>
-    new Uint8Array(
-      await sharp({ create: { width: 64, height: 48, channels: 3, background: colour } })
-        .png()
-        .toBuffer(),
-    );
+/** A small one-colour PNG: a different colour is a different image. */
+const tinyPng = async (colour: string) =>
+  new Uint8Array(
+    await sharp({ create: { width: 64, height: 48, channels: 3, background: colour } })
+      .png()
+      .toBuffer(),
+  );
 
+describe('second hostile pass (issue 14): media', () => {
   test('a file part without a name is kept as "image", never a 500', async () => {
     const response = await upload(new Blob([await tinyPng('#112233')]), 'Nameless');
     expect(response.status).toBe(200);
@@ -426,6 +427,110 @@ describe('second hostile pass (issue 14): media', () => {
     });
     expect(response.status).toBe(400);
     await response.arrayBuffer();
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+});
+
+// The third hostile pass (issue 14): an alt text edit refused without JavaScript redirected and
+// lost what was typed; an image used only by an old version could be deleted, and restoring
+// that version and publishing it showed visitors a broken image.
+describe('what an editor typed, and images gone from the library', () => {
+  async function formFor(hash: string) {
+    const library = await (await fetch(`${folio.url}${LIBRARY}`, { headers: { cookie } })).text();
+    const form = (await (await import('../forms')).formsIn(library)).find((candidate) =>
+      candidate.fields.some(([name, value]) => name === 'hash' && value === hash),
+    );
+    if (!form) throw new Error(`no form for ${hash} in the library`);
+    return form;
+  }
+
+  async function uploadedHash(colour: string, alt: string): Promise<string> {
+    const response = await upload(new File([await tinyPng(colour)], `${alt}.png`), alt);
+    const hash = /\/media\/([0-9a-f]{32})\)/.exec(await response.text())?.[1];
+    if (!hash) throw new Error('the upload answered without the image');
+    return hash;
+  }
+
+  test('a refused alt text comes back in its field, with the reason, without JavaScript', async () => {
+    const hash = await uploadedHash('#225577', 'Kept alt');
+    const typed = `A long description of a dark blue square. ${'More words. '.repeat(25)}`;
+    const refused = await submitForm(`${folio.url}${LIBRARY}`, await formFor(hash), {
+      cookie,
+      set: { alt: typed },
+      button: 'Save alt text',
+    });
+    expect(refused.status).toBe(422);
+    const html = await refused.text();
+    expect(html).toContain('Keep the description to 300 characters at most.');
+    expect(html).toContain(`value="${typed}"`);
+    const [row] = await (await folio.database()).query<{ alt: string }>`
+      SELECT alt FROM media WHERE hash = ${hash}`;
+    expect(row?.alt).toBe('Kept alt');
+  });
+
+  test('an image whose original is missing is a 404 at its address, never a year-long redirect', async () => {
+    const hash = await uploadedHash('#118844', 'Green square');
+    expect((await fetch(`${folio.url}/media/${hash}`, { redirect: 'manual' })).status).toBe(308);
+    // As a damaged or half-copied database would have it.
+    await (await folio.database()).query`
+      DELETE FROM media_variants WHERE name LIKE 'original.%'
+        AND media_id = (SELECT id FROM media WHERE hash = ${hash})`;
+    const gone = await fetch(`${folio.url}/media/${hash}`, { redirect: 'manual' });
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get('cache-control')).toBe('no-store');
+    await gone.arrayBuffer();
+  });
+
+  test('an old version whose image was deleted is restored with a warning and not published', async () => {
+    const hash = await uploadedHash('#663399', 'Purple square');
+    await withStore(folio, async (store) => {
+      const base = { slug: 'was-pictured', title: 'Was pictured', summary: '' };
+      await store.putPage({ ...base, body: `![Purple square](/media/${hash})` }, { publish: true });
+      await store.putPage({ ...base, body: 'No picture now.' }, { publish: true });
+    });
+    const deleted = await submitForm(`${folio.url}${LIBRARY}`, await formFor(hash), {
+      cookie,
+      button: 'Delete',
+    });
+    expect(deleted.headers.get('location')).toBe('/preview?media&notice=media-deleted');
+
+    const page = (address: string) => fetch(`${folio.url}${address}`, { headers: { cookie } });
+    const history = await (await page('/preview/was-pictured?history')).text();
+    const oldest = [...history.matchAll(/href="(\/preview\/was-pictured\?history&amp;rev=\d+)"/g)]
+      .at(-1)?.[1]
+      ?.replaceAll('&amp;', '&');
+    const shown = await (await page(oldest ?? '')).text();
+    const restored = await submitForm(
+      `${folio.url}${oldest}`,
+      await formWithButton(shown, 'Restore as draft'),
+      { cookie },
+    );
+    expect(restored.headers.get('location')).toBe(
+      '/preview/was-pictured?edit&notice=restored-missing-media',
+    );
+    const editor = await (await page(restored.headers.get('location') ?? '')).text();
+    expect(editor).toContain('It shows an image deleted from the media library since');
+
+    // Publish from the editor: refused, the text kept in the form with the reason.
+    const published = await submitForm(
+      `${folio.url}/preview/was-pictured?edit`,
+      await formWithButton(editor, 'Save draft'),
+      { cookie, set: { intent: 'publish' } },
+    );
+    expect(published.status).toBe(422);
+    const answer = await published.text();
+    expect(answer).toContain(`image that is not in the media library (/media/${hash}`);
+    expect(answer).toContain(`![Purple square](/media/${hash})`);
+
+    // Publish from the banner (the page without the editor open): refused, said why.
+    const preview = await (await page('/preview/was-pictured')).text();
+    const fromBanner = await submitForm(
+      `${folio.url}/preview/was-pictured`,
+      await formWithButton(preview, 'Publish this draft'),
+      { cookie },
+    );
+    expect(fromBanner.headers.get('location')).toBe('/preview/was-pictured?notice=missing-media');
+    expect(await (await fetch(`${folio.url}/was-pictured`)).text()).toContain('No picture now.');
     expect(folio.unexpectedErrors()).toEqual([]);
   });
 });

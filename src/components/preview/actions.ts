@@ -25,6 +25,7 @@ import {
   imageMarkdown,
   mediaByHashes,
   mediaHashesIn,
+  missingMediaIn,
   uploadTooLargeMessage,
 } from '../../lib/media-refs';
 import { badRequest } from '../../lib/observability/request-errors';
@@ -53,6 +54,7 @@ import {
   type EditorFormValues,
   type EditorIntent,
   editorFormSchema,
+  type MediaChangeState,
   type ScheduleState,
   type SettingsFormState,
   type ShareLinkState,
@@ -314,12 +316,21 @@ async function saveEditorValues(
         },
       };
     }
-    const field = error.code === 'invalid-slug' || error.code === 'slug-taken' ? 'slug' : undefined;
+    const field =
+      error.code === 'invalid-slug' || error.code === 'slug-taken'
+        ? 'slug'
+        : error.code === 'missing-media'
+          ? 'body'
+          : undefined;
     return {
       saved: false,
       state: {
         values,
-        message: error.message,
+        // "Publish" saves and publishes in one transaction: neither happened.
+        message:
+          error.code === 'missing-media'
+            ? `${error.message} Nothing was saved either: Save keeps this text as a draft.`
+            : error.message,
         fieldErrors: field ? { [field]: error.message } : undefined,
       },
     };
@@ -441,6 +452,7 @@ const NOTICE_FOR_ERROR: Record<string, string> = {
   busy: 'busy',
   unavailable: 'unavailable',
   'not-found': 'gone',
+  'missing-media': 'missing-media',
 };
 
 async function runPageCommand(command: PageCommand, input: unknown): Promise<void> {
@@ -517,7 +529,7 @@ export async function schedulePublish(
   } catch (error) {
     if (!isContentError(error)) throw error;
     refuseForm(
-      error.code === 'invalid'
+      error.code === 'invalid' || error.code === 'missing-media'
         ? 422
         : error.code === 'busy' || error.code === 'unavailable'
           ? 200
@@ -602,22 +614,42 @@ export async function uploadMedia(_previous: UploadState, input: FormData): Prom
   }
 }
 
-/** The media library's per-image commands: new alt text, or delete (refused while in use). */
-export async function changeMedia(input: FormData): Promise<void> {
+/**
+ * The media library's per-image commands: new alt text, or delete (refused while in use). A
+ * refused alt text answers with the form, the typed text and why; the rest redirect.
+ */
+export async function changeMedia(
+  _previous: MediaChangeState,
+  input: FormData,
+): Promise<MediaChangeState> {
   const formData = formOf(input);
   const hash = text(formData, 'hash');
   if (!/^[0-9a-f]{32}$/.test(hash)) throw badRequest('This form names no image.');
-  await editorOrRedirect(MEDIA_LIBRARY);
   const deleting = text(formData, 'intent') === 'delete';
+  const alt = text(formData, 'alt').slice(0, ALT_MAX * 2);
+  const asking = await lookUpSession();
+  if (asking.problem !== undefined) return { error: asking.problem, alt };
+  if (!asking.session) {
+    refuseForm(401);
+    return { error: 'Your session has ended. Sign in again.', alt };
+  }
   // Fixed notices, never words from the URL: a crafted link must not put text in this page.
   let notice = deleting ? 'media-deleted' : 'media-saved';
   try {
     if (deleting) await mediaStore().remove(hash);
-    else await mediaStore().setAlt(hash, text(formData, 'alt'));
+    else await mediaStore().setAlt(hash, alt);
   } catch (error) {
-    if (!isContentError(error)) throw error;
-    notice =
-      error.code === 'not-found' ? 'media-gone' : deleting ? 'media-in-use' : 'media-alt-refused';
+    if (!isContentError(error)) {
+      const busy = databaseProblem(error);
+      if (busy !== null) return { error: `Nothing was changed: ${busy}`, alt };
+      throw error;
+    }
+    if (error.code === 'not-found') notice = 'media-gone';
+    else if (deleting) notice = 'media-in-use';
+    else {
+      refuseForm(422);
+      return { error: error.message, alt };
+    }
   }
   redirect(`${MEDIA_LIBRARY}&notice=${notice}`, 303);
 }
@@ -721,8 +753,14 @@ export async function restoreRevision(input: FormData): Promise<void> {
       expectedVersion: version,
       editor: session.editor.email,
     });
-    if (result.ok) target = result.slug;
-    else notice = 'stale';
+    if (result.ok) {
+      target = result.slug;
+      // A version from before an image was deleted: say so now, not first at Publish.
+      const restored = await contentStore().getPageById(pageId);
+      const db = await getDatabase();
+      if (restored && (await missingMediaIn(db.query, restored.bodyMarkdown)).length > 0)
+        notice = 'restored-missing-media';
+    } else notice = 'stale';
   } catch (error) {
     const problem = databaseProblem(error);
     if (problem !== null) notice = problem === UNAVAILABLE_MESSAGE ? 'unavailable' : 'busy';
@@ -730,7 +768,7 @@ export async function restoreRevision(input: FormData): Promise<void> {
     else throw error;
   }
   redirect(
-    `${previewPath(target)}?${notice === 'restored' ? 'edit&' : 'history&'}notice=${notice}`,
+    `${previewPath(target)}?${notice.startsWith('restored') ? 'edit&' : 'history&'}notice=${notice}`,
     303,
   );
 }

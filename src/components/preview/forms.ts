@@ -88,6 +88,9 @@ export type ShareLinkState = { url?: string; expiresAt?: string; error?: string;
 export type ScheduleState = { error?: string; publishAt?: string };
 
 /** The upload form's answer: the image kept (and how to use it), or why not. */
+/** A media library item's form after a refused alt text: the reason, and the text typed. */
+export type MediaChangeState = { error?: string; alt?: string };
+
 export type UploadState = {
   error?: string;
   alt?: string;

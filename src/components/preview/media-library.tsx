@@ -4,7 +4,7 @@ import { formatUtc } from '../../lib/dates';
 import type { MediaItem } from '../../lib/media-refs';
 import { imageMarkdown, mediaPath } from '../../lib/media-refs';
 import { PREVIEW_DASHBOARD, previewPath } from '../../lib/routes';
-import { changeMedia } from './actions';
+import { MediaItemForm } from './media-item-form';
 import { UploadForm } from './upload-form';
 
 const NOTICES: ReadonlyMap<string, string> = new Map(
@@ -13,8 +13,6 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
     'media-deleted': 'Image deleted.',
     'media-in-use':
       'Not deleted: a page uses this image (listed with it). Take it out of the page (and publish it), then delete the image.',
-    'media-alt-refused':
-      'Not saved: the alt text must say what the image shows, in at most 300 characters.',
     'media-gone': 'That image was deleted meanwhile.',
     busy: 'Folio is busy; nothing was changed. Try again in a moment.',
     unavailable:
@@ -93,37 +91,11 @@ export function MediaLibrary({
                     </>
                   )}
                 </p>
-                <form action={changeMedia} className="inline-form">
-                  <input type="hidden" name="hash" value={item.hash} />
-                  <label>
-                    Alt text{' '}
-                    <input
-                      type="text"
-                      name="alt"
-                      defaultValue={item.alt}
-                      maxLength={300}
-                      required
-                    />
-                  </label>
-                  <button type="submit" name="intent" value="alt">
-                    Save alt text
-                  </button>
-                  <button
-                    type="submit"
-                    name="intent"
-                    value="delete"
-                    className="danger"
-                    formNoValidate
-                    disabled={used.published.length + used.draft.length > 0}
-                    title={
-                      used.published.length + used.draft.length > 0
-                        ? 'A page uses it: take it out of the page first.'
-                        : undefined
-                    }
-                  >
-                    Delete
-                  </button>
-                </form>
+                <MediaItemForm
+                  hash={item.hash}
+                  alt={item.alt}
+                  inUse={used.published.length + used.draft.length > 0}
+                />
               </div>
             </li>
           );
