@@ -3,7 +3,7 @@
 // names (default: the local one), called folio_test_<pid>_<random>, and dropped afterwards;
 // ones left by a run that died are dropped by the next.
 
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SQL } from 'bun';
@@ -55,6 +55,9 @@ export async function createThrowAwayDatabase(
 ): Promise<ThrowAwayDatabase> {
   if (engine === 'sqlite') {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'folio-test-')), 'folio.db');
+    // There, as an operator's database is (SQLite reads an empty file as an empty database):
+    // the CLI says so when DATABASE_URL names a file that is not there.
+    writeFileSync(file, '');
     return { url: `sqlite:${file}`, engine, file, drop: async () => undefined };
   }
   const name = `folio_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;

@@ -3,6 +3,7 @@
 // from it (a test checks the README). Every refusal is one line and exit 1; bad arguments
 // print the usage and exit 2; nothing prints a stack trace.
 
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
@@ -730,6 +731,11 @@ if (import.meta.main) {
     process.stderr.write(`folio: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
+  // A SQLite file that is not there is made (so `editor add` works before the first start),
+  // but a mistyped path would then succeed against an empty site: say so when it happens.
+  const sqliteFile =
+    engineOf(env.DATABASE_URL) === 'sqlite' ? sqliteFileOf(env.DATABASE_URL) : null;
+  const newFile = sqliteFile !== null && sqliteFile !== ':memory:' && !existsSync(sqliteFile);
   // Opened as it is: `db migrate` reports what it applies; other commands migrate first.
   const code = await runCli(
     Bun.argv.slice(2),
@@ -743,5 +749,9 @@ if (import.meta.main) {
       siteUrl: env.SITE_URL ?? `http://localhost:${env.PORT}`,
     },
   );
+  if (newFile && sqliteFile !== null && existsSync(sqliteFile))
+    process.stderr.write(
+      `folio: ${sqliteFile} did not exist: it is a new, empty database now (DATABASE_URL names it)\n`,
+    );
   process.exit(code);
 }

@@ -1,5 +1,7 @@
 // The CLI as an operator runs it (`bun run folio …`): on a terminal, from a pipe, with mistakes.
 import { afterAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
 import { runFolioCli } from '../harness';
@@ -15,8 +17,8 @@ async function newDatabaseUrl(): Promise<string> {
   return database.url;
 }
 afterAll(async () => {
-  for (const database of made) await database.drop();
-});
+  await Promise.all(made.map((database) => database.drop()));
+}, 30_000);
 
 async function folio(args: string[], { stdin = '', databaseUrl = '' } = {}) {
   databaseUrl ||= await newDatabaseUrl();
@@ -149,6 +151,24 @@ describe('the folio CLI, run as an operator runs it', () => {
     );
     expect(tooLong.stderr).not.toMatch(STACK_TRACE);
   }, 30_000);
+
+  // Hostile pass: a mistyped SQLite path made a new, empty database and "succeeded" against
+  // it. It is still made (`editor add` comes before the first start), but the CLI says so.
+  test('a SQLite file that does not exist is made, and the CLI says so that once', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'folio-cli-'));
+    try {
+      const databaseUrl = `sqlite:${path.join(dir, 'tpyo.db')}`;
+      const first = await folio(['page', 'list'], { databaseUrl });
+      expect(first.code).toBe(0);
+      expect(first.stderr).toBe(
+        `folio: ${path.join(dir, 'tpyo.db')} did not exist: it is a new, empty database now (DATABASE_URL names it)\n`,
+      );
+      const again = await folio(['page', 'list'], { databaseUrl });
+      expect(again.stderr).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   test('db migrate says what it applied, then that there is nothing to do', async () => {
     const databaseUrl = await newDatabaseUrl();
