@@ -383,8 +383,8 @@ const sentryGzip = (scripts: Script[]) =>
   );
 
 // Lighthouse (mobile profile, the default) on the system Chromium, when asked for: against
-// the server with Sentry configured, as most views are (not sampled for tracing) and as the
-// heaviest are (every view sampled).
+// the server with Sentry configured, as most views are (not sampled for tracing: nine in ten
+// by default) and as the heaviest are (sampled).
 const lighthouse: string[] = [];
 const lighthouseRuns = [
   { server: unsampled, label: 'unsampled' },
@@ -556,6 +556,10 @@ lines.push(
 lines.push(
   `- A page with three photographs (${IMAGES_PAGE}; uploads of 3000 × 2000 px, ${fmt(originalBytes / 1024)} KB in all): a phone's first view (412 px wide, 1.75 device pixels per px, read to the end) transferred **${fmt(phoneImages.transferred / 1024)} KB** of images (${phoneImages.chosen.join(', ')}), ${fmt((phoneImages.transferred / originalBytes) * 100, 1)} % of the originals.`,
 );
+if (lighthouse.length > 0)
+  lines.push(
+    '- Lighthouse: "unsampled" is a page view not traced (nine in ten deployed, by default), "sampled" one traced (SENTRY_TRACES_SAMPLE_RATE).',
+  );
 for (const line of lighthouse) lines.push(`- Lighthouse (mobile, simulated throttling) ${line}`);
 const table = lines.join('\n');
 console.log(table);

@@ -12,6 +12,9 @@ export default async function globalSetup() {
       SENTRY_DSN: receiver.dsn,
       WAKU_PUBLIC_SENTRY_DSN: receiver.dsn,
       SENTRY_ENVIRONMENT: 'e2e',
+      // Every request and page view traced (deployed, the default is one in ten): the specs
+      // follow traces from the browser to the server.
+      SENTRY_TRACES_SAMPLE_RATE: '1',
       // Scheduled pages go out within a second (the default, 15 s, would make tests wait).
       SCHEDULE_CHECK_SECONDS: '1',
     },

@@ -15,7 +15,7 @@ describe('a database failure on an uncached page', () => {
 
   beforeAll(async () => {
     server = await startFolio({
-      env: { SENTRY_DSN: receiver.dsn, SENTRY_ENVIRONMENT: 'test' },
+      env: { SENTRY_DSN: receiver.dsn, SENTRY_ENVIRONMENT: 'test', SENTRY_TRACES_SAMPLE_RATE: '1' },
       database: await damagedDatabase(),
     });
   }, 60_000);

@@ -15,7 +15,11 @@ let folio: RunningFolio;
 
 beforeAll(async () => {
   folio = await startFolio({
-    env: { SENTRY_DSN: receiver.dsn, WAKU_PUBLIC_SENTRY_DSN: receiver.dsn },
+    env: {
+      SENTRY_DSN: receiver.dsn,
+      WAKU_PUBLIC_SENTRY_DSN: receiver.dsn,
+      SENTRY_TRACES_SAMPLE_RATE: '1',
+    },
   });
 }, 60_000);
 afterAll(async () => {

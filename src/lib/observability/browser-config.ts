@@ -3,7 +3,7 @@
 import 'server-only';
 import { DEVELOPMENT } from '../development';
 import { getEnv } from '../env';
-import { spotlightSidecarUrl } from './sentry-options';
+import { spotlightSidecarUrl, tracesSampleRate } from './sentry-options';
 
 export function browserMonitoringConfig(): {
   dsn?: string;
@@ -18,8 +18,8 @@ export function browserMonitoringConfig(): {
   return {
     dsn,
     environment: env.SENTRY_ENVIRONMENT ?? (DEVELOPMENT ? 'development' : 'production'),
-    // The same rate as the server's (sentry-options.ts): unset means every page view.
-    tracesSampleRate: String(env.SENTRY_TRACES_SAMPLE_RATE ?? 1),
+    // The same rate as the server's, the same default (sentry-options.ts).
+    tracesSampleRate: String(tracesSampleRate(env.SENTRY_TRACES_SAMPLE_RATE)),
     ...(spotlight ? { spotlight } : {}),
   };
 }
