@@ -93,6 +93,11 @@ export async function importContent(store: ContentStore, files: ContentFile[]) {
     parsed.map((file) => ({ slug: file.slug, ...file.fields, publish: file.kind === 'published' })),
     { editor: 'import', allowMissingMedia: true },
   );
-  const missingMedia = await store.missingMedia(parsed.map((file) => file.fields.body).join('\n'));
+  const html: string[] = [];
+  for (const file of parsed) {
+    const page = await store.getPage(file.slug, { draft: file.kind === 'draft' });
+    if (page) html.push(page.bodyHtml);
+  }
+  const missingMedia = await store.missingMedia(html.join('\n'));
   return { imported: parsed.length, problems, missingMedia };
 }

@@ -393,6 +393,42 @@ describe('a text naming an image the library does not have', () => {
     expect((await store.getPage('pictured', { draft: true }))?.bodyMarkdown).toContain('Back:');
   });
 
+  // Fourth hostile pass: spellings the Markdown check missed got broken images published,
+  // and a hash in a code sample was refused as an image.
+  test('is refused however it is spelt, and a hash in code is no image', async () => {
+    const hash = await uploaded();
+    const missing = 'a'.repeat(32);
+    const refused = async (body: string) => {
+      await store.putPage({ slug: 'spelt', title: 'Spelt', summary: '', body });
+      const error = await store.publish('spelt').then(
+        () => null,
+        (caught: unknown) => caught,
+      );
+      return error instanceof ContentError ? error.code : 'published';
+    };
+    expect(await refused(`![x](/media/&#97;${missing.slice(1)})`)).toBe('missing-media');
+    expect(await refused(`![x](/media/${hash.toUpperCase()})`)).toBe('missing-media');
+    expect(await refused(`![x](/media/%${hash.charCodeAt(0).toString(16)}${hash.slice(1)})`)).toBe(
+      'missing-media',
+    );
+    // A library image's own address, whatever file it names, renders as its <picture>.
+    expect(await refused(`![x](/media/${hash}/9999.avif)`)).toBe('published');
+    expect(await refused(`[a size it lacks](/media/${hash}/9999.avif)`)).toBe('missing-media');
+    expect(await refused(`[the original](/media/${missing})`)).toBe('missing-media');
+    expect(
+      await refused(`\`\`\`md\n![x](/media/${missing})\n\`\`\`\n\nAnd \`/media/${missing}\`.`),
+    ).toBe('published');
+    expect(await refused(`![x](/media/&#${hash.charCodeAt(0)};${hash.slice(1)})`)).toBe(
+      'published',
+    );
+    // That last page shows the image through an entity: it is in use, so it stays.
+    expect((await createMediaStore(db).usage()).get(hash)?.published).toEqual(['spelt']);
+    const kept = await createMediaStore(db)
+      .remove(hash)
+      .catch((error: unknown) => (error as ContentError).code);
+    expect(kept).toBe('conflict');
+  });
+
   test('cannot be scheduled, and a schedule set before the image went is cleared, not kept', async () => {
     let clock = new Date('2026-06-01T10:00:00Z');
     const timed = createContentStore(db, () => clock);

@@ -559,7 +559,7 @@ export function createContentStore(
     }
     // An image deleted since this text was written (a restored old version) or never uploaded:
     // visitors would see it broken. Every publish comes here: the editor, the CLI, a schedule.
-    const missing = allowMissingMedia ? [] : await missingMediaIn(q, draft.body);
+    const missing = allowMissingMedia ? [] : await missingMediaIn(q, draft.body_html);
     if (missing.length > 0) throw new ContentError('missing-media', missingMediaMessage(missing));
     const at = now().toISOString();
     const [revision] = await q<{ id: number }>`
@@ -829,21 +829,16 @@ export function createContentStore(
       const publishAt = at.toISOString();
       return write(async (q) => {
         const page = await requirePage(q, slug, { pageId });
-        const [draft] = await q`SELECT page_id FROM drafts WHERE page_id = ${page.id}`;
+        const [draft] = await q<{ body_html: string }>`
+          SELECT body_html FROM drafts WHERE page_id = ${page.id}`;
         if (!draft)
           throw new ContentError(
             'invalid',
             `“${page.slug}” is published and has no newer draft: there is nothing to schedule.`,
           );
-        const [text] = await q<{
-          body: string;
-        }>`SELECT body FROM drafts WHERE page_id = ${page.id}`;
-        const missing = await missingMediaIn(q, text?.body ?? '');
+        const missing = await missingMediaIn(q, draft.body_html);
         if (missing.length > 0)
-          throw new ContentError(
-            'missing-media',
-            missingMediaMessage(missing).replace('Not published', 'Not scheduled'),
-          );
+          throw new ContentError('missing-media', missingMediaMessage(missing, 'scheduled'));
         if (onlyIfUnscheduled) {
           const [pending] = await q<{ publish_at: string | null; scheduled_by: string | null }>`
             SELECT publish_at, scheduled_by FROM pages WHERE id = ${page.id}`;
@@ -898,13 +893,13 @@ export function createContentStore(
             UPDATE pages SET publish_at = NULL, scheduled_by = NULL
             WHERE id = ${Number(page.id)} AND publish_at = ${page.publish_at} RETURNING slug`;
           if (!claimed) return null;
-          const [draft] = await q<{ body: string }>`
-            SELECT body FROM drafts WHERE page_id = ${Number(page.id)}`;
+          const [draft] = await q<{ body_html: string }>`
+            SELECT body_html FROM drafts WHERE page_id = ${Number(page.id)}`;
           if (!draft) return null;
           // The draft was changed after it was scheduled to name an image the library does not
           // have: it is not published, and the schedule is cleared (asking again each minute
           // would not mend it); the draft stays for its editor to mend and publish.
-          const missing = await missingMediaIn(q, draft.body);
+          const missing = await missingMediaIn(q, draft.body_html);
           if (missing.length > 0)
             return { slug: claimed.slug, refused: missingMediaMessage(missing) };
           await publishIn(q, changed, claimed.slug, {
@@ -1087,9 +1082,9 @@ export function createContentStore(
       return chosen.map((row) => ({ slug: row.slug, title: row.title }));
     },
 
-    /** The images `markdown` names that the media library does not have. */
-    async missingMedia(markdown: string): Promise<string[]> {
-      return read((q) => missingMediaIn(q, markdown));
+    /** The `/media/` addresses a page's rendered HTML points at that answer no image. */
+    async missingMedia(html: string): Promise<string[]> {
+      return read((q) => missingMediaIn(q, html));
     },
 
     /** Creates or overwrites a page's draft regardless of version (CLI, seed), optionally publishing. */

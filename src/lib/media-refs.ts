@@ -126,25 +126,109 @@ export async function mediaByHashes(
   return found;
 }
 
-/**
- * The images a Markdown body names that the library does not have (deleted, or a hash typed
- * by hand). Publishing such a text would show visitors a broken image.
- */
-export async function missingMediaIn(q: Query, markdown: string): Promise<string[]> {
-  const missing: string[] = [];
-  for (const hash of mediaHashesIn(markdown)) {
-    const [row] = await q`SELECT id FROM media WHERE hash = ${hash}`;
-    if (!row) missing.push(hash);
-  }
-  return missing;
+/** An address under `/media/` that a page's HTML points at, as the browser will ask for it. */
+export type MediaAddress = {
+  /** The path the browser requests (`/media/…`): what an editor is shown. */
+  path: string;
+  /** The image's hash when the path can name one (routing takes lowercase only), else null. */
+  hash: string | null;
+  /** The file under it (`480.avif`), or null for `/media/<hash>` itself. */
+  name: string | null;
+};
+
+const ATTRIBUTE_URL = /\s(?:src|href|srcset)="([^"]*)"/g;
+
+function decodeAttribute(value: string): string {
+  return value.replace(/&(#x[0-9a-f]+|#\d+|amp|quot|lt|gt|apos);/gi, (entity, code: string) => {
+    const lower = code.toLowerCase();
+    if (lower.startsWith('#x')) return String.fromCodePoint(Number.parseInt(lower.slice(2), 16));
+    if (lower.startsWith('#')) return String.fromCodePoint(Number(lower.slice(1)));
+    return { amp: '&', quot: '"', lt: '<', gt: '>', apos: "'" }[lower] ?? entity;
+  });
 }
 
-/** Why a text naming `missing` images cannot be published, in the editor's words. */
-export function missingMediaMessage(missing: readonly string[]): string {
-  const named = missing.map((hash) => `/media/${hash}`).join(', ');
+/**
+ * Every `/media/` address a page's rendered HTML points at: images (`src`, each `srcset`
+ * candidate) and links, on this site (a path) or any host (an absolute URL whose path is
+ * `/media/<32 hex>…`). Read from the HTML, not the Markdown: the renderer decodes entities and
+ * escapes (`/media/&#48;…` is `/media/0…` to a browser), and text in code is no address.
+ */
+export function mediaAddressesIn(html: string): MediaAddress[] {
+  const found = new Map<string, MediaAddress>();
+  for (const [, raw = ''] of html.matchAll(ATTRIBUTE_URL))
+    for (const candidate of decodeAttribute(raw).split(',')) {
+      const url = candidate.trim().split(/\s+/)[0] ?? '';
+      let pathname: string;
+      try {
+        // As the browser will ask for it: percent-escapes stay (routing does not undo them).
+        pathname = new URL(url, 'http://folio.invalid').pathname;
+      } catch {
+        continue;
+      }
+      if (!pathname.startsWith('/media/') || found.has(pathname)) continue;
+      // Another host's /media/ is its own affair, unless it names a hash as ours do (an
+      // absolute URL to this site, which no store here can tell from another).
+      if (/^([a-z][a-z\d+.-]*:|\/\/)/i.test(url) && !/^\/media\/[0-9a-f]{32}(\/|$)/i.test(pathname))
+        continue;
+      const match = MEDIA_ADDRESS.exec(pathname);
+      found.set(pathname, {
+        path: pathname,
+        hash: match?.[1] ?? null,
+        name: match?.[2] ?? null,
+      });
+    }
+  return [...found.values()];
+}
+
+/** The hashes of the library's images a page's rendered HTML points at. */
+export function mediaHashesInHtml(html: string): string[] {
+  return [
+    ...new Set(
+      mediaAddressesIn(html).flatMap((address) => (address.hash === null ? [] : [address.hash])),
+    ),
+  ];
+}
+
+/**
+ * The `/media/` addresses in a page's rendered HTML that would not answer with an image: an
+ * image deleted from the library, a hash typed by hand or misspelt (routing takes lowercase
+ * hex only), a file the image does not have. Publishing such a page would show visitors a
+ * broken image (or link).
+ */
+export async function missingMediaIn(q: Query, html: string): Promise<string[]> {
+  const missing: string[] = [];
+  const variants = new Map<string, Set<string> | null>();
+  for (const address of mediaAddressesIn(html)) {
+    if (address.hash === null) {
+      missing.push(address.path);
+      continue;
+    }
+    if (!variants.has(address.hash)) {
+      const [row] = await q<{ id: number }>`SELECT id FROM media WHERE hash = ${address.hash}`;
+      variants.set(
+        address.hash,
+        row
+          ? new Set((await variantsOf(q, [Number(row.id)])).map((variant) => variant.name))
+          : null,
+      );
+    }
+    const names = variants.get(address.hash);
+    if (!names) missing.push(`/media/${address.hash}`);
+    else if (address.name !== null && !names.has(address.name)) missing.push(address.path);
+  }
+  return [...new Set(missing)];
+}
+
+/** Why a page naming `missing` images cannot be published (or scheduled), in an editor's words. */
+export function missingMediaMessage(
+  missing: readonly string[],
+  refused: 'published' | 'scheduled' = 'published',
+): string {
+  const named = missing.join(', ');
+  const then = refused === 'published' ? 'then publish' : 'then schedule it';
   return missing.length === 1
-    ? `Not published: the page shows an image that is not in the media library (${named}; deleted, or never uploaded). Take it out or upload the image again, then publish.`
-    : `Not published: the page shows ${missing.length} images that are not in the media library (${named}; deleted, or never uploaded). Take them out or upload the images again, then publish.`;
+    ? `Not ${refused}: the page names an image that is not in the media library (${named}: deleted, misspelt or never uploaded). Take it out or upload the image again, ${then}.`
+    : `Not ${refused}: the page names ${missing.length} images that are not in the media library (${named}: deleted, misspelt or never uploaded). Take them out or upload the images again, ${then}.`;
 }
 
 export async function variantsOf(q: Query, ids: number[]): Promise<VariantRow[]> {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import sharp from 'sharp';
+import { renderMarkdown } from './markdown';
 import { processImage, variantTargets } from './media';
-import { pictureHtml } from './media-refs';
+import { mediaAddressesIn, pictureHtml } from './media-refs';
 
 /** A one-colour image of this size, in this format, processed as an upload is. */
 async function processed(width: number, height: number, format: 'png' | 'avif') {
@@ -64,5 +65,45 @@ describe('the sources a page offers', () => {
     );
     const avifSet = /<source type="image\/avif" srcset="([^"]*)"/.exec(html)?.[1];
     expect(avifSet).toBe(`/media/${image.hash}/480.avif 480w, /media/${image.hash}/720.avif 600w`);
+  });
+});
+
+// Fourth hostile pass: publishing and deleting read `/media/<hash>` from the Markdown, so an
+// entity or a capital letter got a broken image published, and a hash in code was counted.
+describe('the /media/ addresses a page points at, read from its HTML', () => {
+  const M = '0123456789abcdef0123456789abcdef';
+  const addresses = async (markdown: string) =>
+    mediaAddressesIn(await renderMarkdown(markdown, { media: new Map() })).map(
+      (address) => `${address.path} ${address.hash ?? '-'}`,
+    );
+
+  test('as the browser will ask for them: entities decoded, escapes and capitals kept', async () => {
+    expect(await addresses(`![x](/media/&#48;${M.slice(1)})`)).toEqual([`/media/${M} ${M}`]);
+    expect(await addresses(`![x](/media/${M.toUpperCase()})`)).toEqual([
+      `/media/${M.toUpperCase()} -`,
+    ]);
+    expect(await addresses(`![x](/media/%30${M.slice(1)})`)).toEqual([`/media/%30${M.slice(1)} -`]);
+    expect(await addresses(`![x](/media/${M}/original.png?x#y)`)).toEqual([
+      `/media/${M}/original.png ${M}`,
+    ]);
+  });
+
+  test('links and this site’s absolute URLs count; code, other hosts’ files and text do not', async () => {
+    expect(await addresses(`[the file](/media/${M})`)).toEqual([`/media/${M} ${M}`]);
+    expect(await addresses(`![x](http://127.0.0.1/media/${M})`)).toEqual([`/media/${M} ${M}`]);
+    expect(await addresses(`\`\`\`\n![x](/media/${M})\n\`\`\``)).toEqual([]);
+    expect(await addresses(`Inline \`/media/${M}\` and plain /media/${M} text.`)).toEqual([]);
+    expect(await addresses('![x](https://cdn.example.com/media/cat.png)')).toEqual([]);
+  });
+
+  test('every srcset candidate of a library image', async () => {
+    const html =
+      '<picture><source type="image/avif" srcset="/media/' +
+      `${M}/480.avif 480w, /media/${M}/720.avif 720w"><img src="/media/${M}/original.png"></picture>`;
+    expect(mediaAddressesIn(html).map((address) => address.name)).toEqual([
+      '480.avif',
+      '720.avif',
+      'original.png',
+    ]);
   });
 });

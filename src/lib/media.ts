@@ -13,7 +13,7 @@ import {
   type MediaItem,
   type MediaRow,
   mediaByHashes,
-  mediaHashesIn,
+  mediaHashesInHtml,
   toItem,
   type VariantRow,
   variantsOf,
@@ -443,18 +443,20 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
 
     /**
      * The pages that use each image: `published` (visitors see it) and `draft` (only editors),
-     * by slug. A page uses an image when its text names `/media/<hash>`.
+     * by slug. A page uses an image when its HTML points at it (an image, a `srcset`, a link):
+     * what a browser will ask for, whatever the Markdown's spelling.
      */
     async usage(): Promise<Map<string, { published: string[]; draft: string[] }>> {
       const db = await opened();
-      const rows = await db.query<{ slug: string; body: string; kind: string }>`
-        SELECT p.slug, r.body, 'published' AS kind FROM pages p
+      const rows = await db.query<{ slug: string; body_html: string; kind: string }>`
+        SELECT p.slug, r.body_html, 'published' AS kind FROM pages p
         JOIN revisions r ON r.id = p.published_revision_id
         UNION ALL
-        SELECT p.slug, d.body, 'draft' AS kind FROM pages p JOIN drafts d ON d.page_id = p.id`;
+        SELECT p.slug, d.body_html, 'draft' AS kind FROM pages p
+        JOIN drafts d ON d.page_id = p.id`;
       const usage = new Map<string, { published: string[]; draft: string[] }>();
       for (const row of rows)
-        for (const hash of mediaHashesIn(row.body)) {
+        for (const hash of mediaHashesInHtml(row.body_html)) {
           const entry = usage.get(hash) ?? { published: [], draft: [] };
           (row.kind === 'published' ? entry.published : entry.draft).push(row.slug);
           usage.set(hash, entry);
@@ -473,10 +475,13 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
           `This image is on ${used.map((slug) => `/${slug}`).join(', ')}: take it out of ${used.length === 1 ? 'that page' : 'those pages'} (and publish), then delete it.`,
         );
       const db = await opened();
-      await db.transaction(async (q) => {
+      const deleted = await db.transaction(async (q) => {
         await q`DELETE FROM media_variants WHERE media_id IN (SELECT id FROM media WHERE hash = ${hash})`;
-        await q`DELETE FROM media WHERE hash = ${hash}`;
+        return q`DELETE FROM media WHERE hash = ${hash} RETURNING id`;
       });
+      // A stale tab, or a forged hash: it was not there to delete.
+      if (deleted.length === 0)
+        throw new ContentError('not-found', 'That image was deleted meanwhile.');
     },
   };
   return store;

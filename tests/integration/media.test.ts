@@ -481,6 +481,40 @@ describe('what an editor typed, and images gone from the library', () => {
     await gone.arrayBuffer();
   });
 
+  // Fourth hostile pass: a page showing an image through an entity (`/media/&#48;…`) did not
+  // count as using it, so the image could be deleted under visitors' eyes; and deleting a hash
+  // the library never had said "Image deleted."
+  test('an image a page shows through an entity is in use; an unknown hash is not "deleted"', async () => {
+    const hash = await uploadedHash('#aa7700', 'Ochre square');
+    const spelt = `/media/&#${hash.charCodeAt(0)};${hash.slice(1)}`;
+    await withStore(folio, (store) =>
+      store.putPage(
+        { slug: 'entity-image', title: 'Entity image', summary: '', body: `![Ochre](${spelt})` },
+        { publish: true },
+      ),
+    );
+    expect(await (await fetch(`${folio.url}/entity-image`)).text()).toContain(
+      `src="/media/${hash}"`,
+    );
+    const form = await formFor(hash);
+    const refused = await submitForm(`${folio.url}${LIBRARY}`, form, { cookie, button: 'Delete' });
+    expect(refused.headers.get('location')).toBe('/preview?media&notice=media-in-use');
+    expect((await fetch(`${folio.url}/media/${hash}`, { redirect: 'manual' })).status).toBe(308);
+
+    const unknown = submitForm(
+      `${folio.url}${LIBRARY}`,
+      {
+        ...form,
+        fields: form.fields.map(([name, value]) => [
+          name,
+          name === 'hash' ? 'a'.repeat(32) : value,
+        ]),
+      },
+      { cookie, button: 'Delete' },
+    );
+    expect((await unknown).headers.get('location')).toBe('/preview?media&notice=media-gone');
+  });
+
   test('an old version whose image was deleted is restored with a warning and not published', async () => {
     const hash = await uploadedHash('#663399', 'Purple square');
     await withStore(folio, async (store) => {

@@ -758,7 +758,7 @@ export async function restoreRevision(input: FormData): Promise<void> {
       // A version from before an image was deleted: say so now, not first at Publish.
       const restored = await contentStore().getPageById(pageId);
       const db = await getDatabase();
-      if (restored && (await missingMediaIn(db.query, restored.bodyMarkdown)).length > 0)
+      if (restored && (await missingMediaIn(db.query, restored.bodyHtml)).length > 0)
         notice = 'restored-missing-media';
     } else notice = 'stale';
   } catch (error) {

@@ -39,7 +39,7 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
     'link-revoked': 'Share link revoked: it no longer opens this draft.',
     'link-gone': 'That share link had already expired or been revoked.',
     'missing-media':
-      'Not published: the draft shows an image that is not in the media library (deleted, or never uploaded). Take it out or upload the image again, then publish.',
+      'Not published: the draft names an image that is not in the media library (deleted, misspelt or never uploaded). Take it out or upload the image again, then publish.',
     'restored-missing-media':
       'That version is the draft now, in the editor. It shows an image deleted from the media library since: take it out or upload the image again before you publish.',
     refused: 'That could not be done.',
