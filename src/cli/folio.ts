@@ -267,7 +267,7 @@ export const COMMANDS: readonly Command[] = [
       io.stdout(`imported ${result.imported} files from ${dir}\n`);
       if (result.missingMedia.length > 0)
         io.stderr(
-          `folio: the pages name ${result.missingMedia.length} image(s) this database does not have (${result.missingMedia.map((hash) => `/media/${hash}`).join(', ')}): export writes Markdown only; bring the images with \`db copy\` or a backup\n`,
+          `folio: the pages name ${result.missingMedia.length} image(s) this database does not have (${result.missingMedia.join(', ')}): export writes Markdown only; bring the images with \`db copy\` or a backup\n`,
         );
     },
   },

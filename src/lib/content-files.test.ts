@@ -61,7 +61,7 @@ describe('content files', () => {
         text: toFrontMatterFile({ title: 'P', summary: '', body: `![A cat](/media/${hash})` }),
       },
     ]);
-    expect(result).toEqual({ imported: 1, problems: [], missingMedia: [hash] });
+    expect(result).toEqual({ imported: 1, problems: [], missingMedia: [`/media/${hash}`] });
     expect((await store.getPage('pictured', { draft: false }))?.bodyMarkdown).toContain(hash);
   });
 

@@ -224,7 +224,11 @@ export function missingMediaMessage(
   missing: readonly string[],
   refused: 'published' | 'scheduled' = 'published',
 ): string {
-  const named = missing.join(', ');
+  // A page can name hundreds: the first few say what is wrong.
+  const named =
+    missing.length > 5
+      ? `${missing.slice(0, 5).join(', ')} and ${missing.length - 5} more`
+      : missing.join(', ');
   const then = refused === 'published' ? 'then publish' : 'then schedule it';
   return missing.length === 1
     ? `Not ${refused}: the page names an image that is not in the media library (${named}: deleted, misspelt or never uploaded). Take it out or upload the image again, ${then}.`

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import sharp from 'sharp';
 import { renderMarkdown } from './markdown';
 import { processImage, variantTargets } from './media';
-import { mediaAddressesIn, pictureHtml } from './media-refs';
+import { mediaAddressesIn, missingMediaMessage, pictureHtml } from './media-refs';
 
 /** A one-colour image of this size, in this format, processed as an upload is. */
 async function processed(width: number, height: number, format: 'png' | 'avif') {
@@ -106,4 +106,16 @@ describe('the /media/ addresses a page points at, read from its HTML', () => {
       'original.png',
     ]);
   });
+});
+
+test('a refusal naming hundreds of missing images names the first five', () => {
+  const missing = Array.from(
+    { length: 500 },
+    (_, i) => `/media/${i.toString(16).padStart(32, '0')}`,
+  );
+  const message = missingMediaMessage(missing);
+  expect(message).toContain('names 500 images');
+  expect(message).toContain(`${missing[4]} and 495 more`);
+  expect(message).not.toContain(missing[5] as string);
+  expect(message.length).toBeLessThan(600);
 });

@@ -1,6 +1,6 @@
 // The CLI as an operator runs it (`bun run folio …`): on a terminal, from a pipe, with mistakes.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
@@ -165,6 +165,41 @@ describe('the folio CLI, run as an operator runs it', () => {
       );
       const again = await folio(['page', 'list'], { databaseUrl });
       expect(again.stderr).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('import names the images its pages lack; page put --publish refuses them', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'folio-import-'));
+    try {
+      const missing = `/media/${'b'.repeat(32)}`;
+      writeFileSync(
+        path.join(dir, 'pictured.md'),
+        `---\ntitle: "Pictured"\nsummary: ""\n---\n![A cat](${missing})\n`,
+      );
+      const databaseUrl = await newDatabaseUrl();
+      const imported = await folio(['import', dir], { databaseUrl });
+      expect(imported.code).toBe(0);
+      expect(imported.stdout).toBe(`imported 1 files from ${dir}\n`);
+      expect(imported.stderr).toContain(`1 image(s) this database does not have (${missing})`);
+      const put = await folio(
+        [
+          'page',
+          'put',
+          'again',
+          '--title',
+          'Again',
+          '--body-file',
+          path.join(dir, 'pictured.md'),
+          '--publish',
+        ],
+        { databaseUrl },
+      );
+      expect(put.code).toBe(1);
+      expect(put.stderr).toBe(
+        `folio: Not published: the page names an image that is not in the media library (${missing}: deleted, misspelt or never uploaded). Take it out or upload the image again, then publish.\n`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
