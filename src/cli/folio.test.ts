@@ -69,6 +69,8 @@ describe('folio CLI', () => {
     expect(await cli.run('page', 'unpublish', 'hello')).toBe(0);
   });
 
+  // db seed makes the demo's photographs' sizes and colours its code: seconds on a loaded
+  // machine (PostgreSQL, a parallel run), past bun's 5 s default.
   test('db seed, db migrate, editor add, preview-link', async () => {
     const cli = await harness({}, 'a long enough password\n');
     expect(await cli.run('db', 'migrate')).toBe(0);
@@ -80,7 +82,7 @@ describe('folio CLI', () => {
     expect(cli.out.at(-1)).toMatch(
       /^https:\/\/folio\.example\/preview\/upcoming-feature\?share=[\w-]{43}\n$/,
     );
-  });
+  }, 30_000);
 
   test('db migrate says what it applied', async () => {
     const made = await createThrowAwayDatabase();
