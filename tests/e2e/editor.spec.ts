@@ -165,6 +165,68 @@ test("a second tab's stale autosave never overwrites the first's text; it shows 
   expect(problems.flatMap((collected) => collected())).toEqual([]);
 });
 
+// Hostile pass: after Publish was refused because the page changed meanwhile, the stale tab's
+// autosave went on and overwrote the other tab's draft.
+test("a second tab's refused Publish stops its autosave too: the first tab's draft stays", async ({
+  browser,
+  signIn,
+  seedPage,
+  store,
+}) => {
+  const slug = 'e2e-two-tabs-publish';
+  await seedPage({ slug, title: 'Two tabs, publish', body: 'Base text.' });
+  const first = await (await browser.newContext()).newPage();
+  const second = await (await browser.newContext()).newPage();
+  const problems = [watchPageErrors(first), watchPageErrors(second)];
+  await signIn(first);
+  await signIn(second);
+  await openEditor(first, slug);
+  await openEditor(second, slug);
+  await first.getByLabel('Body (Markdown)').fill('Text from the first tab.');
+  await expect(editorStatus(first)).toContainText('Saved ', { timeout: 10_000 });
+  await second.getByLabel('Body (Markdown)').fill('Text from the second tab.\n\nTwo lines.');
+  await second.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(second.getByRole('alert').first()).toContainText('since you opened it', {
+    timeout: 10_000,
+  });
+  // Longer than autosave's wait: nothing more is sent on its own.
+  await second.waitForTimeout(5_000);
+  expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
+    'Text from the first tab.',
+  );
+  await expect(second.getByLabel('Body (Markdown)')).toHaveValue(
+    'Text from the second tab.\n\nTwo lines.',
+  );
+  expect(problems.flatMap((collected) => collected())).toEqual([]);
+});
+
+// Hostile pass: a refused Publish handed the text back with a browser's CRLF line breaks, so
+// the editor's text never matched what it saved and it autosaved every three seconds.
+test('after a refused Publish, the text autosaves once and the editor settles', async ({
+  page,
+  signIn,
+  seedPage,
+  store,
+}) => {
+  const slug = 'e2e-refused-settles';
+  await seedPage({ slug, title: 'Refused, then settles', body: 'Base text.' });
+  await signIn(page);
+  await openEditor(page, slug);
+  const missing = `/media/${'c'.repeat(32)}`;
+  await page.getByLabel('Body (Markdown)').fill(`First line.\n\n![A lost image](${missing})`);
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(page.getByText('Not published: the page names an image').first()).toBeVisible();
+  await expect(editorStatus(page)).toContainText('Saved ', { timeout: 10_000 });
+  const settled = (await store.getPage(slug, { draft: true }))?.version;
+  await page.waitForTimeout(7_000);
+  expect((await store.getPage(slug, { draft: true }))?.version).toBe(settled);
+  await expect(editorStatus(page)).toContainText('Saved ');
+  expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
+    `First line.\n\n![A lost image](${missing})`,
+  );
+  expect((await store.getPage(slug, { draft: false }))?.bodyMarkdown).toBe('Base text.');
+});
+
 test('history: every publish listed, a word diff between two, restore as draft', async ({
   page,
   signIn,

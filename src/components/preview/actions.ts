@@ -138,14 +138,23 @@ export async function signOut(input: FormData): Promise<void> {
   redirect(new URL('/preview', siteOrigin()), 303);
 }
 
+/**
+ * A submitted form's text with the line breaks the text box had: a browser sends a textarea's
+ * as CRLF, and a refusal that handed those back made the editor's text differ from what it had
+ * saved for ever, so it autosaved every few seconds (hostile pass).
+ */
+function typed(formData: FormData, name: string): string {
+  return text(formData, name).replace(/\r\n?/g, '\n');
+}
+
 function valuesFrom(formData: FormData): EditorFormValues {
   return {
     slug: text(formData, 'slug').trim(),
     originalSlug: text(formData, 'originalSlug'),
     pageId: text(formData, 'pageId'),
-    title: text(formData, 'title'),
-    summary: text(formData, 'summary'),
-    body: text(formData, 'body'),
+    title: typed(formData, 'title'),
+    summary: typed(formData, 'summary'),
+    body: typed(formData, 'body'),
     version: text(formData, 'version'),
   };
 }

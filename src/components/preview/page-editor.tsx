@@ -136,7 +136,9 @@ export function PageEditor({
   const [enhanced, setEnhanced] = useState(false);
   const [slugTouched, setSlugTouched] = useState(initial.pageId !== '');
   const [backup, setBackup] = useState<Backup | null>(null);
-  const autosaveOff = useRef(false);
+  // Off while another version waits for the editor's choice (Keep mine / Take theirs) or the
+  // session has ended: a save now would overwrite what the editor has not seen.
+  const autosaveOff = useRef(Boolean(formState?.conflict));
   const body = useRef<HTMLTextAreaElement>(null);
   // An image dropped, pasted or picked, waiting for its alt text, and where it goes.
   const [pendingImage, setPendingImage] = useState<{ file: File; others: number } | null>(null);
@@ -153,6 +155,9 @@ export function PageEditor({
     if (!formState) return;
     if (formState.values) setValues(formState.values);
     setConflict(formState.conflict);
+    // A Save or Publish refused because the page changed meanwhile: autosave waits too, as it
+    // does after its own conflict (a stale tab's autosave overwrote the other tab's draft).
+    if (formState.conflict) autosaveOff.current = true;
     setFieldErrors(formState.fieldErrors);
     if (formState.previewHtml !== undefined) setPreviewHtml(formState.previewHtml);
     if (formState.message) setStatus({ kind: 'failed', message: formState.message });
