@@ -429,6 +429,39 @@ describe('a text naming an image the library does not have', () => {
     expect(kept).toBe('conflict');
   });
 
+  // Second hostile pass: the delete read which pages use the image before its transaction,
+  // so a publish committed by another process in between was not seen. Write transactions go
+  // one at a time (PostgreSQL: an advisory lock; SQLite's BEGIN IMMEDIATE waits synchronously,
+  // so two in one process cannot interleave here): the delete now looks once it holds the lock.
+  test.skipIf(TEST_ENGINE !== 'postgres')(
+    'a delete that waits for a publish in flight sees it, and refuses',
+    async () => {
+      const hash = await uploaded();
+      await store.putPage({ slug: 'racing', title: 'Racing', summary: '', body: 'No image yet.' });
+      const page = await store.getPage('racing', { draft: true });
+      let inside!: () => void;
+      const holding = new Promise<void>((resolve) => {
+        inside = resolve;
+      });
+      const publishing = db.transaction(async (q) => {
+        await q`UPDATE drafts SET body_html = ${`<p><img src="/media/${hash}/original.png" alt="x"></p>`}
+                WHERE page_id = ${page?.id ?? -1}`;
+        inside();
+        await Bun.sleep(300);
+      });
+      await holding;
+      // Another instance's delete, started while that transaction holds the write lock.
+      const deleting = createMediaStore(db)
+        .remove(hash)
+        .then(
+          () => 'deleted',
+          (error: unknown) => (error as ContentError).code ?? String(error),
+        );
+      await publishing;
+      expect(await deleting).toBe('conflict');
+    },
+  );
+
   test('cannot be scheduled, and a schedule set before the image went is cleared, not kept', async () => {
     let clock = new Date('2026-06-01T10:00:00Z');
     const timed = createContentStore(db, () => clock);

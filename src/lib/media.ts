@@ -282,6 +282,28 @@ async function keepVariant(q: Query, mediaId: number, variant: Variant): Promise
   return inserted.length > 0;
 }
 
+/**
+ * The pages that use each image: `published` (visitors see it) and `draft` (only editors),
+ * by slug. A page uses an image when its HTML points at it (an image, a `srcset`, a link):
+ * what a browser will ask for, whatever the Markdown's spelling.
+ */
+async function usageIn(q: Query): Promise<Map<string, { published: string[]; draft: string[] }>> {
+  const rows = await q<{ slug: string; body_html: string; kind: string }>`
+    SELECT p.slug, r.body_html, 'published' AS kind FROM pages p
+    JOIN revisions r ON r.id = p.published_revision_id
+    UNION ALL
+    SELECT p.slug, d.body_html, 'draft' AS kind FROM pages p
+    JOIN drafts d ON d.page_id = p.id`;
+  const usage = new Map<string, { published: string[]; draft: string[] }>();
+  for (const row of rows)
+    for (const hash of mediaHashesInHtml(row.body_html)) {
+      const entry = usage.get(hash) ?? { published: [], draft: [] };
+      (row.kind === 'published' ? entry.published : entry.draft).push(row.slug);
+      usage.set(hash, entry);
+    }
+  return usage;
+}
+
 export function createMediaStore(database: Database | (() => Promise<Database>)) {
   const opened = () => (typeof database === 'function' ? database() : Promise.resolve(database));
 
@@ -441,41 +463,26 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
         throw new ContentError('not-found', 'That image was deleted meanwhile.');
     },
 
-    /**
-     * The pages that use each image: `published` (visitors see it) and `draft` (only editors),
-     * by slug. A page uses an image when its HTML points at it (an image, a `srcset`, a link):
-     * what a browser will ask for, whatever the Markdown's spelling.
-     */
+    /** The pages that use each image (usageIn), as committed now. */
     async usage(): Promise<Map<string, { published: string[]; draft: string[] }>> {
-      const db = await opened();
-      const rows = await db.query<{ slug: string; body_html: string; kind: string }>`
-        SELECT p.slug, r.body_html, 'published' AS kind FROM pages p
-        JOIN revisions r ON r.id = p.published_revision_id
-        UNION ALL
-        SELECT p.slug, d.body_html, 'draft' AS kind FROM pages p
-        JOIN drafts d ON d.page_id = p.id`;
-      const usage = new Map<string, { published: string[]; draft: string[] }>();
-      for (const row of rows)
-        for (const hash of mediaHashesInHtml(row.body_html)) {
-          const entry = usage.get(hash) ?? { published: [], draft: [] };
-          (row.kind === 'published' ? entry.published : entry.draft).push(row.slug);
-          usage.set(hash, entry);
-        }
-      return usage;
+      return usageIn((await opened()).query);
     },
 
-    /** Deletes an image, unless a published page shows it (then says which). */
+    /** Deletes an image, unless a published page or a draft shows it (then says which). */
     async remove(hash: string): Promise<void> {
-      // A draft's image too: publishing that draft later would show visitors a broken image.
-      const { published = [], draft = [] } = (await store.usage()).get(hash) ?? {};
-      const used = [...new Set([...published, ...draft])];
-      if (used.length > 0)
-        throw new ContentError(
-          'conflict',
-          `This image is on ${used.map((slug) => `/${slug}`).join(', ')}: take it out of ${used.length === 1 ? 'that page' : 'those pages'} (and publish), then delete it.`,
-        );
       const db = await opened();
+      // The check and the delete are one write transaction, and write transactions go one
+      // at a time across every process: a publish committed by another instance (or the CLI)
+      // between them deleted an image a published page showed (hostile pass).
       const deleted = await db.transaction(async (q) => {
+        // A draft's image too: publishing that draft later would show visitors a broken image.
+        const { published = [], draft = [] } = (await usageIn(q)).get(hash) ?? {};
+        const used = [...new Set([...published, ...draft])];
+        if (used.length > 0)
+          throw new ContentError(
+            'conflict',
+            `This image is on ${used.map((slug) => `/${slug}`).join(', ')}: take it out of ${used.length === 1 ? 'that page' : 'those pages'} (and publish), then delete it.`,
+          );
         await q`DELETE FROM media_variants WHERE media_id IN (SELECT id FROM media WHERE hash = ${hash})`;
         return q`DELETE FROM media WHERE hash = ${hash} RETURNING id`;
       });
