@@ -25,6 +25,7 @@ import { copySite } from '../lib/db-copy';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../lib/db-errors';
 import { addEditor, endSessionsOf, listEditors, removeEditor } from '../lib/editors';
 import { createMediaStore } from '../lib/media';
+import { firstFew } from '../lib/media-refs';
 import { migrations } from '../lib/migrations';
 import {
   createPreviewLink,
@@ -267,7 +268,7 @@ export const COMMANDS: readonly Command[] = [
       io.stdout(`imported ${result.imported} files from ${dir}\n`);
       if (result.missingMedia.length > 0)
         io.stderr(
-          `folio: the pages name ${result.missingMedia.length} image(s) this database does not have (${result.missingMedia.join(', ')}): export writes Markdown only; bring the images with \`db copy\` or a backup\n`,
+          `folio: the pages name ${result.missingMedia.length} image address(es) that answer no image in this database (${firstFew(result.missingMedia)}): export writes Markdown only, so bring the images with \`db copy\` or a backup; an address misspelt in the text needs the page mended\n`,
         );
     },
   },

@@ -136,7 +136,8 @@ export type MediaAddress = {
   name: string | null;
 };
 
-const ATTRIBUTE_URL = /\s(?:src|href|srcset)="([^"]*)"/g;
+const TAG = /<[a-z][a-z\d-]*\s[^>]*>/gi;
+const ATTRIBUTE_URL = /\s(src|href|srcset)="([^"]*)"/g;
 
 function decodeAttribute(value: string): string {
   return value.replace(/&(#x[0-9a-f]+|#\d+|amp|quot|lt|gt|apos);/gi, (entity, code: string) => {
@@ -155,28 +156,32 @@ function decodeAttribute(value: string): string {
  */
 export function mediaAddressesIn(html: string): MediaAddress[] {
   const found = new Map<string, MediaAddress>();
-  for (const [, raw = ''] of html.matchAll(ATTRIBUTE_URL))
-    for (const candidate of decodeAttribute(raw).split(',')) {
-      const url = candidate.trim().split(/\s+/)[0] ?? '';
-      let pathname: string;
-      try {
-        // As the browser will ask for it: percent-escapes stay (routing does not undo them).
-        pathname = new URL(url, 'http://folio.invalid').pathname;
-      } catch {
-        continue;
-      }
-      if (!pathname.startsWith('/media/') || found.has(pathname)) continue;
-      // Another host's /media/ is its own affair, unless it names a hash as ours do (an
-      // absolute URL to this site, which no store here can tell from another).
-      if (/^([a-z][a-z\d+.-]*:|\/\/)/i.test(url) && !/^\/media\/[0-9a-f]{32}(\/|$)/i.test(pathname))
-        continue;
-      const match = MEDIA_ADDRESS.exec(pathname);
-      found.set(pathname, {
-        path: pathname,
-        hash: match?.[1] ?? null,
-        name: match?.[2] ?? null,
-      });
+  // Attributes of tags only: a highlighted code sample's text may read ` src="/media/…"`.
+  const urls = [...html.matchAll(TAG)].flatMap(([tag]) =>
+    [...tag.matchAll(ATTRIBUTE_URL)].flatMap(([, attribute, raw = '']) => {
+      const value = decodeAttribute(raw);
+      // Only a srcset is a list; a comma in a src or href is part of the address.
+      return attribute === 'srcset'
+        ? value.split(',').map((candidate) => candidate.trim().split(/\s+/)[0] ?? '')
+        : [value.trim()];
+    }),
+  );
+  for (const url of urls) {
+    let pathname: string;
+    try {
+      // As the browser will ask for it: percent-escapes stay (routing does not undo them).
+      pathname = new URL(url, 'http://folio.invalid').pathname;
+    } catch {
+      continue;
     }
+    if (!pathname.startsWith('/media/') || found.has(pathname)) continue;
+    // Another host's /media/ is its own affair, unless it names a hash as ours do (an
+    // absolute URL to this site, which no store here can tell from another).
+    if (/^([a-z][a-z\d+.-]*:|\/\/)/i.test(url) && !/^\/media\/[0-9a-f]{32}(\/|$)/i.test(pathname))
+      continue;
+    const match = MEDIA_ADDRESS.exec(pathname);
+    found.set(pathname, { path: pathname, hash: match?.[1] ?? null, name: match?.[2] ?? null });
+  }
   return [...found.values()];
 }
 
@@ -214,9 +219,22 @@ export async function missingMediaIn(q: Query, html: string): Promise<string[]> 
     }
     const names = variants.get(address.hash);
     if (!names) missing.push(`/media/${address.hash}`);
-    else if (address.name !== null && !names.has(address.name)) missing.push(address.path);
+    else if (address.name !== null ? !names.has(address.name) : !hasOriginal(names))
+      // `/media/<hash>` answers with the original: without one (a damaged database) it is a 404.
+      missing.push(address.path);
   }
   return [...new Set(missing)];
+}
+
+/** The first few of a list and how many more: a page can name hundreds of addresses. */
+export function firstFew(items: readonly string[], first = 5): string {
+  return items.length > first
+    ? `${items.slice(0, first).join(', ')} and ${items.length - first} more`
+    : items.join(', ');
+}
+
+function hasOriginal(names: ReadonlySet<string>): boolean {
+  return [...names].some((name) => name.startsWith('original.'));
 }
 
 /** Why a page naming `missing` images cannot be published (or scheduled), in an editor's words. */
@@ -224,11 +242,7 @@ export function missingMediaMessage(
   missing: readonly string[],
   refused: 'published' | 'scheduled' = 'published',
 ): string {
-  // A page can name hundreds: the first few say what is wrong.
-  const named =
-    missing.length > 5
-      ? `${missing.slice(0, 5).join(', ')} and ${missing.length - 5} more`
-      : missing.join(', ');
+  const named = firstFew(missing);
   const then = refused === 'published' ? 'then publish' : 'then schedule it';
   return missing.length === 1
     ? `Not ${refused}: the page names an image that is not in the media library (${named}: deleted, misspelt or never uploaded). Take it out or upload the image again, ${then}.`

@@ -96,6 +96,19 @@ describe('the /media/ addresses a page points at, read from its HTML', () => {
     expect(await addresses('![x](https://cdn.example.com/media/cat.png)')).toEqual([]);
   });
 
+  // Second hostile pass: a comma in a src or href was split off as in a srcset, and a
+  // highlighted code sample's text (` src="/media/…"` in a comment) was read as an attribute.
+  test('a comma belongs to a src or href; highlighted code is text', async () => {
+    expect(await addresses(`![a](/media/${M},x)`)).toEqual([`/media/${M},x -`]);
+    // No route answers it (a file name has no comma): it names nothing in the library.
+    expect(await addresses(`[a](/media/${M}/original.png,1)`)).toEqual([
+      `/media/${M}/original.png,1 -`,
+    ]);
+    expect(await addresses(`\`\`\`python\n# see src="/media/${M}"\n\`\`\``)).toEqual([]);
+    expect(await addresses(`\`\`\`ts\n// <img src="/media/${M}">\n\`\`\``)).toEqual([]);
+    expect(await addresses(`\`\`\`bash\necho 'href="/media/${M}"'\n\`\`\``)).toEqual([]);
+  });
+
   test('every srcset candidate of a library image', async () => {
     const html =
       '<picture><source type="image/avif" srcset="/media/' +

@@ -182,7 +182,9 @@ describe('the folio CLI, run as an operator runs it', () => {
       const imported = await folio(['import', dir], { databaseUrl });
       expect(imported.code).toBe(0);
       expect(imported.stdout).toBe(`imported 1 files from ${dir}\n`);
-      expect(imported.stderr).toContain(`1 image(s) this database does not have (${missing})`);
+      expect(imported.stderr).toContain(
+        `1 image address(es) that answer no image in this database (${missing}):`,
+      );
       const put = await folio(
         [
           'page',

@@ -479,6 +479,20 @@ describe('what an editor typed, and images gone from the library', () => {
     expect(gone.status).toBe(404);
     expect(gone.headers.get('cache-control')).toBe('no-store');
     await gone.arrayBuffer();
+    // Nor is a link to that address published (second hostile pass).
+    const refused = await withStore(folio, async (store) => {
+      await store.putPage({
+        slug: 'full-size',
+        title: 'Full size',
+        summary: '',
+        body: `[The full size](/media/${hash})`,
+      });
+      return store.publish('full-size').then(
+        () => 'published',
+        (error: { code?: string }) => error.code,
+      );
+    });
+    expect(refused).toBe('missing-media');
   });
 
   // Fourth hostile pass: a page showing an image through an entity (`/media/&#48;…`) did not
