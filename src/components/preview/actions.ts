@@ -654,6 +654,8 @@ export async function changeMedia(
       throw error;
     }
     if (error.code === 'not-found') notice = 'media-gone';
+    else if (error.code === 'busy' || error.code === 'unavailable')
+      return { error: `Nothing was changed: ${error.message}`, alt };
     else if (deleting) notice = 'media-in-use';
     else {
       refuseForm(422);
