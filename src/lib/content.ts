@@ -893,20 +893,22 @@ export function createContentStore(
             UPDATE pages SET publish_at = NULL, scheduled_by = NULL
             WHERE id = ${Number(page.id)} AND publish_at = ${page.publish_at} RETURNING slug`;
           if (!claimed) return null;
-          const [draft] = await q<{ body_html: string }>`
-            SELECT body_html FROM drafts WHERE page_id = ${Number(page.id)}`;
+          const [draft] = await q`SELECT page_id FROM drafts WHERE page_id = ${Number(page.id)}`;
           if (!draft) return null;
-          // The draft was changed after it was scheduled to name an image the library does not
-          // have: it is not published, and the schedule is cleared (asking again each minute
-          // would not mend it); the draft stays for its editor to mend and publish.
-          const missing = await missingMediaIn(q, draft.body_html);
-          if (missing.length > 0)
-            return { slug: claimed.slug, refused: missingMediaMessage(missing) };
-          await publishIn(q, changed, claimed.slug, {
-            editor: page.scheduled_by,
-            via: 'schedule',
-            pageId: Number(page.id),
-          });
+          try {
+            await publishIn(q, changed, claimed.slug, {
+              editor: page.scheduled_by,
+              via: 'schedule',
+              pageId: Number(page.id),
+            });
+          } catch (error) {
+            // The draft came to name an image the library lacks after it was scheduled: it is
+            // refused before anything is written, the claim (clearing the schedule) commits, as
+            // asking again each minute would not mend it; the draft stays for its editor.
+            if (isContentError(error) && error.code === 'missing-media')
+              return { slug: claimed.slug, refused: error.message };
+            throw error;
+          }
           return { slug: claimed.slug };
         });
         if (outcome)

@@ -201,28 +201,19 @@ export function mediaHashesInHtml(html: string): string[] {
  * broken image (or link).
  */
 export async function missingMediaIn(q: Query, html: string): Promise<string[]> {
-  const missing: string[] = [];
-  const variants = new Map<string, Set<string> | null>();
-  for (const address of mediaAddressesIn(html)) {
-    if (address.hash === null) {
-      missing.push(address.path);
-      continue;
-    }
-    if (!variants.has(address.hash)) {
-      const [row] = await q<{ id: number }>`SELECT id FROM media WHERE hash = ${address.hash}`;
-      variants.set(
-        address.hash,
-        row
-          ? new Set((await variantsOf(q, [Number(row.id)])).map((variant) => variant.name))
-          : null,
-      );
-    }
-    const names = variants.get(address.hash);
-    if (!names) missing.push(`/media/${address.hash}`);
-    else if (address.name !== null ? !names.has(address.name) : !hasOriginal(names))
-      // `/media/<hash>` answers with the original: without one (a damaged database) it is a 404.
-      missing.push(address.path);
-  }
+  const addresses = mediaAddressesIn(html);
+  const library = await mediaByHashes(q, [
+    ...new Set(addresses.flatMap((address) => (address.hash === null ? [] : [address.hash]))),
+  ]);
+  const missing = addresses.flatMap((address) => {
+    const item = address.hash === null ? undefined : library.get(address.hash);
+    if (!item) return [address.hash === null ? address.path : `/media/${address.hash}`];
+    const answers =
+      address.name === null
+        ? hasOriginal(item)
+        : item.variants.some((variant) => variant.name === address.name);
+    return answers ? [] : [address.path];
+  });
   return [...new Set(missing)];
 }
 
@@ -233,8 +224,12 @@ export function firstFew(items: readonly string[], first = 5): string {
     : items.join(', ');
 }
 
-function hasOriginal(names: ReadonlySet<string>): boolean {
-  return [...names].some((name) => name.startsWith('original.'));
+/**
+ * Whether the image still has its original (a damaged or half-copied database may not):
+ * `/media/<hash>` answers with it, or with nothing.
+ */
+export function hasOriginal(item: MediaItem): boolean {
+  return item.variants.some((variant) => variant.name.startsWith('original.'));
 }
 
 /** Why a page naming `missing` images cannot be published (or scheduled), in an editor's words. */

@@ -5,7 +5,7 @@ import 'server-only';
 import { isDatabaseBusy, isDatabaseUnavailable } from './db-errors';
 import { clientCopyIsCurrent } from './http-negotiation';
 import type { MediaStore } from './media';
-import { MEDIA_ADDRESS } from './media-refs';
+import { hasOriginal, MEDIA_ADDRESS } from './media-refs';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -26,10 +26,9 @@ export function createMediaResponder(store: () => MediaStore) {
       if (!name) {
         // `/media/<hash>`: the image in its original format, wherever that is.
         const item = (await store().byHashes([hash])).get(hash);
-        // Without its original (a damaged or half-copied database) there is nothing to point
-        // at: a year-long redirect to a 404 would outlive the repair.
-        const original = item?.variants.some((variant) => variant.name.startsWith('original.'));
-        if (!item || !original) return plain(404, 'There is no such image.');
+        // Without its original there is nothing to point at: a year-long redirect to a 404
+        // would outlive the repair.
+        if (!item || !hasOriginal(item)) return plain(404, 'There is no such image.');
         return new Response(null, {
           status: 308,
           headers: { location: item.src, 'cache-control': IMMUTABLE },

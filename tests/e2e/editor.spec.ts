@@ -1,7 +1,7 @@
 // The editor as an editor uses it (issue 13): live preview, autosave, never a lost keystroke,
 // history with diffs, the dashboard, confirmations, site settings — with and without
 // JavaScript where the issue asks for both.
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { BODY_MAX } from '../../src/lib/field-limits';
 import { SEED_DRAFT_MARKERS } from '../../src/lib/seed';
 import { EDITOR, expect, test, watchPageErrors } from './fixtures';
@@ -128,14 +128,15 @@ test('Ctrl+S saves the draft at once', async ({ page, signIn, seedPage, store })
   await expect(page.getByLabel('Body (Markdown)')).toHaveValue('Saved with the keyboard.');
 });
 
-test("a second tab's stale autosave never overwrites the first's text; it shows the diff", async ({
-  browser,
-  signIn,
-  seedPage,
-  store,
-}) => {
-  const slug = 'e2e-two-tabs';
-  await seedPage({ slug, title: 'Two tabs', body: 'Base text.' });
+/**
+ * Two tabs (each its own browser context, signed in) open the editor on `slug`; the first
+ * types and autosaves, so the second is stale. Returns the second and both pages' errors.
+ */
+async function firstTabSaves(
+  browser: Browser,
+  signIn: (page: Page) => Promise<void>,
+  slug: string,
+) {
   const first = await (await browser.newContext()).newPage();
   const second = await (await browser.newContext()).newPage();
   const problems = [watchPageErrors(first), watchPageErrors(second)];
@@ -145,6 +146,18 @@ test("a second tab's stale autosave never overwrites the first's text; it shows 
   await openEditor(second, slug);
   await first.getByLabel('Body (Markdown)').fill('Text from the first tab.');
   await expect(editorStatus(first)).toContainText('Saved ', { timeout: 10_000 });
+  return { second, problems };
+}
+
+test("a second tab's stale autosave never overwrites the first's text; it shows the diff", async ({
+  browser,
+  signIn,
+  seedPage,
+  store,
+}) => {
+  const slug = 'e2e-two-tabs';
+  await seedPage({ slug, title: 'Two tabs', body: 'Base text.' });
+  const { second, problems } = await firstTabSaves(browser, signIn, slug);
   await second.getByLabel('Body (Markdown)').fill('Text from the second tab.');
   await expect(second.getByRole('alert')).toContainText(
     'saved again since you opened it, by you in another tab or window',
@@ -175,15 +188,7 @@ test("a second tab's refused Publish stops its autosave too: the first tab's dra
 }) => {
   const slug = 'e2e-two-tabs-publish';
   await seedPage({ slug, title: 'Two tabs, publish', body: 'Base text.' });
-  const first = await (await browser.newContext()).newPage();
-  const second = await (await browser.newContext()).newPage();
-  const problems = [watchPageErrors(first), watchPageErrors(second)];
-  await signIn(first);
-  await signIn(second);
-  await openEditor(first, slug);
-  await openEditor(second, slug);
-  await first.getByLabel('Body (Markdown)').fill('Text from the first tab.');
-  await expect(editorStatus(first)).toContainText('Saved ', { timeout: 10_000 });
+  const { second, problems } = await firstTabSaves(browser, signIn, slug);
   await second.getByLabel('Body (Markdown)').fill('Text from the second tab.\n\nTwo lines.');
   await second.getByRole('button', { name: 'Publish', exact: true }).click();
   await expect(second.getByRole('alert').first()).toContainText('since you opened it', {

@@ -25,7 +25,6 @@ import {
   imageMarkdown,
   mediaByHashes,
   mediaHashesIn,
-  missingMediaIn,
   uploadTooLargeMessage,
 } from '../../lib/media-refs';
 import { badRequest } from '../../lib/observability/request-errors';
@@ -768,8 +767,7 @@ export async function restoreRevision(input: FormData): Promise<void> {
       target = result.slug;
       // A version from before an image was deleted: say so now, not first at Publish.
       const restored = await contentStore().getPageById(pageId);
-      const db = await getDatabase();
-      if (restored && (await missingMediaIn(db.query, restored.bodyHtml)).length > 0)
+      if (restored && (await contentStore().missingMedia(restored.bodyHtml)).length > 0)
         notice = 'restored-missing-media';
     } else notice = 'stale';
   } catch (error) {
