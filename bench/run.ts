@@ -385,19 +385,28 @@ const sentryGzip = (scripts: Script[]) =>
 // Lighthouse (mobile profile, the default) on the system Chromium, when asked for: against
 // the server with Sentry configured, as most views are (not sampled for tracing: nine in ten
 // by default) and as the heaviest are (sampled).
+// And against the floor under those scores on this machine: the same pages' HTML with every
+// script taken out, served with the same headers (the reading face and the images passed
+// through to the server): what Chromium's own work on the document costs, before any script.
 const lighthouse: string[] = [];
+const alone = values.lighthouse ? await documentAlone(unsampled.url, ['/', IMAGES_PAGE]) : null;
 const lighthouseRuns = [
-  { server: unsampled, label: 'unsampled' },
-  { server: sampled, label: 'sampled' },
-].flatMap((run) => ['/', PAGE, IMAGES_PAGE].map((target) => ({ ...run, target })));
+  { origin: unsampled.url, label: 'unsampled', targets: ['/', PAGE, IMAGES_PAGE] },
+  {
+    origin: alone ? `http://127.0.0.1:${alone.port}` : '',
+    label: 'the document alone: same HTML and headers, scripts taken out',
+    targets: ['/', IMAGES_PAGE],
+  },
+  { origin: sampled.url, label: 'sampled', targets: ['/', PAGE, IMAGES_PAGE] },
+].flatMap((run) => run.targets.map((target) => ({ ...run, target })));
 if (values.lighthouse) {
   // Lighthouse's own advice: its score moves from run to run, so take the median of several.
   const runs = Math.max(1, Math.min(9, Number(values['lighthouse-runs'])));
-  for (const { server, label, target } of lighthouseRuns) {
+  for (const { origin, label, target } of lighthouseRuns) {
     const results: LighthouseRun[] = [];
     let failure = '';
     for (let run = 0; run < runs; run++) {
-      const outcome = await runLighthouse(`${server.url}${target}`, `${label}-${target}-${run}`);
+      const outcome = await runLighthouse(`${origin}${target}`, `${label}-${target}-${run}`);
       if (typeof outcome === 'string') failure = outcome;
       else results.push(outcome);
     }
@@ -412,6 +421,32 @@ if (values.lighthouse) {
       `${target} (${label}): performance ${s.performance}, accessibility ${s.accessibility}, best practices ${s['best-practices']}, SEO ${s.seo} (FCP ${middle.fcp}, LCP ${middle.lcp}, TBT ${middle.tbt}); median of ${results.length} runs, performance in each: ${results.map((r) => r.scores.performance).join(', ')}${failure ? ` (another failed: ${failure})` : ''}`,
     );
   }
+}
+
+/** A server on a port the OS picks that answers each of `targets` with the HTML `origin` gives
+ * for it, every <script> element taken out and the response's headers kept, and passes any
+ * other request through to `origin`. */
+async function documentAlone(origin: string, targets: string[]) {
+  const pages = new Map<string, Response>();
+  for (const target of targets) {
+    const page = await fetch(`${origin}${target}`, { headers: { 'accept-encoding': 'identity' } });
+    const headers = new Headers(page.headers);
+    for (const name of ['content-length', 'etag']) headers.delete(name);
+    const html = (await page.text()).replace(/<script\b[\s\S]*?<\/script>/gi, '');
+    pages.set(target, new Response(html, { headers }));
+  }
+  return Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    fetch(request) {
+      const url = new URL(request.url);
+      const page = pages.get(url.pathname);
+      if (page) return page.clone();
+      return fetch(`${origin}${url.pathname}${url.search}`, {
+        headers: { accept: request.headers.get('accept') ?? '*/*', 'accept-encoding': 'identity' },
+      });
+    },
+  });
 }
 
 type Scores = { performance: number; accessibility: number; 'best-practices': number; seo: number };
@@ -458,6 +493,7 @@ async function runLighthouse(url: string, name: string): Promise<LighthouseRun |
     tbt: result.audits['total-blocking-time']?.displayValue,
   };
 }
+await alone?.stop(true);
 await unsampled.stop();
 await sampled.stop();
 receiver.stop();
@@ -558,7 +594,7 @@ lines.push(
 );
 if (lighthouse.length > 0)
   lines.push(
-    '- Lighthouse: "unsampled" is a page view not traced (nine in ten deployed, by default), "sampled" one traced (SENTRY_TRACES_SAMPLE_RATE).',
+    '- Lighthouse: "unsampled" is a page view not traced (nine in ten deployed, by default), "sampled" one traced (SENTRY_TRACES_SAMPLE_RATE); "the document alone" is the floor under both on this machine: what the page scores with no script at all.',
   );
 for (const line of lighthouse) lines.push(`- Lighthouse (mobile, simulated throttling) ${line}`);
 const table = lines.join('\n');

@@ -1,6 +1,6 @@
 // The browser entry: Waku's router, with React's root error callbacks reporting to Sentry and,
 // as a last resort, the client-side fallback page when React had to unmount everything.
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot, type RootOptions } from 'react-dom/client';
 import { unstable_defaultRootOptions as defaultRootOptions } from 'waku/client';
 import { Router } from 'waku/router/client';
@@ -34,9 +34,14 @@ const root = (
 
 // A task of its own, after the one that evaluated the bundle: on a slow phone each alone stays
 // short of a long task (what Lighthouse's Total Blocking Time counts), together they were not.
+// In a transition, React hydrates in slices of a few milliseconds and yields between them,
+// instead of in one task as long as the page is big (Next.js hydrates this way too).
 // Monitoring starts once hydration has: a sampled view's tracing then loads at idle after it.
 setTimeout(() => {
-  if (pageWasServerRendered()) hydrateRoot(document, root, rootOptions);
+  if (pageWasServerRendered())
+    startTransition(() => {
+      hydrateRoot(document, root, rootOptions);
+    });
   else createRoot(document, rootOptions).render(root);
   startBrowserMonitoring();
 }, 0);

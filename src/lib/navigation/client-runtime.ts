@@ -32,16 +32,21 @@ export function prefetchQueue(): PrefetchQueue {
   queue ??= createPrefetchQueue({
     fetchRoute: (target) =>
       new Promise<void>((resolve) => {
-        const rscPath = encodeRoutePath(target.path);
-        pendingPrefetches.set(rscPath, resolve);
-        routerPrefetch?.(target.path as `/${string}`, { ttl: staleTimeOf(target.kind) });
-        // Waku makes no request when it already holds the route: don't wait for one.
+        // Each prefetch starts in a task of its own: starting one costs a few milliseconds of
+        // script, and the links that come into view together (every link on the page, right
+        // after hydration) made one long task of them on a slow phone.
         setTimeout(() => {
-          if (pendingPrefetches.get(rscPath) === resolve && !startedPrefetches.has(rscPath)) {
-            pendingPrefetches.delete(rscPath);
-            resolve();
-          }
-        }, 50);
+          const rscPath = encodeRoutePath(target.path);
+          pendingPrefetches.set(rscPath, resolve);
+          routerPrefetch?.(target.path as `/${string}`, { ttl: staleTimeOf(target.kind) });
+          // Waku makes no request when it already holds the route: don't wait for one.
+          setTimeout(() => {
+            if (pendingPrefetches.get(rscPath) === resolve && !startedPrefetches.has(rscPath)) {
+              pendingPrefetches.delete(rscPath);
+              resolve();
+            }
+          }, 50);
+        }, 0);
       }),
   });
   return queue;
