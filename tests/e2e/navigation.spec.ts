@@ -126,6 +126,39 @@ test('links below the fold are not prefetched until they come within 200 px of t
     .toBeGreaterThan(0);
 });
 
+test('a link clicked before its prefetch has started asks for the page once (hostile pass)', async ({
+  page,
+}) => {
+  // Each prefetch starts in a task of its own. A click in between used to make the
+  // navigation's request and then the prefetch's: two requests for one page.
+  await recordPageDataFetches(page);
+  await page.setViewportSize({ width: 1000, height: 600 });
+  // The navigation far below the fold, so that nothing has prefetched its links.
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      const style = document.createElement('style');
+      style.textContent = '.site-header { margin-top: 3000px; }';
+      document.head.append(style);
+    });
+  });
+  await page.goto('/contact');
+  await hydrated(page);
+  expect(await pageDataFetchesAfterTwoFrames(page)).toEqual([]);
+  // Hover (which queues the prefetch) and click in one task, before the prefetch's own.
+  await nav(page)
+    .locator(':scope > ul a[href="/about"]')
+    .evaluate((link) => {
+      link.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+      (link as HTMLAnchorElement).click();
+    });
+  await expect(page).toHaveURL(/\/about$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('About');
+  await page.waitForTimeout(300);
+  expect((await pageDataFetchesAfterTwoFrames(page)).filter((path) => path === '/about')).toEqual([
+    '/about',
+  ]);
+});
+
 test('a prefetched static page navigates with no new request within 300 s, and refetches after', async ({
   page,
 }) => {

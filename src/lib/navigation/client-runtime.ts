@@ -17,6 +17,8 @@ type RouterPrefetch = (to: `/${string}`, options?: { ttl?: number }) => void;
 
 let routerPrefetch: RouterPrefetch | null = null;
 let queue: PrefetchQueue | null = null;
+/** Prefetches waiting for their own task, by route: cancelling one also settles it, as failed. */
+const scheduledPrefetches = new Map<string, () => void>();
 /** Route requests started by our prefetches: their failure must not navigate anywhere. */
 const pendingPrefetches = new Map<string, () => void>();
 
@@ -31,12 +33,15 @@ export function routeKindOf(path: string): RouteKind {
 export function prefetchQueue(): PrefetchQueue {
   queue ??= createPrefetchQueue({
     fetchRoute: (target) =>
-      new Promise<void>((resolve) => {
+      new Promise<void>((resolve, reject) => {
+        const rscPath = encodeRoutePath(target.path);
         // Each prefetch starts in a task of its own: starting one costs a few milliseconds of
         // script, and the links that come into view together (every link on the page, right
-        // after hydration) made one long task of them on a slow phone.
-        setTimeout(() => {
-          const rscPath = encodeRoutePath(target.path);
+        // after hydration) made one long task of them on a slow phone. A navigation to the
+        // route before then makes the request itself, and the prefetch is dropped
+        // (navigationStarting): started after it, it was a second request for the same page.
+        const start = setTimeout(() => {
+          scheduledPrefetches.delete(rscPath);
           pendingPrefetches.set(rscPath, resolve);
           routerPrefetch?.(target.path as `/${string}`, { ttl: staleTimeOf(target.kind) });
           // Waku makes no request when it already holds the route: don't wait for one.
@@ -47,6 +52,11 @@ export function prefetchQueue(): PrefetchQueue {
             }
           }, 50);
         }, 0);
+        // Not fetched by us, so not fresh: the queue may prefetch it again later.
+        scheduledPrefetches.set(rscPath, () => {
+          clearTimeout(start);
+          reject(new Error('a navigation made the request'));
+        });
       }),
   });
   return queue;
@@ -90,6 +100,11 @@ export function watchForNavigation(rscPath: string, onNavigation: () => void): (
 /** A client navigation to `href` is starting (a link click, Back/Forward). */
 export function navigationStarting(href: string): void {
   const rscPath = encodeRoutePath(new URL(href, window.location.href).pathname);
+  const scheduled = scheduledPrefetches.get(rscPath);
+  if (scheduled) {
+    scheduledPrefetches.delete(rscPath);
+    scheduled();
+  }
   for (const onNavigation of navigationWatchers.get(rscPath) ?? []) onNavigation();
 }
 
