@@ -159,6 +159,42 @@ test('a link clicked before its prefetch has started asks for the page once (hos
   ]);
 });
 
+test('a link that comes into view as it is clicked is not prefetched after the click (hostile pass)', async ({
+  page,
+}) => {
+  // During hydration a click can come before the link's viewport prefetch is queued; queued
+  // after the navigation had made its request, the prefetch was a second one.
+  await recordPageDataFetches(page);
+  await page.setViewportSize({ width: 1000, height: 600 });
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      const style = document.createElement('style');
+      style.textContent = '.site-header { margin-top: 3000px; }';
+      document.head.append(style);
+    });
+  });
+  // Slow page data, so the navigation is still under way when the prefetch would start.
+  await page.route(PAGE_DATA_URL, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await route.continue().catch(() => undefined);
+  });
+  await page.goto('/contact');
+  await hydrated(page);
+  expect(await pageDataFetchesAfterTwoFrames(page)).toEqual([]);
+  // Into view and clicked in one task: the observer reports it only after the click.
+  await nav(page)
+    .locator(':scope > ul a[href="/about"]')
+    .evaluate((link) => {
+      link.scrollIntoView();
+      (link as HTMLAnchorElement).click();
+    });
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('About');
+  await page.waitForTimeout(300);
+  expect((await pageDataFetchesAfterTwoFrames(page)).filter((path) => path === '/about')).toEqual([
+    '/about',
+  ]);
+});
+
 test('a prefetched static page navigates with no new request within 300 s, and refetches after', async ({
   page,
 }) => {

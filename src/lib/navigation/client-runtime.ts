@@ -6,6 +6,7 @@ import {
 } from 'waku/router/client-core';
 import { isPreviewPath } from '../routes';
 import { leavePageError } from '../waku-internals';
+import { ROUTE_LOAD_TIMEOUT_MS } from './constants';
 import {
   createPrefetchQueue,
   type PrefetchQueue,
@@ -42,6 +43,12 @@ export function prefetchQueue(): PrefetchQueue {
         // (navigationStarting): started after it, it was a second request for the same page.
         const start = setTimeout(() => {
           scheduledPrefetches.delete(rscPath);
+          // A link that came into view as it was clicked (during hydration, say) is queued
+          // after its navigation started: that navigation's request is the one to wait for.
+          if (navigationInProgress(rscPath)) {
+            reject(new Error('a navigation made the request'));
+            return;
+          }
           pendingPrefetches.set(rscPath, resolve);
           routerPrefetch?.(target.path as `/${string}`, { ttl: staleTimeOf(target.kind) });
           // Waku makes no request when it already holds the route: don't wait for one.
@@ -97,9 +104,22 @@ export function watchForNavigation(rscPath: string, onNavigation: () => void): (
   };
 }
 
+/** When the latest client navigation to each route started. */
+const navigationsStarted = new Map<string, number>();
+
+/** A navigation to the route started and has not yet arrived or given up (the deadline). */
+function navigationInProgress(rscPath: string): boolean {
+  const startedAt = navigationsStarted.get(rscPath);
+  if (startedAt === undefined) return false;
+  if (Date.now() - startedAt < ROUTE_LOAD_TIMEOUT_MS) return true;
+  navigationsStarted.delete(rscPath);
+  return false;
+}
+
 /** A client navigation to `href` is starting (a link click, Back/Forward). */
 export function navigationStarting(href: string): void {
   const rscPath = encodeRoutePath(new URL(href, window.location.href).pathname);
+  navigationsStarted.set(rscPath, Date.now());
   const scheduled = scheduledPrefetches.get(rscPath);
   if (scheduled) {
     scheduledPrefetches.delete(rscPath);
