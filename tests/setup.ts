@@ -1,7 +1,12 @@
 // bun test preload: unit tests never touch data/folio.db, Sentry stays off unless a test turns
 // it on against its own receiver, and a stray console.error fails the test (console-guard.ts).
-import { afterAll } from 'bun:test';
+import { afterAll, setDefaultTimeout } from 'bun:test';
 import './console-guard';
+
+// Tests here run real servers, Argon2id sign-ins and sharp's image variants: about 2 s where
+// a few of them meet, past bun's 5 s default on a busy machine. A timeout also stops the
+// server a file shares, failing every test after it, so the limit is one for slow, not stuck.
+setDefaultTimeout(20_000);
 
 process.env.DATABASE_URL = 'sqlite::memory:';
 delete process.env.SENTRY_DSN;

@@ -272,9 +272,7 @@ describe('sign-in accounting', () => {
         cookie: device,
       });
     expect(await addressAttempts()).toBe(before);
-    // Six Argon2id sign-ins: about 2 s on an idle 2-core machine, past bun's 5 s default on a
-    // busy one, and a timeout here takes the file's server down with it.
-  }, 30_000);
+  });
 });
 
 describe('HEAD and addresses', () => {
