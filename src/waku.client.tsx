@@ -6,6 +6,7 @@ import { unstable_defaultRootOptions as defaultRootOptions } from 'waku/client';
 import { Router } from 'waku/router/client';
 import { captureClientError, startBrowserMonitoring } from './lib/observability/client-errors';
 import { showClientFallbackPage } from './lib/observability/client-fallback';
+import { isPreviewPath } from './lib/routes';
 import { pageWasServerRendered } from './lib/waku-internals';
 
 const rootOptions: RootOptions = {
@@ -34,14 +35,18 @@ const root = (
 
 // A task of its own, after the one that evaluated the bundle: on a slow phone each alone stays
 // short of a long task (what Lighthouse's Total Blocking Time counts), together they were not.
-// In a transition, React hydrates in slices of a few milliseconds and yields between them,
-// instead of in one task as long as the page is big (Next.js hydrates this way too).
+// A visitor's page hydrates in a transition: React hydrates in slices of a few milliseconds and
+// yields between them, instead of in one task as long as the page is big (Next.js hydrates
+// this way too). An editor's screens hydrate at once, as before: while hydration lasts, a
+// caret put in the editor's text could be sent back to its start (hostile pass), and the
+// sooner it is over the smaller that window.
 // Monitoring starts once hydration has: a sampled view's tracing then loads at idle after it.
 setTimeout(() => {
-  if (pageWasServerRendered())
-    startTransition(() => {
-      hydrateRoot(document, root, rootOptions);
-    });
-  else createRoot(document, rootOptions).render(root);
+  const hydrate = () => {
+    hydrateRoot(document, root, rootOptions);
+  };
+  if (!pageWasServerRendered()) createRoot(document, rootOptions).render(root);
+  else if (isPreviewPath(window.location.pathname)) hydrate();
+  else startTransition(hydrate);
   startBrowserMonitoring();
 }, 0);

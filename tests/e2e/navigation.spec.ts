@@ -44,6 +44,37 @@ async function pageDataFetchesAfterTwoFrames(page: import('@playwright/test').Pa
   );
 }
 
+/** /contact, hydrated, in a 1000 × 600 viewport with the site navigation pushed far below the
+ * fold before anything observes it, recording page-data fetches: none made yet. */
+async function contactWithNavigationBelowTheFold(page: import('@playwright/test').Page) {
+  await recordPageDataFetches(page);
+  await page.setViewportSize({ width: 1000, height: 600 });
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      const style = document.createElement('style');
+      style.textContent = '.site-header { margin-top: 3000px; }';
+      document.head.append(style);
+    });
+  });
+  await page.goto('/contact');
+  await hydrated(page);
+  expect(await pageDataFetchesAfterTwoFrames(page)).toEqual([]);
+}
+
+/** Does `act` to the header's link to /about, and checks the About page came with one
+ * page-data request for it. */
+async function aboutAskedForOnce(
+  page: import('@playwright/test').Page,
+  act: (link: HTMLAnchorElement) => void,
+) {
+  await nav(page).locator(':scope > ul a[href="/about"]').evaluate(act);
+  await expect(page).toHaveURL(/\/about$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('About');
+  await page.waitForTimeout(300);
+  const fetches = await pageDataFetchesAfterTwoFrames(page);
+  expect(fetches.filter((path) => path === '/about')).toEqual(['/about']);
+}
+
 test('with 20 links in view, never more than five prefetches in flight, and all are fetched', async ({
   page,
   seedPage,
@@ -100,19 +131,7 @@ async function manyLinksInView(
 test('links below the fold are not prefetched until they come within 200 px of the viewport', async ({
   page,
 }) => {
-  await recordPageDataFetches(page);
-  await page.setViewportSize({ width: 1000, height: 600 });
-  // Push the site navigation far below the fold, before anything observes it.
-  await page.addInitScript(() => {
-    document.addEventListener('DOMContentLoaded', () => {
-      const style = document.createElement('style');
-      style.textContent = '.site-header { margin-top: 3000px; }';
-      document.head.append(style);
-    });
-  });
-  await page.goto('/contact');
-  await hydrated(page);
-  expect(await pageDataFetchesAfterTwoFrames(page)).toEqual([]);
+  await contactWithNavigationBelowTheFold(page);
   const top = await nav(page).evaluate(
     (element) => element.getBoundingClientRect().top + window.scrollY,
   );
@@ -131,32 +150,12 @@ test('a link clicked before its prefetch has started asks for the page once (hos
 }) => {
   // Each prefetch starts in a task of its own. A click in between used to make the
   // navigation's request and then the prefetch's: two requests for one page.
-  await recordPageDataFetches(page);
-  await page.setViewportSize({ width: 1000, height: 600 });
-  // The navigation far below the fold, so that nothing has prefetched its links.
-  await page.addInitScript(() => {
-    document.addEventListener('DOMContentLoaded', () => {
-      const style = document.createElement('style');
-      style.textContent = '.site-header { margin-top: 3000px; }';
-      document.head.append(style);
-    });
-  });
-  await page.goto('/contact');
-  await hydrated(page);
-  expect(await pageDataFetchesAfterTwoFrames(page)).toEqual([]);
+  await contactWithNavigationBelowTheFold(page);
   // Hover (which queues the prefetch) and click in one task, before the prefetch's own.
-  await nav(page)
-    .locator(':scope > ul a[href="/about"]')
-    .evaluate((link) => {
-      link.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
-      (link as HTMLAnchorElement).click();
-    });
-  await expect(page).toHaveURL(/\/about$/);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('About');
-  await page.waitForTimeout(300);
-  expect((await pageDataFetchesAfterTwoFrames(page)).filter((path) => path === '/about')).toEqual([
-    '/about',
-  ]);
+  await aboutAskedForOnce(page, (link) => {
+    link.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+    link.click();
+  });
 });
 
 test('a link that comes into view as it is clicked is not prefetched after the click (hostile pass)', async ({
@@ -164,35 +163,17 @@ test('a link that comes into view as it is clicked is not prefetched after the c
 }) => {
   // During hydration a click can come before the link's viewport prefetch is queued; queued
   // after the navigation had made its request, the prefetch was a second one.
-  await recordPageDataFetches(page);
-  await page.setViewportSize({ width: 1000, height: 600 });
-  await page.addInitScript(() => {
-    document.addEventListener('DOMContentLoaded', () => {
-      const style = document.createElement('style');
-      style.textContent = '.site-header { margin-top: 3000px; }';
-      document.head.append(style);
-    });
-  });
   // Slow page data, so the navigation is still under way when the prefetch would start.
   await page.route(PAGE_DATA_URL, async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await route.continue().catch(() => undefined);
   });
-  await page.goto('/contact');
-  await hydrated(page);
-  expect(await pageDataFetchesAfterTwoFrames(page)).toEqual([]);
+  await contactWithNavigationBelowTheFold(page);
   // Into view and clicked in one task: the observer reports it only after the click.
-  await nav(page)
-    .locator(':scope > ul a[href="/about"]')
-    .evaluate((link) => {
-      link.scrollIntoView();
-      (link as HTMLAnchorElement).click();
-    });
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('About');
-  await page.waitForTimeout(300);
-  expect((await pageDataFetchesAfterTwoFrames(page)).filter((path) => path === '/about')).toEqual([
-    '/about',
-  ]);
+  await aboutAskedForOnce(page, (link) => {
+    link.scrollIntoView();
+    link.click();
+  });
 });
 
 test('a prefetched static page navigates with no new request within 300 s, and refetches after', async ({
