@@ -133,6 +133,22 @@ describe('front door', () => {
     expect((await immutable('/about')).headers.get('x-frame-options')).toBe('DENY');
   });
 
+  test('every document but a public page is isolated from the window that opened it', async () => {
+    const coop = async (path: string) =>
+      (await echo(path)).headers.get('cross-origin-opener-policy');
+    // The sign-in form, an editor's screens, share links, and whatever is not a page.
+    for (const path of ['/preview', '/preview/about', '/preview/about?share=x', '/healthz'])
+      expect(await coop(path), path).toBe('same-origin');
+    expect(await coop('/RSC/R/preview/about.txt'), 'preview page data').toBe('same-origin');
+    const refused = new Request('http://folio.test/about');
+    refused.headers.set('host', 'a.example, b.example');
+    expect((await echo(refused)).headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    // Public pages and their data are the same for everyone: no swap of browsing context
+    // group on arrival (decision 0024).
+    for (const path of ['/', '/about', '/RSC/R/about.txt', '/RSC/R/_root.txt'])
+      expect(await coop(path), path).toBeNull();
+  });
+
   test('the client address is the socket unless TRUST_PROXY says how many proxies to believe', async () => {
     const spoof = { 'x-forwarded-for': '198.51.100.1, 192.0.2.7' };
     const direct = (await (await echo('/about', { headers: spoof })).json()) as {

@@ -177,7 +177,8 @@ export function createFrontDoor({
     }
 
     const problem = hostProblem(request);
-    if (problem) return withSecurityHeaders(plain(400, `Bad request: ${problem}.`), { https });
+    if (problem)
+      return withSecurityHeaders(plain(400, `Bad request: ${problem}.`), { https, route: null });
     if (knownHosts.size < MAX_KNOWN_HOSTS) knownHosts.add(request.headers.get('host') ?? '');
 
     const refused = urlChecked ? null : refuseUrl(request.url);
@@ -190,7 +191,7 @@ export function createFrontDoor({
             })
           : plain(414, 'URI Too Long');
       // Like every other refusal: no cache keeps it (a CDN would otherwise hold the 404).
-      return withSecurityHeaders(withDefaultCacheControl(response), { https });
+      return withSecurityHeaders(withDefaultCacheControl(response), { https, route: null });
     }
 
     const url = new URL(request.url);
@@ -202,6 +203,7 @@ export function createFrontDoor({
     if (allowed && !allowed.includes(method)) {
       return withSecurityHeaders(plain(405, 'Method not allowed.', { allow: allowed.join(', ') }), {
         https,
+        route,
       });
     }
     if (location && (method === 'GET' || method === 'HEAD')) {
@@ -209,11 +211,11 @@ export function createFrontDoor({
         status: 308,
         headers: { location: `${location}${url.search}` },
       });
-      return withSecurityHeaders(withPageVary(redirect, route), { https });
+      return withSecurityHeaders(withPageVary(redirect, route), { https, route });
     }
 
     if (route.kind === 'media' && media)
-      return withSecurityHeaders(await media(request, url.pathname), { https });
+      return withSecurityHeaders(await media(request, url.pathname), { https, route });
 
     // HEAD is rendered as a GET; public page data takes no parameters, so a query string there
     // is dropped before anything can reflect it.
@@ -252,7 +254,10 @@ export function createFrontDoor({
       void drained.pipeTo(new WritableStream()).catch(() => undefined);
       answer = new Response(sent, response);
     }
-    return withSecurityHeaders(withPageVary(withDefaultCacheControl(answer), route), { https });
+    return withSecurityHeaders(withPageVary(withDefaultCacheControl(answer), route), {
+      https,
+      route,
+    });
   }
 
   return {

@@ -9,7 +9,7 @@ import { chooseEncoding, clientCopyIsCurrent, type Encoding } from './http-negot
 import { PAGE_VARY } from './page-data-address';
 import { currentRequestContext } from './request-context';
 import { isReservedSlug, isValidSlug, SESSION_COOKIE } from './routes';
-import { SECURITY_HEADERS } from './security-headers';
+import { OPENER_ISOLATION, SECURITY_HEADERS } from './security-headers';
 import { ETAGS_HEADER, pagePathOfPageData } from './waku-internals';
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -102,6 +102,8 @@ const UNCACHED_HEADERS = new Set([
   'date',
   'vary',
   ...Object.keys(SECURITY_HEADERS),
+  // Public pages only are stored, and they go without it (isolatedFromOpeners).
+  OPENER_ISOLATION[0],
 ]);
 
 export function createRenderCache({

@@ -5,6 +5,7 @@ import 'server-only';
 import { DEVELOPMENT } from './development';
 import { getEnv } from './env';
 import { spotlightOrigin } from './observability/browser-config';
+import type { Route } from './routes';
 
 /**
  * What Folio loads, and nothing else. Scripts need 'unsafe-inline': Waku's bootstrap and the
@@ -38,15 +39,39 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
   'permissions-policy':
     'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
-  'cross-origin-opener-policy': 'same-origin',
 };
+
+/**
+ * Every document but a public page gets a browsing context group of its own: a window that
+ * opened the sign-in form, an editor's screen or a share link keeps no handle on it.
+ * A public page is the same for every visitor and holds nothing a handle could reach for,
+ * and on it the isolation had a price: the swap of browsing context group on arrival was
+ * the longest task of the page load on a slow phone (docs/decisions/0024).
+ */
+export const OPENER_ISOLATION = ['cross-origin-opener-policy', 'same-origin'] as const;
+
+/**
+ * Whether a response for `route` gets OPENER_ISOLATION: everything but a public page and its
+ * page data (the render cache stores both, and a hit must carry what a miss does).
+ */
+export function isolatedFromOpeners(route: Route | null): boolean {
+  if (route?.kind === 'page') return false;
+  return !(route?.kind === 'page-data' && !route.preview);
+}
 
 /** Sent only over HTTPS: a browser that saw it will not come back over plain HTTP. */
 export const HSTS_HEADER = ['strict-transport-security', 'max-age=31536000; includeSubDomains'];
 
-/** Adds the security headers a response lacks (and HSTS over HTTPS); returns the response. */
-export function withSecurityHeaders(response: Response, { https }: { https: boolean }): Response {
+/**
+ * Adds the security headers a response lacks (OPENER_ISOLATION unless it is for a public
+ * page, HSTS over HTTPS); returns the response. `route` is null where the address named none.
+ */
+export function withSecurityHeaders(
+  response: Response,
+  { https, route }: { https: boolean; route: Route | null },
+): Response {
   const entries = Object.entries(SECURITY_HEADERS);
+  if (isolatedFromOpeners(route)) entries.push([...OPENER_ISOLATION]);
   if (https) entries.push(HSTS_HEADER as [string, string]);
   try {
     for (const [name, value] of entries) {

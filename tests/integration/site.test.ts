@@ -234,6 +234,24 @@ describe('render cache', () => {
   });
 });
 
+describe('headers', () => {
+  test('public pages go without opener isolation, missed or hit; the sign-in form and a draft keep it', async () => {
+    const coop = (response: Response) => response.headers.get('cross-origin-opener-policy');
+    for (const path of ['/', '/about']) {
+      const first = await get(path);
+      const again = await get(path);
+      expect(again.headers.get('x-folio-cache'), path).toBe('hit');
+      expect([coop(first), coop(again)], path).toEqual([null, null]);
+      expect(again.headers.get('content-security-policy'), path).toContain(
+        "frame-ancestors 'none'",
+      );
+    }
+    expect(coop(await get('/no-such-page'))).toBeNull();
+    expect(coop(await get('/preview'))).toBe('same-origin');
+    expect(coop(await get('/preview/about'))).toBe('same-origin');
+  });
+});
+
 describe('refusals', () => {
   test('a cross-origin action POST is 403, a GET on an action address 405', async () => {
     for (const origin of ['https://evil.example', 'null']) {
