@@ -389,6 +389,8 @@ const sentryGzip = (scripts: Script[]) =>
 // script taken out, served with the same headers (the reading face and the images passed
 // through to the server): what Chromium's own work on the document costs, before any script.
 const lighthouse: string[] = [];
+/** Every successful run's benchmarkIndex, for the line that says what machine this was. */
+const benchmarkIndexes: number[] = [];
 const alone = values.lighthouse ? await documentAlone(unsampled.url, ['/', IMAGES_PAGE]) : null;
 const lighthouseRuns = [
   { origin: unsampled.url, label: 'unsampled', targets: ['/', PAGE, IMAGES_PAGE] },
@@ -458,8 +460,7 @@ type LighthouseRun = {
   /** Lighthouse's own measure of the machine's speed (its docs/throttling.md has the table). */
   benchmarkIndex?: number;
 };
-/** Every successful run's benchmarkIndex, for the line that says what machine this was. */
-const benchmarkIndexes: number[] = [];
+
 /** One Lighthouse run (mobile, simulated throttling), or why it failed. */
 async function runLighthouse(url: string, name: string): Promise<LighthouseRun | string> {
   const report = path.join(dir, `lighthouse-${name.replace(/\W/g, '')}.json`);
