@@ -233,16 +233,23 @@ export async function startTwoFolios(
   return [a as RunningFolio, b as RunningFolio];
 }
 
-/** Polls `probe` until it returns something other than undefined (or the time is up). */
+/**
+ * Polls `probe` until it returns something other than undefined (or the time is up). `what`
+ * names it in the timeout's message; a function is asked then, so it can tell what was seen.
+ */
 export async function waitFor<T>(
   probe: () => T | undefined | Promise<T | undefined>,
-  { timeoutMs = 10_000, what = 'a condition' } = {},
+  {
+    timeoutMs = 10_000,
+    what = 'a condition',
+  }: { timeoutMs?: number; what?: string | (() => string) } = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
     await Bun.sleep(25);
   }
 }

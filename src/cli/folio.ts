@@ -335,6 +335,10 @@ export const COMMANDS: readonly Command[] = [
           io.stdout(
             `${page.slug.padEnd(32)} ${page.state.padEnd(10)} ${page.title}${
               page.publishAt ? `  (to be published ${formatUtc(page.publishAt)})` : ''
+            }${
+              page.missedPublishAt
+                ? `  (not published as scheduled for ${formatUtc(page.missedPublishAt)}: see its preview)`
+                : ''
             }\n`,
           );
     },

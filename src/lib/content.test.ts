@@ -64,7 +64,7 @@ describe('migrations', () => {
     const outputs = await Promise.all(children.map((child) => new Response(child.stdout).text()));
     expect(await Promise.all(children.map((child) => child.exited))).toEqual([0, 0]);
     expect(outputs.sort()).toEqual([
-      'applied 5 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings, 4 scheduled-publishing, 5 media\n',
+      'applied 6 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings, 4 scheduled-publishing, 5 media, 6 missed-schedules\n',
       'nothing to do: the database is up to date\n',
     ]);
     await blank.drop();
@@ -502,5 +502,59 @@ describe('a text naming an image the library does not have', () => {
       null,
     );
     expect(await timed.publishDue()).toEqual([]);
+
+    // What was missed and why stays on the page for its editors, until answered.
+    const id = (await timed.getPage('later', { draft: true }))?.id ?? -1;
+    const missed = await timed.missedScheduleOf(id);
+    expect(missed?.publishAt).toBe('2026-06-01T11:00:00.000Z');
+    expect(missed?.reason).toStartWith('Not published: the page names an image');
+    expect(missed?.reason).toContain(`/media/${typo}`);
+    const listed = (await timed.listAll()).find((page) => page.slug === 'later');
+    expect(listed?.missedPublishAt).toBe('2026-06-01T11:00:00.000Z');
+    // A new schedule answers it; so does a publish, a discard, or dismissing it.
+    await timed.putPage({ slug: 'later', title: 'Later', summary: '', body: 'Mended.' });
+    await timed.schedulePublish('later', new Date('2026-06-01T12:00:00Z'));
+    expect(await timed.missedScheduleOf(id)).toBeNull();
+    await timed.putPage({
+      slug: 'later',
+      title: 'Later',
+      summary: '',
+      body: `![x](/media/${typo})`,
+    });
+    clock = new Date('2026-06-01T12:00:10Z');
+    expect((await timed.publishDue())[0]?.refused).toBeDefined();
+    expect(await timed.missedScheduleOf(id)).not.toBeNull();
+    await timed.putPage({ slug: 'later', title: 'Later', summary: '', body: 'Mended.' });
+    await timed.publish('later');
+    expect(await timed.missedScheduleOf(id)).toBeNull();
+    expect(
+      (await timed.listAll()).find((page) => page.slug === 'later')?.missedPublishAt,
+    ).toBeNull();
+  });
+
+  test('the notice of a missed schedule is dismissed once; a discarded draft takes it too', async () => {
+    let clock = new Date('2026-06-01T10:00:00Z');
+    const timed = createContentStore(db, () => clock);
+    const typo = 'e'.repeat(32);
+    const missAt = async (slug: string, at: string) => {
+      await timed.putPage({ slug, title: 'Missed', summary: '', body: 'Out.' }, { publish: true });
+      await timed.putPage({ slug, title: 'Missed', summary: '', body: 'Fine for now.' });
+      await timed.schedulePublish(slug, new Date(at));
+      await timed.putPage({ slug, title: 'Missed', summary: '', body: `![x](/media/${typo})` });
+      clock = new Date(Date.parse(at) + 1000);
+      expect((await timed.publishDue())[0]?.refused).toBeDefined();
+      return (await timed.getPage(slug, { draft: true }))?.id ?? -1;
+    };
+    const dismissed = await missAt('missed-once', '2026-06-01T11:00:00Z');
+    expect(await timed.dismissMissedSchedule('missed-once', { pageId: dismissed })).toBe(true);
+    expect(await timed.dismissMissedSchedule('missed-once', { pageId: dismissed })).toBe(false);
+    expect(await timed.missedScheduleOf(dismissed)).toBeNull();
+    // The draft it was about stays as it was.
+    expect((await timed.getPage('missed-once', { draft: true }))?.bodyMarkdown).toContain(typo);
+
+    const discarded = await missAt('missed-discard', '2026-06-01T12:00:00Z');
+    await timed.discardDraft('missed-discard');
+    expect((await timed.getPage('missed-discard', { draft: true }))?.bodyMarkdown).toBe('Out.');
+    expect(await timed.missedScheduleOf(discarded)).toBeNull();
   });
 });

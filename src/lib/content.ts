@@ -83,10 +83,15 @@ export type PageListing = {
   publishedAt: string | null;
   /** When a schedule will publish the page's draft (UTC ISO), or null. */
   publishAt: string | null;
+  /** When a schedule that did not publish was due (MissedSchedule), or null. */
+  missedPublishAt: string | null;
 };
 
 /** A page's pending scheduled publish: when, and on whose behalf. */
 export type Schedule = { publishAt: string; scheduledBy: string | null };
+
+/** A schedule that came due and did not publish: when it was for, whose, and why not. */
+export type MissedSchedule = Schedule & { reason: string };
 
 /** A page a schedule published (for the log and the CLI). */
 export type ScheduledPublish = {
@@ -456,6 +461,13 @@ export function createContentStore(
   async function dropDraft(q: Query, pageId: number) {
     await q`DELETE FROM drafts WHERE page_id = ${pageId}`;
     await q`UPDATE pages SET publish_at = NULL, scheduled_by = NULL WHERE id = ${pageId}`;
+    await forgetMissedSchedule(q, pageId);
+  }
+
+  /** The notice of a schedule that did not publish has been answered (or dismissed). */
+  async function forgetMissedSchedule(q: Query, pageId: number) {
+    await q`UPDATE pages SET missed_publish_at = NULL, missed_scheduled_by = NULL,
+            missed_reason = NULL WHERE id = ${pageId} AND missed_publish_at IS NOT NULL`;
   }
 
   /** Whether the page's draft says exactly what its published revision says. */
@@ -670,9 +682,10 @@ export function createContentStore(
           last_change: PageChange;
           published_at: string | null;
           publish_at: string | null;
+          missed_publish_at: string | null;
         }>`
           SELECT p.id, p.slug, COALESCE(d.title, r.title) AS title, p.updated_at, p.updated_by,
-            p.last_change, r.published_at, p.publish_at,
+            p.last_change, r.published_at, p.publish_at, p.missed_publish_at,
             CASE WHEN p.published_revision_id IS NULL THEN 'draft-only'
                  WHEN d.page_id IS NOT NULL THEN 'changed' ELSE 'published' END AS state
           FROM pages p LEFT JOIN revisions r ON r.id = p.published_revision_id
@@ -689,6 +702,7 @@ export function createContentStore(
         lastChange: row.last_change,
         publishedAt: row.published_at,
         publishAt: row.publish_at,
+        missedPublishAt: row.missed_publish_at,
       }));
     },
 
@@ -850,6 +864,8 @@ export function createContentStore(
         }
         await q`UPDATE pages SET publish_at = ${publishAt}, scheduled_by = ${editor}
                 WHERE id = ${page.id}`;
+        // A new schedule answers the notice of one that did not publish.
+        await forgetMissedSchedule(q, page.id);
         return { publishAt, scheduledBy: editor };
       });
     },
@@ -871,6 +887,41 @@ export function createContentStore(
           SELECT publish_at, scheduled_by FROM pages WHERE id = ${pageId}`,
       );
       return row?.publish_at ? { publishAt: row.publish_at, scheduledBy: row.scheduled_by } : null;
+    },
+
+    /** The page's schedule that came due and did not publish, until an editor answers it. */
+    async missedScheduleOf(pageId: number): Promise<MissedSchedule | null> {
+      const [row] = await read(
+        (q) => q<{
+          missed_publish_at: string | null;
+          missed_scheduled_by: string | null;
+          missed_reason: string | null;
+        }>`
+          SELECT missed_publish_at, missed_scheduled_by, missed_reason FROM pages
+          WHERE id = ${pageId}`,
+      );
+      return row?.missed_publish_at
+        ? {
+            publishAt: row.missed_publish_at,
+            scheduledBy: row.missed_scheduled_by,
+            reason: row.missed_reason ?? '',
+          }
+        : null;
+    },
+
+    /** Dismisses the notice of a missed schedule; true when there was one. */
+    async dismissMissedSchedule(
+      slug: string,
+      { pageId }: { pageId?: number } = {},
+    ): Promise<boolean> {
+      return write(async (q) => {
+        const page = await requirePage(q, slug, { pageId });
+        const cleared = await q`UPDATE pages SET missed_publish_at = NULL,
+                                missed_scheduled_by = NULL, missed_reason = NULL
+                                WHERE id = ${page.id} AND missed_publish_at IS NOT NULL
+                                RETURNING id`;
+        return cleared.length > 0;
+      });
     },
 
     /**
@@ -904,9 +955,14 @@ export function createContentStore(
           } catch (error) {
             // The draft came to name an image the library lacks after it was scheduled: it is
             // refused before anything is written, the claim (clearing the schedule) commits, as
-            // asking again each minute would not mend it; the draft stays for its editor.
-            if (isContentError(error) && error.code === 'missing-media')
+            // asking again each minute would not mend it; the draft stays for its editor, and
+            // the page keeps what was missed and why, for the banner and the dashboard.
+            if (isContentError(error) && error.code === 'missing-media') {
+              await q`UPDATE pages SET missed_publish_at = ${page.publish_at},
+                      missed_scheduled_by = ${page.scheduled_by}, missed_reason = ${error.message}
+                      WHERE id = ${Number(page.id)}`;
               return { slug: claimed.slug, refused: error.message };
+            }
             throw error;
           }
           return { slug: claimed.slug };

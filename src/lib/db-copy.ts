@@ -19,6 +19,9 @@ const TABLES = [
       'last_change',
       'publish_at',
       'scheduled_by',
+      'missed_publish_at',
+      'missed_scheduled_by',
+      'missed_reason',
     ],
   },
   {

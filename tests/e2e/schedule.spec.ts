@@ -81,3 +81,47 @@ test('a visitor sees a scheduled page appear at its time, not before', async ({
   expect(Date.now()).toBeGreaterThanOrEqual(due.getTime());
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Goes live');
 });
+
+test('a schedule that could not publish is said on the page, in local time, until dismissed', async ({
+  page,
+  signIn,
+  seedPage,
+  store,
+}) => {
+  const slug = 'e2e-missed';
+  await seedPage({ slug, title: 'Missed page', body: 'MISSED-TEXT', publish: false });
+  const due = new Date(Date.now() + 1_500);
+  await store.schedulePublish(slug, due, { editor: 'e2e-editor@example.com' });
+  // After scheduling, the draft comes to name an image the library never had.
+  const missing = `/media/${'d'.repeat(32)}`;
+  await store.putPage({ slug, title: 'Missed page', summary: '', body: `![gone](${missing})` });
+  await expect
+    .poll(
+      async () => {
+        // The server's own check or this one: whichever claims it, the schedule is missed.
+        await store.publishDue();
+        const listed = (await store.listAll()).find((entry) => entry.slug === slug);
+        return listed?.missedPublishAt ?? null;
+      },
+      { timeout: 10_000, intervals: [250] },
+    )
+    .toBe(due.toISOString());
+
+  await signIn(page);
+  await page.goto('/preview');
+  await expect(page.getByRole('row', { name: /Missed page/ })).toContainText(
+    'Not published as scheduled for',
+  );
+  await page.goto(`/preview/${slug}`);
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+  const notice = page.locator('.missed-schedule');
+  await expect(notice).toContainText('did not happen.');
+  await expect(notice).toContainText('on behalf of e2e-editor@example.com');
+  await expect(notice).toContainText(missing);
+  // In the editor's zone once in the browser, as the schedule was typed.
+  await expect(notice.locator('time')).toHaveText(/(EST|EDT)$/);
+  await notice.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(page.getByRole('status')).toContainText('Notice dismissed.');
+  await expect(page.locator('.missed-schedule')).toHaveCount(0);
+  expect((await page.request.get(`/${slug}`)).status()).toBe(404);
+});

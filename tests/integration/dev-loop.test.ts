@@ -134,7 +134,8 @@ describe('bun run dev', () => {
       })();
     await waitFor(() => (output.includes('Listening on') ? true : undefined), {
       timeoutMs: 60_000,
-      what: `the dev server to listen (output so far: ${output.slice(-500)})`,
+      // Asked at the timeout: the output by then says why it did not start.
+      what: () => `the dev server to listen (output so far: ${output.slice(-500)})`,
     });
     browser = await chromium.launch(CHROMIUM_LAUNCH);
   }, 90_000);

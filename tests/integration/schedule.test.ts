@@ -274,6 +274,69 @@ describe('a schedule never outlives the draft it was for (hostile pass)', () => 
   });
 });
 
+describe(`a schedule that could not publish, on ${TEST_ENGINE}`, () => {
+  test('the banner and the dashboard say what was missed and why, until dismissed', async () => {
+    const slug = 'missed-timed';
+    const typo = 'c'.repeat(32);
+    await withStore(a, async (store) => {
+      await store.putPage({ slug, title: 'Missed', summary: '', body: 'MISSED-TEXT' });
+      await store.schedulePublish(slug, new Date(Date.now() + 1_000), { editor: EDITOR.email });
+      // After scheduling, the draft comes to name an image the library never had.
+      await store.putPage({ slug, title: 'Missed', summary: '', body: `![x](/media/${typo})` });
+    });
+    await waitFor(
+      async () =>
+        [a, b].some((instance) =>
+          instance.logLines().some((line) => line.msg === 'scheduled publish refused'),
+        ) || undefined,
+      { timeoutMs: 10_000, what: 'the refused schedule to be logged' },
+    );
+    expect(await status(a, `/${slug}`)).toBe(404);
+
+    const preview = await (await fetch(`${a.url}/preview/${slug}`, { headers: { cookie } })).text();
+    expect(preview).toContain('The publish scheduled for ');
+    expect(preview).toContain(`on behalf of ${EDITOR.email}`);
+    expect(preview).toContain(' did not happen.');
+    expect(preview).toContain(`/media/${typo}`);
+    const dashboard = await (await fetch(`${a.url}/preview`, { headers: { cookie } })).text();
+    expect(dashboard).toContain('Not published as scheduled for');
+
+    // Nobody signed in: sent to sign in, nothing dismissed.
+    const anonymous = await submitForm(
+      `${a.url}/preview/${slug}`,
+      await formWithButton(preview, 'Dismiss'),
+    );
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.get('location')).toBe('/preview?notice=signed-out');
+    expect(
+      await (await fetch(`${a.url}/preview/${slug}`, { headers: { cookie } })).text(),
+    ).toContain(' did not happen.');
+
+    // Without JavaScript: the form posts back to the page, which then says nothing of it.
+    const dismiss = await submitForm(
+      `${a.url}/preview/${slug}`,
+      await formWithButton(preview, 'Dismiss'),
+      { cookie },
+    );
+    expect(dismiss.status).toBe(303);
+    expect(dismiss.headers.get('location')).toBe(`/preview/${slug}?notice=missed-dismissed`);
+    const after = await (
+      await fetch(`${a.url}/preview/${slug}?notice=missed-dismissed`, { headers: { cookie } })
+    ).text();
+    expect(after).toContain('Notice dismissed. Nothing was published; the draft is as it was.');
+    expect(after).not.toContain(' did not happen.');
+    expect(await status(a, `/${slug}`)).toBe(404);
+    // Another tab's Dismiss, after: the same answer, nothing else changes.
+    const again = await submitForm(
+      `${a.url}/preview/${slug}`,
+      await formWithButton(preview, 'Dismiss'),
+      { cookie },
+    );
+    expect(again.headers.get('location')).toBe(`/preview/${slug}?notice=missed-dismissed`);
+    for (const instance of [a, b]) expect(instance.unexpectedErrors()).toEqual([]);
+  });
+});
+
 describe('a server that was not running', () => {
   test('publishes what fell due meanwhile before it serves its first request', async () => {
     const own = await createThrowAwayDatabase();

@@ -566,6 +566,22 @@ export async function cancelScheduledPublish(input: FormData): Promise<void> {
   redirect(`${previewPath(slug)}?notice=${notice}`, 303);
 }
 
+/** Dismisses the notice of a schedule that came due and did not publish. */
+export async function dismissMissedSchedule(input: FormData): Promise<void> {
+  const formData = formOf(input);
+  const slug = slugOf(formData);
+  await editorOrRedirect(previewPath(slug));
+  let notice = 'missed-dismissed';
+  try {
+    // Gone already (another tab dismissed it, or a publish answered it): the same outcome.
+    await contentStore().dismissMissedSchedule(slug, { pageId: whole(formData, 'pageId') ?? -1 });
+  } catch (error) {
+    if (!isContentError(error)) throw error;
+    notice = NOTICE_FOR_ERROR[error.code] ?? 'refused';
+  }
+  redirect(`${previewPath(slug)}?notice=${notice}`, 303);
+}
+
 /**
  * Uploads an image (the media library's form, with or without JavaScript): the bytes decide
  * what it is; variants are made once, here; alt text is required. Answers with the Markdown

@@ -153,6 +153,15 @@ export function Dashboard({
                       </small>
                     </>
                   ) : null}
+                  {page.missedPublishAt ? (
+                    <>
+                      <br />
+                      <small className="missed-schedule">
+                        Not published as scheduled for <LocalTime iso={page.missedPublishAt} />:
+                        open the page for why
+                      </small>
+                    </>
+                  ) : null}
                 </td>
                 <td>
                   <time dateTime={page.updatedAt}>{formatUtc(page.updatedAt)}</time>

@@ -1,10 +1,17 @@
-import type { PageView, Schedule } from '../../lib/content';
+import type { MissedSchedule, PageView, Schedule } from '../../lib/content';
 import { formatUtc } from '../../lib/dates';
 import type { PreviewLink } from '../../lib/preview-links';
 import { PREVIEW_DASHBOARD, previewPath, publicPath } from '../../lib/routes';
-import { discardDraft, publishPage, revokeShareLink, unpublishPage } from './actions';
+import {
+  discardDraft,
+  dismissMissedSchedule,
+  publishPage,
+  revokeShareLink,
+  unpublishPage,
+} from './actions';
 import { ConfirmCommand } from './confirm-command';
 import { EDITOR_FORM_ID } from './forms';
+import { LocalTime } from './local-time';
 import { ScheduleForm } from './schedule-form';
 import { ShareLinkForm } from './share-link-form';
 
@@ -28,6 +35,7 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
     unscheduled: 'Schedule cancelled. Nothing will be published unless you publish it.',
     'not-scheduled':
       'There was no schedule to cancel: it was published, discarded, taken down or cancelled meanwhile.',
+    'missed-dismissed': 'Notice dismissed. Nothing was published; the draft is as it was.',
     deleted: 'The draft-only page was deleted.',
     restored:
       'That version is the draft now, in the editor. Visitors still see the published version until you publish it.',
@@ -178,6 +186,29 @@ function Confirmed({
   );
 }
 
+/**
+ * A schedule that came due and did not publish: said until an editor publishes, schedules
+ * again, discards the draft or dismisses it here, so whoever opens the page learns why the
+ * time passed and nothing went out (the server's log line is not where an editor looks).
+ */
+function MissedScheduleNotice({ page, missed }: { page: PageView; missed: MissedSchedule }) {
+  return (
+    <div role="alert" className="notice missed-schedule">
+      <p>
+        <strong>The publish scheduled for </strong>
+        <LocalTime iso={missed.publishAt} />
+        {missed.scheduledBy ? ` on behalf of ${missed.scheduledBy}` : ''}
+        <strong> did not happen.</strong> {missed.reason}
+      </p>
+      <form action={dismissMissedSchedule} className="inline-form">
+        <input type="hidden" name="slug" value={page.slug} />
+        <input type="hidden" name="pageId" value={page.id} />
+        <button type="submit">Dismiss</button>
+      </form>
+    </div>
+  );
+}
+
 /** What is shown, when and by whom it was saved, and what the editor can do with it. */
 export function PreviewBanner({
   page,
@@ -186,6 +217,7 @@ export function PreviewBanner({
   shareLinks,
   published,
   schedule,
+  missedSchedule,
 }: {
   page: PageView;
   editing: boolean;
@@ -195,6 +227,8 @@ export function PreviewBanner({
   published: number;
   /** The page's pending scheduled publish, if any. */
   schedule: Schedule | null;
+  /** A schedule that came due and did not publish, until an editor answers it. */
+  missedSchedule: MissedSchedule | null;
 }) {
   const savedAt = page.draftUpdatedAt ?? page.updatedAt;
   const savedBy = page.draftUpdatedBy ?? page.updatedBy;
@@ -247,6 +281,7 @@ export function PreviewBanner({
           <a href={PREVIEW_DASHBOARD}>Exit preview</a>
         )}
       </div>
+      {missedSchedule ? <MissedScheduleNotice page={page} missed={missedSchedule} /> : null}
       {page.state !== 'published' || schedule ? (
         <ScheduleForm slug={page.slug} pageId={page.id} schedule={schedule} />
       ) : null}

@@ -5,6 +5,7 @@ import { migration002 } from './002-links-and-throttle';
 import { migration003 } from './003-editor-and-site-settings';
 import { migration004 } from './004-scheduled-publishing';
 import { migration005 } from './005-media';
+import { migration006 } from './006-missed-schedules';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -16,4 +17,5 @@ export const migrations: readonly Migration[] = [
   migration003,
   migration004,
   migration005,
+  migration006,
 ];

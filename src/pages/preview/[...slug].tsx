@@ -160,6 +160,7 @@ export default async function PreviewPage({
       shareLinks={await listPreviewLinks(await getDatabase(), { pageId: page.id })}
       published={revisions.length}
       schedule={await contentStore().scheduleOf(page.id)}
+      missedSchedule={await contentStore().missedScheduleOf(page.id)}
     />
   );
   if (history)
