@@ -532,7 +532,7 @@ describe('a text naming an image the library does not have', () => {
     ).toBeNull();
   });
 
-  test('the notice of a missed schedule is dismissed once; a discarded draft takes it too', async () => {
+  test('the notice of a missed schedule is dismissed once, never a newer one unread; a discarded draft takes it too', async () => {
     let clock = new Date('2026-06-01T10:00:00Z');
     const timed = createContentStore(db, () => clock);
     const typo = 'e'.repeat(32);
@@ -545,9 +545,21 @@ describe('a text naming an image the library does not have', () => {
       expect((await timed.publishDue())[0]?.refused).toBeDefined();
       return (await timed.getPage(slug, { draft: true }))?.id ?? -1;
     };
-    const dismissed = await missAt('missed-once', '2026-06-01T11:00:00Z');
-    expect(await timed.dismissMissedSchedule('missed-once', { pageId: dismissed })).toBe(true);
-    expect(await timed.dismissMissedSchedule('missed-once', { pageId: dismissed })).toBe(false);
+    const first = '2026-06-01T11:00:00.000Z';
+    const dismissed = await missAt('missed-once', first);
+    // A tab read that notice; meanwhile the page missed again, later.
+    const second = '2026-06-01T11:30:00.000Z';
+    await missAt('missed-once', second);
+    expect(
+      await timed.dismissMissedSchedule('missed-once', { pageId: dismissed, missedAt: first }),
+    ).toBe('newer');
+    expect((await timed.missedScheduleOf(dismissed))?.publishAt).toBe(second);
+    expect(
+      await timed.dismissMissedSchedule('missed-once', { pageId: dismissed, missedAt: second }),
+    ).toBe('dismissed');
+    expect(
+      await timed.dismissMissedSchedule('missed-once', { pageId: dismissed, missedAt: second }),
+    ).toBe('nothing');
     expect(await timed.missedScheduleOf(dismissed)).toBeNull();
     // The draft it was about stays as it was.
     expect((await timed.getPage('missed-once', { draft: true }))?.bodyMarkdown).toContain(typo);

@@ -909,18 +909,25 @@ export function createContentStore(
         : null;
     },
 
-    /** Dismisses the notice of a missed schedule; true when there was one. */
+    /**
+     * Dismisses the notice of the missed schedule that was due at `missedAt` (the one the
+     * editor read). "newer": another schedule missed since, and its notice stays to be read;
+     * "nothing": none is left (answered or dismissed meanwhile).
+     */
     async dismissMissedSchedule(
       slug: string,
-      { pageId }: { pageId?: number } = {},
-    ): Promise<boolean> {
+      { pageId, missedAt }: { pageId?: number; missedAt: string },
+    ): Promise<'dismissed' | 'newer' | 'nothing'> {
       return write(async (q) => {
         const page = await requirePage(q, slug, { pageId });
         const cleared = await q`UPDATE pages SET missed_publish_at = NULL,
                                 missed_scheduled_by = NULL, missed_reason = NULL
-                                WHERE id = ${page.id} AND missed_publish_at IS NOT NULL
+                                WHERE id = ${page.id} AND missed_publish_at = ${missedAt}
                                 RETURNING id`;
-        return cleared.length > 0;
+        if (cleared.length > 0) return 'dismissed';
+        const [left] = await q<{ missed_publish_at: string | null }>`
+          SELECT missed_publish_at FROM pages WHERE id = ${page.id}`;
+        return left?.missed_publish_at ? 'newer' : 'nothing';
       });
     },
 

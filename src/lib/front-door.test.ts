@@ -147,6 +147,30 @@ describe('front door', () => {
     // group on arrival (decision 0024).
     for (const path of ['/', '/about', '/RSC/R/about.txt', '/RSC/R/_root.txt'])
       expect(await coop(path), path).toBeNull();
+    expect(
+      (await echo('/about', { method: 'HEAD' })).headers.get('cross-origin-opener-policy'),
+    ).toBeNull();
+    // Refusals at a public address keep it (hostile pass): only what a visitor reads goes without.
+    for (const method of ['PUT', 'POST', 'DELETE'])
+      expect(
+        (await echo('/about', { method })).headers.get('cross-origin-opener-policy'),
+        method,
+      ).toBe('same-origin');
+    // A redirect carries what the address it leads to carries, however it was spelt.
+    for (const [path, expected] of [
+      ['/About', null],
+      ['/about/', null],
+      ['/home', null],
+      ['/Preview', 'same-origin'],
+      ['/preview/About', 'same-origin'],
+      ['/RSC/R/About.txt', null],
+      ['/RSC/R/Preview/about.txt', 'same-origin'],
+      ['/RSC/R/PREVIEW.txt', 'same-origin'],
+    ] as const) {
+      const response = await echo(path);
+      expect(response.status, path).toBe(308);
+      expect(response.headers.get('cross-origin-opener-policy'), path).toBe(expected);
+    }
   });
 
   test('the client address is the socket unless TRUST_PROXY says how many proxies to believe', async () => {

@@ -178,7 +178,11 @@ export function createFrontDoor({
 
     const problem = hostProblem(request);
     if (problem)
-      return withSecurityHeaders(plain(400, `Bad request: ${problem}.`), { https, route: null });
+      return withSecurityHeaders(plain(400, `Bad request: ${problem}.`), {
+        https,
+        route: null,
+        method,
+      });
     if (knownHosts.size < MAX_KNOWN_HOSTS) knownHosts.add(request.headers.get('host') ?? '');
 
     const refused = urlChecked ? null : refuseUrl(request.url);
@@ -191,7 +195,7 @@ export function createFrontDoor({
             })
           : plain(414, 'URI Too Long');
       // Like every other refusal: no cache keeps it (a CDN would otherwise hold the 404).
-      return withSecurityHeaders(withDefaultCacheControl(response), { https, route: null });
+      return withSecurityHeaders(withDefaultCacheControl(response), { https, route: null, method });
     }
 
     const url = new URL(request.url);
@@ -204,6 +208,7 @@ export function createFrontDoor({
       return withSecurityHeaders(plain(405, 'Method not allowed.', { allow: allowed.join(', ') }), {
         https,
         route,
+        method,
       });
     }
     if (location && (method === 'GET' || method === 'HEAD')) {
@@ -211,11 +216,16 @@ export function createFrontDoor({
         status: 308,
         headers: { location: `${location}${url.search}` },
       });
-      return withSecurityHeaders(withPageVary(redirect, route), { https, route });
+      // Headers as for the address it leads to: `/About` and `/home` alike.
+      return withSecurityHeaders(withPageVary(redirect, route), {
+        https,
+        route: routeOf(location),
+        method,
+      });
     }
 
     if (route.kind === 'media' && media)
-      return withSecurityHeaders(await media(request, url.pathname), { https, route });
+      return withSecurityHeaders(await media(request, url.pathname), { https, route, method });
 
     // HEAD is rendered as a GET; public page data takes no parameters, so a query string there
     // is dropped before anything can reflect it.
@@ -257,6 +267,7 @@ export function createFrontDoor({
     return withSecurityHeaders(withPageVary(withDefaultCacheControl(answer), route), {
       https,
       route,
+      method,
     });
   }
 

@@ -49,8 +49,9 @@ export function createMediaResponder(store: () => MediaStore) {
           'content-type': variant.contentType,
           'cache-control': IMMUTABLE,
           etag,
-          // An image needs nothing else, even if a browser were talked into rendering it.
-          'content-security-policy': "default-src 'none'",
+          // An image needs nothing else, even if a browser were talked into rendering it; and
+          // no page frames it (frame-ancestors does not fall back to default-src).
+          'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
         },
       });
     } catch (error) {

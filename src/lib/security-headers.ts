@@ -51,10 +51,14 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export const OPENER_ISOLATION = ['cross-origin-opener-policy', 'same-origin'] as const;
 
 /**
- * Whether a response for `route` gets OPENER_ISOLATION: everything but a public page and its
- * page data (the render cache stores both, and a hit must carry what a miss does).
+ * Whether a response gets OPENER_ISOLATION: everything but what a visitor reads, a GET or
+ * HEAD of a public page (the page, its 404, a redirect to it) or of its page data (the render
+ * cache stores both, and a hit must carry what a miss does). Anything else at those
+ * addresses (a forged action, a 405) is a refusal and keeps it. `route` is the route of the
+ * address answered for, canonical where the request's was not; null where it names none.
  */
-export function isolatedFromOpeners(route: Route | null): boolean {
+export function isolatedFromOpeners(route: Route | null, method: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return true;
   if (route?.kind === 'page') return false;
   return !(route?.kind === 'page-data' && !route.preview);
 }
@@ -63,15 +67,15 @@ export function isolatedFromOpeners(route: Route | null): boolean {
 export const HSTS_HEADER = ['strict-transport-security', 'max-age=31536000; includeSubDomains'];
 
 /**
- * Adds the security headers a response lacks (OPENER_ISOLATION unless it is for a public
- * page, HSTS over HTTPS); returns the response. `route` is null where the address named none.
+ * Adds the security headers a response lacks (OPENER_ISOLATION unless isolatedFromOpeners
+ * says not, HSTS over HTTPS); returns the response.
  */
 export function withSecurityHeaders(
   response: Response,
-  { https, route }: { https: boolean; route: Route | null },
+  { https, route, method }: { https: boolean; route: Route | null; method: string },
 ): Response {
   const entries = Object.entries(SECURITY_HEADERS);
-  if (isolatedFromOpeners(route)) entries.push([...OPENER_ISOLATION]);
+  if (isolatedFromOpeners(route, method)) entries.push([...OPENER_ISOLATION]);
   if (https) entries.push(HSTS_HEADER as [string, string]);
   try {
     for (const [name, value] of entries) {

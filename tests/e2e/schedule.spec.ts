@@ -120,6 +120,9 @@ test('a schedule that could not publish is said on the page, in local time, unti
   await expect(notice).toContainText(missing);
   // In the editor's zone once in the browser, as the schedule was typed.
   await expect(notice.locator('time')).toHaveText(/(EST|EDT)$/);
+  // On a phone the address breaks inside the box: the page does not scroll sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await notice.getByRole('button', { name: 'Dismiss' }).click();
   await expect(page.getByRole('status')).toContainText('Notice dismissed.');
   await expect(page.locator('.missed-schedule')).toHaveCount(0);

@@ -126,6 +126,11 @@ describe('uploading, without JavaScript', () => {
     expect(original.headers.get('content-type')).toBe('image/jpeg');
     expect(original.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(original.headers.get('x-content-type-options')).toBe('nosniff');
+    // Nothing runs in it, and no page frames it (hostile pass: frame-ancestors does not fall
+    // back to default-src).
+    expect(original.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
     const etag = original.headers.get('etag') ?? '';
     expect(etag).toMatch(/^".+"$/);
     const meta = await sharp(new Uint8Array(await original.arrayBuffer())).metadata();

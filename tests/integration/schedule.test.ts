@@ -326,14 +326,58 @@ describe(`a schedule that could not publish, on ${TEST_ENGINE}`, () => {
     expect(after).toContain('Notice dismissed. Nothing was published; the draft is as it was.');
     expect(after).not.toContain(' did not happen.');
     expect(await status(a, `/${slug}`)).toBe(404);
-    // Another tab's Dismiss, after: the same answer, nothing else changes.
+    // Another tab's Dismiss, after: it says there was nothing left to dismiss.
     const again = await submitForm(
       `${a.url}/preview/${slug}`,
       await formWithButton(preview, 'Dismiss'),
       { cookie },
     );
-    expect(again.headers.get('location')).toBe(`/preview/${slug}?notice=missed-dismissed`);
+    expect(again.headers.get('location')).toBe(`/preview/${slug}?notice=missed-gone`);
+    expect(
+      await (
+        await fetch(`${a.url}/preview/${slug}?notice=missed-gone`, { headers: { cookie } })
+      ).text(),
+    ).toContain('There was nothing to dismiss');
     for (const instance of [a, b]) expect(instance.unexpectedErrors()).toEqual([]);
+  });
+});
+
+describe(`a stale tab's Dismiss, on ${TEST_ENGINE} (hostile pass)`, () => {
+  test('leaves a notice of a later miss in place, unread, and says so', async () => {
+    const slug = 'missed-twice';
+    const typo = 'b'.repeat(32);
+    const miss = async () => {
+      await withStore(a, async (store) => {
+        await store.putPage({ slug, title: 'Twice', summary: '', body: 'TWICE-TEXT' });
+        await store.schedulePublish(slug, new Date(Date.now() + 600), { editor: EDITOR.email });
+        await store.putPage({ slug, title: 'Twice', summary: '', body: `![x](/media/${typo})` });
+      });
+      return waitFor(
+        async () =>
+          (await withStore(a, (store) => store.listAll())).find((page) => page.slug === slug)
+            ?.missedPublishAt ?? undefined,
+        { timeoutMs: 10_000, what: 'the schedule to be missed' },
+      );
+    };
+    const first = await miss();
+    const tab = await (await fetch(`${a.url}/preview/${slug}`, { headers: { cookie } })).text();
+    const second = await miss();
+    expect(second).not.toBe(first);
+    const stale = await submitForm(
+      `${a.url}/preview/${slug}`,
+      await formWithButton(tab, 'Dismiss'),
+      {
+        cookie,
+      },
+    );
+    expect(stale.status).toBe(303);
+    expect(stale.headers.get('location')).toBe(`/preview/${slug}?notice=missed-newer`);
+    const now = await (
+      await fetch(`${a.url}/preview/${slug}?notice=missed-newer`, { headers: { cookie } })
+    ).text();
+    expect(now).toContain('Not dismissed: another scheduled publish did not happen');
+    expect(now).toContain(`dateTime="${second}"`);
+    expect(now).toContain(' did not happen.');
   });
 });
 

@@ -566,15 +566,23 @@ export async function cancelScheduledPublish(input: FormData): Promise<void> {
   redirect(`${previewPath(slug)}?notice=${notice}`, 303);
 }
 
-/** Dismisses the notice of a schedule that came due and did not publish. */
+/**
+ * Dismisses the notice of a schedule that came due and did not publish: the one the form was
+ * shown with (`missedAt`), never a newer one the editor has not read (hostile pass).
+ */
 export async function dismissMissedSchedule(input: FormData): Promise<void> {
   const formData = formOf(input);
   const slug = slugOf(formData);
   await editorOrRedirect(previewPath(slug));
-  let notice = 'missed-dismissed';
+  let notice: string;
   try {
-    // Gone already (another tab dismissed it, or a publish answered it): the same outcome.
-    await contentStore().dismissMissedSchedule(slug, { pageId: whole(formData, 'pageId') ?? -1 });
+    const outcome = await contentStore().dismissMissedSchedule(slug, {
+      pageId: whole(formData, 'pageId') ?? -1,
+      missedAt: text(formData, 'missedAt').slice(0, 100),
+    });
+    notice = { dismissed: 'missed-dismissed', newer: 'missed-newer', nothing: 'missed-gone' }[
+      outcome
+    ];
   } catch (error) {
     if (!isContentError(error)) throw error;
     notice = NOTICE_FOR_ERROR[error.code] ?? 'refused';

@@ -36,6 +36,10 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
     'not-scheduled':
       'There was no schedule to cancel: it was published, discarded, taken down or cancelled meanwhile.',
     'missed-dismissed': 'Notice dismissed. Nothing was published; the draft is as it was.',
+    'missed-newer':
+      'Not dismissed: another scheduled publish did not happen since you opened this page. It is shown now: read it, then dismiss it.',
+    'missed-gone':
+      'There was nothing to dismiss: the page was published, scheduled again or its draft discarded meanwhile.',
     deleted: 'The draft-only page was deleted.',
     restored:
       'That version is the draft now, in the editor. Visitors still see the published version until you publish it.',
@@ -203,6 +207,8 @@ function MissedScheduleNotice({ page, missed }: { page: PageView; missed: Missed
       <form action={dismissMissedSchedule} className="inline-form">
         <input type="hidden" name="slug" value={page.slug} />
         <input type="hidden" name="pageId" value={page.id} />
+        {/* Which notice was read: a newer one is not dismissed unseen. */}
+        <input type="hidden" name="missedAt" value={missed.publishAt} />
         <button type="submit">Dismiss</button>
       </form>
     </div>
