@@ -274,22 +274,39 @@ describe('a schedule never outlives the draft it was for (hostile pass)', () => 
   });
 });
 
+/**
+ * Schedules `slug`'s draft a moment ahead on behalf of the editor, then saves a draft naming an
+ * image the library never had (`/media/<typo>`), and waits for the servers to miss it: the
+ * time it was due.
+ */
+async function missSchedule(slug: string, typo: string): Promise<string> {
+  await withStore(a, async (store) => {
+    await store.putPage({ slug, title: 'Missed', summary: '', body: 'MISSED-TEXT' });
+    await store.schedulePublish(slug, new Date(Date.now() + 600), { editor: EDITOR.email });
+    await store.putPage({ slug, title: 'Missed', summary: '', body: `![x](/media/${typo})` });
+  });
+  return waitFor(
+    async () =>
+      (await withStore(a, (store) => store.listAll())).find((page) => page.slug === slug)
+        ?.missedPublishAt ?? undefined,
+    { timeoutMs: 10_000, what: `${slug}'s schedule to be missed` },
+  );
+}
+
 describe(`a schedule that could not publish, on ${TEST_ENGINE}`, () => {
   test('the banner and the dashboard say what was missed and why, until dismissed', async () => {
     const slug = 'missed-timed';
     const typo = 'c'.repeat(32);
-    await withStore(a, async (store) => {
-      await store.putPage({ slug, title: 'Missed', summary: '', body: 'MISSED-TEXT' });
-      await store.schedulePublish(slug, new Date(Date.now() + 1_000), { editor: EDITOR.email });
-      // After scheduling, the draft comes to name an image the library never had.
-      await store.putPage({ slug, title: 'Missed', summary: '', body: `![x](/media/${typo})` });
-    });
+    await missSchedule(slug, typo);
+    // Said in the log too, by whichever instance claimed it (a moment after its commit).
     await waitFor(
-      async () =>
+      () =>
         [a, b].some((instance) =>
-          instance.logLines().some((line) => line.msg === 'scheduled publish refused'),
+          instance
+            .logLines()
+            .some((line) => line.msg === 'scheduled publish refused' && line.slug === slug),
         ) || undefined,
-      { timeoutMs: 10_000, what: 'the refused schedule to be logged' },
+      { what: 'the refused schedule to be logged' },
     );
     expect(await status(a, `/${slug}`)).toBe(404);
 
@@ -342,23 +359,35 @@ describe(`a schedule that could not publish, on ${TEST_ENGINE}`, () => {
   });
 });
 
+describe(`a stale tab's command for a page deleted meanwhile, on ${TEST_ENGINE} (hostile pass)`, () => {
+  test('goes to the dashboard, which says the page was deleted, not to a bare 404', async () => {
+    const slug = 'deleted-meanwhile';
+    await withStore(a, async (store) => {
+      await store.putPage({ slug, title: slug, summary: '', body: 'GONE-SOON' });
+      await store.schedulePublish(slug, new Date(Date.now() + 60_000), { editor: EDITOR.email });
+    });
+    const tab = await (await fetch(`${a.url}/preview/${slug}`, { headers: { cookie } })).text();
+    // A draft-only page's discard deletes it.
+    await withStore(a, (store) => store.discardDraft(slug));
+    const cancel = await submitForm(
+      `${a.url}/preview/${slug}`,
+      await formWithButton(tab, 'Cancel schedule'),
+      { cookie },
+    );
+    expect(cancel.status).toBe(303);
+    expect(cancel.headers.get('location')).toBe('/preview?notice=gone');
+    const dashboard = await (
+      await fetch(`${a.url}/preview?notice=gone`, { headers: { cookie } })
+    ).text();
+    expect(dashboard).toContain('Nothing changed: that page was deleted meanwhile.');
+  });
+});
+
 describe(`a stale tab's Dismiss, on ${TEST_ENGINE} (hostile pass)`, () => {
   test('leaves a notice of a later miss in place, unread, and says so', async () => {
     const slug = 'missed-twice';
     const typo = 'b'.repeat(32);
-    const miss = async () => {
-      await withStore(a, async (store) => {
-        await store.putPage({ slug, title: 'Twice', summary: '', body: 'TWICE-TEXT' });
-        await store.schedulePublish(slug, new Date(Date.now() + 600), { editor: EDITOR.email });
-        await store.putPage({ slug, title: 'Twice', summary: '', body: `![x](/media/${typo})` });
-      });
-      return waitFor(
-        async () =>
-          (await withStore(a, (store) => store.listAll())).find((page) => page.slug === slug)
-            ?.missedPublishAt ?? undefined,
-        { timeoutMs: 10_000, what: 'the schedule to be missed' },
-      );
-    };
+    const miss = () => missSchedule(slug, typo);
     const first = await miss();
     const tab = await (await fetch(`${a.url}/preview/${slug}`, { headers: { cookie } })).text();
     const second = await miss();

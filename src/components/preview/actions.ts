@@ -463,6 +463,22 @@ const NOTICE_FOR_ERROR: Record<string, string> = {
   'missing-media': 'missing-media',
 };
 
+/**
+ * Back to the page's preview with a notice: where the page a form was for went away and no page
+ * has its address now, to the dashboard instead, which says so (at the address, a 404 would
+ * say nothing of why: hostile pass).
+ */
+async function backToPage(slug: string, notice: string): Promise<never> {
+  if (notice === 'replaced' || notice === 'gone') {
+    // A database that cannot say (busy, unreachable) leaves the answer at the page's address.
+    const there = await contentStore()
+      .getPage(slug, { draft: true })
+      .catch(() => 'unknown' as const);
+    if (there === null) redirect('/preview?notice=gone', 303);
+  }
+  redirect(`${previewPath(slug)}?notice=${notice}`, 303);
+}
+
 async function runPageCommand(command: PageCommand, input: unknown): Promise<void> {
   const formData = formOf(input);
   const slug = slugOf(formData);
@@ -491,7 +507,7 @@ async function runPageCommand(command: PageCommand, input: unknown): Promise<voi
     notice = NOTICE_FOR_ERROR[error.code] ?? 'refused';
   }
   if (notice === 'discarded' && wasDraftOnly) redirect('/preview?notice=deleted', 303);
-  redirect(`${previewPath(slug)}?notice=${notice}`, 303);
+  await backToPage(slug, notice);
 }
 
 export async function publishPage(formData: FormData): Promise<void> {
@@ -563,7 +579,7 @@ export async function cancelScheduledPublish(input: FormData): Promise<void> {
     if (!isContentError(error)) throw error;
     notice = NOTICE_FOR_ERROR[error.code] ?? 'refused';
   }
-  redirect(`${previewPath(slug)}?notice=${notice}`, 303);
+  await backToPage(slug, notice);
 }
 
 /**
@@ -587,7 +603,7 @@ export async function dismissMissedSchedule(input: FormData): Promise<void> {
     if (!isContentError(error)) throw error;
     notice = NOTICE_FOR_ERROR[error.code] ?? 'refused';
   }
-  redirect(`${previewPath(slug)}?notice=${notice}`, 303);
+  await backToPage(slug, notice);
 }
 
 /**
