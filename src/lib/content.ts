@@ -464,10 +464,20 @@ export function createContentStore(
     await forgetMissedSchedule(q, pageId);
   }
 
-  /** The notice of a schedule that did not publish has been answered (or dismissed). */
-  async function forgetMissedSchedule(q: Query, pageId: number) {
-    await q`UPDATE pages SET missed_publish_at = NULL, missed_scheduled_by = NULL,
-            missed_reason = NULL WHERE id = ${pageId} AND missed_publish_at IS NOT NULL`;
+  /**
+   * The notice of a schedule that did not publish has been answered (or dismissed): any notice,
+   * or only the one for the schedule due at `dueAt`. True when one was cleared.
+   */
+  async function forgetMissedSchedule(q: Query, pageId: number, dueAt?: string) {
+    const cleared =
+      dueAt === undefined
+        ? await q`UPDATE pages SET missed_publish_at = NULL, missed_scheduled_by = NULL,
+                  missed_reason = NULL WHERE id = ${pageId} AND missed_publish_at IS NOT NULL
+                  RETURNING id`
+        : await q`UPDATE pages SET missed_publish_at = NULL, missed_scheduled_by = NULL,
+                  missed_reason = NULL WHERE id = ${pageId} AND missed_publish_at = ${dueAt}
+                  RETURNING id`;
+    return cleared.length > 0;
   }
 
   /** Whether the page's draft says exactly what its published revision says. */
@@ -920,11 +930,7 @@ export function createContentStore(
     ): Promise<'dismissed' | 'newer' | 'nothing'> {
       return write(async (q) => {
         const page = await requirePage(q, slug, { pageId });
-        const cleared = await q`UPDATE pages SET missed_publish_at = NULL,
-                                missed_scheduled_by = NULL, missed_reason = NULL
-                                WHERE id = ${page.id} AND missed_publish_at = ${missedAt}
-                                RETURNING id`;
-        if (cleared.length > 0) return 'dismissed';
+        if (await forgetMissedSchedule(q, page.id, missedAt)) return 'dismissed';
         const [left] = await q<{ missed_publish_at: string | null }>`
           SELECT missed_publish_at FROM pages WHERE id = ${page.id}`;
         return left?.missed_publish_at ? 'newer' : 'nothing';
