@@ -257,22 +257,29 @@ describe('a schedule never outlives the draft it was for (hostile pass)', () => 
 
   test('Cancel from a stale tab says there was nothing to cancel', async () => {
     const slug = 'stale-cancel';
-    await withStore(a, async (store) => {
-      await store.putPage({ slug, title: slug, summary: '', body: 'ONE' }, { publish: true });
-      await store.putPage({ slug, title: slug, summary: '', body: 'TWO' });
-      await store.schedulePublish(slug, new Date(Date.now() + 60_000), { editor: EDITOR.email });
-    });
-    const tab = await (await fetch(`${a.url}/preview/${slug}`, { headers: { cookie } })).text();
-    await withStore(a, (store) => store.discardDraft(slug));
-    const cancel = await submitForm(
-      `${a.url}/preview/${slug}`,
-      await formWithButton(tab, 'Cancel schedule'),
-      { cookie },
-    );
+    const cancel = await cancelAfterDiscard(slug, { published: true });
     expect(cancel.status).toBe(303);
     expect(cancel.headers.get('location')).toBe(`/preview/${slug}?notice=not-scheduled`);
   });
 });
+
+/**
+ * Schedules `slug`'s draft (over a published version when `published`), opens its preview as
+ * a tab would, discards the draft behind the tab's back, and presses the tab's Cancel schedule.
+ */
+async function cancelAfterDiscard(slug: string, { published }: { published: boolean }) {
+  await withStore(a, async (store) => {
+    if (published)
+      await store.putPage({ slug, title: slug, summary: '', body: 'ONE' }, { publish: true });
+    await store.putPage({ slug, title: slug, summary: '', body: 'TWO' });
+    await store.schedulePublish(slug, new Date(Date.now() + 60_000), { editor: EDITOR.email });
+  });
+  const tab = await (await fetch(`${a.url}/preview/${slug}`, { headers: { cookie } })).text();
+  await withStore(a, (store) => store.discardDraft(slug));
+  return submitForm(`${a.url}/preview/${slug}`, await formWithButton(tab, 'Cancel schedule'), {
+    cookie,
+  });
+}
 
 /**
  * Schedules `slug`'s draft a moment ahead on behalf of the editor, then saves a draft naming an
@@ -361,19 +368,8 @@ describe(`a schedule that could not publish, on ${TEST_ENGINE}`, () => {
 
 describe(`a stale tab's command for a page deleted meanwhile, on ${TEST_ENGINE} (hostile pass)`, () => {
   test('goes to the dashboard, which says the page was deleted, not to a bare 404', async () => {
-    const slug = 'deleted-meanwhile';
-    await withStore(a, async (store) => {
-      await store.putPage({ slug, title: slug, summary: '', body: 'GONE-SOON' });
-      await store.schedulePublish(slug, new Date(Date.now() + 60_000), { editor: EDITOR.email });
-    });
-    const tab = await (await fetch(`${a.url}/preview/${slug}`, { headers: { cookie } })).text();
     // A draft-only page's discard deletes it.
-    await withStore(a, (store) => store.discardDraft(slug));
-    const cancel = await submitForm(
-      `${a.url}/preview/${slug}`,
-      await formWithButton(tab, 'Cancel schedule'),
-      { cookie },
-    );
+    const cancel = await cancelAfterDiscard('deleted-meanwhile', { published: false });
     expect(cancel.status).toBe(303);
     expect(cancel.headers.get('location')).toBe('/preview?notice=gone');
     const dashboard = await (
