@@ -1,12 +1,12 @@
 import { defineConfig, type VitePlugin as Plugin } from 'waku/config';
-import { HANDLER_FILE, HANDLER_PATCHES } from './src/lib/waku-internals';
+import { HANDLER_FILE, HANDLER_PATCHES } from './src/lib/waku/internals';
 
 /**
  * Waku 1.0.0-rc.1 has no error hook: React's onError inside Waku only logs errors without a
  * digest. This plugin makes that onError (and the catch-all for errors thrown outside React
  * rendering) call Folio's reporter first, which gives the error a digest; Waku then returns
  * that digest to React, so the same id reaches the page, the log line and Sentry. What is
- * patched lives in src/lib/waku-internals.ts; the build fails if Waku's code no longer has
+ * patched lives in src/lib/waku/internals.ts; the build fails if Waku's code no longer has
  * the expected shape.
  */
 function folioErrorHook(): Plugin {
@@ -45,7 +45,7 @@ export default defineConfig({
     // The production server is an entry of the same server bundle as Waku's handler, so the
     // two share every module (docs/decisions/0010).
     // The syntax highlighter's worker thread is an entry of its own (dist/server/
-    // highlight-worker.js), started by src/lib/highlight.ts.
+    // highlight-worker.js), started by src/lib/markdown/highlight.ts.
     environments: {
       // The browser loads Sentry's SDK only at its first error (client-errors.ts). Under `bun run
       // dev` Vite would find that import then, optimise it and reload the page — losing the
@@ -58,7 +58,7 @@ export default defineConfig({
           rolldownOptions: {
             input: {
               serve: './src/serve.ts',
-              'highlight-worker': './src/lib/highlight-worker.ts',
+              'highlight-worker': './src/lib/markdown/highlight-worker.ts',
             },
           },
         },

@@ -9,11 +9,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import sharp from 'sharp';
-import { type ContentStore, createContentStore } from '../src/lib/content';
-import { type Database, openDatabase } from '../src/lib/db';
-import { addEditor, createSession } from '../src/lib/editors';
-import { createMediaStore, processImage } from '../src/lib/media';
-import { seedDemoContent } from '../src/lib/seed';
+import { type ContentStore, createContentStore } from '../src/lib/content/content';
+import { seedDemoContent } from '../src/lib/content/seed';
+import { type Database, openDatabase } from '../src/lib/data/db';
+import { addEditor, createSession } from '../src/lib/editors/accounts';
+import { createMediaStore, processImage } from '../src/lib/media/media';
 import {
   createThrowAwayDatabase,
   postgresAnswers,

@@ -2,8 +2,8 @@
 // the server started as the README starts it, on a throw-away copy of the demo content, in
 // Chromium at 1280 and 390 px wide. Re-run after changing what editors see.
 import { chromium, type Page } from '@playwright/test';
-import { openDatabase } from '../src/lib/db';
-import { addEditor } from '../src/lib/editors';
+import { openDatabase } from '../src/lib/data/db';
+import { addEditor } from '../src/lib/editors/accounts';
 import { damagedDatabase, seededDatabase, startFolio, withStore } from '../tests/harness';
 
 const out = Bun.argv[2] ?? 'docs/screenshots';

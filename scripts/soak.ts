@@ -5,10 +5,10 @@
 // acknowledged (303 to "saved") is what the database holds afterwards.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createContentStore } from '../src/lib/content';
-import { openDatabase } from '../src/lib/db';
-import { addEditor, createSession } from '../src/lib/editors';
-import { seedDemoContent } from '../src/lib/seed';
+import { createContentStore } from '../src/lib/content/content';
+import { seedDemoContent } from '../src/lib/content/seed';
+import { openDatabase } from '../src/lib/data/db';
+import { addEditor, createSession } from '../src/lib/editors/accounts';
 import { createThrowAwayDatabase } from '../tests/databases';
 import { formWithButton, submitForm } from '../tests/forms';
 import { startFolio } from '../tests/harness';

@@ -18,7 +18,7 @@ const SERVE_ENTRY = 'dist/server/serve.js';
 const BUILD_LOG = 'dist/build.log';
 const VERBOSE = process.argv.includes('--verbose');
 
-/** One log line, in the server's own format (src/lib/log.ts). */
+/** One log line, in the server's own format (src/lib/observability/log.ts). */
 function say(level: 'info' | 'error', msg: string, fields: Record<string, unknown> = {}) {
   const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
   if (level === 'error') console.error(line);

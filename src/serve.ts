@@ -2,8 +2,10 @@
 // the build (dist/server/serve.js, an entry of Waku's server bundle), so every module a request
 // touches exists once in the process: the server, its start-up and Waku's handler share them.
 import path from 'node:path';
-import { contentStore } from './lib/content';
-import { followContentVersion } from './lib/content-version';
+import { contentStore } from './lib/content/content';
+import { startScheduler } from './lib/content/scheduler';
+import { seedDemoContent } from './lib/content/seed';
+import { followContentVersion } from './lib/data/content-version';
 import {
   announceServer,
   BUSY_TIMEOUT_MS,
@@ -12,13 +14,11 @@ import {
   getDatabase,
   maskedUrl,
   setBusyTimeout,
-} from './lib/db';
-import { getEnv } from './lib/env';
-import { log } from './lib/log';
+} from './lib/data/db';
+import { loadStaticAssets } from './lib/http/static-assets';
+import { log } from './lib/observability/log';
 import { startServerMonitoring, stopServerMonitoring } from './lib/observability/sentry-server';
-import { startScheduler } from './lib/scheduler';
-import { seedDemoContent } from './lib/seed';
-import { loadStaticAssets } from './lib/static-assets';
+import { getEnv } from './lib/runtime/env';
 import { frontDoor } from './waku.server';
 
 const SHUTDOWN_GRACE_MS = 10_000;

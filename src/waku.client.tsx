@@ -4,10 +4,10 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot, type RootOptions } from 'react-dom/client';
 import { unstable_defaultRootOptions as defaultRootOptions } from 'waku/client';
 import { Router } from 'waku/router/client';
+import { isPreviewPath } from './lib/http/routes';
 import { captureClientError, startBrowserMonitoring } from './lib/observability/client-errors';
 import { showClientFallbackPage } from './lib/observability/client-fallback';
-import { isPreviewPath } from './lib/routes';
-import { pageWasServerRendered } from './lib/waku-internals';
+import { pageWasServerRendered } from './lib/waku/internals';
 
 const rootOptions: RootOptions = {
   ...defaultRootOptions,

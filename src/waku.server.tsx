@@ -3,21 +3,21 @@
 // (src/serve.ts runs it behind Bun.serve).
 import { fsRouter } from 'waku';
 import adapter from 'waku/adapters/bun';
-import { currentContentVersion } from './lib/content-version';
-import { DEVELOPMENT } from './lib/development';
-import { getEnv } from './lib/env';
-import { REQUEST_BODY_MAX_BYTES } from './lib/field-limits';
-import { createFrontDoor } from './lib/front-door';
-import { mediaStore } from './lib/media';
-import { createMediaResponder } from './lib/media-serving';
+import { REQUEST_BODY_MAX_BYTES } from './lib/content/field-limits';
+import { currentContentVersion } from './lib/data/content-version';
+import { createFrontDoor } from './lib/http/front-door';
+import { createMediaResponder } from './lib/http/media-serving';
+import { actions } from './lib/http/middleware/actions';
+import { errorPages } from './lib/http/middleware/errors';
+import { renamedPages } from './lib/http/middleware/renamed-pages';
+import { responseContext } from './lib/http/middleware/response-context';
+import { sameOrigin } from './lib/http/middleware/same-origin';
+import { createRenderCache } from './lib/http/render-cache';
+import { mediaStore } from './lib/media/media';
 import { startServerMonitoring } from './lib/observability/sentry-server';
-import { processSingleton } from './lib/process-singleton';
-import { createRenderCache } from './lib/render-cache';
-import { actions } from './middleware/actions';
-import { errorPages } from './middleware/errors';
-import { renamedPages } from './middleware/renamed-pages';
-import { responseContext } from './middleware/response-context';
-import { sameOrigin } from './middleware/same-origin';
+import { getEnv } from './lib/runtime/env';
+import { processSingleton } from './lib/runtime/process-singleton';
+import { DEVELOPMENT } from './lib/waku/development';
 
 const pageModules = Object.fromEntries(
   Object.entries(

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SQL } from 'bun';
-import { type Database, type Engine, openDatabase } from '../src/lib/db';
+import { type Database, type Engine, openDatabase } from '../src/lib/data/db';
 
 export const TEST_ENGINE: Engine =
   process.env.FOLIO_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';

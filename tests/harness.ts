@@ -3,10 +3,10 @@
 // address read from the `listening` log line), with its log kept so a test can look for what
 // the server reported.
 import path from 'node:path';
-import { type ContentStore, createContentStore } from '../src/lib/content';
-import { contentVersionOf } from '../src/lib/content-version';
-import { type Database, openDatabase } from '../src/lib/db';
-import { seedDemoContent } from '../src/lib/seed';
+import { type ContentStore, createContentStore } from '../src/lib/content/content';
+import { seedDemoContent } from '../src/lib/content/seed';
+import { contentVersionOf } from '../src/lib/data/content-version';
+import { type Database, openDatabase } from '../src/lib/data/db';
 import { createThrowAwayDatabase, type ThrowAwayDatabase } from './databases';
 
 export type LogLine = { level?: string; msg?: string } & Record<string, unknown>;

@@ -2,8 +2,8 @@
 // context, URL and method rules, security headers) around a Hono app holding the middleware
 // under test, with a final handler standing in for Waku.
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import { createFrontDoor } from '../src/lib/front-door';
-import type { RenderCache } from '../src/lib/render-cache';
+import { createFrontDoor } from '../src/lib/http/front-door';
+import type { RenderCache } from '../src/lib/http/render-cache';
 
 type Middleware = (options: { app: Hono }) => MiddlewareHandler;
 

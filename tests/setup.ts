@@ -1,12 +1,12 @@
 // bun test preload: unit tests never touch data/folio.db, Sentry stays off unless a test turns
 // it on against its own receiver, and a stray console.error fails the test (console-guard.ts).
-import { afterAll, setDefaultTimeout } from 'bun:test';
+import { afterAll } from 'bun:test';
 import './console-guard';
 
-// Tests here run real servers, Argon2id sign-ins and sharp's image variants: about 2 s where
-// a few of them meet, past bun's 5 s default on a busy machine. A timeout also stops the
-// server a file shares, failing every test after it, so the limit is one for slow, not stuck.
-setDefaultTimeout(20_000);
+// The per-test limit (20 s: real servers, Argon2id sign-ins and sharp's variants, on a busy
+// machine) is passed on the command line by `bun run test`, never set here: setDefaultTimeout()
+// in a preload applies to the first test file only (oven-sh/bun#43787), so every later file was
+// back on bun's 5 s and a busy machine failed them.
 
 process.env.DATABASE_URL = 'sqlite::memory:';
 delete process.env.SENTRY_DSN;

@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createThrowAwayDatabase, openTestDatabase, TEST_ENGINE } from '../../tests/databases';
-import { createContentStore } from '../lib/content';
-import { type Database, openDatabase } from '../lib/db';
-import { SEED_DRAFT_MARKERS, seedDemoContent } from '../lib/seed';
+import { createContentStore } from '../lib/content/content';
+import { SEED_DRAFT_MARKERS, seedDemoContent } from '../lib/content/seed';
+import { type Database, openDatabase } from '../lib/data/db';
 import { commandTableMarkdown, fileSystemIo, runCli } from './folio';
 
 // Each test's database is a new one on the run's engine (FOLIO_TEST_ENGINE).
@@ -22,7 +22,7 @@ afterEach(async () => {
 /** A plain PNG of this size, processed and kept as an upload is. */
 async function uploadPlainImage(db: Database, width: number, height: number, alt: string) {
   const { default: sharp } = await import('sharp');
-  const { createMediaStore, processImage } = await import('../lib/media');
+  const { createMediaStore, processImage } = await import('../lib/media/media');
   const png = await sharp({ create: { width, height, channels: 3, background: '#336699' } })
     .png()
     .toBuffer();
@@ -148,7 +148,7 @@ describe('folio CLI', () => {
   test('editors: list, password reset ends sessions, sign out everywhere, remove', async () => {
     const cli = await harness({}, 'a long enough password\n');
     await cli.run('editor', 'add', 'ed@example.com');
-    const { createSession, getSession } = await import('../lib/editors');
+    const { createSession, getSession } = await import('../lib/editors/accounts');
     const [row] = await cli.db.query<{ id: number }>`SELECT id FROM editors`;
     const editorId = Number(row?.id);
     const session = await createSession(cli.db.query, editorId);
@@ -186,7 +186,7 @@ describe('folio CLI', () => {
     const cli = await harness();
     const store = createContentStore(cli.db);
     const { default: sharp } = await import('sharp');
-    const { createMediaStore } = await import('../lib/media');
+    const { createMediaStore } = await import('../lib/media/media');
     const media = createMediaStore(cli.db);
     const image = await uploadPlainImage(cli.db, 1000, 500, 'A band');
     // As an image kept before 720 and the image's own width were made: only 480 and 960.
@@ -266,7 +266,7 @@ describe('folio CLI', () => {
     const body = `![Wide](/media/${image.hash})\n\n\`\`\`ts\nconst answer: number = 42;\n\`\`\`\n`;
     await store.putPage({ slug: 'coded', title: 'Coded', summary: '', body }, { publish: true });
     // As a run stopped after making the sizes and before updating pages leaves it.
-    const { createMediaStore } = await import('../lib/media');
+    const { createMediaStore } = await import('../lib/media/media');
     await createMediaStore(cli.db).refreshVariants();
     // As if the code had been coloured otherwise when it was saved: refresh must keep it.
     await cli.db.query`
@@ -387,13 +387,13 @@ describe('db copy', () => {
     opened.push(sqlite, postgres, back);
     const store = createContentStore(sqlite);
     await seedDemoContent(sqlite, store);
-    const { addEditor } = await import('../lib/editors');
+    const { addEditor } = await import('../lib/editors/accounts');
     await addEditor(sqlite, 'ed@example.com', 'a long enough password');
-    const { createPreviewLink } = await import('../lib/preview-links');
+    const { createPreviewLink } = await import('../lib/share-links/share-links');
     const page = await store.getPage('upcoming-feature', { draft: true });
     await createPreviewLink(sqlite, { pageId: page?.id ?? 0, createdBy: 'ed', ttlSeconds: 3600 });
     // An uploaded image: its bytes must survive both hops (SQLite BLOB ⇄ PostgreSQL BYTEA).
-    const { createMediaStore } = await import('../lib/media');
+    const { createMediaStore } = await import('../lib/media/media');
     const image = await uploadPlainImage(sqlite, 40, 30, 'A square');
     const bytesOf = async (db: Database) =>
       [...((await createMediaStore(db).variant(image.hash, 'original.png'))?.data ?? [])].join();
@@ -436,7 +436,7 @@ describe('db copy', () => {
       { slug: 'after-copy', title: 'A', summary: '', body: 'x' },
       { publish: true },
     );
-    const { verifyCredentials } = await import('../lib/editors');
+    const { verifyCredentials } = await import('../lib/editors/accounts');
     expect(
       await verifyCredentials(postgres, 'ed@example.com', 'a long enough password'),
     ).not.toBeNull();

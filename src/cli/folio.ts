@@ -8,9 +8,11 @@ import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { SQL } from 'bun';
-import { type ContentStore, createContentStore, isContentError } from '../lib/content';
-import { type ContentFile, exportContent, importContent } from '../lib/content-files';
-import { formatUtc } from '../lib/dates';
+import { type ContentStore, createContentStore, isContentError } from '../lib/content/content';
+import { formatUtc } from '../lib/content/dates';
+import { type ContentFile, exportContent, importContent } from '../lib/content/files';
+import { parsePublishTime, unreadableTimeMessage } from '../lib/content/publish-time';
+import { seedDemoContent } from '../lib/content/seed';
 import {
   type Database,
   engineOf,
@@ -20,22 +22,20 @@ import {
   schemaVersion,
   serversUsing,
   sqliteFileOf,
-} from '../lib/db';
-import { copySite } from '../lib/db-copy';
-import { isDatabaseBusy, isDatabaseUnavailable } from '../lib/db-errors';
-import { addEditor, endSessionsOf, listEditors, removeEditor } from '../lib/editors';
-import { createMediaStore } from '../lib/media';
-import { firstFew } from '../lib/media-refs';
-import { migrations } from '../lib/migrations';
+} from '../lib/data/db';
+import { copySite } from '../lib/data/db-copy';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../lib/data/db-errors';
+import { migrations } from '../lib/data/migrations';
+import { addEditor, endSessionsOf, listEditors, removeEditor } from '../lib/editors/accounts';
+import { shareLinkPath } from '../lib/http/routes';
+import { createMediaStore } from '../lib/media/media';
+import { firstFew } from '../lib/media/media-refs';
 import {
   createPreviewLink,
   listPreviewLinks,
   parseTtl,
   revokePreviewLink,
-} from '../lib/preview-links';
-import { parsePublishTime, unreadableTimeMessage } from '../lib/publish-time';
-import { shareLinkPath } from '../lib/routes';
-import { seedDemoContent } from '../lib/seed';
+} from '../lib/share-links/share-links';
 
 export type CliIo = {
   stdout: (text: string) => void;
@@ -728,7 +728,7 @@ async function readPasswordLine(): Promise<string> {
 }
 
 if (import.meta.main) {
-  const { getEnv } = await import('../lib/env');
+  const { getEnv } = await import('../lib/runtime/env');
   let env: ReturnType<typeof getEnv>;
   try {
     env = getEnv();

@@ -2,9 +2,9 @@
 import { Component, type ErrorInfo, type ReactNode, useEffect } from 'react';
 import { useRouter } from 'waku/router/client';
 import { unstable_isFollowable as isFollowable } from 'waku/router/client-core';
-import { DEVELOPMENT } from '../lib/development';
 import { captureClientError, serverDigestOf } from '../lib/observability/client-errors';
 import { fallbackMessage } from '../lib/observability/fallback-page';
+import { DEVELOPMENT } from '../lib/waku/development';
 
 type Props = { children: ReactNode; resetKey: string };
 type State = { error: unknown };

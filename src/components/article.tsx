@@ -1,7 +1,7 @@
-import type { PageView } from '../lib/content';
-import { formatDay } from '../lib/dates';
+import type { PageView } from '../lib/content/content';
+import { formatDay } from '../lib/content/dates';
 
-// bodyHtml was rendered from Markdown at save time by src/lib/markdown.ts, which escapes raw
+// bodyHtml was rendered from Markdown at save time by src/lib/markdown/markdown.ts, which escapes raw
 // HTML and refuses unsafe link schemes, so it is safe to insert as-is.
 export function Article({
   page,

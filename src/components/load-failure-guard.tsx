@@ -6,7 +6,7 @@
 // first and stops it, or both would reload (three loads instead of two) — see waku-internals.
 // It also keeps the errors thrown before the bundle has run (window.__folioEarlyErrors), which
 // client-errors.ts takes over and reports.
-import { PRELOAD_ERROR_EVENT } from '../lib/waku-internals';
+import { PRELOAD_ERROR_EVENT } from '../lib/waku/internals';
 
 const GUARD_SCRIPT = `(function(){
 var KEY='folio:reloaded-at';

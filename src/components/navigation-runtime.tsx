@@ -4,6 +4,11 @@ import { useRegisterRscEnhancer_UNSTABLE as useRegisterRscEnhancer } from 'waku/
 import { useRouter } from 'waku/router/client';
 import { unstable_isFollowable as isFollowable } from 'waku/router/client-core';
 import {
+  PAGE_DATA_FLAG,
+  PAGE_DATA_HEADER,
+  pageAddressOfPageData,
+} from '../lib/http/page-data-address';
+import {
   claimPrefetch,
   leaveFor,
   navigationStarting,
@@ -12,8 +17,7 @@ import {
   watchForNavigation,
 } from '../lib/navigation/client-runtime';
 import { ROUTE_LOAD_TIMEOUT_MS } from '../lib/navigation/constants';
-import { PAGE_DATA_FLAG, PAGE_DATA_HEADER, pageAddressOfPageData } from '../lib/page-data-address';
-import { buildId, isRouteRscPath } from '../lib/waku-internals';
+import { buildId, isRouteRscPath } from '../lib/waku/internals';
 
 /**
  * Rendered once in the root. Every page-data request of a navigation races ROUTE_LOAD_TIMEOUT_MS;

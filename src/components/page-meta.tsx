@@ -1,4 +1,4 @@
-import { publicPageUrl } from '../lib/site-url';
+import { publicPageUrl } from '../lib/http/site-url';
 
 type Props = { title: string; description: string; path: string; noindex?: boolean };
 

@@ -1,4 +1,4 @@
-import type { NavigationLink } from '../lib/content';
+import type { NavigationLink } from '../lib/content/content';
 import { FolioLink as Link } from './folio-link';
 
 // Server component: the site's name and the header navigation the editors chose (site

@@ -2,8 +2,8 @@
 // history with diffs, the dashboard, confirmations, site settings — with and without
 // JavaScript where the issue asks for both.
 import type { Browser, Page } from '@playwright/test';
-import { BODY_MAX } from '../../src/lib/field-limits';
-import { SEED_DRAFT_MARKERS } from '../../src/lib/seed';
+import { BODY_MAX } from '../../src/lib/content/field-limits';
+import { SEED_DRAFT_MARKERS } from '../../src/lib/content/seed';
 import { EDITOR, expect, test, watchPageErrors } from './fixtures';
 
 const editorStatus = (page: Page) => page.locator('.editor-status');

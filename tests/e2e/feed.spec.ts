@@ -1,6 +1,6 @@
 // The Atom feed (issue 14, first part), read by a real XML parser (Chromium's DOMParser) and
 // checked against RFC 4287's rules: what a feed reader would get.
-import { SEED_DRAFT_MARKERS } from '../../src/lib/seed';
+import { SEED_DRAFT_MARKERS } from '../../src/lib/content/seed';
 import { expect, test } from './fixtures';
 
 const ATOM = 'http://www.w3.org/2005/Atom';

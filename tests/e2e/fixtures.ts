@@ -2,10 +2,10 @@
 // process would), an editor sign-in, and a guard that fails a test when a page logs an error
 // it did not expect.
 import { test as base, expect, type Page } from '@playwright/test';
-import { type ContentStore, createContentStore } from '../../src/lib/content';
-import { openDatabase } from '../../src/lib/db';
-import { addEditor } from '../../src/lib/editors';
-import { PAGE_DATA_PARAM } from '../../src/lib/page-data-address';
+import { type ContentStore, createContentStore } from '../../src/lib/content/content';
+import { openDatabase } from '../../src/lib/data/db';
+import { addEditor } from '../../src/lib/editors/accounts';
+import { PAGE_DATA_PARAM } from '../../src/lib/http/page-data-address';
 
 export const EDITOR = { email: 'e2e-editor@example.com', password: 'e2e correct horse battery' };
 

@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test';
-import { createContentStore as createContentStoreFor } from '../../src/lib/content';
-import { openDatabase } from '../../src/lib/db';
-import { createPreviewLink } from '../../src/lib/preview-links';
-import { SEED_DRAFT_MARKERS } from '../../src/lib/seed';
+import { createContentStore as createContentStoreFor } from '../../src/lib/content/content';
+import { SEED_DRAFT_MARKERS } from '../../src/lib/content/seed';
+import { openDatabase } from '../../src/lib/data/db';
+import { createPreviewLink } from '../../src/lib/share-links/share-links';
 import { databaseUrl, EDITOR, expect, test, watchPageErrors } from './fixtures';
 
 test('signed out, /preview answers 401 with the sign-in form and no draft content', async ({

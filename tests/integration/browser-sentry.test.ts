@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { type Browser, chromium, type Page } from '@playwright/test';
-import { addEditor } from '../../src/lib/editors';
+import { addEditor } from '../../src/lib/editors/accounts';
 import { signInWithForm } from '../forms';
 import { type RunningFolio, startFolio, waitFor } from '../harness';
 import { errorEvents, spanOp, spans, startEnvelopeReceiver } from '../sentry-receiver';

@@ -2,9 +2,9 @@
 // forms, renamed-slug redirects and password resets, through the no-JavaScript forms against
 // the server as the README starts it. Every test here failed before its fix.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { ContentStore } from '../../src/lib/content';
-import type { Database } from '../../src/lib/db';
-import { addEditor } from '../../src/lib/editors';
+import type { ContentStore } from '../../src/lib/content/content';
+import type { Database } from '../../src/lib/data/db';
+import { addEditor } from '../../src/lib/editors/accounts';
 import { formWithButton, signInWithForm, submitForm } from '../forms';
 import { type RunningFolio, startFolio, withStore } from '../harness';
 

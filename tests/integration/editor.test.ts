@@ -2,10 +2,10 @@
 // starts it: Preview keeps the typed text, Publish publishes what was typed, confirmations,
 // restore, settings, and the new preview routes' privacy.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { ContentStore } from '../../src/lib/content';
-import { addEditor } from '../../src/lib/editors';
-import { BODY_MAX, REQUEST_BODY_MAX_BYTES } from '../../src/lib/field-limits';
-import { SEED_DRAFT_MARKERS } from '../../src/lib/seed';
+import type { ContentStore } from '../../src/lib/content/content';
+import { BODY_MAX, REQUEST_BODY_MAX_BYTES } from '../../src/lib/content/field-limits';
+import { SEED_DRAFT_MARKERS } from '../../src/lib/content/seed';
+import { addEditor } from '../../src/lib/editors/accounts';
 import { formWithButton, signInWithForm, submitForm } from '../forms';
 import { type RunningFolio, seededDatabase, startFolio, withStore } from '../harness';
 

@@ -1,8 +1,8 @@
 // Faults: a crash in the middle of publishing, and SIGTERM in the middle of traffic.
 
 import { describe, expect, test } from 'bun:test';
-import { createContentStore } from '../../src/lib/content';
-import { openDatabase } from '../../src/lib/db';
+import { createContentStore } from '../../src/lib/content/content';
+import { openDatabase } from '../../src/lib/data/db';
 import { seededDatabase, startFolio, waitFor } from '../harness';
 
 describe('kill -9 during a burst of publishes', () => {

@@ -1,8 +1,8 @@
 // A bounded fuzz run against the production build on 127.0.0.1: thousands of generated
 // hostile requests; none may get a 5xx, a stack trace or a draft's text back.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { REQUEST_BODY_MAX_BYTES } from '../../src/lib/field-limits';
-import { SEED_DRAFT_MARKERS } from '../../src/lib/seed';
+import { REQUEST_BODY_MAX_BYTES } from '../../src/lib/content/field-limits';
+import { SEED_DRAFT_MARKERS } from '../../src/lib/content/seed';
 import { type RunningFolio, startFolio } from '../harness';
 import { seededRandom } from '../support';
 

@@ -2,8 +2,8 @@
 // kept as the repro it reported, against the server as the README starts it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { connect } from 'node:net';
-import type { ContentStore } from '../../src/lib/content';
-import { addEditor } from '../../src/lib/editors';
+import type { ContentStore } from '../../src/lib/content/content';
+import { addEditor } from '../../src/lib/editors/accounts';
 import { TEST_ENGINE } from '../databases';
 import { formWithButton, signInWithForm, submitForm } from '../forms';
 import { type RunningFolio, startFolio, waitFor, withStore as withStoreOf } from '../harness';

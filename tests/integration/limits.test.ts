@@ -1,11 +1,11 @@
 // The request limits, end to end against the production build: what a client can send before
 // it gets a 4xx, and that the server keeps serving afterwards. Header limits are Bun's own
 // (16 KiB of request headers in all); URL length and body size are Folio's
-// (src/lib/front-door.ts, src/waku.server.tsx).
+// (src/lib/http/front-door.ts, src/waku.server.tsx).
 
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { connect } from 'node:net';
-import { REQUEST_BODY_MAX_BYTES } from '../../src/lib/field-limits';
+import { REQUEST_BODY_MAX_BYTES } from '../../src/lib/content/field-limits';
 import { type RunningFolio, startFolio } from '../harness';
 
 /** One raw HTTP/1.1 request (so the client adds nothing and refuses nothing); the status. */

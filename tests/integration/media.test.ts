@@ -3,7 +3,7 @@
 // page renders, and every bad file the issue names refused with nothing stored.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import sharp from 'sharp';
-import { addEditor } from '../../src/lib/editors';
+import { addEditor } from '../../src/lib/editors/accounts';
 import { formWithButton, signInWithForm, submitForm } from '../forms';
 import { type RunningFolio, startFolio, withStore } from '../harness';
 

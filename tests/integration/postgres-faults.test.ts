@@ -3,7 +3,7 @@
 // instances come back by themselves when it returns. PostgreSQL runs only.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { SQL } from 'bun';
-import { addEditor } from '../../src/lib/editors';
+import { addEditor } from '../../src/lib/editors/accounts';
 import { TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
 import { formWithButton, signInWithForm, submitForm } from '../forms';
 import { type RunningFolio, startTwoFolios, waitFor, withStore } from '../harness';

@@ -1,7 +1,7 @@
 // Child process for the crash test (argument: DATABASE_URL): publishes new versions of five pages as fast as it can and
 // prints the number of each acknowledged (committed) round, until it is killed.
-import { createContentStore } from '../../src/lib/content';
-import { openDatabase } from '../../src/lib/db';
+import { createContentStore } from '../../src/lib/content/content';
+import { openDatabase } from '../../src/lib/data/db';
 
 const store = createContentStore(await openDatabase(process.argv[2] ?? ''));
 for (let round = 1; ; round++) {

@@ -3,7 +3,7 @@
 // while no server ran is out when one starts; the editor's form (without JavaScript) refuses
 // what it should with the typed time kept; the history says the schedule published it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { addEditor } from '../../src/lib/editors';
+import { addEditor } from '../../src/lib/editors/accounts';
 import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
 import { formWithButton, signInWithForm, submitForm } from '../forms';
 import {

@@ -2,9 +2,9 @@
 // it: addresses and redirects, generated files, cache behaviour, draft privacy, the action and
 // tunnel refusals. (Moved here from the Playwright suite: none of them opens a page.)
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { type ContentStore, createContentStore } from '../../src/lib/content';
-import { addEditor } from '../../src/lib/editors';
-import { SEED_DRAFT_MARKERS } from '../../src/lib/seed';
+import { type ContentStore, createContentStore } from '../../src/lib/content/content';
+import { SEED_DRAFT_MARKERS } from '../../src/lib/content/seed';
+import { addEditor } from '../../src/lib/editors/accounts';
 import { signInWithForm } from '../forms';
 import { type RunningFolio, startFolio, withStore as withStoreOf } from '../harness';
 import { startEnvelopeReceiver } from '../sentry-receiver';

@@ -3,7 +3,7 @@
 // SQLite file, two processes on one machine (the shared content-version sidecar).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import path from 'node:path';
-import { addEditor } from '../../src/lib/editors';
+import { addEditor } from '../../src/lib/editors/accounts';
 import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
 import { formWithButton, signInWithForm, submitForm } from '../forms';
 import { type RunningFolio, startTwoFolios, waitFor, withStore } from '../harness';

@@ -1,4 +1,4 @@
-// What src/lib/waku-internals.ts assumes about Waku, checked against Waku itself: its own code
+// What src/lib/waku/internals.ts assumes about Waku, checked against Waku itself: its own code
 // (read from node_modules, the internals are not exported) and the server as the README starts
 // it. After a Waku upgrade, this file says which assumption broke.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
@@ -19,7 +19,7 @@ import {
   RENDER_ERROR_HOOK,
   WAKU_BOOTSTRAP_MARKER,
   wakuErrorInfo,
-} from '../../src/lib/waku-internals';
+} from '../../src/lib/waku/internals';
 import { formsIn } from '../forms';
 import { type RunningFolio, startFolio } from '../harness';
 

@@ -2,7 +2,7 @@
 // Every editor action: parse the form with the shared schema, check who is asking and which
 // page the form was made for, act, then redirect (303) on success or return what the form
 // needs to show the error with the typed text kept. Origins are checked before any action runs
-// (src/middleware/same-origin.ts); expected refusals are values, never thrown as bugs.
+// (src/lib/http/middleware/same-origin.ts); expected refusals are values, never thrown as bugs.
 import {
   unstable_redirect as redirect,
   unstable_rerenderRoute as rerenderRoute,
@@ -13,38 +13,38 @@ import {
   isContentError,
   type PageView,
   UNAVAILABLE_MESSAGE,
-} from '../../lib/content';
-import { getDatabase } from '../../lib/db';
-import { isDatabaseBusy, isDatabaseUnavailable } from '../../lib/db-errors';
-import { currentEditorSession, endEditorSession, signInEditor } from '../../lib/editor-session';
-import { getEnv } from '../../lib/env';
-import { BODY_MAX } from '../../lib/field-limits';
-import { renderMarkdown } from '../../lib/markdown';
-import { ALT_MAX, altProblem, mediaStore, normaliseAlt, processImage } from '../../lib/media';
-import {
-  imageMarkdown,
-  mediaByHashes,
-  mediaHashesIn,
-  uploadTooLargeMessage,
-} from '../../lib/media-refs';
-import { badRequest } from '../../lib/observability/request-errors';
-import {
-  createPreviewLink,
-  DEFAULT_SHARE_DURATION,
-  revokePreviewLink,
-  SHARE_DURATIONS,
-  type ShareDuration,
-} from '../../lib/preview-links';
-import { parsePublishTime, unreadableTimeMessage } from '../../lib/publish-time';
-import { noteFormPage, requestContext, setDocumentStatus } from '../../lib/request-context';
+} from '../../lib/content/content';
+import { BODY_MAX } from '../../lib/content/field-limits';
+import { parsePublishTime, unreadableTimeMessage } from '../../lib/content/publish-time';
+import { getDatabase } from '../../lib/data/db';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../../lib/data/db-errors';
+import { currentEditorSession, endEditorSession, signInEditor } from '../../lib/editors/session';
+import { noteFormPage, requestContext, setDocumentStatus } from '../../lib/http/request-context';
 import {
   isValidSlug,
   MEDIA_LIBRARY,
   previewPath,
   rewriteLinksForPreview,
   shareLinkPath,
-} from '../../lib/routes';
-import { siteOrigin } from '../../lib/site-url';
+} from '../../lib/http/routes';
+import { siteOrigin } from '../../lib/http/site-url';
+import { renderMarkdown } from '../../lib/markdown/markdown';
+import { ALT_MAX, altProblem, mediaStore, normaliseAlt, processImage } from '../../lib/media/media';
+import {
+  imageMarkdown,
+  mediaByHashes,
+  mediaHashesIn,
+  uploadTooLargeMessage,
+} from '../../lib/media/media-refs';
+import { badRequest } from '../../lib/observability/request-errors';
+import { getEnv } from '../../lib/runtime/env';
+import {
+  createPreviewLink,
+  DEFAULT_SHARE_DURATION,
+  revokePreviewLink,
+  SHARE_DURATIONS,
+  type ShareDuration,
+} from '../../lib/share-links/share-links';
 import {
   type AutosaveResult,
   type Conflict,

@@ -1,8 +1,8 @@
 // The editors' dashboard at /preview: every page with its state, last change and who made it;
 // search, filter and sort are a GET form, so they work without JavaScript and can be bookmarked.
-import type { PageListing, PageState } from '../../lib/content';
-import { formatUtc } from '../../lib/dates';
-import { previewPath, publicPath } from '../../lib/routes';
+import type { PageListing, PageState } from '../../lib/content/content';
+import { formatUtc } from '../../lib/content/dates';
+import { previewPath, publicPath } from '../../lib/http/routes';
 import { LocalTime } from './local-time';
 
 const STATE_TEXT: Record<PageState, string> = {

@@ -1,6 +1,10 @@
 'use client';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import { ALT_NEEDED_MESSAGE, imageMarkdown, uploadTooLargeMessage } from '../../lib/media-refs';
+import {
+  ALT_NEEDED_MESSAGE,
+  imageMarkdown,
+  uploadTooLargeMessage,
+} from '../../lib/media/media-refs';
 import { uploadMedia } from './actions';
 
 /**

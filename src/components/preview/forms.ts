@@ -1,7 +1,7 @@
 // The shapes shared by the editor forms (client) and their actions (server).
 import { z } from 'zod';
-import { pageFieldsSchema } from '../../lib/page-fields';
-import { validateNewSlug } from '../../lib/routes';
+import { pageFieldsSchema } from '../../lib/content/page-fields';
+import { validateNewSlug } from '../../lib/http/routes';
 
 /** The fields an editor types text into: handed back on an error page if a post fails. */
 export const TYPED_FIELDS = ['title', 'summary', 'body'] as const;

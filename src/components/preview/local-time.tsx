@@ -1,6 +1,6 @@
 'use client';
 import { useEffect, useState } from 'react';
-import { formatUtc } from '../../lib/dates';
+import { formatUtc } from '../../lib/content/dates';
 
 // Made in the browser only (the server says UTC): 'Dec 1, 2026, 09:00 CET'.
 let local: Intl.DateTimeFormat | undefined;

@@ -1,9 +1,9 @@
 // The media library at /preview?media: upload, every image with where it is used, its alt
 // text (editable), the Markdown that shows it, and delete — refused while visitors see it.
-import { formatUtc } from '../../lib/dates';
-import type { MediaItem } from '../../lib/media-refs';
-import { imageMarkdown, mediaPath } from '../../lib/media-refs';
-import { PREVIEW_DASHBOARD, previewPath } from '../../lib/routes';
+import { formatUtc } from '../../lib/content/dates';
+import { PREVIEW_DASHBOARD, previewPath } from '../../lib/http/routes';
+import type { MediaItem } from '../../lib/media/media-refs';
+import { imageMarkdown, mediaPath } from '../../lib/media/media-refs';
 import { MediaItemForm } from './media-item-form';
 import { UploadForm } from './upload-form';
 

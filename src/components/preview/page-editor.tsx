@@ -1,15 +1,15 @@
 'use client';
 import { useActionState, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { formatUtc } from '../../lib/dates';
-import { BODY_MAX, characterCount, SUMMARY_MAX, TITLE_MAX } from '../../lib/field-limits';
+import { formatUtc } from '../../lib/content/dates';
+import { BODY_MAX, characterCount, SUMMARY_MAX, TITLE_MAX } from '../../lib/content/field-limits';
+import { HOME_SLUG, MAX_SLUG_LENGTH, previewPath, slugFromTitle } from '../../lib/http/routes';
 // The page editor: the form on one side and the page as visitors will see it on the other.
 // Nothing typed is lost: the draft autosaves a few seconds after typing stops (checked against
 // the version the editor started from, like a manual save), a copy stays in this browser until
 // it is saved, leaving with unsaved text warns, and every refusal gives the text back. Without
 // JavaScript it is a plain form: Save, Preview (the page beside the form) and, from the banner,
 // Publish (what is on screen).
-import { IMAGE_ACCEPT, imageMarkdown } from '../../lib/media-refs';
-import { HOME_SLUG, MAX_SLUG_LENGTH, previewPath, slugFromTitle } from '../../lib/routes';
+import { IMAGE_ACCEPT, imageMarkdown } from '../../lib/media/media-refs';
 import { Article } from '../article';
 import { autosaveDraft, previewDraft, saveDraft } from './actions';
 import { EditorImageUpload } from './editor-image-upload';

@@ -1,9 +1,9 @@
 // A page's history at /preview/<slug>?history: every publish (when, by whom), any version
 // shown as visitors saw it, a word-level diff between any two (the draft included), and
 // Restore as draft. Links and plain forms: all of it works without JavaScript.
-import type { PageView, Revision } from '../../lib/content';
-import { formatUtc } from '../../lib/dates';
-import { previewPath, rewriteLinksForPreview } from '../../lib/routes';
+import type { PageView, Revision } from '../../lib/content/content';
+import { formatUtc } from '../../lib/content/dates';
+import { previewPath, rewriteLinksForPreview } from '../../lib/http/routes';
 import { Article } from '../article';
 import { restoreRevision } from './actions';
 import { FieldsDiff } from './word-diff';

@@ -1,7 +1,7 @@
-import type { MissedSchedule, PageView, Schedule } from '../../lib/content';
-import { formatUtc } from '../../lib/dates';
-import type { PreviewLink } from '../../lib/preview-links';
-import { PREVIEW_DASHBOARD, previewPath, publicPath } from '../../lib/routes';
+import type { MissedSchedule, PageView, Schedule } from '../../lib/content/content';
+import { formatUtc } from '../../lib/content/dates';
+import { PREVIEW_DASHBOARD, previewPath, publicPath } from '../../lib/http/routes';
+import type { PreviewLink } from '../../lib/share-links/share-links';
 import {
   discardDraft,
   dismissMissedSchedule,

@@ -1,6 +1,6 @@
 'use client';
 import { useActionState, useEffect, useState } from 'react';
-import type { Schedule } from '../../lib/content';
+import type { Schedule } from '../../lib/content/content';
 import { cancelScheduledPublish, schedulePublish } from './actions';
 import type { ScheduleState } from './forms';
 import { LocalTime } from './local-time';

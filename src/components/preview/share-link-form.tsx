@@ -1,6 +1,6 @@
 'use client';
 import { useActionState } from 'react';
-import { formatUtc } from '../../lib/dates';
+import { formatUtc } from '../../lib/content/dates';
 import { createShareLink } from './actions';
 import type { ShareLinkState } from './forms';
 

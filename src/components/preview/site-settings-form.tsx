@@ -1,7 +1,7 @@
 'use client';
 import { useActionState } from 'react';
-import type { NavigationLink, SiteSettings } from '../../lib/content';
-import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from '../../lib/field-limits';
+import type { NavigationLink, SiteSettings } from '../../lib/content/content';
+import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from '../../lib/content/field-limits';
 import { saveSiteSettings } from './actions';
 import type { SettingsFormState } from './forms';
 

@@ -1,6 +1,6 @@
 'use client';
 import { type FormEvent, useActionState, useState } from 'react';
-import { IMAGE_ACCEPT, uploadTooLargeMessage } from '../../lib/media-refs';
+import { IMAGE_ACCEPT, uploadTooLargeMessage } from '../../lib/media/media-refs';
 import { uploadMedia } from './actions';
 import type { UploadState } from './forms';
 

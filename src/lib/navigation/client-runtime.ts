@@ -4,8 +4,8 @@ import {
   unstable_decodeRoutePath as decodeRoutePath,
   unstable_encodeRoutePath as encodeRoutePath,
 } from 'waku/router/client-core';
-import { isPreviewPath } from '../routes';
-import { leavePageError } from '../waku-internals';
+import { isPreviewPath } from '../http/routes';
+import { leavePageError } from '../waku/internals';
 import { ROUTE_LOAD_TIMEOUT_MS } from './constants';
 import {
   createPrefetchQueue,

@@ -1,8 +1,8 @@
 // Owns what the browser is told about monitoring, read at run time from the server's
 // environment so one build serves any deployment (docs/decisions/0005).
 import 'server-only';
-import { DEVELOPMENT } from '../development';
-import { getEnv } from '../env';
+import { getEnv } from '../runtime/env';
+import { DEVELOPMENT } from '../waku/development';
 import { spotlightSidecarUrl, tracesSampleRate } from './sentry-options';
 
 export function browserMonitoringConfig(): {

@@ -1,11 +1,11 @@
 // Owns unexpected-error handling on the server: the digest, the log line and the Sentry event.
 import 'server-only';
 import * as Sentry from '@sentry/bun';
-import { suspectContentVersion } from '../content-version';
-import { log } from '../log';
-import { processSingleton } from '../process-singleton';
-import { currentRequestContext, markRenderFailed } from '../request-context';
-import { setRenderErrorHook, wakuErrorInfo } from '../waku-internals';
+import { suspectContentVersion } from '../data/content-version';
+import { currentRequestContext, markRenderFailed } from '../http/request-context';
+import { processSingleton } from '../runtime/process-singleton';
+import { setRenderErrorHook, wakuErrorInfo } from '../waku/internals';
+import { log } from './log';
 import { classifyRequestError } from './request-errors';
 
 /** A 32-hex id: a valid Sentry event_id, short enough to read out to support. */

@@ -2,10 +2,11 @@
 // page-data path, an action id from an older build, a refused origin. Those get a 4xx and a
 // plain message (a small page for a browser's document request); everything else is a bug and
 // gets a digest. Shared with the browser, which shows the stale-page message itself.
-import { PRIVATE_CACHE_CONTROL } from '../cache-headers';
-import { isDatabaseBusy, isDatabaseUnavailable } from '../db-errors';
-import { BODY_MAX } from '../field-limits';
-import { RSC_PREFIX, wakuErrorInfo } from '../waku-internals';
+
+import { BODY_MAX } from '../content/field-limits';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
+import { PRIVATE_CACHE_CONTROL } from '../http/cache-headers';
+import { RSC_PREFIX, wakuErrorInfo } from '../waku/internals';
 import { escapeHtml, type KeptText, keptTextHtml, staticPage } from './fallback-page';
 
 export const STALE_PAGE_MESSAGE = 'This page is out of date — reload it to continue.';

@@ -1,7 +1,7 @@
 // Owns what may not leave the process in an error report or a trace: share-link tokens (in any
 // URL, header or message, e.g. a referer) and Folio's cookies. Used by the server and browser
 // SDKs before anything is sent (beforeSend, beforeSendSpan, beforeBreadcrumb).
-import { DEVICE_COOKIE, SESSION_COOKIE, SHARE_PARAM } from '../routes';
+import { DEVICE_COOKIE, SESSION_COOKIE, SHARE_PARAM } from '../http/routes';
 
 export const FILTERED = '[Filtered]';
 

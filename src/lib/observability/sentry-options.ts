@@ -1,7 +1,7 @@
 // Owns the Sentry options of the server SDK: what is collected, what is scrubbed before it
 // leaves (share tokens, cookies), and where it goes.
 import type { BunOptions } from '@sentry/bun';
-import { DEVELOPMENT } from '../development';
+import { DEVELOPMENT } from '../waku/development';
 import { scrubSecrets } from './scrub';
 
 /** What Folio lets the SDK collect: no cookies (sessions), no bodies (passwords, drafts), no

@@ -1,4 +1,4 @@
-import { setDocumentStatus } from '../../lib/request-context';
+import { setDocumentStatus } from '../../lib/http/request-context';
 
 export default function NotFoundPage() {
   // Also when /404 is asked for by name: it is not a page.

@@ -2,9 +2,9 @@ import type { PageProps } from 'waku/router';
 import { unstable_notFound as notFound, unstable_redirect as redirect } from 'waku/router/server';
 import { Article } from '../../components/article';
 import { PageMeta } from '../../components/page-meta';
-import { contentStore } from '../../lib/content';
-import { markPublicPageRendered } from '../../lib/request-context';
-import { HOME_SLUG, isValidSlug } from '../../lib/routes';
+import { contentStore } from '../../lib/content/content';
+import { markPublicPageRendered } from '../../lib/http/request-context';
+import { HOME_SLUG, isValidSlug } from '../../lib/http/routes';
 
 export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
   // Invalid slugs never reach the database: they are a plain 404.

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { SiteHeader } from '../../components/site-header';
-import { contentStore } from '../../lib/content';
+import { contentStore } from '../../lib/content/content';
 
 // The public site's frame: the site's name, the navigation the editors chose (published pages
 // only), and the footer. Site settings change the content version, like a publish, so cached

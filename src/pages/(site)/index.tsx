@@ -1,8 +1,8 @@
 import { Article } from '../../components/article';
 import { PageMeta } from '../../components/page-meta';
-import { contentStore } from '../../lib/content';
-import { markPublicPageRendered } from '../../lib/request-context';
-import { HOME_SLUG } from '../../lib/routes';
+import { contentStore } from '../../lib/content/content';
+import { markPublicPageRendered } from '../../lib/http/request-context';
+import { HOME_SLUG } from '../../lib/http/routes';
 
 export default async function HomePage() {
   const page = await contentStore().getPage(HOME_SLUG, { draft: false });

@@ -1,9 +1,9 @@
-import { PUBLIC_CACHE_HEADERS } from '../../lib/cache-headers';
-import { contentStore, type FeedEntry } from '../../lib/content';
-import { clientCopyIsCurrent } from '../../lib/http-negotiation';
-import { HOME_SLUG } from '../../lib/routes';
-import { siteOrigin } from '../../lib/site-url';
-import { escapeXml } from '../../lib/xml';
+import { contentStore, type FeedEntry } from '../../lib/content/content';
+import { PUBLIC_CACHE_HEADERS } from '../../lib/http/cache-headers';
+import { clientCopyIsCurrent } from '../../lib/http/negotiation';
+import { HOME_SLUG } from '../../lib/http/routes';
+import { siteOrigin } from '../../lib/http/site-url';
+import { escapeXml } from '../../lib/http/xml';
 
 /** How many pages the feed carries: feed readers poll it, so it stays small. */
 const FEED_ENTRIES = 20;

@@ -1,10 +1,10 @@
-import { NO_STORE } from '../../lib/cache-headers';
 import {
   contentVersionInStep,
   currentContentVersion,
   suspectContentVersion,
-} from '../../lib/content-version';
-import { checkDatabase } from '../../lib/db';
+} from '../../lib/data/content-version';
+import { checkDatabase } from '../../lib/data/db';
+import { NO_STORE } from '../../lib/http/cache-headers';
 
 // 200 when the database answers a query and this instance hears the other instances'
 // publishes (on PostgreSQL, its LISTEN connection is back after an outage); 503 otherwise, so

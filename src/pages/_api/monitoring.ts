@@ -1,6 +1,6 @@
 import { handleTunnelRequest } from '@sentry/core';
-import { getEnv } from '../../lib/env';
-import { log } from '../../lib/log';
+import { log } from '../../lib/observability/log';
+import { getEnv } from '../../lib/runtime/env';
 
 const MAX_ENVELOPE_BYTES = 1024 * 1024;
 

@@ -1,6 +1,6 @@
-import { PUBLIC_CACHE_HEADERS } from '../../lib/cache-headers';
-import { siteOrigin } from '../../lib/site-url';
-import { RSC_PREFIX } from '../../lib/waku-internals';
+import { PUBLIC_CACHE_HEADERS } from '../../lib/http/cache-headers';
+import { siteOrigin } from '../../lib/http/site-url';
+import { RSC_PREFIX } from '../../lib/waku/internals';
 
 export async function GET(): Promise<Response> {
   const body = [

@@ -1,8 +1,8 @@
-import { PUBLIC_CACHE_HEADERS } from '../../lib/cache-headers';
-import { contentStore } from '../../lib/content';
-import { HOME_SLUG } from '../../lib/routes';
-import { siteOrigin } from '../../lib/site-url';
-import { escapeXml } from '../../lib/xml';
+import { contentStore } from '../../lib/content/content';
+import { PUBLIC_CACHE_HEADERS } from '../../lib/http/cache-headers';
+import { HOME_SLUG } from '../../lib/http/routes';
+import { siteOrigin } from '../../lib/http/site-url';
+import { escapeXml } from '../../lib/http/xml';
 
 // Published pages only: listPublished() never reads drafts.
 export async function GET(): Promise<Response> {

@@ -18,15 +18,11 @@ import {
 import { SignInForm } from '../../components/preview/sign-in-form';
 import { SiteSettingsForm } from '../../components/preview/site-settings-form';
 import { TestErrors } from '../../components/preview/test-errors';
-import { contentStore, type PageView } from '../../lib/content';
-import { formatUtc } from '../../lib/dates';
-import { getDatabase } from '../../lib/db';
-import { currentEditorSession } from '../../lib/editor-session';
-import { getEnv } from '../../lib/env';
-import { mediaStore } from '../../lib/media';
-import { mediaPath } from '../../lib/media-refs';
-import { checkPreviewLink, listPreviewLinks } from '../../lib/preview-links';
-import { markPrivate, requestContext, setDocumentStatus } from '../../lib/request-context';
+import { contentStore, type PageView } from '../../lib/content/content';
+import { formatUtc } from '../../lib/content/dates';
+import { getDatabase } from '../../lib/data/db';
+import { currentEditorSession } from '../../lib/editors/session';
+import { markPrivate, requestContext, setDocumentStatus } from '../../lib/http/request-context';
 import {
   HOME_SLUG,
   isValidSlug,
@@ -35,7 +31,11 @@ import {
   rewriteLinksForPreview,
   SHARE_PARAM,
   shareLinkPath,
-} from '../../lib/routes';
+} from '../../lib/http/routes';
+import { mediaStore } from '../../lib/media/media';
+import { mediaPath } from '../../lib/media/media-refs';
+import { getEnv } from '../../lib/runtime/env';
+import { checkPreviewLink, listPreviewLinks } from '../../lib/share-links/share-links';
 
 const EMPTY_PAGE = {
   slug: '',

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { signOut } from '../../components/preview/actions';
-import { currentEditorSession } from '../../lib/editor-session';
-import { HOME_SLUG, MEDIA_LIBRARY, PREVIEW_DASHBOARD, previewPath } from '../../lib/routes';
+import { currentEditorSession } from '../../lib/editors/session';
+import { HOME_SLUG, MEDIA_LIBRARY, PREVIEW_DASHBOARD, previewPath } from '../../lib/http/routes';
 // The editors' screens have their own stylesheet, so public pages do not carry it.
 import previewStyles from '../../styles/preview.css?inline';
 

@@ -1,0 +1,49 @@
+// Owns the sizes of what editors type, in one place for the server's schema, the request body
+// limit and the editor in the browser (which checks before sending, so nothing it cannot save
+// is ever sent and refused). Plain numbers: this module is in the browser bundle.
+import { actionNameOf } from '../waku/internals';
+
+export const TITLE_MAX = 200;
+export const SUMMARY_MAX = 500;
+export const BODY_MAX = 200_000;
+/** Site settings: the site's title, the tagline beside it, the footer line. */
+export const SITE_TITLE_MAX = 80;
+export const TAGLINE_MAX = 160;
+export const FOOTER_MAX = 300;
+/**
+ * The largest request body read at all. Far above what a form with a body of BODY_MAX
+ * characters can weigh (4 bytes a character, the other fields, multipart framing), so an
+ * over-long body is read and answered with a field error, its text kept; a request larger
+ * than this is refused with 413 before it is read.
+ */
+export const REQUEST_BODY_MAX_BYTES = 4 * 1024 * 1024;
+
+/** The action that takes an image (actions.ts `uploadMedia`), from the library or the editor. */
+export const UPLOAD_ACTION_NAME = 'uploadMedia';
+
+/**
+ * The largest body read for a request to `url` calling `action` (the action address a
+ * browser names, null for none): an upload — the media library's form without JavaScript, or
+ * the upload action called from the library or the editor — may be an image of `mediaMaxMb`
+ * with room for the form around it; every other request REQUEST_BODY_MAX_BYTES.
+ */
+export function requestBodyLimit(url: URL, action: string | null, mediaMaxMb: number): number {
+  const upload =
+    action !== null
+      ? actionNameOf(action) === UPLOAD_ACTION_NAME
+      : (url.pathname === '/preview' && url.searchParams.has('media')) ||
+        actionNameOf(url.pathname) === UPLOAD_ACTION_NAME;
+  return upload
+    ? Math.max(REQUEST_BODY_MAX_BYTES, (mediaMaxMb + 1) * 1024 * 1024)
+    : REQUEST_BODY_MAX_BYTES;
+}
+
+/**
+ * A text's length as the limits count it: in code points, as the server's schema (zod) does,
+ * not in UTF-16 units (`.length`), which counts an emoji twice.
+ */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}

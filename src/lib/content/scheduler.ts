@@ -1,0 +1,75 @@
+// Owns scheduled publishing's clock: every server process asks the store, at start and then
+// every SCHEDULE_CHECK_SECONDS, to publish what is due. The claim that makes each publish
+// happen once lives in the store's transaction (content.ts `publishDue`), so any number of
+// instances (and `bun run folio page publish-due`) may ask at the same time.
+import 'server-only';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
+import { reportUnexpectedError } from '../observability/errors';
+import { log } from '../observability/log';
+import type { ContentStore } from './content';
+import { isContentError } from './content';
+
+export type Scheduler = { stop(): Promise<void> };
+
+/**
+ * Publishes what is due now, then keeps checking every `intervalMs`. Resolves after the first
+ * check, so a server starts serving with anything that fell due while none ran already out.
+ */
+export async function startScheduler(
+  store: ContentStore,
+  { intervalMs }: { intervalMs: number },
+): Promise<Scheduler> {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+
+  let waiting = false;
+  const tick = async () => {
+    try {
+      for (const done of await store.publishDue()) {
+        if (done.refused !== undefined) {
+          log.warn('scheduled publish refused', {
+            slug: done.slug,
+            due: done.publishAt,
+            reason: done.refused,
+          });
+          continue;
+        }
+        log.info('published by schedule', {
+          slug: done.slug,
+          due: done.publishAt,
+          lateMs: Date.now() - Date.parse(done.publishAt),
+          onBehalfOf: done.scheduledBy,
+        });
+      }
+      waiting = false;
+    } catch (error) {
+      // A busy or unreachable database is tried again at the next check (said once per
+      // outage, not at every check); anything else is a bug.
+      if (isContentError(error) || isDatabaseBusy(error) || isDatabaseUnavailable(error)) {
+        if (!waiting)
+          log.warn('scheduled publishing waits for the database', {
+            reason: error instanceof Error ? error.message : String(error),
+          });
+        waiting = true;
+      } else reportUnexpectedError(error, { where: 'scheduler' });
+    }
+  };
+
+  const loop = () => {
+    if (stopped) return;
+    running = tick().finally(() => {
+      if (!stopped) timer = setTimeout(loop, intervalMs);
+    });
+  };
+  loop();
+  await running;
+
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  } satisfies Scheduler;
+}

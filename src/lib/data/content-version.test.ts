@@ -1,0 +1,73 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { openTestDatabase, TEST_ENGINE } from '../../../tests/databases';
+import { waitFor } from '../../../tests/harness';
+import { createContentStore } from '../content/content';
+import { contentVersionOf } from './content-version';
+import { type Database, openDatabase } from './db';
+
+// Two handles on one database stand for two processes (two instances, or a server and the CLI).
+let db: Awaited<ReturnType<typeof openTestDatabase>>;
+let other: Database;
+beforeEach(async () => {
+  db = await openTestDatabase();
+  other = await openDatabase(db.url);
+});
+afterEach(async () => {
+  await other.close();
+  await db.dispose();
+});
+
+const page = { slug: 'p', title: 'P', summary: '', body: 'text' };
+
+describe(`the content version (${TEST_ENGINE})`, () => {
+  test('is read from memory, and moves when another handle publishes', async () => {
+    const followed = contentVersionOf(db);
+    await followed.follow();
+    const before = followed.current();
+    await createContentStore(other).putPage(page, { publish: true });
+    // SQLite: the sidecar is shared at once; PostgreSQL: the NOTIFY arrives within milliseconds.
+    const after = await waitFor(() =>
+      followed.current() > before ? followed.current() : undefined,
+    );
+    expect(after).toBe(before + 1);
+    await followed.stop();
+  });
+
+  test('a draft save does not move it; unpublish, rename and delete do', async () => {
+    const followed = contentVersionOf(db);
+    await followed.follow();
+    const store = createContentStore(db);
+    const start = followed.current();
+    await store.putPage(page);
+    expect(followed.current()).toBe(start);
+    await store.publish('p');
+    await store.renameSlug('p', 'q');
+    await store.unpublish('q');
+    expect(followed.current()).toBe(start + 3);
+    await followed.stop();
+  });
+
+  test('never moves back, whatever order writers announce in', async () => {
+    const followed = contentVersionOf(db);
+    await followed.follow();
+    const now = followed.current();
+    contentVersionOf(other).committed(now + 5);
+    contentVersionOf(db).committed(now + 2);
+    if (TEST_ENGINE === 'sqlite') expect(followed.current()).toBe(now + 5);
+    else expect(followed.current()).toBe(now + 2);
+    await followed.stop();
+  });
+
+  test('after an outage it is in step only once its listener is proved to hear again', async () => {
+    const followed = contentVersionOf(db);
+    await followed.follow();
+    expect(await followed.inStep()).toBe(true);
+    followed.suspect();
+    // PostgreSQL: a notification to itself, heard, proves the listener; a SQLite file is
+    // shared by every process and is always in step.
+    expect(await followed.inStep()).toBe(true);
+    await followed.stop();
+    followed.suspect();
+    expect(await followed.inStep()).toBe(TEST_ENGINE === 'sqlite');
+  });
+});

@@ -1,0 +1,325 @@
+// Owns the content version: a number that changes whenever what visitors see changes (a
+// publish, unpublish, rename, delete), stored in the database and mirrored in memory so the
+// render cache's hit path never touches the database (docs/decisions/0014).
+//  - PostgreSQL: the write NOTIFYs every instance in its own transaction (delivered at commit);
+//    each instance LISTENs and, after every (re)connect, reads the stored version again. After
+//    an outage an instance is not healthy (healthz 503 "catching up") until its listener is
+//    proved to hear again, so a load balancer keeps visitors off a cache that could lag.
+//  - A SQLite file: every process on the file shares a memory-mapped 8-byte sidecar
+//    (`<file>.version`); a writer stores the new version there after its commit, so the next
+//    request of any process sees it — the CLI's writes included. A periodic check repairs the
+//    sidecar if a writer died between its commit and that store.
+//  - In-memory SQLite: one process, a variable.
+import 'server-only';
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
+import type { Database, Query } from './db';
+import { log } from '../observability/log';
+import { processSingleton } from '../runtime/process-singleton';
+
+export const CONTENT_CHANNEL = 'folio_content';
+const SIDECAR_CHECK_MS = 2_000;
+
+export type ContentVersion = {
+  /** The version now, from memory. Throws until `follow` has read the stored one. */
+  current(): number;
+  /**
+   * Inside a write transaction that changed what visitors see: bumps the stored version (on
+   * PostgreSQL, notifies every instance at commit). Call `committed` with the result after the
+   * transaction commits.
+   */
+  bump(q: Query): Promise<number>;
+  /**
+   * After the commit: this process, and every process sharing a SQLite file, sees it now. On
+   * PostgreSQL the promise resolves once this instance's own listener has heard the NOTIFY
+   * (at most a second): the server sends it to every listener at once, so by then the other
+   * instances have it too, and a response that says "published" is not ahead of them.
+   */
+  committed(version: number): void | Promise<void>;
+  /** Reads the stored version and keeps in step with other processes until `stop`. */
+  follow(): Promise<void>;
+  /**
+   * Whether it keeps in step with other processes right now. On PostgreSQL, false from an
+   * outage (`suspect`) until this instance's listener is proved to hear notifications again:
+   * until then a publish elsewhere would not reach its render cache, so it is not healthy.
+   */
+  inStep(): Promise<boolean>;
+  /** The database was out of reach: the listener may have lost its connection. */
+  suspect(): void;
+  stop(): Promise<void>;
+};
+
+async function storedVersion(q: Query): Promise<number> {
+  const [row] = await q<{
+    value: string;
+  }>`SELECT value FROM settings WHERE key = 'content_version'`;
+  return Number(row?.value ?? 0);
+}
+
+async function bumpStored(q: Query): Promise<number> {
+  const [row] = await q<{ value: string }>`
+    UPDATE settings SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT)
+    WHERE key = 'content_version' RETURNING value`;
+  if (!row) throw new Error('settings has no content_version (run the migrations)');
+  return Number(row.value);
+}
+
+/** A shared, memory-mapped 8-byte number beside a SQLite file. */
+function openSidecar(file: string, initial: number) {
+  const sidecar = `${file}.version`;
+  let size = -1;
+  try {
+    size = statSync(sidecar).size;
+  } catch {
+    // Not there yet.
+  }
+  if (size < 8) {
+    // Written in place, never truncated: truncating a file another process has mapped would
+    // crash that process.
+    const bytes = new Uint8Array(8);
+    new DataView(bytes.buffer).setFloat64(0, initial);
+    const fd = openSync(sidecar, size < 0 ? 'a+' : 'r+');
+    try {
+      writeSync(fd, bytes, 0, 8, 0);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  // MAP_SHARED: a store by one process is what every other process reads next.
+  const map = Bun.mmap(sidecar, { shared: true, size: 8 });
+  const view = new DataView(map.buffer, map.byteOffset, 8);
+  return {
+    read: () => view.getFloat64(0),
+    write: (value: number) => view.setFloat64(0, value),
+  };
+}
+
+function memoryVersion(db: Database): ContentVersion {
+  let value: number | null = null;
+  return {
+    current() {
+      if (value === null) throw new Error('content version not read yet');
+      return value;
+    },
+    bump: bumpStored,
+    committed(version) {
+      value = Math.max(value ?? 0, version);
+    },
+    async follow() {
+      value = Math.max(value ?? 0, await storedVersion(db.query));
+    },
+    inStep: async () => true,
+    suspect() {},
+    async stop() {},
+  };
+}
+
+function sqliteFileVersion(db: Database, file: string): ContentVersion {
+  let sidecar: ReturnType<typeof openSidecar> | null = null;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const sidecarWith = (value: number) => {
+    sidecar ??= openSidecar(file, value);
+    return sidecar;
+  };
+  return {
+    current() {
+      if (!sidecar) throw new Error('content version not read yet');
+      return sidecar.read();
+    },
+    bump: bumpStored,
+    committed(version) {
+      const shared = sidecarWith(version);
+      // Two writers may store out of order; the version only moves forward.
+      if (shared.read() < version) shared.write(version);
+    },
+    async follow() {
+      // The database is the truth at start: a restored file may hold a lower version.
+      const stored = await storedVersion(db.query);
+      sidecarWith(stored).write(stored);
+      timer = setInterval(() => {
+        storedVersion(db.query)
+          .then((value) => {
+            const shared = sidecarWith(value);
+            if (shared.read() < value) {
+              log.warn('content version repaired from the database', { version: value });
+              shared.write(value);
+            }
+          })
+          .catch(() => undefined);
+      }, SIDECAR_CHECK_MS);
+      timer.unref();
+    },
+    // Every process reads the same file: nothing to fall out of step with.
+    inStep: async () => true,
+    suspect() {},
+    async stop() {
+      clearInterval(timer);
+    },
+  };
+}
+
+function postgresVersion(db: Database): ContentVersion {
+  let value: number | null = null;
+  /** The highest version this instance's listener has heard. */
+  let heard = 0;
+  /** Probes waiting for the next notification, whatever its version. */
+  const probes = new Set<() => void>();
+  /** False from an outage until the listener is proved to hear again. */
+  let listening = false;
+  let subscription: { unlisten(): Promise<void> } | null = null;
+  const waiting = new Set<{ version: number; done: () => void }>();
+  const advance = (version: number) => {
+    if (Number.isFinite(version)) value = Math.max(value ?? 0, version);
+  };
+  const hear = (version: number) => {
+    if (!Number.isFinite(version)) return;
+    for (const heardOne of probes) heardOne();
+    heard = Math.max(heard, version);
+    advance(version);
+    for (const waiter of waiting) if (waiter.version <= heard) waiter.done();
+  };
+  const reread = () => {
+    storedVersion(db.query)
+      .then((version) => {
+        hear(version);
+        listening = true;
+      })
+      .catch((error) => log.warn('could not read the content version', { error }));
+  };
+  // onlisten runs after every reconnect too: whatever was published meanwhile is read then.
+  const subscribe = () =>
+    db.client.listen(CONTENT_CHANNEL, (payload) => hear(Number(payload)), reread);
+  let resubscribing: Promise<void> | null = null;
+  const resubscribe = async () => {
+    const old = subscription;
+    // The old subscription's connection may be dead: unlisten is given a second, no more.
+    await Promise.race([old?.unlisten().catch(() => undefined), Bun.sleep(1_000)]);
+    subscription = await subscribe();
+  };
+  /** Sends a notification to ourselves and waits (≤ 1 s) to hear it: proof the listener works. */
+  const probe = async (): Promise<boolean> => {
+    let heardOne: () => void = () => undefined;
+    const next = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 1_000);
+      heardOne = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      probes.add(heardOne);
+    });
+    try {
+      const stored = await storedVersion(db.query);
+      await db.query`SELECT pg_notify(${CONTENT_CHANNEL}, ${String(stored)})`;
+      return await next;
+    } finally {
+      probes.delete(heardOne);
+    }
+  };
+  return {
+    current() {
+      if (value === null) throw new Error('content version not read yet');
+      return value;
+    },
+    async bump(q) {
+      const version = await bumpStored(q);
+      await q`SELECT pg_notify(${CONTENT_CHANNEL}, ${String(version)})`;
+      return version;
+    },
+    committed(version) {
+      advance(version);
+      if (!subscription || heard >= version) return;
+      return new Promise<void>((resolve) => {
+        const waiter = {
+          version,
+          done: () => {
+            clearTimeout(timer);
+            waiting.delete(waiter);
+            resolve();
+          },
+        };
+        const timer = setTimeout(waiter.done, 1_000);
+        waiting.add(waiter);
+      });
+    },
+    async follow() {
+      advance(await storedVersion(db.query));
+      subscription = await subscribe();
+      listening = true;
+    },
+    async inStep() {
+      if (listening) return true;
+      if (!subscription) return false;
+      try {
+        listening = await probe();
+        if (!listening) {
+          // Bun reconnects a dropped listener by itself, but only seconds later: subscribe
+          // afresh now that the database answers, rather than keep visitors waiting for it.
+          resubscribing ??= resubscribe().finally(() => {
+            resubscribing = null;
+          });
+          await resubscribing;
+          listening = await probe();
+        }
+      } catch {
+        return false;
+      }
+      return listening;
+    },
+    suspect() {
+      listening = false;
+    },
+    async stop() {
+      await subscription?.unlisten().catch(() => undefined);
+      subscription = null;
+      for (const waiter of waiting) waiter.done();
+    },
+  };
+}
+
+const trackers = new WeakMap<Database, ContentVersion>();
+
+/** The content version of `db` (one per database handle). */
+export function contentVersionOf(db: Database): ContentVersion {
+  let tracker = trackers.get(db);
+  if (!tracker) {
+    tracker =
+      db.engine === 'postgres'
+        ? postgresVersion(db)
+        : db.file === null || db.file === ':memory:'
+          ? memoryVersion(db)
+          : sqliteFileVersion(db, db.file);
+    trackers.set(db, tracker);
+  }
+  return tracker;
+}
+
+/** Where the render cache reads the version: the server's database, once it follows it. */
+const followed = processSingleton('followed-content-version', () => ({
+  tracker: null as ContentVersion | null,
+}));
+
+/** Starts following `db`'s content version for this process's render cache. */
+export async function followContentVersion(db: Database): Promise<ContentVersion> {
+  const tracker = contentVersionOf(db);
+  await tracker.follow();
+  followed.tracker = tracker;
+  return tracker;
+}
+
+/**
+ * Whether this process's render cache keeps in step with the database (healthz asks): true
+ * when no version is followed (nothing to be out of step with).
+ */
+export async function contentVersionInStep(): Promise<boolean> {
+  return followed.tracker ? followed.tracker.inStep() : true;
+}
+
+/** The database was out of reach: the followed version's listener may have dropped. */
+export function suspectContentVersion(): void {
+  followed.tracker?.suspect();
+}
+
+/** The version the render cache keys by; throws when none is followed (the cache steps aside). */
+export function currentContentVersion(): number {
+  if (!followed.tracker) throw new Error('no content version followed');
+  return followed.tracker.current();
+}

@@ -1,0 +1,92 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { openTestDatabase } from '../../../tests/databases';
+import {
+  addEditor,
+  createSession,
+  endAllSessions,
+  endSession,
+  endSessionsOf,
+  getSession,
+  listEditors,
+  removeEditor,
+  SESSION_TTL_SECONDS,
+  verifyCredentials,
+} from './accounts';
+
+// On the run's engine (FOLIO_TEST_ENGINE).
+let db: Awaited<ReturnType<typeof openTestDatabase>>;
+beforeEach(async () => {
+  db = await openTestDatabase();
+});
+afterEach(async () => {
+  await db.dispose();
+});
+
+describe('editor accounts', () => {
+  test('passwords are hashed with Argon2id and verified; emails are case-insensitive', async () => {
+    await addEditor(db, 'Ed@Example.com', 'correct horse battery');
+    const [stored] = await db.query<{ password_hash: string }>`SELECT password_hash FROM editors`;
+    expect(stored?.password_hash.startsWith('$argon2id$')).toBe(true);
+    expect(await verifyCredentials(db, 'ed@example.com', 'correct horse battery')).toMatchObject({
+      email: 'ed@example.com',
+    });
+    expect(await verifyCredentials(db, 'ED@example.COM', 'correct horse battery')).not.toBeNull();
+    expect(await verifyCredentials(db, 'ed@example.com', 'wrong password!')).toBeNull();
+    expect(await verifyCredentials(db, 'nobody@example.com', 'correct horse battery')).toBeNull();
+  });
+
+  test('short passwords and bad emails are refused', async () => {
+    await expect(addEditor(db, 'ed@example.com', 'short')).rejects.toThrow();
+    await expect(addEditor(db, 'not-an-email', 'long enough password')).rejects.toThrow();
+  });
+
+  test('adding an existing editor resets the password and ends their sessions', async () => {
+    const first = await addEditor(db, 'ed@example.com', 'correct horse battery');
+    const session = await createSession(db.query, first.id);
+    const again = await addEditor(db, 'ED@example.com', 'another long passphrase');
+    expect(again).toMatchObject({ id: first.id, created: false, sessionsEnded: 1 });
+    expect(await getSession(db, session.id)).toBeNull();
+    expect(await verifyCredentials(db, 'ed@example.com', 'correct horse battery')).toBeNull();
+  });
+
+  test('listing, removing and signing out everywhere', async () => {
+    const ed = await addEditor(db, 'ed@example.com', 'correct horse battery');
+    await addEditor(db, 'amy@example.com', 'correct horse battery');
+    await createSession(db.query, ed.id);
+    expect(
+      (await listEditors(db)).map(({ email, activeSessions }) => [email, activeSessions]),
+    ).toEqual([
+      ['amy@example.com', 0],
+      ['ed@example.com', 1],
+    ]);
+    expect(await endSessionsOf(db, 'ed@example.com')).toBe(1);
+    expect(await endSessionsOf(db, 'nobody@example.com')).toBeNull();
+    expect(await removeEditor(db, 'AMY@example.com')).toBe(true);
+    expect(await removeEditor(db, 'amy@example.com')).toBe(false);
+  });
+});
+
+describe('sessions', () => {
+  test('a session is found by its id until it expires or ends', async () => {
+    const editor = await addEditor(db, 'ed@example.com', 'correct horse battery');
+    const now = 1_700_000_000_000;
+    const session = await createSession(db.query, editor.id, now);
+    expect((await getSession(db, session.id, now))?.editor.email).toBe('ed@example.com');
+    expect(await getSession(db, session.id, now + SESSION_TTL_SECONDS * 1000 + 1)).toBeNull();
+    const tampered = `${session.id.slice(0, -1)}${session.id.endsWith('A') ? 'B' : 'A'}`;
+    expect(await getSession(db, tampered, now)).toBeNull();
+    expect(await getSession(db, 'forged', now)).toBeNull();
+    expect(await getSession(db, undefined, now)).toBeNull();
+    await endSession(db.query, session.id);
+    expect(await getSession(db, session.id, now)).toBeNull();
+  });
+
+  test('sign out everywhere ends every session of the editor', async () => {
+    const editor = await addEditor(db, 'ed@example.com', 'correct horse battery');
+    const a = await createSession(db.query, editor.id);
+    const b = await createSession(db.query, editor.id);
+    expect(await endAllSessions(db.query, editor.id)).toBe(2);
+    expect(await getSession(db, a.id)).toBeNull();
+    expect(await getSession(db, b.id)).toBeNull();
+  });
+});

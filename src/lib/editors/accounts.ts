@@ -1,0 +1,161 @@
+// Owns editor accounts, their passwords (Argon2id) and their server-side sessions.
+import 'server-only';
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Database, Query } from '../data/db';
+
+export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .email('Enter an email address.')
+  .max(254);
+export const passwordSchema = z
+  .string()
+  .min(10, 'Use at least 10 characters.')
+  .max(1024, 'Use at most 1024 characters.');
+
+export type Editor = { id: number; email: string };
+export type EditorSession = { editor: Editor; expiresAt: Date };
+
+// Verifying against this when the email is unknown keeps a failed sign-in's timing the same
+// whether or not the account exists.
+let dummyHash: Promise<string> | undefined;
+function getDummyHash() {
+  dummyHash ??= Bun.password.hash('folio-dummy-password', { algorithm: 'argon2id' });
+  return dummyHash;
+}
+
+function hashSessionId(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
+}
+
+/**
+ * Creates an editor, or resets the password of an existing one — which ends every session
+ * signed in with the old password (whoever knew it is signed out).
+ */
+export async function addEditor(
+  db: Database,
+  email: string,
+  password: string,
+): Promise<Editor & { created: boolean; sessionsEnded: number }> {
+  const parsedEmail = emailSchema.parse(email);
+  const parsedPassword = passwordSchema.parse(password);
+  const hash = await Bun.password.hash(parsedPassword, { algorithm: 'argon2id' });
+  return db.transaction(async (q) => {
+    const [existing] = await q<{ id: number }>`SELECT id FROM editors WHERE email = ${parsedEmail}`;
+    const [row] = await q<{ id: number; email: string }>`
+      INSERT INTO editors (email, password_hash, created_at)
+      VALUES (${parsedEmail}, ${hash}, ${new Date().toISOString()})
+      ON CONFLICT (email) DO UPDATE SET password_hash = excluded.password_hash
+      RETURNING id, email`;
+    if (!row) throw new Error('editor insert returned no row');
+    const id = Number(row.id);
+    const sessionsEnded = existing ? await endAllSessions(q, id) : 0;
+    return { id, email: row.email, created: !existing, sessionsEnded };
+  });
+}
+
+export type EditorListing = Editor & { createdAt: string; activeSessions: number };
+
+export async function listEditors(db: Database, now = Date.now()): Promise<EditorListing[]> {
+  const rows = await db.query<{
+    id: number;
+    email: string;
+    created_at: string;
+    active_sessions: number | string;
+  }>`
+    SELECT e.id, e.email, e.created_at,
+      (SELECT COUNT(*) FROM editor_sessions s
+       WHERE s.editor_id = e.id AND s.expires_at > ${new Date(now).toISOString()}) AS active_sessions
+    FROM editors e ORDER BY e.email`;
+  return rows.map((row) => ({
+    id: Number(row.id),
+    email: row.email,
+    createdAt: row.created_at,
+    activeSessions: Number(row.active_sessions),
+  }));
+}
+
+/** Removes an editor and their sessions; false when there was no such editor. */
+export async function removeEditor(db: Database, email: string): Promise<boolean> {
+  const removed = await db.transaction(
+    (q) => q`DELETE FROM editors WHERE email = ${email.trim().toLowerCase()} RETURNING id`,
+  );
+  return removed.length > 0;
+}
+
+/** Ends every session of the editor with `email`; null when there is no such editor. */
+export async function endSessionsOf(db: Database, email: string): Promise<number | null> {
+  return db.transaction(async (q) => {
+    const [editor] = await q<{ id: number }>`
+      SELECT id FROM editors WHERE email = ${email.trim().toLowerCase()}`;
+    return editor ? endAllSessions(q, Number(editor.id)) : null;
+  });
+}
+
+/**
+ * A short fingerprint of the editor's current password hash, or null when there is no such
+ * editor. Device cookies carry it, so a password reset or a removal stops trusting every
+ * device the old credentials were used on.
+ */
+export async function credentialGeneration(q: Query, email: string): Promise<string | null> {
+  const [row] = await q<{ password_hash: string }>`
+    SELECT password_hash FROM editors WHERE email = ${email.trim().toLowerCase()}`;
+  return row
+    ? createHash('sha256').update(row.password_hash).digest('base64url').slice(0, 16)
+    : null;
+}
+
+export async function verifyCredentials(
+  db: Database,
+  email: string,
+  password: string,
+): Promise<Editor | null> {
+  const [row] = await db.query<{ id: number; email: string; password_hash: string }>`
+    SELECT id, email, password_hash FROM editors WHERE email = ${email.trim().toLowerCase()}`;
+  const ok = await Bun.password.verify(password, row?.password_hash ?? (await getDummyHash()));
+  return row && ok ? { id: Number(row.id), email: row.email } : null;
+}
+
+/** A new random session id; only its hash is stored, so a database leak yields no cookies. */
+export async function createSession(
+  q: Query,
+  editorId: number,
+  now = Date.now(),
+): Promise<{ id: string; expiresAt: Date }> {
+  const id = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now + SESSION_TTL_SECONDS * 1000);
+  await q`
+    INSERT INTO editor_sessions (id_hash, editor_id, created_at, expires_at)
+    VALUES (${hashSessionId(id)}, ${editorId}, ${new Date(now).toISOString()}, ${expiresAt.toISOString()})`;
+  return { id, expiresAt };
+}
+
+export async function getSession(
+  db: Database,
+  id: string | undefined,
+  now = Date.now(),
+): Promise<EditorSession | null> {
+  if (id?.length !== 43 || !/^[A-Za-z0-9_-]+$/.test(id)) return null;
+  const [row] = await db.query<{ editor_id: number; email: string; expires_at: string }>`
+    SELECT s.editor_id, e.email, s.expires_at FROM editor_sessions s
+    JOIN editors e ON e.id = s.editor_id WHERE s.id_hash = ${hashSessionId(id)}`;
+  if (!row) return null;
+  const expiresAt = new Date(row.expires_at);
+  if (expiresAt.getTime() <= now) return null;
+  return { editor: { id: Number(row.editor_id), email: row.email }, expiresAt };
+}
+
+export async function endSession(q: Query, id: string | undefined): Promise<void> {
+  if (id) await q`DELETE FROM editor_sessions WHERE id_hash = ${hashSessionId(id)}`;
+}
+
+/** Ends every session of an editor; how many there were. */
+export async function endAllSessions(q: Query, editorId: number): Promise<number> {
+  const ended =
+    await q`DELETE FROM editor_sessions WHERE editor_id = ${editorId} RETURNING id_hash`;
+  return ended.length;
+}

@@ -1,0 +1,283 @@
+// Owns what happens to a request before Waku sees it, and the last word on every response:
+// hashed assets and cache hits answered from memory; the request's facts established once (a
+// Host no valid origin can be made of is a 400); addresses no route could serve refused and
+// non-canonical ones redirected; methods checked against the route, HEAD answered as a GET;
+// the request context opened for everything that runs; and the security
+// headers on whatever goes out.
+import 'server-only';
+import { staticPage } from '../observability/fallback-page';
+import { hydrateAfterPaint } from '../waku/hydrate-after-paint';
+import { withDefaultCacheControl, withHeader } from './cache-headers';
+import { PAGE_DATA_HEADER, pageAddressOfPageData, wakuPageDataAddress } from './page-data-address';
+import type { RenderCache } from './render-cache';
+import { runInRequestContext } from './request-context';
+import {
+  ALLOWED_METHODS,
+  canonicalLocation,
+  clientAddressOf,
+  isHttps,
+  mayBePageAddress,
+  type Route,
+  routeOf,
+} from './routes';
+import { HSTS_HEADER, withSecurityHeaders } from './security-headers';
+import type { StaticAssets } from './static-assets';
+
+export const MAX_URL_LENGTH = 8 * 1024;
+const MAX_SEGMENT_LENGTH = 255;
+/** Host values already found valid: a cache hit for one of them skips the checks. */
+const MAX_KNOWN_HOSTS = 64;
+
+const NOT_FOUND_HTML = staticPage({
+  title: 'Page not found',
+  heading: 'Page not found',
+  body: '<p>There is no page at this address.</p><p><a href="/">Go to the home page</a></p>',
+});
+
+type Handler = (request: Request) => Promise<Response>;
+/** What Bun.serve passes beside the request: where the socket came from. */
+type Peer = { requestIP?: (request: Request) => { address: string } | null };
+
+export type FrontDoorOptions = {
+  /** Waku's app: everything not answered here. */
+  app: Handler;
+  renderCache: RenderCache | null;
+  /** SITE_URL: the origin for absolute links; unset, each request's own. */
+  siteUrl: string | undefined;
+  /** TRUST_PROXY: how many proxies' X-Forwarded-* headers to believe. */
+  trustedProxyHops: number;
+  /** Answers /media/… (uploaded images), outside Waku: bytes from the store, never rendered. */
+  media?: (request: Request, pathname: string) => Promise<Response>;
+};
+
+/** Why a URL is refused outright, or null to let it through. */
+export function refuseUrl(rawUrl: string): { status: 404 | 414 } | null {
+  if (rawUrl.length > MAX_URL_LENGTH) return { status: 414 };
+  const pathStart = rawUrl.indexOf('/', rawUrl.indexOf('//') + 2);
+  const queryStart = rawUrl.indexOf('?', pathStart);
+  const path = rawUrl.slice(pathStart, queryStart === -1 ? undefined : queryStart);
+  // NUL bytes (raw or encoded) and encoded slashes/backslashes/dots in the path never name a
+  // page; they are the stuff of traversal attempts.
+  if (/%00|\0|%2f|%5c|%2e%2e/i.test(path)) return { status: 404 };
+  // No page, asset or file name is this long, and the static file server fails (ENAMETOOLONG)
+  // rather than answering 404 when asked for one.
+  if (path.split('/').some((segment) => segment.length > MAX_SEGMENT_LENGTH))
+    return { status: 404 };
+  return null;
+}
+
+/** Why the Host header names no origin, or null when it does. */
+function hostProblem(request: Request): string | null {
+  const host = request.headers.get('host');
+  if (!host) return 'a Host header is required';
+  // Bun joins repeated headers with ", "; a host name never contains a comma.
+  if (host.includes(',')) return 'more than one Host header';
+  // Bun leaves the URL relative when it cannot make an origin of the Host header; other
+  // servers (the dev server) may not, so the header is judged on its own too.
+  if (!request.url.startsWith('http')) return 'the Host header is not a valid host';
+  try {
+    new URL(request.url);
+    const { hostname } = new URL(`http://${host}/`);
+    // WHATWG URLs accept empty labels (`a..b`); no host name has one.
+    if (
+      !hostname.startsWith('[') &&
+      hostname.split('.').some((label, i, all) => label === '' && i < all.length - 1)
+    )
+      return 'the Host header is not a valid host';
+    return null;
+  } catch {
+    return 'the Host header is not a valid host';
+  }
+}
+
+function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(`${text}\n`, {
+    status,
+    headers: { 'content-type': 'text/plain; charset=utf-8', ...headers },
+  });
+}
+
+/**
+ * A page's HTML and its data share an address (page-data-address.ts): every response of a
+ * page, a preview or page data says it varies on the flag, so no cache mixes the two.
+ */
+function withPageVary(response: Response, route: Route): Response {
+  if (route.kind !== 'page' && route.kind !== 'preview' && route.kind !== 'page-data')
+    return response;
+  const vary = response.headers.get('vary');
+  if (vary && /\brsc\b/i.test(vary)) return response;
+  return withHeader(response, 'vary', vary ? `${vary}, RSC` : 'RSC');
+}
+
+/** Page data and action results are component payloads, whatever Waku said (or did not). */
+function withPayloadType(response: Response, route: Route): Response {
+  if (route.kind !== 'page-data' && route.kind !== 'action') return response;
+  if (response.status >= 300 || response.headers.get('content-type')) return response;
+  return withHeader(response, 'content-type', 'text/x-component; charset=utf-8');
+}
+
+export function createFrontDoor({
+  app,
+  renderCache,
+  siteUrl,
+  trustedProxyHops,
+  media,
+}: FrontDoorOptions) {
+  const knownHosts = new Set<string>();
+  let assets: StaticAssets | null = null;
+
+  /**
+   * Page data asked for at a page's own address (with the flag) is answered as Waku's
+   * page-data request for it, and its redirects are said at page addresses again.
+   */
+  async function frontDoor(request: Request, peer?: Peer): Promise<Response> {
+    const flag = request.headers.get(PAGE_DATA_HEADER);
+    if (flag === null || (request.method !== 'GET' && request.method !== 'HEAD'))
+      return answer(request, peer);
+    // The address as the browser sent it is what the URL limits judge, not Waku's spelling
+    // of it (which encodes the query once more).
+    if (refuseUrl(request.url)) return answer(request, peer);
+    const url = new URL(request.url);
+    const pageData = wakuPageDataAddress(url, flag, mayBePageAddress);
+    if (!pageData) return answer(request, peer);
+    const response = await answer(
+      new Request(`${url.origin}${pageData.address}`, {
+        method: request.method,
+        headers: request.headers,
+        signal: request.signal,
+      }),
+      peer,
+      { urlChecked: true },
+    );
+    const location = response.headers.get('location');
+    return location
+      ? withHeader(response, 'location', pageAddressOfPageData(location, pageData.stamp))
+      : response;
+  }
+
+  async function answer(
+    request: Request,
+    peer?: Peer,
+    { urlChecked = false }: { urlChecked?: boolean } = {},
+  ): Promise<Response> {
+    const method = request.method;
+    const https = isHttps(request, trustedProxyHops);
+
+    // Hot path: hashed assets and cache hits, for a Host already found valid. Both were built
+    // with the security headers; only HSTS depends on the request.
+    if (
+      (method === 'GET' || method === 'HEAD') &&
+      knownHosts.has(request.headers.get('host') ?? '')
+    ) {
+      const hit = assets?.lookup(request) ?? renderCache?.lookup(request);
+      if (hit) {
+        if (https) hit.headers.set(HSTS_HEADER[0] as string, HSTS_HEADER[1] as string);
+        return hit;
+      }
+    }
+
+    const problem = hostProblem(request);
+    if (problem)
+      return withSecurityHeaders(plain(400, `Bad request: ${problem}.`), {
+        https,
+        route: null,
+        method,
+      });
+    if (knownHosts.size < MAX_KNOWN_HOSTS) knownHosts.add(request.headers.get('host') ?? '');
+
+    const refused = urlChecked ? null : refuseUrl(request.url);
+    if (refused) {
+      const response =
+        refused.status === 404
+          ? new Response(NOT_FOUND_HTML, {
+              status: 404,
+              headers: { 'content-type': 'text/html; charset=utf-8' },
+            })
+          : plain(414, 'URI Too Long');
+      // Like every other refusal: no cache keeps it (a CDN would otherwise hold the 404).
+      return withSecurityHeaders(withDefaultCacheControl(response), { https, route: null, method });
+    }
+
+    const url = new URL(request.url);
+    // The method is checked against the route the address stands for, canonical or not: a
+    // PUT to `/about/` is as wrong as one to `/about`.
+    const location = canonicalLocation(url.pathname);
+    const route = routeOf(url.pathname);
+    const allowed = ALLOWED_METHODS[(location ? routeOf(location) : route).kind];
+    if (allowed && !allowed.includes(method)) {
+      return withSecurityHeaders(plain(405, 'Method not allowed.', { allow: allowed.join(', ') }), {
+        https,
+        route,
+        method,
+      });
+    }
+    if (location && (method === 'GET' || method === 'HEAD')) {
+      const redirect = new Response(null, {
+        status: 308,
+        headers: { location: `${location}${url.search}` },
+      });
+      // Headers as for the address it leads to: `/About` and `/home` alike.
+      return withSecurityHeaders(withPageVary(redirect, route), {
+        https,
+        route: routeOf(location),
+        method,
+      });
+    }
+
+    if (route.kind === 'media' && media)
+      return withSecurityHeaders(await media(request, url.pathname), { https, route, method });
+
+    // HEAD is rendered as a GET; public page data takes no parameters, so a query string there
+    // is dropped before anything can reflect it.
+    const dropQuery = route.kind === 'page-data' && !route.preview && url.search !== '';
+    const inner =
+      method === 'HEAD' || dropQuery
+        ? new Request(dropQuery ? `${url.origin}${url.pathname}` : request.url, {
+            method: method === 'HEAD' ? 'GET' : method,
+            headers: request.headers,
+            signal: request.signal,
+          })
+        : request;
+
+    const socketAddress = peer?.requestIP?.(request)?.address ?? 'unknown';
+    const facts = {
+      request,
+      url,
+      route,
+      https,
+      clientAddress: clientAddressOf(request, socketAddress, trustedProxyHops),
+      origin: siteUrl ?? url.origin,
+    };
+    const handle = async (forwarded: Request) =>
+      hydrateAfterPaint(withPayloadType(await app(forwarded), route), route);
+    const response = await runInRequestContext(facts, () =>
+      renderCache ? renderCache.handle(inner, handle) : handle(inner),
+    );
+    // A HEAD gets the GET's response: Bun sends its headers with the body's true length and
+    // leaves the body out (a bodiless Response would say Content-Length: 0). Bun cancels the
+    // body it leaves out, and a streamed page-data render that a cancel aborts is reported as
+    // an error (by Waku and by us), so that stream is read to its end through a second branch
+    // instead; the branch Bun cancels is only a copy.
+    let answer = response;
+    if (method === 'HEAD' && route.kind === 'page-data' && response.body) {
+      const [sent, drained] = response.body.tee();
+      void drained.pipeTo(new WritableStream()).catch(() => undefined);
+      answer = new Response(sent, response);
+    }
+    return withSecurityHeaders(withPageVary(withDefaultCacheControl(answer), route), {
+      https,
+      route,
+      method,
+    });
+  }
+
+  return {
+    fetch: frontDoor,
+    /** The production server hands over the build's hashed assets (none in development). */
+    serveAssets(loaded: StaticAssets) {
+      assets = loaded;
+    },
+  };
+}
+
+export type FrontDoor = ReturnType<typeof createFrontDoor>;

@@ -1,0 +1,36 @@
+// Applies what pages and actions asked of the response (cookies, status, privacy), and makes
+// every preview, signed-in or action response private: `no-store` and `noindex`.
+import type { MiddlewareHandler } from 'hono';
+import { PRIVATE_CACHE_CONTROL } from '../cache-headers';
+import { requestContext } from '../request-context';
+import { SESSION_COOKIE } from '../routes';
+
+export function responseContext(): MiddlewareHandler {
+  return async function responseContextMiddleware(c, next) {
+    const context = requestContext();
+    const { route } = context;
+    if (
+      route.kind === 'preview' ||
+      route.preview === true ||
+      (c.req.method !== 'GET' && c.req.method !== 'HEAD') ||
+      (c.req.header('cookie') ?? '').includes(`${SESSION_COOKIE}=`)
+    ) {
+      context.isPrivate = true;
+    }
+    await next();
+    let response = c.res;
+    // The status a page asked for applies to the document; page data stays 200 for the router.
+    if (context.status && response.status === 200 && route.kind !== 'page-data') {
+      response = new Response(response.body, { status: context.status, headers: response.headers });
+    }
+    for (const cookie of context.cookies) response.headers.append('set-cookie', cookie);
+    if (context.isPrivate) {
+      response.headers.set('cache-control', PRIVATE_CACHE_CONTROL);
+      response.headers.set('x-robots-tag', 'noindex');
+    }
+    if (response !== c.res) {
+      c.res = undefined;
+      c.res = response;
+    }
+  };
+}

@@ -1,0 +1,295 @@
+// Owns the in-memory cache of public page responses (HTML and page data): stored once per
+// content version with a strong ETag per content coding and bodies compressed once, served
+// before Waku runs. Only responses a published page proved real are stored, so junk addresses
+// and query strings cannot fill it.
+import 'server-only';
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import { ETAGS_HEADER, pagePathOfPageData } from '../waku/internals';
+import { NO_STORE, PUBLIC_CACHE_HEADERS, setPublicCacheHeaders } from './cache-headers';
+import { chooseEncoding, clientCopyIsCurrent, type Encoding } from './negotiation';
+import { PAGE_VARY } from './page-data-address';
+import { currentRequestContext } from './request-context';
+import { isReservedSlug, isValidSlug, SESSION_COOKIE } from './routes';
+import { OPENER_ISOLATION, SECURITY_HEADERS } from './security-headers';
+
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+const ENCODINGS: readonly Encoding[] = ['identity', 'gzip', 'br'];
+const ETAG_SUFFIX: Record<Encoding, string> = { identity: '', gzip: '-gz', br: '-br' };
+const SESSION_COOKIE_PAIR = `${SESSION_COOKIE}=`;
+
+type Variant = {
+  etag: string;
+  /** A Response made from a Blob shares it instead of copying the bytes. */
+  blob: Blob;
+  /** Built once at store time: a hit only picks them. */
+  headers: Headers;
+  notModified: Headers;
+};
+type Entry = {
+  key: string;
+  version: number;
+  variants: Record<Encoding, Variant>;
+  /** Bodies, key and headers: what the entry really costs in memory. */
+  bytes: number;
+  /** Recency for LRU eviction; a hit only bumps this number. */
+  lastUsed: number;
+};
+
+export type RenderCacheOptions = {
+  /** The content version; an entry made under another version is never served. */
+  contentVersion: () => number;
+  maxBytes?: number;
+  enabled?: boolean;
+};
+
+/**
+ * The cache key of a request that may be served from cache, or null: GET/HEAD without an
+ * editor's session, for `/`, a public page without a query string, or a public page's data
+ * (whose query string is ignored: public pages take no parameters).
+ */
+export function cacheKeyOf(request: Request): string | null {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+  if (request.headers.get('cookie')?.includes(SESSION_COOKIE_PAIR)) return null;
+  // Split the URL by hand: this runs on every request, and new URL() is the costliest step.
+  const raw = request.url;
+  if (!raw.startsWith('http')) return null;
+  const pathStart = raw.indexOf('/', raw.indexOf('//') + 2);
+  if (pathStart === -1) return null;
+  const queryStart = raw.indexOf('?', pathStart);
+  const path = queryStart === -1 ? raw.slice(pathStart) : raw.slice(pathStart, queryStart);
+  if (isPublicPagePath(path)) {
+    // Query strings on documents (tracking parameters and the like) would split the cache.
+    return queryStart === -1 ? `doc ${path}` : null;
+  }
+  const pagePath = pagePathOfPageData(path);
+  return pagePath !== null && isPublicPagePath(pagePath) ? `rsc ${path}` : null;
+}
+
+function isPublicPagePath(path: string): boolean {
+  if (path === '/') return true;
+  const slug = path.slice(1);
+  return isValidSlug(slug) && !isReservedSlug(slug);
+}
+
+/** The render of this request showed a published page and did not fail part-way. */
+function renderProvedReal(): boolean {
+  const context = currentRequestContext();
+  return context?.renderedPublicPage !== undefined && !context.renderFailed;
+}
+
+/**
+ * What shared caches may do with a public response that is not stored here: keep a real page
+ * like a stored one; never keep a failed render, or a "no such page" payload that would
+ * outlive the page's publication.
+ */
+function markForSharedCaches(response: Response): void {
+  if (renderProvedReal()) setPublicCacheHeaders(response.headers);
+  else response.headers.set('cache-control', NO_STORE);
+}
+
+function isStorable(response: Response): boolean {
+  if (response.status !== 200 || response.headers.has('set-cookie')) return false;
+  if (/private|no-store/.test(response.headers.get('cache-control') ?? '')) return false;
+  const type = response.headers.get('content-type') ?? '';
+  return type.startsWith('text/html') || type.startsWith('text/x-component');
+}
+
+const UNCACHED_HEADERS = new Set([
+  'content-length',
+  'content-encoding',
+  'etag',
+  ...Object.keys(PUBLIC_CACHE_HEADERS),
+  'date',
+  'vary',
+  ...Object.keys(SECURITY_HEADERS),
+  // Public pages only are stored, and they go without it (isolatedFromOpeners).
+  OPENER_ISOLATION[0],
+]);
+
+export function createRenderCache({
+  contentVersion: readVersion,
+  maxBytes = DEFAULT_MAX_BYTES,
+  enabled = true,
+}: RenderCacheOptions) {
+  /** The content version, or null when it cannot be read: then the cache steps aside and the
+   * request is rendered (and fails, if it must) like any uncached one. */
+  function contentVersion(): number | null {
+    try {
+      return readVersion();
+    } catch {
+      return null;
+    }
+  }
+
+  const entries = new Map<string, Entry>();
+  const inFlight = new Map<string, Promise<Entry | null>>();
+  let totalBytes = 0;
+  let clock = 0;
+
+  function touch(entry: Entry) {
+    clock += 1;
+    entry.lastUsed = clock;
+  }
+
+  function forget(entry: Entry) {
+    entries.delete(entry.key);
+    totalBytes -= entry.bytes;
+  }
+
+  function remember(entry: Entry) {
+    const previous = entries.get(entry.key);
+    if (previous) forget(previous);
+    entries.set(entry.key, entry);
+    totalBytes += entry.bytes;
+    touch(entry);
+    // Evict the least recently used; a scan is fine, since it only runs when a page is stored.
+    while (totalBytes > maxBytes && entries.size > 0) {
+      let oldest: Entry | undefined;
+      for (const candidate of entries.values())
+        if (!oldest || candidate.lastUsed < oldest.lastUsed) oldest = candidate;
+      if (!oldest) break;
+      forget(oldest);
+    }
+  }
+
+  function buildEntry(
+    key: string,
+    version: number,
+    response: Response,
+    body: Uint8Array<ArrayBuffer>,
+  ): Entry {
+    const kept: [string, string][] = [...response.headers].filter(
+      ([name]) => !UNCACHED_HEADERS.has(name),
+    );
+    const bodies: Record<Encoding, Uint8Array<ArrayBuffer>> = {
+      identity: new Uint8Array(body),
+      gzip: new Uint8Array(Bun.gzipSync(body)),
+      br: new Uint8Array(brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9 } })),
+    };
+    const base = `${Bun.hash(body).toString(36)}-${body.length.toString(36)}`;
+    let bytes = key.length * 2 + 256;
+    const variants = {} as Record<Encoding, Variant>;
+    for (const encoding of ENCODINGS) {
+      const etag = `"${base}${ETAG_SUFFIX[encoding]}"`;
+      const common: [string, string][] = [
+        ...kept,
+        ...Object.entries(SECURITY_HEADERS),
+        ['etag', etag],
+        ...Object.entries(PUBLIC_CACHE_HEADERS),
+        ['vary', PAGE_VARY],
+        ['x-folio-cache', 'hit'],
+      ];
+      const withBody: [string, string][] = [
+        ...common,
+        ...(encoding === 'identity'
+          ? []
+          : ([['content-encoding', encoding]] as [string, string][])),
+        ['content-length', String(bodies[encoding].length)],
+      ];
+      for (const [name, value] of [...common, ...withBody]) bytes += name.length + value.length;
+      bytes += bodies[encoding].length;
+      variants[encoding] = {
+        etag,
+        blob: new Blob([bodies[encoding]]),
+        headers: new Headers(withBody),
+        notModified: new Headers(common),
+      };
+    }
+    return { key, version, variants, bytes, lastUsed: 0 };
+  }
+
+  async function render(key: string, version: number, request: Request, handler: Handler) {
+    // The browser lists the elements it already holds; a stored payload must be the full one.
+    const headers = new Headers(request.headers);
+    headers.delete(ETAGS_HEADER);
+    const bare = new Request(request.url, {
+      method: request.method,
+      headers,
+      signal: request.signal,
+    });
+    const response = await handler(bare);
+    if (!isStorable(response)) return { response, entry: null };
+    const body = new Uint8Array(await response.arrayBuffer());
+    if (!renderProvedReal() || version !== contentVersion()) {
+      const uncached = new Response(body, response);
+      markForSharedCaches(uncached);
+      return { response: uncached, entry: null };
+    }
+    return { response: null, entry: buildEntry(key, version, response, body) };
+  }
+
+  function respond(entry: Entry, request: Request): Response {
+    const variant = entry.variants[chooseEncoding(request.headers.get('accept-encoding'))];
+    if (clientCopyIsCurrent(request, variant.etag))
+      return new Response(null, { status: 304, headers: variant.notModified });
+    return new Response(request.method === 'HEAD' ? null : variant.blob, {
+      status: 200,
+      headers: variant.headers,
+    });
+  }
+
+  type Handler = (request: Request) => Promise<Response>;
+
+  return {
+    get size() {
+      return { entries: entries.size, bytes: totalBytes };
+    },
+    clear() {
+      entries.clear();
+      totalBytes = 0;
+    },
+
+    /** A cached response for this request if there is a current one; never renders. */
+    lookup(request: Request): Response | null {
+      if (!enabled) return null;
+      const key = cacheKeyOf(request);
+      if (key === null) return null;
+      const entry = entries.get(key);
+      if (!entry || entry.version !== contentVersion()) return null;
+      touch(entry);
+      return respond(entry, request);
+    },
+
+    /** Answers from the cache, or renders through `handler` and stores what may be stored. */
+    async handle(request: Request, handler: Handler): Promise<Response> {
+      const key = enabled ? cacheKeyOf(request) : null;
+      if (key === null) {
+        const response = await handler(request);
+        if (cacheKeyOf(request) !== null && isStorable(response)) markForSharedCaches(response);
+        return response;
+      }
+      const version = contentVersion();
+      if (version === null) return handler(request);
+      const cached = entries.get(key);
+      if (cached && cached.version === version) {
+        touch(cached);
+        return respond(cached, request);
+      }
+      // One render per key at a time: concurrent misses wait for the first.
+      const pending = inFlight.get(key);
+      if (pending) {
+        const entry = await pending;
+        if (entry && entry.version === contentVersion()) return respond(entry, request);
+        return handler(request);
+      }
+      let settle: (entry: Entry | null) => void = () => undefined;
+      inFlight.set(key, new Promise((resolve) => (settle = resolve)));
+      try {
+        const { response, entry } = await render(key, version, request, handler);
+        settle(entry);
+        if (!entry) return response ?? handler(request);
+        remember(entry);
+        const fresh = respond(entry, request);
+        fresh.headers.set('x-folio-cache', 'miss');
+        return fresh;
+      } catch (error) {
+        settle(null);
+        throw error;
+      } finally {
+        inFlight.delete(key);
+      }
+    },
+  };
+}
+
+export type RenderCache = ReturnType<typeof createRenderCache>;

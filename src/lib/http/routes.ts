@@ -1,0 +1,277 @@
+// Owns Folio's addresses: what a slug may be and which names no page may take, which route a
+// path is and which methods it answers, the canonical form of public and preview paths, page
+// data and share-link addresses — and the request facts every layer must agree on: the cookie
+// names, whether a request came over HTTPS, and which address it came from.
+// Shared by server and browser code: nothing here may import server-only modules.
+import { MEDIA_ADDRESS } from '../media/media-refs';
+import { ACTION_PATH, pageDataPathOf, pagePathOfPageData, RSC_PREFIX } from '../waku/internals';
+
+// --- Slugs ------------------------------------------------------------------------------------
+
+export const HOME_SLUG = 'home';
+export const MAX_SLUG_LENGTH = 100;
+
+const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** Names the framework, the API or Folio itself answers; no page may take them. */
+export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
+  'preview',
+  'api',
+  'rsc',
+  'assets',
+  'monitoring',
+  'healthz',
+  'sitemap.xml',
+  'feed.xml',
+  'robots.txt',
+  '404',
+  '500',
+  'favicon.svg',
+  'favicon.ico',
+  'media',
+]);
+
+/** The editors' media library (the dashboard's `?media`). */
+export const MEDIA_LIBRARY = '/preview?media';
+
+export function isValidSlug(slug: string): boolean {
+  return slug.length >= 1 && slug.length <= MAX_SLUG_LENGTH && SLUG_PATTERN.test(slug);
+}
+
+export function isReservedSlug(slug: string): boolean {
+  return RESERVED_SLUGS.has(slug.toLowerCase());
+}
+
+/** A message for the editor's form, or null when the slug can be used for a new page. */
+export function validateNewSlug(slug: string): string | null {
+  if (slug.length === 0) return 'Enter a slug.';
+  if (slug.length > MAX_SLUG_LENGTH) return `Use at most ${MAX_SLUG_LENGTH} characters.`;
+  if (!SLUG_PATTERN.test(slug)) {
+    return 'Use lowercase letters, digits and single hyphens, not at the start or end.';
+  }
+  if (isReservedSlug(slug)) return `“${slug}” is reserved.`;
+  return null;
+}
+
+/**
+ * The slug a new page's title suggests (`Café & Bar, 2026!` → `cafe-bar-2026`): lower case,
+ * accents dropped, runs of anything else one hyphen, at most MAX_SLUG_LENGTH characters.
+ */
+export function slugFromTitle(title: string): string {
+  return title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, MAX_SLUG_LENGTH)
+    .replace(/-+$/, '');
+}
+
+// --- Routes -----------------------------------------------------------------------------------
+
+export type RouteKind =
+  | 'page'
+  | 'preview'
+  | 'page-data'
+  | 'action'
+  | 'asset'
+  | 'file'
+  | 'sitemap'
+  | 'feed'
+  | 'robots'
+  | 'healthz'
+  | 'monitoring'
+  | 'media'
+  | 'other';
+
+/** A request's route. `slug` names the page of a page, preview or page-data route. */
+export type Route = { kind: RouteKind; slug?: string; preview?: boolean };
+
+const FIXED_ROUTES: Readonly<Record<string, RouteKind>> = {
+  '/sitemap.xml': 'sitemap',
+  '/feed.xml': 'feed',
+  '/robots.txt': 'robots',
+  '/healthz': 'healthz',
+  '/monitoring': 'monitoring',
+  '/favicon.svg': 'file',
+};
+
+/** Which route a (decoded) path is. Paths no route serves are `other`: the router's 404. */
+export function routeOf(pathname: string): Route {
+  const fixed = FIXED_ROUTES[pathname];
+  if (fixed) return { kind: fixed };
+  if (pathname === '/') return { kind: 'page', slug: HOME_SLUG };
+  if (pathname.startsWith(RSC_PREFIX)) {
+    const pagePath = pagePathOfPageData(pathname);
+    if (pagePath !== null) {
+      // Page data for an address no page is at is still page data (the router's "not found"
+      // payload), typed and kept out of caches like any other.
+      const page = routeOf(pagePath);
+      if (page.kind === 'page' || page.kind === 'preview')
+        return { kind: 'page-data', slug: page.slug, preview: page.kind === 'preview' };
+      return { kind: 'page-data', preview: isPreviewPath(pagePath) };
+    }
+    return ACTION_PATH.test(pathname) ? { kind: 'action' } : { kind: 'other' };
+  }
+  if (pathname.startsWith('/assets/')) return { kind: 'asset' };
+  // Uploaded images: /media/<hash>/<variant> (media-refs.ts).
+  if (MEDIA_ADDRESS.test(pathname)) return { kind: 'media' };
+  const segments = pathname.slice(1).split('/');
+  const [first = '', second] = segments;
+  if (first === 'preview') {
+    // /preview itself is the editors' dashboard; the home page's preview is /preview/home.
+    if (segments.length === 1) return { kind: 'preview' };
+    if (segments.length === 2 && second !== undefined && isValidSlug(second))
+      return { kind: 'preview', slug: second };
+    return { kind: 'other' };
+  }
+  if (segments.length === 1 && isValidSlug(first) && !isReservedSlug(first))
+    return { kind: 'page', slug: first };
+  return { kind: 'other' };
+}
+
+/**
+ * Whether a path may be a page's address, for a page-data request made there
+ * (page-data-address.ts): a page or a preview, in any spelling the canonical redirect fixes
+ * (a page that does not exist is still a page's address: its data is the router's "not
+ * found"). Nothing else: not a fixed route, an asset, an image, one of Waku's own addresses,
+ * or a path no page could have — `/_root` and `/about_` are spellings of other pages in
+ * Waku's page-data addresses, and a flagged request for them is answered as a plain one.
+ */
+export function mayBePageAddress(pathname: string): boolean {
+  const kind = routeOf(canonicalLocation(pathname) ?? pathname).kind;
+  return kind === 'page' || kind === 'preview';
+}
+
+/** The methods each route answers; `null` means no route is there (404, whatever the method).
+ * Every GET route answers HEAD. Pages take POST: forms post back to the page's own address. */
+export const ALLOWED_METHODS: Readonly<Record<RouteKind, readonly string[] | null>> = {
+  page: ['GET', 'HEAD', 'POST'],
+  preview: ['GET', 'HEAD', 'POST'],
+  'page-data': ['GET', 'HEAD'],
+  action: ['POST'],
+  asset: ['GET', 'HEAD'],
+  file: ['GET', 'HEAD'],
+  sitemap: ['GET', 'HEAD'],
+  feed: ['GET', 'HEAD'],
+  robots: ['GET', 'HEAD'],
+  healthz: ['GET', 'HEAD'],
+  monitoring: ['POST'],
+  media: ['GET', 'HEAD'],
+  other: null,
+};
+
+/**
+ * Where a path belongs when it is not in canonical form (a 308), or null when it is — or when
+ * no page could be there (a 404 for the router). Canonical: lower case, no trailing or doubled
+ * slash, no `index.html`, `/home` as `/`, and the same for the preview's mirror of each page.
+ */
+export function canonicalLocation(pathname: string): string | null {
+  if (!pathname.startsWith('/')) return null;
+  if (pathname.startsWith(RSC_PREFIX)) return canonicalPageDataLocation(pathname);
+  // `/about/index.html` is `/about` to Waku's router: one address per page.
+  const collapsed = pathname.replace(/\/{2,}/g, '/').replace(/\/index\.html\/?$/i, '/');
+  const trimmed = collapsed.length > 1 ? collapsed.replace(/\/$/, '') : collapsed;
+  const segments = trimmed.toLowerCase().slice(1).split('/');
+  const [first = '', second] = segments;
+  let target: string | null = null;
+  if (trimmed === '/') target = '/';
+  else if (FIXED_ROUTES[trimmed.toLowerCase()]) target = trimmed.toLowerCase();
+  else if (first === 'preview' && segments.length <= 2) {
+    if (second === undefined) target = PREVIEW_DASHBOARD;
+    else if (isValidSlug(second)) target = previewPath(second);
+  } else if (segments.length === 1 && isValidSlug(first) && !isReservedSlug(first)) {
+    target = publicPath(first);
+  }
+  return target !== null && target !== pathname ? target : null;
+}
+
+/**
+ * Page data has one address per page too: Waku's router asks for exactly `pageDataPathOf` of
+ * a canonical path, so any other spelling (`/RSC/R/About.txt`, `/RSC/R/about_.txt`) is sent
+ * there rather than rendered, and cached, under a second name.
+ */
+function canonicalPageDataLocation(pathname: string): string | null {
+  const pagePath = pagePathOfPageData(pathname);
+  if (pagePath === null) return null;
+  const canonical = canonicalLocation(pagePath) ?? pagePath;
+  const kind = routeOf(canonical).kind;
+  if (kind !== 'page' && kind !== 'preview') return null;
+  const target = pageDataPathOf(canonical);
+  return target !== pathname ? target : null;
+}
+
+export function publicPath(slug: string): `/${string}` {
+  return slug === HOME_SLUG ? '/' : `/${slug}`;
+}
+
+/** The editors' dashboard: every page, its state and last change. */
+export const PREVIEW_DASHBOARD = '/preview';
+
+/** A page's preview: `/preview/<slug>`, the home page's included (`/preview/home`). */
+export function previewPath(slug: string): `/preview/${string}` {
+  return `/preview/${slug}`;
+}
+
+export function isPreviewPath(path: string): boolean {
+  return path === PREVIEW_DASHBOARD || path.startsWith('/preview/');
+}
+
+/** Points root-relative links of rendered Markdown at their preview versions. */
+export function rewriteLinksForPreview(html: string): string {
+  return html.replace(/href="\/(?!\/|preview(?:[/"?#]))([^"]*)"/g, (_match, rest: string) =>
+    rest === '' || rest.startsWith('?') || rest.startsWith('#')
+      ? `href="${previewPath(HOME_SLUG)}${rest}"`
+      : `href="/preview/${rest}"`,
+  );
+}
+
+// --- Share links ------------------------------------------------------------------------------
+
+/** The query parameter that carries a share link's token. */
+export const SHARE_PARAM = 'share';
+
+export function shareLinkPath(
+  slug: string,
+  token: string,
+): `${ReturnType<typeof previewPath>}?${string}` {
+  return `${previewPath(slug)}?${SHARE_PARAM}=${encodeURIComponent(token)}`;
+}
+
+// --- Request facts ----------------------------------------------------------------------------
+
+/** The editor's session (HttpOnly, SameSite=Lax, Secure over HTTPS). */
+export const SESSION_COOKIE = 'folio_session';
+/** A device an editor has signed in from (sign-in throttling, docs/decisions/0011). */
+export const DEVICE_COOKIE = 'folio_device';
+
+/**
+ * Whether the visitor's connection is HTTPS: the server's own TLS, or — only when a proxy is
+ * trusted (TRUST_PROXY) — what the nearest proxy says in X-Forwarded-Proto.
+ */
+export function isHttps(request: Request, trustedProxyHops: number): boolean {
+  if (request.url.startsWith('https:')) return true;
+  if (trustedProxyHops < 1) return false;
+  const forwarded = request.headers.get('x-forwarded-proto');
+  return forwarded?.split(',').at(-1)?.trim().toLowerCase() === 'https';
+}
+
+/**
+ * The client's address: the socket's peer, or with `trustedProxyHops` proxies in front, the
+ * address the outermost trusted proxy saw (X-Forwarded-For read from the right, as each proxy
+ * appends the address it was connected from). Anything further left is the client's own say.
+ */
+export function clientAddressOf(
+  request: Request,
+  socketAddress: string,
+  trustedProxyHops: number,
+): string {
+  if (trustedProxyHops < 1) return socketAddress;
+  const forwarded = (request.headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const chain = [...forwarded, socketAddress];
+  return chain[Math.max(0, chain.length - 1 - trustedProxyHops)] ?? socketAddress;
+}

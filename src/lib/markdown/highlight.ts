@@ -1,0 +1,115 @@
+// Owns syntax highlighting of fenced code: done once, when a page is saved, on the server, so
+// visitors get coloured code with no JavaScript (docs/decisions/0017). Shiki (VS Code's
+// grammars and themes, Oniguruma engine) runs in a worker thread of its own
+// (highlight-worker.ts): a costly block never holds up the requests this thread serves, and
+// the highlighter's memory (its grammars and WASM heap, 60–130 MB measured) is given back when
+// the worker ends after a quiet minute. Both themes are written as CSS variables, so site.css
+// picks light or dark with the reader's setting.
+import 'server-only';
+import path from 'node:path';
+import { log } from '../observability/log';
+import { processSingleton } from '../runtime/process-singleton';
+import type { HighlightReply, HighlightRequest } from './highlight-worker';
+
+/** A render waits at most this long for its code to be coloured; then it is shown plain. */
+const WAIT_MS = 3_000;
+/**
+ * More a render waits while the worker is still starting (loading Shiki, its grammars and
+ * WASM: under a second when idle, past 3 s on a busy two-core machine, where a CI run saw
+ * `db seed` give up twice and keep the demo's code plain for good).
+ */
+const START_MS = 12_000;
+/** The worker ends after this long without work (and starts again when asked). */
+const IDLE_MS = 60_000;
+
+type Pending = { resolve: (html: (string | null)[]) => void; timer: ReturnType<typeof setTimeout> };
+type Highlighting = {
+  worker: Worker | null;
+  /** Whether the worker has not answered yet (it is still starting). */
+  starting: boolean;
+  pending: Map<number, Pending>;
+  nextId: number;
+  idle: ReturnType<typeof setTimeout> | null;
+};
+
+/** The worker's script: the built one beside the server, or the source (dev, tests, CLI). */
+function workerUrl(): string | URL {
+  return import.meta.url.includes('/dist/server/')
+    ? path.resolve('dist/server/highlight-worker.js')
+    : new URL('./highlight-worker.ts', import.meta.url);
+}
+
+function state(): Highlighting {
+  return processSingleton('highlighting', () => ({
+    worker: null,
+    starting: false,
+    pending: new Map(),
+    nextId: 1,
+    idle: null,
+  }));
+}
+
+/** Ends the worker: every render waiting for it gets plain code. */
+function stop(reason?: string) {
+  const current = state();
+  if (reason) log.warn('syntax highlighting stopped', { reason });
+  current.worker?.terminate();
+  current.worker = null;
+  if (current.idle) clearTimeout(current.idle);
+  current.idle = null;
+  for (const [id, waiting] of current.pending) {
+    clearTimeout(waiting.timer);
+    current.pending.delete(id);
+    waiting.resolve([]);
+  }
+}
+
+function worker(): Worker {
+  const current = state();
+  if (current.worker) return current.worker;
+  const started = new Worker(workerUrl());
+  // A CLI command or a test must be able to exit while the worker idles (Bun's Worker).
+  (started as Worker & { unref(): void }).unref();
+  started.onmessage = (event: MessageEvent<HighlightReply>) => {
+    current.starting = false;
+    const reply = event.data;
+    const waiting = current.pending.get(reply.id);
+    if (!waiting) return;
+    current.pending.delete(reply.id);
+    clearTimeout(waiting.timer);
+    if ('error' in reply) {
+      log.error('syntax highlighting failed', { error: reply.error });
+      waiting.resolve([]);
+    } else waiting.resolve(reply.html);
+  };
+  started.onerror = (event) => stop(event.message || 'the worker failed');
+  current.worker = started;
+  current.starting = true;
+  return started;
+}
+
+/**
+ * Each fenced block as highlighted HTML (a complete `<pre>`), or null where it is to be
+ * shown plain: no or an unknown language, a block or a page's code past the budget, or the
+ * worker too slow or broken (then it is ended, and the next render starts another).
+ */
+export async function highlightBlocks(
+  blocks: readonly { code: string; language: string }[],
+): Promise<(string | null)[]> {
+  if (!blocks.some((block) => block.language.trim() !== '')) return blocks.map(() => null);
+  const current = state();
+  const id = current.nextId++;
+  if (current.idle) clearTimeout(current.idle);
+  const html = await new Promise<(string | null)[]>((resolve) => {
+    const running = worker();
+    const wait = current.starting ? WAIT_MS + START_MS : WAIT_MS;
+    const timer = setTimeout(() => stop(`no answer within ${wait} ms`), wait);
+    current.pending.set(id, { resolve, timer });
+    running.postMessage({ id, blocks: [...blocks] } satisfies HighlightRequest);
+  });
+  if (current.pending.size === 0 && current.worker) {
+    current.idle = setTimeout(() => stop(), IDLE_MS);
+    (current.idle as { unref?: () => void }).unref?.();
+  }
+  return blocks.map((_, index) => html[index] ?? null);
+}

@@ -1,0 +1,153 @@
+// Owns shareable preview links: read-only access to one page's draft for a reviewer without an
+// account. A link is a row bound to the page (not its slug, which can change hands), with an
+// expiry no later than the longest the editor's form offers, listable and revocable. Only a
+// hash of its random token is stored, so a copy of the database opens no drafts.
+import 'server-only';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from '../data/db';
+
+/** What the share form offers; nothing lives longer than its longest choice. */
+export const SHARE_DURATIONS = { '1h': 3600, '24h': 24 * 3600, '7d': 7 * 24 * 3600 } as const;
+export type ShareDuration = keyof typeof SHARE_DURATIONS;
+export const DEFAULT_SHARE_DURATION: ShareDuration = '24h';
+export const MAX_PREVIEW_LINK_SECONDS = SHARE_DURATIONS['7d'];
+
+export type PreviewLink = {
+  id: number;
+  pageId: number;
+  slug: string;
+  createdBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+};
+
+export type PreviewLinkCheck =
+  | { ok: true; link: PreviewLink }
+  | { ok: false; reason: 'invalid' | 'expired' | 'revoked' };
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * `90s`, `15m`, `24h`, `7d` in seconds, or an error that says what is allowed (the limit is
+ * the longest duration the share form offers).
+ */
+export function parseTtl(text: string): { seconds: number } | { error: string } {
+  const match = /^(\d{1,6})([smhd])$/.exec(text.trim());
+  const limit = 'a number with a unit (s, m, h or d) of at most 7d, e.g. 24h';
+  if (!match) return { error: `--ttl must be ${limit}` };
+  const unit = { s: 1, m: 60, h: 3600, d: 86400 }[match[2] as 's' | 'm' | 'h' | 'd'];
+  const seconds = Number(match[1]) * unit;
+  if (seconds <= 0) return { error: `--ttl must be ${limit}` };
+  if (seconds > MAX_PREVIEW_LINK_SECONDS)
+    return { error: `--ttl ${text.trim()} is too long: a preview link lasts at most 7 days (7d)` };
+  return { seconds };
+}
+
+type LinkRow = {
+  id: number;
+  page_id: number;
+  slug: string;
+  created_by: string | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+};
+
+function toLink(row: LinkRow): PreviewLink {
+  return {
+    id: Number(row.id),
+    pageId: Number(row.page_id),
+    slug: row.slug,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+/** A new link to `pageId`'s draft; the token is returned once and never stored. */
+export async function createPreviewLink(
+  db: Database,
+  {
+    pageId,
+    createdBy,
+    ttlSeconds,
+    now = Date.now(),
+  }: { pageId: number; createdBy: string | null; ttlSeconds: number; now?: number },
+): Promise<{ token: string; link: PreviewLink }> {
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0 || ttlSeconds > MAX_PREVIEW_LINK_SECONDS)
+    throw new RangeError(`a preview link lasts between 1 second and 7 days, not ${ttlSeconds}s`);
+  const token = randomBytes(32).toString('base64url');
+  const [row] = await db.transaction(async (q) => {
+    const [made] = await q<{ id: number }>`
+      INSERT INTO preview_links (page_id, token_hash, created_by, created_at, expires_at)
+      VALUES (${pageId}, ${hashToken(token)}, ${createdBy}, ${new Date(now).toISOString()},
+              ${new Date(now + ttlSeconds * 1000).toISOString()})
+      RETURNING id`;
+    if (!made) throw new Error('preview link insert returned no row');
+    return q<LinkRow>`
+      SELECT l.id, l.page_id, p.slug, l.created_by, l.created_at, l.expires_at, l.revoked_at
+      FROM preview_links l JOIN pages p ON p.id = l.page_id WHERE l.id = ${Number(made.id)}`;
+  });
+  if (!row) throw new Error('preview link insert returned no row');
+  return { token, link: toLink(row) };
+}
+
+/** What a token opens: its live link, or why not. Never throws on malformed input. */
+export async function checkPreviewLink(
+  db: Database,
+  token: string,
+  now = Date.now(),
+): Promise<PreviewLinkCheck> {
+  if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(token))
+    return { ok: false, reason: 'invalid' };
+  const [row] = await db.query<LinkRow>`
+    SELECT l.id, l.page_id, p.slug, l.created_by, l.created_at, l.expires_at, l.revoked_at
+    FROM preview_links l JOIN pages p ON p.id = l.page_id
+    WHERE l.token_hash = ${hashToken(token)}`;
+  if (!row) return { ok: false, reason: 'invalid' };
+  const link = toLink(row);
+  if (link.revokedAt !== null) return { ok: false, reason: 'revoked' };
+  if (Date.parse(link.expiresAt) <= now) return { ok: false, reason: 'expired' };
+  return { ok: true, link };
+}
+
+/** Links still open (not revoked, not expired), newest first; one page's, or every page's. */
+export async function listPreviewLinks(
+  db: Database,
+  { pageId, now = Date.now() }: { pageId?: number; now?: number } = {},
+): Promise<PreviewLink[]> {
+  const nowIso = new Date(now).toISOString();
+  const rows =
+    pageId === undefined
+      ? await db.query<LinkRow>`
+          SELECT l.id, l.page_id, p.slug, l.created_by, l.created_at, l.expires_at, l.revoked_at
+          FROM preview_links l JOIN pages p ON p.id = l.page_id
+          WHERE l.revoked_at IS NULL AND l.expires_at > ${nowIso} ORDER BY l.id DESC`
+      : await db.query<LinkRow>`
+          SELECT l.id, l.page_id, p.slug, l.created_by, l.created_at, l.expires_at, l.revoked_at
+          FROM preview_links l JOIN pages p ON p.id = l.page_id
+          WHERE l.revoked_at IS NULL AND l.expires_at > ${nowIso} AND l.page_id = ${pageId}
+          ORDER BY l.id DESC`;
+  return rows.map(toLink);
+}
+
+/** Revokes link `id` (of `pageId`, when given); false when there was no such open link. */
+export async function revokePreviewLink(
+  db: Database,
+  id: number,
+  { pageId, now = Date.now() }: { pageId?: number; now?: number } = {},
+): Promise<boolean> {
+  const at = new Date(now).toISOString();
+  const revoked = await db.transaction((q) =>
+    pageId === undefined
+      ? q`UPDATE preview_links SET revoked_at = ${at}
+          WHERE id = ${id} AND revoked_at IS NULL RETURNING id`
+      : q`UPDATE preview_links SET revoked_at = ${at}
+          WHERE id = ${id} AND revoked_at IS NULL AND page_id = ${pageId} RETURNING id`,
+  );
+  return revoked.length > 0;
+}
