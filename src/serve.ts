@@ -27,6 +27,11 @@ function isAddressInUse(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'EADDRINUSE';
 }
 
+/** Unset, 0.0.0.0 or ::: reachable from any network the machine is on. */
+function listensEverywhere(host: string | undefined): boolean {
+  return host === undefined || host === '0.0.0.0' || host === '::' || host === '[::]';
+}
+
 async function serve() {
   const env = getEnv();
   // Before Bun.serve: the SDK wraps it to trace every request.
@@ -57,6 +62,7 @@ async function serve() {
   try {
     server = Bun.serve({
       port: env.PORT,
+      hostname: env.HOST,
       // Bun's production mode would share a busy port with whatever holds it (SO_REUSEPORT);
       // a second Folio on the same port is a mistake to report, not a load balancer.
       reusePort: false,
@@ -84,6 +90,10 @@ async function serve() {
     process.exit(1);
   }
   log.info('listening', { url: server.url.href, pid: process.pid });
+  if (env.TRUST_PROXY > 0 && listensEverywhere(env.HOST))
+    log.warn(
+      'TRUST_PROXY is set and Folio listens on every interface: a client that reaches this instance directly, not through the proxy, can claim any address and scheme in X-Forwarded-*; set HOST to the address the proxy reaches (127.0.0.1 on the same machine)',
+    );
 
   let stopping = false;
   const shutdown = async (signal: string) => {

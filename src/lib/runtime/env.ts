@@ -9,6 +9,13 @@ const optionalString = z
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // The address to listen on. Unset: every interface. Behind a reverse proxy, the address the
+  // proxy reaches (127.0.0.1 on the same machine): with TRUST_PROXY, a client that reached an
+  // instance directly could claim any address and scheme in X-Forwarded-*.
+  HOST: optionalString.refine(
+    (value) => value === undefined || /^(?:[A-Za-z0-9.-]+|\[?[0-9A-Fa-f:.]+\]?)$/.test(value),
+    'must be an IP address or a host name, such as 127.0.0.1',
+  ),
   DATABASE_URL: z
     .string()
     .default('sqlite:data/folio.db')

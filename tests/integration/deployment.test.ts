@@ -1,0 +1,79 @@
+// What the deployment recipe (docs/deploy, README "Scale out") promises, checked against Folio
+// itself: an instance listens only where HOST says, warns when it believes a proxy while
+// reachable from anywhere, and the nginx file in front lets through every body Folio takes
+// (fourth hostile review: nginx capped bodies at 1 MiB and reads at 30 s while Folio took
+// 4 MiB forms and 11 MB uploads, and instances listened on every interface).
+import { afterAll, describe, expect, test } from 'bun:test';
+import { connect } from 'node:net';
+import path from 'node:path';
+import { REQUEST_BODY_MAX_BYTES } from '../../src/lib/content/field-limits';
+import { parseEnv } from '../../src/lib/runtime/env';
+import { type RunningFolio, startFolio } from '../harness';
+
+const root = path.resolve(import.meta.dir, '../..');
+
+/** Whether a TCP connection to host:port is accepted. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.setTimeout(5_000, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+const PROXY_WARNING = /TRUST_PROXY is set and Folio listens on every interface/;
+
+describe('where an instance listens', () => {
+  const servers: RunningFolio[] = [];
+  afterAll(() => Promise.all(servers.map((server) => server.stop())), 30_000);
+
+  test('HOST=127.0.0.1: reachable there only, and no warning behind a proxy', async () => {
+    const server = await startFolio({ env: { HOST: '127.0.0.1', TRUST_PROXY: '1' } });
+    servers.push(server);
+    expect(new URL(server.url).hostname).toBe('127.0.0.1');
+    expect(await accepts('127.0.0.1', server.port)).toBe(true);
+    // Another loopback address of the same machine: a socket bound to 127.0.0.1 refuses it,
+    // as it refuses every other interface.
+    expect(await accepts('127.0.0.2', server.port)).toBe(false);
+    expect(server.output()).not.toMatch(PROXY_WARNING);
+  }, 60_000);
+
+  test('unset HOST listens everywhere, and with TRUST_PROXY says why that is unsafe', async () => {
+    const server = await startFolio({ env: { TRUST_PROXY: '1' } });
+    servers.push(server);
+    expect(await accepts('127.0.0.2', server.port)).toBe(true);
+    const warning = server.logLines().find((line) => PROXY_WARNING.test(String(line.msg)));
+    expect(warning?.level).toBe('warn');
+  }, 60_000);
+
+  test('a HOST that is no address stops the start with its name', () => {
+    expect(() => parseEnv({ HOST: 'http://example.com/' })).toThrow(/HOST: must be an IP address/);
+    expect(parseEnv({ HOST: '::1' }).HOST).toBe('::1');
+  });
+});
+
+describe('docs/deploy agrees with Folio', () => {
+  test("nginx lets through the largest body Folio takes, and waits for an upload's work", async () => {
+    const conf = await Bun.file(path.join(root, 'docs/deploy/nginx.conf')).text();
+    const size = /client_max_body_size\s+(\d+)([km]?);/.exec(conf);
+    expect(size).not.toBeNull();
+    const unit = { '': 1, k: 1024, m: 1024 * 1024 }[(size?.[2] ?? '') as '' | 'k' | 'm'];
+    const nginxLimit = Number(size?.[1]) * unit;
+    const largestUpload = (parseEnv({}).MEDIA_MAX_MB + 1) * 1024 * 1024;
+    expect(nginxLimit).toBeGreaterThanOrEqual(Math.max(REQUEST_BODY_MAX_BYTES, largestUpload));
+    const readTimeout = Number(/proxy_read_timeout\s+(\d+)s;/.exec(conf)?.[1]);
+    expect(readTimeout).toBeGreaterThanOrEqual(60);
+  });
+
+  test('the systemd unit keeps each instance on 127.0.0.1, behind nginx', async () => {
+    const unit = await Bun.file(path.join(root, 'docs/deploy/folio@.service')).text();
+    expect(unit).toMatch(/^Environment=HOST=127\.0\.0\.1$/m);
+  });
+});
