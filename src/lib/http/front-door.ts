@@ -227,9 +227,13 @@ export function createFrontDoor({
     if (route.kind === 'media' && media)
       return withSecurityHeaders(await media(request, url.pathname), { https, route, method });
 
-    // HEAD is rendered as a GET; public page data takes no parameters, so a query string there
-    // is dropped before anything can reflect it.
-    const dropQuery = route.kind === 'page-data' && !route.preview && url.search !== '';
+    // HEAD is rendered as a GET. Public pages and their data take no parameters, so a query
+    // string there is dropped before anything can reflect it, and the render cache answers
+    // every spelling from one entry (render-cache.ts cacheKeyOf).
+    const dropQuery =
+      url.search !== '' &&
+      (method === 'GET' || method === 'HEAD') &&
+      ((route.kind === 'page-data' && !route.preview) || route.kind === 'page');
     const inner =
       method === 'HEAD' || dropQuery
         ? new Request(dropQuery ? `${url.origin}${url.pathname}` : request.url, {

@@ -42,7 +42,8 @@ describe('cacheKeyOf', () => {
     expect(key('http://h/RSC/R/_root.txt')).toBe('rsc /RSC/R/_root.txt');
     // Public page data takes no parameters: one key whatever the query.
     expect(key('http://h/RSC/R/about.txt?query=x')).toBe('rsc /RSC/R/about.txt');
-    expect(key('http://h/about?utm=x')).toBeNull();
+    // So does a public page: the front door renders it without its query.
+    expect(key('http://h/about?utm=x')).toBe('doc /about');
     expect(key('http://h/preview')).toBeNull();
     expect(key('http://h/RSC/R/preview/about.txt')).toBeNull();
     expect(key('http://h/RSC/R/preview.txt')).toBeNull();
@@ -127,6 +128,23 @@ describe('render cache', () => {
     const first = await h.get('/RSC/R/about.txt?query=%3Cjunk%3E');
     expect(await first.text()).not.toContain('junk');
     for (let i = 0; i < 20; i++) await h.get(`/RSC/R/about.txt?query=junk${i}`);
+    expect(h.renders()).toBe(1);
+    expect(h.cache.size.entries).toBe(1);
+  });
+
+  test('a public page ignores its query string too: one render for any number of spellings', async () => {
+    // Fourth hostile review: every query string was a full render, so junk parameters (or
+    // clients that never read the answer) held memory and the server's time.
+    const h = harness();
+    const first = await h.get('/about?utm_source=%3Cjunk%3E');
+    expect(first.status).toBe(200);
+    expect(await first.text()).not.toContain('junk');
+    for (let i = 0; i < 20; i++) {
+      const again = await h.get(`/about?x=${i}`);
+      expect(again.headers.get('x-folio-cache')).toBe('hit');
+      expect(await again.text()).not.toContain(`x=${i}`);
+    }
+    expect((await h.get('/about')).headers.get('x-folio-cache')).toBe('hit');
     expect(h.renders()).toBe(1);
     expect(h.cache.size.entries).toBe(1);
   });

@@ -44,8 +44,8 @@ export type RenderCacheOptions = {
 
 /**
  * The cache key of a request that may be served from cache, or null: GET/HEAD without an
- * editor's session, for `/`, a public page without a query string, or a public page's data
- * (whose query string is ignored: public pages take no parameters).
+ * editor's session, for `/`, a public page or a public page's data (their query strings are
+ * ignored: public pages take no parameters).
  */
 export function cacheKeyOf(request: Request): string | null {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null;
@@ -57,10 +57,11 @@ export function cacheKeyOf(request: Request): string | null {
   if (pathStart === -1) return null;
   const queryStart = raw.indexOf('?', pathStart);
   const path = queryStart === -1 ? raw.slice(pathStart) : raw.slice(pathStart, queryStart);
-  if (isPublicPagePath(path)) {
-    // Query strings on documents (tracking parameters and the like) would split the cache.
-    return queryStart === -1 ? `doc ${path}` : null;
-  }
+  // Public pages take no parameters: the front door drops a query string before it renders one
+  // (tracking parameters and the like), so every spelling is the same page and one entry
+  // serves them all. Keyed by the query, junk parameters made a full render each (fourth
+  // hostile review: 300 clients that never read held 500 MB and a visitor's page for 11 s).
+  if (isPublicPagePath(path)) return `doc ${path}`;
   const pagePath = pagePathOfPageData(path);
   return pagePath !== null && isPublicPagePath(pagePath) ? `rsc ${path}` : null;
 }
