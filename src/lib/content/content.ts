@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { contentVersionOf } from '../data/content-version';
 import { type Database, getDatabase, type Query, sqlTemplate } from '../data/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
-import { HOME_SLUG, isValidSlug, validateNewSlug } from '../http/routes';
 import { renderMarkdown } from '../markdown/markdown';
 import {
   mediaByHashes,
@@ -18,6 +17,7 @@ import { processSingleton } from '../runtime/process-singleton';
 import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from './field-limits';
 import { type PageFields, pageFieldsSchema } from './page-fields';
 import { publishTimeProblem, unreadableTimeMessage } from './publish-time';
+import { HOME_SLUG, isValidSlug, validateNewSlug } from './slugs';
 
 export { type PageFields, pageFieldsSchema };
 
