@@ -15,6 +15,12 @@ export {
   isContentError,
   UNAVAILABLE_MESSAGE,
 } from './errors';
+export type {
+  ContentEvent,
+  ContentEventType,
+  EventDispatcher,
+  EventSubscriber,
+} from './events';
 export { type PageFields, pageFieldsSchema } from './page-fields';
 export { siteSettingsSchema } from './settings';
 export { type ContentStore, createContentStore } from './store';

@@ -13,6 +13,7 @@ import {
   missingMediaMessage,
 } from '../media/media-refs';
 import { ContentError } from './errors';
+import { recordEvent } from './events';
 import { type PageFields, pageFieldsSchema } from './page-fields';
 import { type PageRowRef, pageById, pageRowById, pageRowBySlug } from './rows';
 import { HOME_SLUG, validateNewSlug } from './slugs';
@@ -70,8 +71,17 @@ export async function nextPageId(q: Query): Promise<number> {
   return Number(row.value);
 }
 
-/** Moves a page to `newSlug` inside the caller's transaction; old slugs then redirect. */
-export async function moveSlug(q: Query, page: PageRowRef, newSlug: string, at: string) {
+/**
+ * Moves a page to `newSlug` inside the caller's transaction; old slugs then redirect. A move
+ * is a rename event (by `editor`, when known).
+ */
+export async function moveSlug(
+  q: Query,
+  page: PageRowRef,
+  newSlug: string,
+  at: string,
+  editor: string | null,
+) {
   if (page.slug === newSlug) return false;
   if (page.slug === HOME_SLUG)
     throw new ContentError('invalid-slug', 'The home page keeps its slug.');
@@ -84,6 +94,14 @@ export async function moveSlug(q: Query, page: PageRowRef, newSlug: string, at: 
   await q`
     INSERT INTO slug_history (old_slug, page_id, renamed_at) VALUES (${page.slug}, ${page.id}, ${at})
     ON CONFLICT (old_slug) DO UPDATE SET page_id = excluded.page_id, renamed_at = excluded.renamed_at`;
+  await recordEvent(q, {
+    type: 'page.renamed',
+    pageId: page.id,
+    slug: newSlug,
+    payload: { from: page.slug, to: newSlug },
+    editor,
+    at,
+  });
   return true;
 }
 
@@ -191,7 +209,7 @@ export async function saveDraftIn(
   if (existing.version !== input.expectedVersion) {
     return { ok: false, reason: 'conflict', current: await pageById(q, existing.id) };
   }
-  const renamed = await moveSlug(q, existing, input.slug, at);
+  const renamed = await moveSlug(q, existing, input.slug, at, input.editor);
   if (renamed) await changed();
   await writeDraft(q, existing.id, fields, input.editor, at);
   // A draft that says what is published is no draft: a rename alone went live, and the page
@@ -210,11 +228,14 @@ export async function publishIn(
   {
     editor = null,
     via = null,
+    dueAt,
     allowMissingMedia = false,
     ...expected
   }: {
     editor?: string | null;
     via?: 'schedule' | null;
+    /** A schedule's publish: the time it was due (for its event). */
+    dueAt?: string;
     /** An import: its images travel separately (by backup or `db copy`), maybe later. */
     allowMissingMedia?: boolean;
   } & Expectation,
@@ -242,6 +263,18 @@ export async function publishIn(
   // A publish by hand settles a pending schedule too: the draft it was for is out.
   await dropDraft(q, page.id);
   await touch(q, page.id, at, 'published', editor);
+  await recordEvent(q, {
+    type: via === 'schedule' ? 'page.scheduled_publish_done' : 'page.published',
+    pageId: page.id,
+    slug: page.slug,
+    payload: {
+      revisionId: Number(revision.id),
+      version: page.version + 1,
+      ...(dueAt === undefined ? {} : { due: dueAt }),
+    },
+    editor,
+    at,
+  });
   await changed();
   return page.version + 1;
 }

@@ -5,6 +5,7 @@
 import 'server-only';
 import { missingMediaIn, missingMediaMessage } from '../media/media-refs';
 import { ContentError, isContentError } from './errors';
+import { recordEvent } from './events';
 import { forgetMissedSchedule, publishIn, requirePage } from './page-writes';
 import { publishTimeProblem, unreadableTimeMessage } from './publish-time';
 import type { StoreContext } from './store-context';
@@ -150,6 +151,7 @@ export function schedules({ read, write, now }: StoreContext) {
               editor: page.scheduled_by,
               via: 'schedule',
               pageId: Number(page.id),
+              dueAt: page.publish_at,
             });
           } catch (error) {
             // The draft came to name an image the library lacks after it was scheduled: it is
@@ -160,6 +162,14 @@ export function schedules({ read, write, now }: StoreContext) {
               await q`UPDATE pages SET missed_publish_at = ${page.publish_at},
                       missed_scheduled_by = ${page.scheduled_by}, missed_reason = ${error.message}
                       WHERE id = ${Number(page.id)}`;
+              await recordEvent(q, {
+                type: 'page.scheduled_publish_missed',
+                pageId: Number(page.id),
+                slug: claimed.slug,
+                payload: { due: page.publish_at, reason: error.message },
+                editor: page.scheduled_by,
+                at: now().toISOString(),
+              });
               return { slug: claimed.slug, refused: error.message };
             }
             throw error;

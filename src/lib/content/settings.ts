@@ -4,6 +4,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { ContentError } from './errors';
+import { recordEvent } from './events';
 import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from './field-limits';
 import type { StoreContext } from './store-context';
 import type { SiteSettings } from './types';
@@ -30,7 +31,7 @@ export const siteSettingsSchema = z.object({
   navigation: z.array(z.number().int().positive()).max(20, 'Twenty links at most.').nullable(),
 });
 
-export function siteSettings({ read, write }: StoreContext) {
+export function siteSettings({ read, write, now }: StoreContext) {
   return {
     /** The site's title, tagline, footer and header navigation. */
     async getSiteSettings(): Promise<SiteSettings> {
@@ -49,7 +50,10 @@ export function siteSettings({ read, write }: StoreContext) {
     },
 
     /** Saves the site's settings; visitors see them on their next request (like a publish). */
-    async saveSiteSettings(settings: SiteSettings): Promise<void> {
+    async saveSiteSettings(
+      settings: SiteSettings,
+      { editor = null }: { editor?: string | null } = {},
+    ): Promise<void> {
       const parsed = siteSettingsSchema.safeParse(settings);
       if (!parsed.success)
         throw new ContentError(
@@ -72,6 +76,12 @@ export function siteSettings({ read, write }: StoreContext) {
             await q`INSERT INTO settings (key, value) VALUES (${key}, ${value})
                     ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
         }
+        await recordEvent(q, {
+          type: 'settings.changed',
+          payload: parsed.data,
+          editor,
+          at: now().toISOString(),
+        });
         await changed();
       });
     },

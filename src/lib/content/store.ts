@@ -3,6 +3,7 @@
 // into the one ContentStore object every caller uses.
 import 'server-only';
 import type { Database } from '../data/db';
+import { createEventDispatcher } from './events';
 import { history } from './history';
 import { readModel } from './read-model';
 import { schedules } from './schedules';
@@ -21,12 +22,17 @@ export function createContentStore(
 ) {
   const context = createStoreContext(database, now);
   const settings = siteSettings(context);
+  const events = createEventDispatcher(context.opened, now);
   return {
     ...readModel(context, () => settings.getSiteSettings()),
     ...history(context),
     ...writeModel(context),
     ...schedules(context),
     ...settings,
+    /** Subscribes to content events in this process (events.ts); returns the unsubscribe. */
+    subscribeToEvents: events.subscribe,
+    /** One dispatch round (the scheduler runs one at each check); how many were delivered. */
+    dispatchEvents: events.dispatch,
   };
 }
 

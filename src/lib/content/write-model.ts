@@ -5,6 +5,7 @@
 import 'server-only';
 import { mediaByHashes, mediaHashesIn, refreshPictureSources } from '../media/media-refs';
 import { ContentError } from './errors';
+import { recordEvent } from './events';
 import type { PageFields } from './page-fields';
 import {
   dropDraft,
@@ -72,6 +73,14 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
         await q`UPDATE pages SET published_revision_id = NULL, publish_at = NULL,
                 scheduled_by = NULL WHERE id = ${page.id}`;
         await touch(q, page.id, at, 'unpublished', editor);
+        await recordEvent(q, {
+          type: 'page.unpublished',
+          pageId: page.id,
+          slug: page.slug,
+          payload: { revisionId: page.published_revision_id },
+          editor,
+          at,
+        });
         await changed();
       });
     },
@@ -85,6 +94,14 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
         const page = await requirePage(q, slug, expected);
         if (page.published_revision_id === null) {
           await q`DELETE FROM pages WHERE id = ${page.id}`;
+          await recordEvent(q, {
+            type: 'page.deleted',
+            pageId: page.id,
+            slug: page.slug,
+            payload: { via: 'discard' },
+            editor,
+            at: now().toISOString(),
+          });
           return;
         }
         await dropDraft(q, page.id);
@@ -98,7 +115,7 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
         const page = await requirePage(q, oldSlug);
         if (oldSlug === newSlug) return;
         const at = now().toISOString();
-        if (await moveSlug(q, page, newSlug, at)) await changed();
+        if (await moveSlug(q, page, newSlug, at, null)) await changed();
         await touch(q, page.id, at, 'renamed', null);
       });
     },
