@@ -80,16 +80,7 @@ const TABLES = [
   // the target's dispatcher (at least once, as anywhere).
   {
     name: 'events',
-    columns: [
-      'id',
-      'type',
-      'page_id',
-      'slug',
-      'payload',
-      'editor',
-      'created_at',
-      'dispatched_at',
-    ],
+    columns: ['id', 'type', 'page_id', 'slug', 'payload', 'editor', 'created_at', 'dispatched_at'],
   },
 ] as const;
 
