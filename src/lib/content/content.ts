@@ -12,6 +12,7 @@ export {
   BUSY_MESSAGE,
   ContentError,
   type ContentErrorCode,
+  databaseTroubleOf,
   isContentError,
   UNAVAILABLE_MESSAGE,
 } from './errors';

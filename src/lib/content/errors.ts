@@ -1,5 +1,6 @@
 // Owns the content domain's expected failures: ContentError with its codes, the words for a
 // busy or unreachable database, and isContentError, which survives module copies.
+import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
 export type ContentErrorCode =
   | 'not-found'
   | 'conflict'
@@ -36,3 +37,14 @@ export const BUSY_MESSAGE =
   'Folio is busy saving other changes. Nothing was saved; try again in a moment (your text is kept).';
 export const UNAVAILABLE_MESSAGE =
   'Folio cannot reach its database right now. Nothing was saved; try again in a moment (your text is kept).';
+
+/**
+ * What an error says of the database, in the store's words: 'busy' (locked past the wait
+ * allowed), 'unavailable' (out of reach), or null for anything else. For callers outside the
+ * domain (the editors' actions) that must not reach into src/lib/data themselves.
+ */
+export function databaseTroubleOf(error: unknown): 'busy' | 'unavailable' | null {
+  if (isDatabaseBusy(error)) return 'busy';
+  if (isDatabaseUnavailable(error)) return 'unavailable';
+  return null;
+}

@@ -3,7 +3,8 @@
 // page count. Reads only; every write is in write-model.ts, history.ts, schedules.ts and
 // settings.ts.
 import 'server-only';
-import { missingMediaIn } from '../media/media-refs';
+import { renderMarkdown } from '../markdown/markdown';
+import { mediaByHashes, mediaHashesIn, missingMediaIn } from '../media/media-refs';
 import { traced } from '../observability/spans';
 import { PAGE_BY_SLUG, type PageRow, pageById, toView } from './rows';
 import { HOME_SLUG, isValidSlug } from './slugs';
@@ -136,6 +137,15 @@ export function readModel({ read }: StoreContext, getSiteSettings: () => Promise
         publishAt: row.publish_at,
         missedPublishAt: row.missed_publish_at,
       }));
+    },
+
+    /**
+     * Markdown as a page would show it, uploaded images with their sizes (the editor's preview
+     * of unsaved text). Nothing is validated or stored.
+     */
+    async renderBody(markdown: string): Promise<string> {
+      const media = await read((q) => mediaByHashes(q, mediaHashesIn(markdown)));
+      return renderMarkdown(markdown, { media });
     },
 
     async pageCount(): Promise<number> {
