@@ -1,7 +1,7 @@
 // Owns what the page store reads: a page by slug (public or preview) or by id, where an old
-// slug now points, the listings (published, all, the feed's), the header's navigation and the
-// page count. Reads only; every write is in write-model.ts, history.ts, schedules.ts and
-// settings.ts.
+// slug now points, the listings (published, all, the feed's), the header's navigation, the
+// page count, and unsaved Markdown rendered for the editor's preview. Reads only; every write
+// is in write-model.ts, history.ts, schedules.ts and settings.ts.
 import 'server-only';
 import { renderMarkdown } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn, missingMediaIn } from '../media/media-refs';
