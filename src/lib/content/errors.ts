@@ -1,6 +1,8 @@
 // Owns the content domain's expected failures: ContentError with its codes, the words for a
 // busy or unreachable database, and isContentError, which survives module copies.
+import 'server-only';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
+
 export type ContentErrorCode =
   | 'not-found'
   | 'conflict'
