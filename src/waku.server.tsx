@@ -36,7 +36,7 @@ const entry = adapter(fsRouter(pageModules), {
   // Actions carry form posts with Markdown bodies: an over-long body is read and refused with
   // its text kept; only something far larger is refused unread (docs in field-limits.ts).
   // This is the largest any address takes (an image upload's); the errors middleware refuses
-  // a body declared larger than its own address takes (field-limits.ts requestBodyLimit).
+  // a body declared larger than its own address takes (http/body-limit.ts requestBodyLimit).
   bodyLimit: {
     maxSize: Math.max(REQUEST_BODY_MAX_BYTES, (env.MEDIA_MAX_MB + 1) * 1024 * 1024),
   },

@@ -90,7 +90,7 @@ describe('folio CLI', () => {
     const cli = await harness({}, '', { db: blank });
     expect(await cli.run('db', 'migrate')).toBe(0);
     expect(cli.out.at(-1)).toBe(
-      'applied 6 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings, 4 scheduled-publishing, 5 media, 6 missed-schedules\n',
+      'applied 7 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings, 4 scheduled-publishing, 5 media, 6 missed-schedules, 7 content-events\n',
     );
     await blank.close();
     await made.drop();

@@ -1,7 +1,6 @@
 // Owns the sizes of what editors type, in one place for the server's schema, the request body
 // limit and the editor in the browser (which checks before sending, so nothing it cannot save
 // is ever sent and refused). Plain numbers: this module is in the browser bundle.
-import { actionNameOf } from '../waku/internals';
 
 export const TITLE_MAX = 200;
 export const SUMMARY_MAX = 500;
@@ -18,25 +17,11 @@ export const FOOTER_MAX = 300;
  */
 export const REQUEST_BODY_MAX_BYTES = 4 * 1024 * 1024;
 
-/** The action that takes an image (actions.ts `uploadMedia`), from the library or the editor. */
-export const UPLOAD_ACTION_NAME = 'uploadMedia';
-
 /**
- * The largest body read for a request to `url` calling `action` (the action address a
- * browser names, null for none): an upload — the media library's form without JavaScript, or
- * the upload action called from the library or the editor — may be an image of `mediaMaxMb`
- * with room for the form around it; every other request REQUEST_BODY_MAX_BYTES.
+ * The action that takes an image (actions.ts `uploadMedia`), from the library or the editor;
+ * http/body-limit.ts gives requests that call it room for an image.
  */
-export function requestBodyLimit(url: URL, action: string | null, mediaMaxMb: number): number {
-  const upload =
-    action !== null
-      ? actionNameOf(action) === UPLOAD_ACTION_NAME
-      : (url.pathname === '/preview' && url.searchParams.has('media')) ||
-        actionNameOf(url.pathname) === UPLOAD_ACTION_NAME;
-  return upload
-    ? Math.max(REQUEST_BODY_MAX_BYTES, (mediaMaxMb + 1) * 1024 * 1024)
-    : REQUEST_BODY_MAX_BYTES;
-}
+export const UPLOAD_ACTION_NAME = 'uploadMedia';
 
 /**
  * A text's length as the limits count it: in code points, as the server's schema (zod) does,

@@ -2,9 +2,9 @@
 // between instances: `<slug>.md` is the published version, `<slug>.draft.md` a newer draft.
 import 'server-only';
 
-import { validateNewSlug } from '../http/routes';
 import type { ContentStore } from './content';
 import { type PageFields, pageFieldsSchema } from './page-fields';
+import { validateNewSlug } from './slugs';
 
 export type ContentFile = { name: string; text: string };
 export type ParsedFile = { slug: string; kind: 'published' | 'draft'; fields: PageFields };

@@ -1,7 +1,8 @@
 // Owns scheduled publishing's clock: every server process asks the store, at start and then
 // every SCHEDULE_CHECK_SECONDS, to publish what is due. The claim that makes each publish
-// happen once lives in the store's transaction (content.ts `publishDue`), so any number of
-// instances (and `bun run folio page publish-due`) may ask at the same time.
+// happen once lives in the store's transaction (schedules.ts `publishDue`), so any number of
+// instances (and `bun run folio page publish-due`) may ask at the same time. Each check also
+// runs one round of the content-events dispatcher (events.ts), which claims its own events.
 import 'server-only';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
 import { reportUnexpectedError } from '../observability/errors';
@@ -24,6 +25,17 @@ export async function startScheduler(
   let stopped = false;
 
   let waiting = false;
+  // A busy or unreachable database is tried again at the next check (said once per outage,
+  // not at every check); anything else is a bug.
+  const failed = (error: unknown, where: string) => {
+    if (isContentError(error) || isDatabaseBusy(error) || isDatabaseUnavailable(error)) {
+      if (!waiting)
+        log.warn('scheduled publishing waits for the database', {
+          reason: error instanceof Error ? error.message : String(error),
+        });
+      waiting = true;
+    } else reportUnexpectedError(error, { where });
+  };
   const tick = async () => {
     try {
       for (const done of await store.publishDue()) {
@@ -44,15 +56,14 @@ export async function startScheduler(
       }
       waiting = false;
     } catch (error) {
-      // A busy or unreachable database is tried again at the next check (said once per
-      // outage, not at every check); anything else is a bug.
-      if (isContentError(error) || isDatabaseBusy(error) || isDatabaseUnavailable(error)) {
-        if (!waiting)
-          log.warn('scheduled publishing waits for the database', {
-            reason: error instanceof Error ? error.message : String(error),
-          });
-        waiting = true;
-      } else reportUnexpectedError(error, { where: 'scheduler' });
+      failed(error, 'scheduler');
+    }
+    // Content events (events.ts) go out at the same pace, whatever the publishing did: a
+    // failing subscriber is the dispatcher's to log; only the database's trouble comes here.
+    try {
+      await store.dispatchEvents();
+    } catch (error) {
+      failed(error, 'content events');
     }
   };
 

@@ -76,10 +76,16 @@ const TABLES = [
     name: 'media_variants',
     columns: ['media_id', 'name', 'content_type', 'width', 'height', 'data'],
   },
+  // The outbox comes along whole, dispatched or not: an undispatched event is delivered by
+  // the target's dispatcher (at least once, as anywhere).
+  {
+    name: 'events',
+    columns: ['id', 'type', 'page_id', 'slug', 'payload', 'editor', 'created_at', 'dispatched_at'],
+  },
 ] as const;
 
 /** Tables whose id the target's own sequence must continue after (PostgreSQL identity). */
-const IDENTITY_TABLES = ['revisions', 'editors', 'preview_links', 'media'] as const;
+const IDENTITY_TABLES = ['revisions', 'editors', 'preview_links', 'media', 'events'] as const;
 
 export type CopyCounts = Record<string, { source: number; target: number }>;
 

@@ -6,6 +6,7 @@ import { migration003 } from './003-editor-and-site-settings';
 import { migration004 } from './004-scheduled-publishing';
 import { migration005 } from './005-media';
 import { migration006 } from './006-missed-schedules';
+import { migration007 } from './007-content-events';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -18,4 +19,5 @@ export const migrations: readonly Migration[] = [
   migration004,
   migration005,
   migration006,
+  migration007,
 ];

@@ -2,7 +2,6 @@
 // and replaces a 5xx document response with the server-side fallback page (Waku alone sends an
 // empty <body> when a render fails outside <Suspense>).
 import type { Context, Hono, MiddlewareHandler } from 'hono';
-import { requestBodyLimit } from '../../content/field-limits';
 import {
   isControlFlowError,
   reportDatabaseOutage,
@@ -20,6 +19,7 @@ import {
 } from '../../observability/request-errors';
 import { getEnv } from '../../runtime/env';
 import { DEVELOPMENT } from '../../waku/development';
+import { requestBodyLimit } from '../body-limit';
 import { PRIVATE_CACHE_CONTROL } from '../cache-headers';
 import { requestContext } from '../request-context';
 import { ACTION_HEADER } from './actions';

@@ -1,0 +1,85 @@
+// Owns a page's history: every published version (revisions), one of them, and restoring one
+// as the page's draft when the page is still at the version the editor saw.
+import 'server-only';
+import { ContentError } from './errors';
+import { draftMatchesPublished, dropDraft, touch, writeDraft } from './page-writes';
+import { pageById, pageRowById, type RevisionRow, toRevision } from './rows';
+import type { StoreContext } from './store-context';
+import type { Revision, SaveResult } from './types';
+
+export function history({ read, write, now }: StoreContext) {
+  return {
+    /** Every published version of a page, newest first. */
+    async listRevisions(pageId: number): Promise<Revision[]> {
+      const rows = await read(
+        (q) => q<RevisionRow>`
+          SELECT r.id, r.page_id, r.title, r.summary, r.body, r.body_html, r.published_at,
+            r.published_by, r.published_via, (p.published_revision_id = r.id) AS current
+          FROM revisions r JOIN pages p ON p.id = r.page_id
+          WHERE r.page_id = ${pageId} ORDER BY r.id DESC`,
+      );
+      return rows.map(toRevision);
+    },
+
+    /** One published version of a page (of that page only), or null. */
+    async getRevision(pageId: number, revisionId: number): Promise<Revision | null> {
+      const [row] = await read(
+        (q) => q<RevisionRow>`
+          SELECT r.id, r.page_id, r.title, r.summary, r.body, r.body_html, r.published_at,
+            r.published_by, r.published_via, (p.published_revision_id = r.id) AS current
+          FROM revisions r JOIN pages p ON p.id = r.page_id
+          WHERE r.page_id = ${pageId} AND r.id = ${revisionId}`,
+      );
+      return row ? toRevision(row) : null;
+    },
+
+    /**
+     * Makes an earlier published version the page's draft (to publish again, or edit), if the
+     * page is still at the version the editor saw; a stale request changes nothing.
+     */
+    async restoreRevision({
+      pageId,
+      revisionId,
+      expectedVersion,
+      editor,
+    }: {
+      pageId: number;
+      revisionId: number;
+      expectedVersion: number;
+      editor: string | null;
+    }): Promise<SaveResult> {
+      return write(async (q) => {
+        const page = await pageRowById(q, pageId);
+        if (!page) throw new ContentError('not-found', 'This page was deleted meanwhile.');
+        if (page.version !== expectedVersion)
+          return { ok: false, reason: 'conflict', current: await pageById(q, page.id) };
+        const [revision] = await q<{
+          title: string;
+          summary: string;
+          body: string;
+          body_html: string;
+        }>`
+          SELECT title, summary, body, body_html FROM revisions
+          WHERE id = ${revisionId} AND page_id = ${pageId}`;
+        if (!revision)
+          throw new ContentError('not-found', 'That version is not in this page’s history.');
+        const at = now().toISOString();
+        await writeDraft(
+          q,
+          pageId,
+          {
+            title: revision.title,
+            summary: revision.summary,
+            body: revision.body,
+            bodyHtml: revision.body_html,
+          },
+          editor,
+          at,
+        );
+        if (await draftMatchesPublished(q, pageId)) await dropDraft(q, pageId);
+        await touch(q, pageId, at, 'restored', editor);
+        return { ok: true, version: page.version + 1, pageId, slug: page.slug };
+      });
+    },
+  };
+}

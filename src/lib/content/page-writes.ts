@@ -1,0 +1,280 @@
+// Owns the steps every page write is made of, each inside the caller's transaction: finding
+// the page a form expects (and refusing a stale one), new page ids, moving a slug, a page's
+// version and last change, drafts and their schedules, and the two writes others build on —
+// saving a draft and publishing it. The store's methods (write-model.ts, history.ts,
+// schedules.ts) compose them; nothing here opens a transaction.
+import 'server-only';
+import type { Query } from '../data/db';
+import { renderMarkdown } from '../markdown/markdown';
+import {
+  mediaByHashes,
+  mediaHashesIn,
+  missingMediaIn,
+  missingMediaMessage,
+} from '../media/media-refs';
+import { ContentError } from './errors';
+import { recordEvent } from './events';
+import { type PageFields, pageFieldsSchema } from './page-fields';
+import { type PageRowRef, pageById, pageRowById, pageRowBySlug } from './rows';
+import { HOME_SLUG, validateNewSlug } from './slugs';
+import type { Expectation, PageChange, SaveResult } from './types';
+
+function parseFields(input: PageFields): PageFields {
+  const parsed = pageFieldsSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new ContentError('invalid', parsed.error.issues.map((issue) => issue.message).join(' '));
+  }
+  return parsed.data;
+}
+
+/** Fields ready to store: validated, and the Markdown rendered once (outside any transaction). */
+export type StoredFields = PageFields & { bodyHtml: string };
+
+export async function prepareFields(input: PageFields, q: Query): Promise<StoredFields> {
+  const fields = parseFields(input);
+  // Uploaded images it names render as <picture> with their sizes, known only from the store.
+  const media = await mediaByHashes(q, mediaHashesIn(fields.body));
+  return { ...fields, bodyHtml: await renderMarkdown(fields.body, { media }) };
+}
+
+/**
+ * The page at `slug`, as the caller expects it: a form says which page it was made for
+ * (`expected.pageId`) and which version it showed (`expected.version`). A page that is gone,
+ * replaced by another at the same slug, or changed since, is refused with nothing written.
+ */
+export async function requirePage(q: Query, slug: string, expected: Expectation = {}) {
+  const row = await pageRowBySlug(q, slug);
+  if (expected.pageId !== undefined && row?.id !== expected.pageId) {
+    throw new ContentError(
+      'replaced',
+      row
+        ? `The page you opened is no longer at /${slug}: another page has that address now. Nothing was changed.`
+        : 'The page you opened was deleted or renamed meanwhile. Nothing was changed.',
+    );
+  }
+  if (!row) throw new ContentError('not-found', `There is no page “${slug}”.`);
+  if (expected.version !== undefined && row.version !== expected.version) {
+    throw new ContentError(
+      'conflict',
+      'The page changed since you opened it; review the latest version first.',
+    );
+  }
+  return row;
+}
+
+/** A page id never used before, even by a deleted page (inside the caller's transaction). */
+export async function nextPageId(q: Query): Promise<number> {
+  const [row] = await q<{ value: string }>`
+    UPDATE settings SET value = CAST(CAST(value AS BIGINT) + 1 AS TEXT)
+    WHERE key = 'last_page_id' RETURNING value`;
+  if (!row) throw new Error('settings has no last_page_id (run the migrations)');
+  return Number(row.value);
+}
+
+/**
+ * Moves a page to `newSlug` inside the caller's transaction; old slugs then redirect. A move
+ * is a rename event (by `editor`, when known).
+ */
+export async function moveSlug(
+  q: Query,
+  page: PageRowRef,
+  newSlug: string,
+  at: string,
+  editor: string | null,
+) {
+  if (page.slug === newSlug) return false;
+  if (page.slug === HOME_SLUG)
+    throw new ContentError('invalid-slug', 'The home page keeps its slug.');
+  const problem = validateNewSlug(newSlug);
+  if (problem) throw new ContentError('invalid-slug', problem);
+  if (await pageRowBySlug(q, newSlug))
+    throw new ContentError('slug-taken', `A page “${newSlug}” already exists.`);
+  await q`DELETE FROM slug_history WHERE old_slug = ${newSlug}`;
+  await q`UPDATE pages SET slug = ${newSlug} WHERE id = ${page.id}`;
+  await q`
+    INSERT INTO slug_history (old_slug, page_id, renamed_at) VALUES (${page.slug}, ${page.id}, ${at})
+    ON CONFLICT (old_slug) DO UPDATE SET page_id = excluded.page_id, renamed_at = excluded.renamed_at`;
+  await recordEvent(q, {
+    type: 'page.renamed',
+    pageId: page.id,
+    slug: newSlug,
+    payload: { from: page.slug, to: newSlug },
+    editor,
+    at,
+  });
+  return true;
+}
+
+/** A page changed: its version moves on, with when, by whom and how. */
+export async function touch(
+  q: Query,
+  pageId: number,
+  at: string,
+  change: PageChange,
+  editor: string | null,
+) {
+  await q`UPDATE pages SET version = version + 1, updated_at = ${at}, updated_by = ${editor},
+          last_change = ${change} WHERE id = ${pageId}`;
+}
+
+/**
+ * Drops the page's draft, and with it any pending schedule: a schedule publishes the draft,
+ * and one left without a draft would publish whatever is saved next (hostile pass, issue 14).
+ */
+export async function dropDraft(q: Query, pageId: number) {
+  await q`DELETE FROM drafts WHERE page_id = ${pageId}`;
+  await q`UPDATE pages SET publish_at = NULL, scheduled_by = NULL WHERE id = ${pageId}`;
+  await forgetMissedSchedule(q, pageId);
+}
+
+/**
+ * The notice of a schedule that did not publish has been answered (or dismissed): any notice,
+ * or only the one for the schedule due at `dueAt`. True when one was cleared.
+ */
+export async function forgetMissedSchedule(q: Query, pageId: number, dueAt?: string) {
+  const cleared =
+    dueAt === undefined
+      ? await q`UPDATE pages SET missed_publish_at = NULL, missed_scheduled_by = NULL,
+                missed_reason = NULL WHERE id = ${pageId} AND missed_publish_at IS NOT NULL
+                RETURNING id`
+      : await q`UPDATE pages SET missed_publish_at = NULL, missed_scheduled_by = NULL,
+                missed_reason = NULL WHERE id = ${pageId} AND missed_publish_at = ${dueAt}
+                RETURNING id`;
+  return cleared.length > 0;
+}
+
+/** Whether the page's draft says exactly what its published revision says. */
+export async function draftMatchesPublished(q: Query, pageId: number): Promise<boolean> {
+  const [row] = await q<{ same: number | boolean }>`
+    SELECT (d.title = r.title AND d.summary = r.summary AND d.body = r.body) AS same
+    FROM drafts d JOIN pages p ON p.id = d.page_id
+    JOIN revisions r ON r.id = p.published_revision_id
+    WHERE d.page_id = ${pageId}`;
+  return Boolean(row?.same);
+}
+
+export async function writeDraft(
+  q: Query,
+  pageId: number,
+  fields: StoredFields,
+  editor: string | null,
+  at: string,
+) {
+  await q`
+    INSERT INTO drafts (page_id, title, summary, body, body_html, updated_at, updated_by)
+    VALUES (${pageId}, ${fields.title}, ${fields.summary}, ${fields.body}, ${fields.bodyHtml}, ${at}, ${editor})
+    ON CONFLICT (page_id) DO UPDATE SET title = excluded.title, summary = excluded.summary,
+      body = excluded.body, body_html = excluded.body_html, updated_at = excluded.updated_at,
+      updated_by = excluded.updated_by`;
+}
+
+export type SaveInput = {
+  slug: string;
+  pageId?: number;
+  expectedVersion: number | null;
+  editor: string | null;
+};
+
+export async function saveDraftIn(
+  now: () => Date,
+  q: Query,
+  changed: () => Promise<void>,
+  input: SaveInput,
+  fields: StoredFields,
+): Promise<SaveResult> {
+  const at = now().toISOString();
+  if (input.expectedVersion === null) {
+    if (await pageRowBySlug(q, input.slug))
+      throw new ContentError('slug-taken', `A page “${input.slug}” already exists.`);
+    const problem = validateNewSlug(input.slug);
+    if (problem) throw new ContentError('invalid-slug', problem);
+    const id = await nextPageId(q);
+    await q`INSERT INTO pages (id, slug, created_at, updated_at, updated_by, last_change)
+            VALUES (${id}, ${input.slug}, ${at}, ${at}, ${input.editor}, 'saved')`;
+    await writeDraft(q, id, fields, input.editor, at);
+    return { ok: true, version: 1, pageId: id, slug: input.slug };
+  }
+  const existing =
+    input.pageId !== undefined
+      ? await pageRowById(q, input.pageId)
+      : await pageRowBySlug(q, input.slug);
+  if (!existing) {
+    throw new ContentError(
+      'not-found',
+      input.pageId !== undefined
+        ? 'This page was deleted meanwhile; nothing was saved. Your text is kept here.'
+        : `There is no page “${input.slug}”.`,
+    );
+  }
+  if (existing.version !== input.expectedVersion) {
+    return { ok: false, reason: 'conflict', current: await pageById(q, existing.id) };
+  }
+  const renamed = await moveSlug(q, existing, input.slug, at, input.editor);
+  if (renamed) await changed();
+  await writeDraft(q, existing.id, fields, input.editor, at);
+  // A draft that says what is published is no draft: a rename alone went live, and the page
+  // is "published", not "published with a newer draft".
+  const nothingNew = await draftMatchesPublished(q, existing.id);
+  if (nothingNew) await dropDraft(q, existing.id);
+  await touch(q, existing.id, at, renamed && nothingNew ? 'renamed' : 'saved', input.editor);
+  return { ok: true, version: existing.version + 1, pageId: existing.id, slug: input.slug };
+}
+
+export async function publishIn(
+  now: () => Date,
+  q: Query,
+  changed: () => Promise<void>,
+  slug: string,
+  {
+    editor = null,
+    via = null,
+    dueAt,
+    allowMissingMedia = false,
+    ...expected
+  }: {
+    editor?: string | null;
+    via?: 'schedule' | null;
+    /** A schedule's publish: the time it was due (for its event). */
+    dueAt?: string;
+    /** An import: its images travel separately (by backup or `db copy`), maybe later. */
+    allowMissingMedia?: boolean;
+  } & Expectation,
+): Promise<number> {
+  const page = await requirePage(q, slug, expected);
+  const [draft] = await q<{ title: string; summary: string; body: string; body_html: string }>`
+    SELECT title, summary, body, body_html FROM drafts WHERE page_id = ${page.id}`;
+  if (!draft) {
+    if (page.published_revision_id !== null) return page.version;
+    throw new ContentError('invalid', 'There is nothing to publish.');
+  }
+  // An image deleted since this text was written (a restored old version) or never uploaded:
+  // visitors would see it broken. Every publish comes here: the editor, the CLI, a schedule.
+  const missing = allowMissingMedia ? [] : await missingMediaIn(q, draft.body_html);
+  if (missing.length > 0) throw new ContentError('missing-media', missingMediaMessage(missing));
+  const at = now().toISOString();
+  const [revision] = await q<{ id: number }>`
+    INSERT INTO revisions
+      (page_id, title, summary, body, body_html, published_at, published_by, published_via)
+    VALUES (${page.id}, ${draft.title}, ${draft.summary}, ${draft.body}, ${draft.body_html},
+            ${at}, ${editor}, ${via})
+    RETURNING id`;
+  if (!revision) throw new Error('revision insert returned no row');
+  await q`UPDATE pages SET published_revision_id = ${Number(revision.id)} WHERE id = ${page.id}`;
+  // A publish by hand settles a pending schedule too: the draft it was for is out.
+  await dropDraft(q, page.id);
+  await touch(q, page.id, at, 'published', editor);
+  await recordEvent(q, {
+    type: via === 'schedule' ? 'page.scheduled_publish_done' : 'page.published',
+    pageId: page.id,
+    slug: page.slug,
+    payload: {
+      revisionId: Number(revision.id),
+      version: page.version + 1,
+      ...(dueAt === undefined ? {} : { due: dueAt }),
+    },
+    editor,
+    at,
+  });
+  await changed();
+  return page.version + 1;
+}

@@ -1,0 +1,55 @@
+// Owns what every part of the page store shares: the database (or the function that opens it:
+// the process's store is made before its database is open), the clock, and the one way to
+// write (a transaction that announces a new content version after it commits, and turns a busy
+// or unreachable database into a ContentError) and to read.
+import 'server-only';
+import { contentVersionOf } from '../data/content-version';
+import type { Database, Query } from '../data/db';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
+import { BUSY_MESSAGE, ContentError, UNAVAILABLE_MESSAGE } from './errors';
+
+export type StoreContext = {
+  opened: () => Promise<Database>;
+  now: () => Date;
+  write: <T>(work: (q: Query, changed: () => Promise<void>) => Promise<T>) => Promise<T>;
+  read: <T>(work: (q: Query) => Promise<T>) => Promise<T>;
+};
+
+export function createStoreContext(
+  database: Database | (() => Promise<Database>),
+  now: () => Date,
+): StoreContext {
+  const opened = () => (typeof database === 'function' ? database() : Promise.resolve(database));
+
+  /**
+   * A write transaction. Its work may bump the content version (`changed`); the new version
+   * is announced after the commit. A database locked past the busy timeout (SQLite) or out of
+   * reach (PostgreSQL) is a ContentError with words for the editor.
+   */
+  async function write<T>(
+    work: (q: Query, changed: () => Promise<void>) => Promise<T>,
+  ): Promise<T> {
+    const db = await opened();
+    const version = contentVersionOf(db);
+    let bumped: number | null = null;
+    try {
+      const result = await db.transaction((q) =>
+        work(q, async () => {
+          bumped ??= await version.bump(q);
+        }),
+      );
+      if (bumped !== null) await version.committed(bumped);
+      return result;
+    } catch (error) {
+      if (isDatabaseBusy(error)) throw new ContentError('busy', BUSY_MESSAGE);
+      if (isDatabaseUnavailable(error)) throw new ContentError('unavailable', UNAVAILABLE_MESSAGE);
+      throw error;
+    }
+  }
+
+  async function read<T>(work: (q: Query) => Promise<T>): Promise<T> {
+    return work((await opened()).query);
+  }
+
+  return { opened, now, write, read };
+}

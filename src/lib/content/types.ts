@@ -1,0 +1,115 @@
+// Owns the shapes the page store hands out: pages as each side sees them, listings, revisions,
+// schedules, site settings, and what a save answers. Types only, so any layer may import them.
+export type PageState = 'published' | 'draft-only' | 'changed';
+
+/** What happened to a page last: the dashboard shows it, and a stale save says it. */
+export type PageChange =
+  | 'saved'
+  | 'published'
+  | 'unpublished'
+  | 'discarded'
+  | 'renamed'
+  | 'restored';
+
+export type PageView = {
+  id: number;
+  slug: string;
+  title: string;
+  summary: string;
+  bodyMarkdown: string;
+  bodyHtml: string;
+  /** For a public read this is never 'changed' or 'draft-only': drafts are invisible there. */
+  state: PageState;
+  showingDraft: boolean;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+  /** When the page was first published (its oldest revision), or null if never. */
+  firstPublishedAt: string | null;
+  draftUpdatedAt: string | null;
+  draftUpdatedBy: string | null;
+  /** Who changed the page last (any change: a save, a publish, a discard…), and how. */
+  updatedBy: string | null;
+  lastChange: PageChange;
+};
+
+export type PageSummary = {
+  slug: string;
+  title: string;
+  summary: string;
+  publishedAt: string | null;
+};
+/** A published page as a feed shows it: its published text and when it was first published. */
+export type FeedEntry = {
+  id: number;
+  slug: string;
+  title: string;
+  summary: string;
+  bodyHtml: string;
+  firstPublishedAt: string;
+  publishedAt: string;
+};
+
+export type PageListing = {
+  id: number;
+  slug: string;
+  title: string;
+  state: PageState;
+  updatedAt: string;
+  updatedBy: string | null;
+  lastChange: PageChange;
+  publishedAt: string | null;
+  /** When a schedule will publish the page's draft (UTC ISO), or null. */
+  publishAt: string | null;
+  /** When a schedule that did not publish was due (MissedSchedule), or null. */
+  missedPublishAt: string | null;
+};
+
+/** A page's pending scheduled publish: when, and on whose behalf. */
+export type Schedule = { publishAt: string; scheduledBy: string | null };
+
+/** A schedule that came due and did not publish: when it was for, whose, and why not. */
+export type MissedSchedule = Schedule & { reason: string };
+
+/** A page a schedule published (for the log and the CLI). */
+export type ScheduledPublish = {
+  slug: string;
+  publishAt: string;
+  scheduledBy: string | null;
+  /** Why it was not published after all (its schedule is cleared; the draft stays). */
+  refused?: string;
+};
+
+/** A published version of a page, as kept in its history. */
+export type Revision = {
+  id: number;
+  pageId: number;
+  title: string;
+  summary: string;
+  bodyMarkdown: string;
+  bodyHtml: string;
+  publishedAt: string;
+  publishedBy: string | null;
+  /** True when a schedule published it (on behalf of `publishedBy`). */
+  bySchedule: boolean;
+  /** The revision visitors see now. */
+  current: boolean;
+};
+
+/** The site's own settings, edited in preview. `navigation` null: every published page. */
+export type SiteSettings = {
+  title: string;
+  tagline: string;
+  footer: string;
+  navigation: readonly number[] | null;
+};
+
+export type NavigationLink = { slug: string; title: string };
+
+export type SaveResult =
+  | { ok: true; version: number; pageId: number; slug: string }
+  | { ok: false; reason: 'conflict'; current: PageView | null };
+
+/** What an editor's form says it acts on: the page it was made for, and the version it showed. */
+export type Expectation = { pageId?: number; version?: number };

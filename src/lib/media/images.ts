@@ -1,0 +1,286 @@
+// Owns what may be uploaded and what is made of it: the type decided from the bytes (never the
+// name or the browser's word), the checks on size and damage, the variants made once with sharp
+// (AVIF and WebP at the widths pages offer, one upload at a time), and the alt text and file
+// name as kept. No database here: media.ts keeps what this makes.
+import 'server-only';
+import { createHash } from 'node:crypto';
+import type { Metadata, Sharp, SharpOptions } from 'sharp';
+import { ContentError } from '../content/errors';
+import { ALT_NEEDED_MESSAGE, type ImageFormat } from './media-refs';
+
+/**
+ * Widths made for `srcset` (never wider than the original). 720 is a phone's: the reading
+ * column on a 360–412 px screen at 1.75–2 device pixels per px needs 560–744 px, which 960
+ * overshot by nearly twice the bytes (bench: a phone's first view of three photographs). Images
+ * stored before a width was added get it from `folio media refresh` (a re-upload finds the
+ * image already kept: same bytes, same id).
+ */
+export const MEDIA_WIDTHS = [480, 720, 960, 1600] as const;
+/** The formats each width is made in; the original's own format is the fallback. */
+export const SIZED_TYPES = ['avif', 'webp'] as const;
+
+/**
+ * The widths an image `width` px wide is made at, each named by its step of MEDIA_WIDTHS: every
+ * step narrower than the image, then one at the image's own width (named by the next step), so
+ * a 600 px upload is offered at 480 and 600, not 480 alone, which a 2× phone would show
+ * soft (hostile pass).
+ */
+export function variantTargets(width: number): { name: number; width: number }[] {
+  const targets: { name: number; width: number }[] = [];
+  for (const step of MEDIA_WIDTHS) {
+    targets.push({ name: step, width: Math.min(step, width) });
+    if (step >= width) break;
+  }
+  return targets;
+}
+
+/** The largest image accepted, in pixels: more is a decompression bomb, not a photograph. */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+/** The longest side kept of an original (phone photos are 4000–8000 px; pages need less). */
+const LONGEST_KEPT_SIDE = 2400;
+/** Changes here change every image's URL, so an immutable URL never serves new bytes. */
+const PIPELINE_VERSION = 'v1';
+
+export const FORMATS = {
+  jpeg: { contentType: 'image/jpeg', extension: 'jpg' },
+  png: { contentType: 'image/png', extension: 'png' },
+  webp: { contentType: 'image/webp', extension: 'webp' },
+  avif: { contentType: 'image/avif', extension: 'avif' },
+  gif: { contentType: 'image/gif', extension: 'gif' },
+} as const;
+
+export const ACCEPTED_TYPES_TEXT = 'JPEG, PNG, WebP, AVIF or GIF';
+
+export type Variant = {
+  /** `960.avif`, `original.jpg`…: the last part of the image's URL. */
+  name: string;
+  contentType: string;
+  width: number;
+  height: number;
+  data: Uint8Array;
+};
+
+export type ProcessedImage = {
+  hash: string;
+  format: ImageFormat;
+  width: number;
+  height: number;
+  variants: Variant[];
+};
+
+export const refuse = (message: string) => new ContentError('invalid', message);
+
+/**
+ * sharp, loaded at the first upload: libvips and its codecs are tens of MB a server that
+ * only serves pages never needs in memory.
+ */
+async function image(input: Uint8Array, options: SharpOptions): Promise<Sharp> {
+  const { default: sharp } = await import('sharp');
+  // libvips' operation cache keeps decoded images for reuse; uploads never repeat, and the
+  // cache held hundreds of MB after a burst of them (hostile pass).
+  sharp.cache(false);
+  return sharp(input, options);
+}
+
+/**
+ * Uploads are processed one at a time: each uses every core while it runs, and twenty at once
+ * held every page request for seconds (hostile pass). The others wait their turn.
+ */
+let queue: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const turn = queue.then(work, work);
+  queue = turn.catch(() => undefined);
+  return turn;
+}
+
+/** The format the bytes say they are, or why they are refused. */
+async function formatOf(bytes: Uint8Array): Promise<{
+  format: ImageFormat;
+  width: number;
+  height: number;
+  pages: number;
+}> {
+  // SVG is text, and a script inside it is not always one sharp would notice: look first.
+  const head = new TextDecoder()
+    .decode(bytes.subarray(0, 512))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  if (/^(<\?xml|<!doctype svg|<svg)/i.test(head) || /<svg[\s>]/i.test(head))
+    throw refuse(
+      `SVG files are not accepted: they can carry scripts. Upload a ${ACCEPTED_TYPES_TEXT}, or export the drawing as PNG.`,
+    );
+  let meta: Metadata;
+  try {
+    meta = await (await image(bytes, { limitInputPixels: false })).metadata();
+  } catch {
+    throw refuse(`That file is not an image Folio can use: upload a ${ACCEPTED_TYPES_TEXT}.`);
+  }
+  if (meta.format === 'svg')
+    throw refuse(
+      `SVG files are not accepted: they can carry scripts. Upload a ${ACCEPTED_TYPES_TEXT}, or export the drawing as PNG.`,
+    );
+  const format: ImageFormat | null =
+    meta.format === 'jpeg' ||
+    meta.format === 'png' ||
+    meta.format === 'webp' ||
+    meta.format === 'gif'
+      ? meta.format
+      : meta.format === 'heif' && meta.compression === 'av1'
+        ? 'avif'
+        : null;
+  if (!format)
+    throw refuse(`That file is not an image Folio can use: upload a ${ACCEPTED_TYPES_TEXT}.`);
+  const width = meta.width ?? 0;
+  const height = meta.pageHeight ?? meta.height ?? 0;
+  if (width < 1 || height < 1) throw refuse('That image has no size Folio can read.');
+  if (width * height > MAX_IMAGE_PIXELS)
+    throw refuse(
+      `That image is ${width} × ${height} pixels; Folio takes at most ${MAX_IMAGE_PIXELS / 1_000_000} million pixels. Make it smaller and upload it again.`,
+    );
+  return { format, width, height, pages: meta.pages ?? 1 };
+}
+
+/**
+ * Checks an upload and makes its variants: the bytes decide the type; SVG, other files,
+ * truncated or damaged images and decompression bombs are refused (ContentError 'invalid');
+ * metadata (EXIF, GPS, XMP) is dropped, after turning the image the way its EXIF says.
+ */
+export function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
+  return oneAtATime(() => processNow(bytes));
+}
+
+async function processNow(bytes: Uint8Array): Promise<ProcessedImage> {
+  const { format, pages } = await formatOf(bytes);
+  const animated = format === 'gif' || pages > 1;
+  // failOn 'truncated': a cut-off upload is refused, not stored half grey.
+  const source = async () =>
+    (
+      await image(bytes, {
+        failOn: 'truncated',
+        limitInputPixels: MAX_IMAGE_PIXELS,
+        animated,
+      })
+    ).rotate();
+  const hash = createHash('sha256')
+    .update(PIPELINE_VERSION)
+    .update(bytes)
+    .digest('hex')
+    .slice(0, 32);
+  const variants: Variant[] = [];
+  try {
+    const kept = await encode(
+      (await source()).resize({
+        width: LONGEST_KEPT_SIDE,
+        height: LONGEST_KEPT_SIDE,
+        fit: 'inside',
+        withoutEnlargement: true,
+      }),
+      format,
+    );
+    variants.push({ name: `original.${FORMATS[format].extension}`, ...kept });
+    if (!animated)
+      for (const target of variantTargets(kept.width))
+        for (const type of SIZED_TYPES)
+          variants.push({
+            name: `${target.name}.${type}`,
+            ...(await encode(variantOf(await source(), target.width), type)),
+          });
+  } catch (error) {
+    if (error instanceof ContentError) throw error;
+    throw refuse('That image is damaged or cut short: upload the whole file again.');
+  }
+  const original = variants[0] as Variant;
+  return { hash, format, width: original.width, height: original.height, variants };
+}
+
+/**
+ * An image at a variant's width, never taller than an original is kept: a 1 × 4000 px strip's
+ * copies were 4000 px tall beside its 2400 px original (hostile pass).
+ */
+function variantOf(source: Sharp, width: number): Sharp {
+  return source.resize({
+    width,
+    height: LONGEST_KEPT_SIDE,
+    fit: 'inside',
+    withoutEnlargement: true,
+  });
+}
+
+async function encode(image: Sharp, format: ImageFormat) {
+  const encoded =
+    format === 'jpeg'
+      ? image.jpeg({ quality: 82, mozjpeg: true })
+      : format === 'png'
+        ? image.png({ compressionLevel: 9 })
+        : format === 'webp'
+          ? image.webp({ quality: 78 })
+          : format === 'avif'
+            ? image.avif({ quality: 55, effort: 2 })
+            : image.gif();
+  const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
+  return {
+    contentType: FORMATS[format].contentType,
+    width: info.width,
+    height: info.pageHeight ?? info.height,
+    data: new Uint8Array(data),
+  };
+}
+
+/** Alt text: required, one line, at most this long. */
+export const ALT_MAX = 300;
+
+/**
+ * Alt text as kept: one line (runs of white space, line breaks included, are one space), no
+ * control or direction-override characters (PostgreSQL refuses NUL; an override can make a
+ * name read backwards).
+ */
+export function normaliseAlt(alt: string): string {
+  return plainText(alt).replace(/\s+/g, ' ').trim();
+}
+
+/** Text without control characters or bidirectional overrides. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+const UNSHOWABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
+
+function plainText(text: string): string {
+  return text.replace(UNSHOWABLE, '');
+}
+
+export function altProblem(alt: string): string | null {
+  if (normaliseAlt(alt) === '') return ALT_NEEDED_MESSAGE;
+  if ([...alt].length > ALT_MAX) return `Keep the description to ${ALT_MAX} characters at most.`;
+  return null;
+}
+
+/** A file name fit to show (never used to serve: URLs use the hash). */
+export function displayName(name: string | undefined): string {
+  const base = plainText(String(name ?? ''))
+    .replace(/^.*[\\/]/, '')
+    .replace(/\s+/g, ' ');
+  return [...base].slice(0, 120).join('').trim() || 'image';
+}
+
+/**
+ * Encodes the sizes `targets` of an image from its original's bytes (`folio media refresh`:
+ * widths added since it was uploaded), one upload or refresh at a time. Throws when the
+ * original cannot be read.
+ */
+export function encodeSizes(
+  bytes: Uint8Array,
+  targets: readonly { name: number; width: number; type: (typeof SIZED_TYPES)[number] }[],
+): Promise<Variant[]> {
+  return oneAtATime(async () => {
+    const encoded: Variant[] = [];
+    for (const target of targets) {
+      const source = await image(bytes, {
+        failOn: 'truncated',
+        limitInputPixels: MAX_IMAGE_PIXELS,
+      });
+      encoded.push({
+        name: `${target.name}.${target.type}`,
+        ...(await encode(variantOf(source, target.width), target.type)),
+      });
+    }
+    return encoded;
+  });
+}
