@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { signOut } from '../../components/preview/actions';
+import { signOut } from '../../lib/editor/actions/session';
 import { currentEditorSession } from '../../lib/editors/session';
 import { HOME_SLUG, MEDIA_LIBRARY, PREVIEW_DASHBOARD, previewPath } from '../../lib/http/routes';
 // The editors' screens have their own stylesheet, so public pages do not carry it.
