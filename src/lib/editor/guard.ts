@@ -48,6 +48,21 @@ export function databaseRefusal(error: unknown): EditorRefusal | null {
   return null;
 }
 
+/**
+ * The signed-in editor of this request, or null: for screens that show a signed-out visitor
+ * something else (the sign-in form, a shared draft). A database that cannot say is thrown as
+ * its own error, so the page answers it as every page does (503, busy or unreachable).
+ */
+export async function signedInEditor(): Promise<EditorSession | null> {
+  try {
+    return await requireEditor();
+  } catch (error) {
+    if (!isEditorRefused(error)) throw error;
+    if (error.refusal.reason === 'signed-out') return null;
+    throw error.cause;
+  }
+}
+
 /** The signed-in editor of this request, or an EditorRefused saying why there is none. */
 export async function requireEditor(): Promise<EditorSession> {
   let session: EditorSession | null;
