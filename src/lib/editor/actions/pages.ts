@@ -7,7 +7,7 @@ import {
   unstable_redirect as redirect,
   unstable_rerenderRoute as rerenderRoute,
 } from 'waku/router/server';
-import { BUSY_MESSAGE, contentStore, UNAVAILABLE_MESSAGE } from '../../content/content';
+import { contentStore } from '../../content/content';
 import { noteFormPage } from '../../http/request-context';
 import { previewPath } from '../../http/routes';
 import { editorCall, editorCommand, editorForm, readCall, readForm, refuseForm } from '../action';
@@ -65,9 +65,9 @@ export const saveDraft = editorForm({
     const publish = intent === 'publish';
     const outcome = await saveEditorValues(values, editor, { publish });
     if (!outcome.saved) {
-      const busy =
-        outcome.state.message === BUSY_MESSAGE || outcome.state.message === UNAVAILABLE_MESSAGE;
-      if (!busy) refuseForm(outcome.state.fieldErrors ? 422 : 409);
+      // Refused by the fields or by the page's version (a busy database was thrown on to the
+      // wrapper, which answers it with a 200: not the request's fault).
+      refuseForm(outcome.state.fieldErrors ? 422 : 409);
       return outcome.state;
     }
     redirect(

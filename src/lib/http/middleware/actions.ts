@@ -4,6 +4,7 @@
 // call is checked before Waku decodes it: an action this build does not have (a page left open
 // across a deploy) is the "out of date" 409; a call that does not decode the way React will
 // decode it (forged ids, arguments that are not an argument list) is a 400. Never a 500.
+// How the build and React are asked lives in src/lib/waku/actions.ts; this keeps the decision.
 import type { MiddlewareHandler } from 'hono';
 import { TYPED_FIELDS } from '../../editor/forms';
 import {
