@@ -1,11 +1,11 @@
 'use client';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { uploadMedia } from '../../lib/editor/actions/media';
 import {
   ALT_NEEDED_MESSAGE,
   imageMarkdown,
   uploadTooLargeMessage,
 } from '../../lib/media/media-refs';
-import { uploadMedia } from './actions';
 
 /**
  * An image the editor dropped, pasted or picked, waiting for its alt text: uploaded to the

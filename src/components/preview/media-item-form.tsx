@@ -1,7 +1,7 @@
 'use client';
 import { useActionState } from 'react';
-import { changeMedia } from './actions';
-import type { MediaChangeState } from './forms';
+import { changeMedia } from '../../lib/editor/actions/media';
+import type { MediaChangeState } from '../../lib/editor/forms';
 
 /**
  * One image's alt text and delete, in the media library. A refused alt text comes back in the

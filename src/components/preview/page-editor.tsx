@@ -2,6 +2,14 @@
 import { useActionState, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { formatUtc } from '../../lib/content/dates';
 import { BODY_MAX, characterCount, SUMMARY_MAX, TITLE_MAX } from '../../lib/content/field-limits';
+import { autosaveDraft, previewDraft, saveDraft } from '../../lib/editor/actions/pages';
+import {
+  type AutosaveResult,
+  type Conflict,
+  EDITOR_FORM_ID,
+  type EditorFormState,
+  type EditorFormValues,
+} from '../../lib/editor/forms';
 import { HOME_SLUG, MAX_SLUG_LENGTH, previewPath, slugFromTitle } from '../../lib/http/routes';
 // The page editor: the form on one side and the page as visitors will see it on the other.
 // Nothing typed is lost: the draft autosaves a few seconds after typing stops (checked against
@@ -11,15 +19,7 @@ import { HOME_SLUG, MAX_SLUG_LENGTH, previewPath, slugFromTitle } from '../../li
 // Publish (what is on screen).
 import { IMAGE_ACCEPT, imageMarkdown } from '../../lib/media/media-refs';
 import { Article } from '../article';
-import { autosaveDraft, previewDraft, saveDraft } from './actions';
 import { EditorImageUpload } from './editor-image-upload';
-import {
-  type AutosaveResult,
-  type Conflict,
-  EDITOR_FORM_ID,
-  type EditorFormState,
-  type EditorFormValues,
-} from './forms';
 import { FieldsDiff } from './word-diff';
 
 const AUTOSAVE_AFTER_MS = 3_000;

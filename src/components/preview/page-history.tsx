@@ -3,9 +3,9 @@
 // Restore as draft. Links and plain forms: all of it works without JavaScript.
 import type { PageView, Revision } from '../../lib/content/content';
 import { formatUtc } from '../../lib/content/dates';
+import { restoreRevision } from '../../lib/editor/actions/pages';
 import { previewPath, rewriteLinksForPreview } from '../../lib/http/routes';
 import { Article } from '../article';
-import { restoreRevision } from './actions';
 import { FieldsDiff } from './word-diff';
 
 /** What a history URL asks for: a version to show, or two to compare ('draft' is one). */

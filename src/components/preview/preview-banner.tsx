@@ -1,16 +1,12 @@
 import type { MissedSchedule, PageView, Schedule } from '../../lib/content/content';
 import { formatUtc } from '../../lib/content/dates';
+import { discardDraft, publishPage, unpublishPage } from '../../lib/editor/actions/pages';
+import { dismissMissedSchedule } from '../../lib/editor/actions/schedules';
+import { revokeShareLink } from '../../lib/editor/actions/share-links';
+import { EDITOR_FORM_ID } from '../../lib/editor/forms';
 import { PREVIEW_DASHBOARD, previewPath, publicPath } from '../../lib/http/routes';
 import type { PreviewLink } from '../../lib/share-links/share-links';
-import {
-  discardDraft,
-  dismissMissedSchedule,
-  publishPage,
-  revokeShareLink,
-  unpublishPage,
-} from './actions';
 import { ConfirmCommand } from './confirm-command';
-import { EDITOR_FORM_ID } from './forms';
 import { LocalTime } from './local-time';
 import { ScheduleForm } from './schedule-form';
 import { ShareLinkForm } from './share-link-form';

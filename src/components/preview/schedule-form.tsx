@@ -1,8 +1,8 @@
 'use client';
 import { useActionState, useEffect, useState } from 'react';
 import type { Schedule } from '../../lib/content/content';
-import { cancelScheduledPublish, schedulePublish } from './actions';
-import type { ScheduleState } from './forms';
+import { cancelScheduledPublish, schedulePublish } from '../../lib/editor/actions/schedules';
+import type { ScheduleState } from '../../lib/editor/forms';
 import { LocalTime } from './local-time';
 
 /** `YYYY-MM-DDTHH:MM` in the browser's zone, an hour from now: what datetime-local takes. */

@@ -1,8 +1,8 @@
 'use client';
 import { useActionState } from 'react';
 import { formatUtc } from '../../lib/content/dates';
-import { createShareLink } from './actions';
-import type { ShareLinkState } from './forms';
+import { createShareLink } from '../../lib/editor/actions/share-links';
+import type { ShareLinkState } from '../../lib/editor/forms';
 
 export function ShareLinkForm({ pageId }: { pageId: number }) {
   const [answer, action, pending] = useActionState<ShareLinkState, FormData>(createShareLink, {});

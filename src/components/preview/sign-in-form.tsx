@@ -1,7 +1,7 @@
 'use client';
 import { useActionState } from 'react';
-import { signIn } from './actions';
-import type { SignInState } from './forms';
+import { signIn } from '../../lib/editor/actions/session';
+import type { SignInState } from '../../lib/editor/forms';
 
 // Works without JavaScript: the form posts to the current URL and the page re-renders with
 // the returned state.

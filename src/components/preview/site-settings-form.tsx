@@ -2,8 +2,8 @@
 import { useActionState } from 'react';
 import type { NavigationLink, SiteSettings } from '../../lib/content/content';
 import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from '../../lib/content/field-limits';
-import { saveSiteSettings } from './actions';
-import type { SettingsFormState } from './forms';
+import { saveSiteSettings } from '../../lib/editor/actions/settings';
+import type { SettingsFormState } from '../../lib/editor/forms';
 
 type Choice = NavigationLink & { id: number };
 

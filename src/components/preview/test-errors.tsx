@@ -1,6 +1,6 @@
 'use client';
 import { useState } from 'react';
-import { sendServerTestError } from './actions';
+import { sendServerTestError } from '../../lib/editor/actions/test-errors';
 
 function Thrower(): never {
   throw new Error('Folio test error from the browser (sent on purpose from the preview)');

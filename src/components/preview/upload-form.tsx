@@ -1,8 +1,8 @@
 'use client';
 import { type FormEvent, useActionState, useState } from 'react';
+import { uploadMedia } from '../../lib/editor/actions/media';
+import type { UploadState } from '../../lib/editor/forms';
 import { IMAGE_ACCEPT, uploadTooLargeMessage } from '../../lib/media/media-refs';
-import { uploadMedia } from './actions';
-import type { UploadState } from './forms';
 
 /**
  * The media library's upload: a file (picked, or dropped on the field) and its alt text.

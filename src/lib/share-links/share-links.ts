@@ -4,7 +4,7 @@
 // hash of its random token is stored, so a copy of the database opens no drafts.
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Database } from '../data/db';
+import { type Database, getDatabase } from '../data/db';
 
 /** What the share form offers; nothing lives longer than its longest choice. */
 export const SHARE_DURATIONS = { '1h': 3600, '24h': 24 * 3600, '7d': 7 * 24 * 3600 } as const;
@@ -150,4 +150,20 @@ export async function revokePreviewLink(
           WHERE id = ${id} AND revoked_at IS NULL AND page_id = ${pageId} RETURNING id`,
   );
   return revoked.length > 0;
+}
+
+/**
+ * The share links of this process's database, for pages and actions (which never open the
+ * database themselves); the functions above take a database for the CLI and tests.
+ */
+export function shareLinks() {
+  return {
+    create: async (link: { pageId: number; createdBy: string | null; ttlSeconds: number }) =>
+      createPreviewLink(await getDatabase(), link),
+    check: async (token: string) => checkPreviewLink(await getDatabase(), token),
+    listOpen: async (options: { pageId?: number } = {}) =>
+      listPreviewLinks(await getDatabase(), options),
+    revoke: async (id: number, options: { pageId?: number } = {}) =>
+      revokePreviewLink(await getDatabase(), id, options),
+  };
 }

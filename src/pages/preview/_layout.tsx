@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { signOut } from '../../components/preview/actions';
-import { currentEditorSession } from '../../lib/editors/session';
+import { signOut } from '../../lib/editor/actions/session';
+import { signedInEditor } from '../../lib/editor/guard';
 import { HOME_SLUG, MEDIA_LIBRARY, PREVIEW_DASHBOARD, previewPath } from '../../lib/http/routes';
 // The editors' screens have their own stylesheet, so public pages do not carry it.
 import previewStyles from '../../styles/preview.css?inline';
@@ -8,7 +8,7 @@ import previewStyles from '../../styles/preview.css?inline';
 // The preview's frame: every link stays inside preview; nothing here is public. The pages are
 // listed on the dashboard, not in the header.
 export default async function PreviewLayout({ children }: { children: ReactNode }) {
-  const session = await currentEditorSession();
+  const session = await signedInEditor();
   return (
     <>
       <meta name="robots" content="noindex" />

@@ -4,70 +4,21 @@
 // call is checked before Waku decodes it: an action this build does not have (a page left open
 // across a deploy) is the "out of date" 409; a call that does not decode the way React will
 // decode it (forged ids, arguments that are not an argument list) is a 400. Never a 500.
+// How the build and React are asked lives in src/lib/waku/actions.ts; this keeps the decision.
 import type { MiddlewareHandler } from 'hono';
-import { TYPED_FIELDS } from '../../../components/preview/forms';
+import { TYPED_FIELDS } from '../../editor/forms';
 import {
   isDocumentRequest,
   requestErrorResponse,
   STALE_ACTION_VERDICT,
 } from '../../observability/request-errors';
+import { type ServerActions, serverActionsOfThisBuild } from '../../waku/actions';
 import { ACTION_PATH, actionIdOfPath, actionIdsOfForm } from '../../waku/internals';
 import { requestContext } from '../request-context';
 
 export const ACTION_HEADER = 'x-folio-action';
 
-/** How a call is judged: the build's actions, and React's own decoders. */
-export type ServerActions = {
-  /** Whether the build has the action `id` (`<module>#<export>`). */
-  exists: (id: string) => Promise<boolean>;
-  /** Whether a JavaScript call's body decodes to an argument list. */
-  decodesAsArguments: (body: string | FormData) => Promise<boolean>;
-  /** Whether a form posted without JavaScript decodes to a callable action. */
-  decodesAsFormAction: (form: FormData) => Promise<boolean>;
-};
-
-/** How React marks the functions a 'use server' module exports. */
-const SERVER_REFERENCE = Symbol.for('react.server.reference');
-
-/** The real thing, inside Waku's server bundle (imported on first use: it exists only there). */
-const serverActionsOfThisBuild: ServerActions = {
-  async exists(id) {
-    const { loadServerAction } = await import('@vitejs/plugin-rsc/rsc/server');
-    try {
-      // Typed as a Function, but it is whatever the module has under that name, if anything;
-      // only one of its own exports registered with React is an action (not `constructor`).
-      const action: unknown = await loadServerAction(id);
-      return (
-        typeof action === 'function' &&
-        (action as { $$typeof?: unknown }).$$typeof === SERVER_REFERENCE
-      );
-    } catch {
-      // An unknown module: the bundle's reference table has no such id.
-      return false;
-    }
-  },
-  async decodesAsArguments(body) {
-    const { decodeReply, createTemporaryReferenceSet } = await import(
-      '@vitejs/plugin-rsc/rsc/server'
-    );
-    try {
-      const args: unknown = await decodeReply(body, {
-        temporaryReferences: createTemporaryReferenceSet(),
-      });
-      return Array.isArray(args);
-    } catch {
-      return false;
-    }
-  },
-  async decodesAsFormAction(form) {
-    const { decodeAction } = await import('@vitejs/plugin-rsc/rsc/server');
-    try {
-      return typeof (await decodeAction(form)) === 'function';
-    } catch {
-      return false;
-    }
-  },
-};
+export type { ServerActions };
 
 /** The body, read from a copy (Waku reads it again); null when it cannot be read at all. */
 async function bodyOf(request: Request): Promise<string | FormData | null> {

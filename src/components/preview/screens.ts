@@ -1,0 +1,79 @@
+// Owns which screen /preview/[...slug] shows: ONE table, read top to bottom, the first entry
+// whose question the request answers wins. Signed out: a shared draft or the sign-in form.
+// /preview with ?new, ?settings, ?media, or the dashboard; /preview/<slug> with ?confirm=…,
+// ?history, ?edit, or the page's preview. Each screen is its own server component under
+// screens/, loading its data from the stores; a new screen is a file and a row here.
+import type { FunctionComponent } from 'react';
+import { SHARE_PARAM } from '../../lib/http/routes';
+import type { Asked, ScreenProps } from './screens/asked';
+import { ConfirmationScreen, confirmableCommand } from './screens/confirmation';
+import { DashboardScreen } from './screens/dashboard';
+import { EditorScreen } from './screens/editor';
+import { HistoryScreen } from './screens/history';
+import { MediaScreen } from './screens/media';
+import { NewPageScreen } from './screens/new-page';
+import { PageScreen } from './screens/page';
+import { SettingsScreen } from './screens/settings';
+import { SharedDraftScreen } from './screens/shared-draft';
+import { SignInScreen } from './screens/sign-in';
+
+export type { Asked };
+
+type Screen = {
+  /** What the row is, for a reader (and a test): `?edit`, `signed out`… */
+  name: string;
+  when: (asked: Asked) => boolean;
+  screen: FunctionComponent<ScreenProps>;
+};
+
+const signedOut = (asked: Asked) => asked.editor === null;
+const dashboard = (asked: Asked) => asked.editor !== null && asked.segments.length === 0;
+const aPage = (asked: Asked) => asked.editor !== null && asked.segments.length > 0;
+
+export const SCREENS: readonly Screen[] = [
+  {
+    name: 'share link',
+    when: (asked) => signedOut(asked) && asked.slug !== undefined && asked.params.has(SHARE_PARAM),
+    screen: SharedDraftScreen,
+  },
+  { name: 'signed out', when: signedOut, screen: SignInScreen },
+  {
+    name: '?new',
+    when: (asked) => dashboard(asked) && asked.params.has('new'),
+    screen: NewPageScreen,
+  },
+  {
+    name: '?settings',
+    when: (asked) => dashboard(asked) && asked.params.has('settings'),
+    screen: SettingsScreen,
+  },
+  {
+    name: '?media',
+    when: (asked) => dashboard(asked) && asked.params.has('media'),
+    screen: MediaScreen,
+  },
+  { name: 'dashboard', when: dashboard, screen: DashboardScreen },
+  {
+    name: '?confirm=',
+    when: (asked) => aPage(asked) && confirmableCommand(asked.params) !== undefined,
+    screen: ConfirmationScreen,
+  },
+  {
+    name: '?history',
+    when: (asked) => aPage(asked) && asked.params.has('history'),
+    screen: HistoryScreen,
+  },
+  {
+    name: '?edit',
+    when: (asked) => aPage(asked) && asked.params.has('edit'),
+    screen: EditorScreen,
+  },
+  { name: 'page', when: aPage, screen: PageScreen },
+];
+
+/** The screen for a request: the first row that answers it (the last row answers any page). */
+export function screenFor(asked: Asked): Screen['screen'] {
+  const row = SCREENS.find((each) => each.when(asked));
+  if (!row) throw new Error('the preview screens table has no row for this request');
+  return row.screen;
+}

@@ -1,0 +1,103 @@
+// Owns what the page screens share: the page an address (or a form posted for it) means, the
+// banner above a page's preview, and the images the editor offers. Data comes from the stores.
+import 'server-only';
+import { unstable_notFound as notFound, unstable_redirect as redirect } from 'waku/router/server';
+import { contentStore, type PageView } from '../../../lib/content/content';
+import { requestContext } from '../../../lib/http/request-context';
+import { isValidSlug, previewPath } from '../../../lib/http/routes';
+import { mediaStore } from '../../../lib/media/media';
+import { mediaPath } from '../../../lib/media/media-refs';
+import { getEnv } from '../../../lib/runtime/env';
+import { shareLinks } from '../../../lib/share-links/share-links';
+import type { LibraryImage } from '../page-editor';
+import { noticeText, PreviewBanner } from '../preview-banner';
+import type { Asked } from './asked';
+
+export const EMPTY_PAGE = {
+  slug: '',
+  originalSlug: '',
+  pageId: '',
+  title: '',
+  summary: '',
+  body: '',
+  version: '0',
+};
+
+/**
+ * The page a page screen shows, or a 404. After a form post without JavaScript it is the page
+ * the form was made for, wherever it is now: its address may have passed to another page
+ * meanwhile, whose banner must not be shown above this editor's text. With `orDeleted`, a form
+ * posted for a page deleted meanwhile answers null instead of a 404 that loses the typed text.
+ */
+export async function pageOf(asked: Asked): Promise<PageView>;
+export async function pageOf(asked: Asked, options: { orDeleted: true }): Promise<PageView | null>;
+export async function pageOf(
+  { slug, query, segments }: Asked,
+  { orDeleted = false }: { orDeleted?: boolean } = {},
+): Promise<PageView | null> {
+  if (segments.length !== 1 || slug === undefined || !isValidSlug(slug)) notFound();
+  const store = contentStore();
+  const { request, formPageId } = requestContext();
+  let page =
+    request.method === 'POST' && formPageId !== undefined
+      ? await store.getPageById(formPageId)
+      : await store.getPage(slug, { draft: true });
+  if (!page && formPageId === undefined) {
+    const current = await store.findRedirect(slug, { draft: true });
+    if (current) {
+      // A form posted from the old address (someone renamed the page meanwhile) is answered
+      // here, with the editor's text in it; only a plain visit follows the rename.
+      if (request.method !== 'POST')
+        redirect(`${previewPath(current)}${query ? `?${query}` : ''}`, 308);
+      page = await store.getPage(current, { draft: true });
+    }
+  }
+  if (page) return page;
+  if (orDeleted && request.method === 'POST') return null;
+  notFound();
+}
+
+/** How many times the page was published (its history's length). */
+export async function publishedCount(page: PageView): Promise<number> {
+  return (await contentStore().listRevisions(page.id)).length;
+}
+
+/** The banner above a page's preview, editor and history. */
+export async function Banner({
+  page,
+  editing,
+  notice,
+}: {
+  page: PageView;
+  editing: boolean;
+  notice: string | null;
+}) {
+  const store = contentStore();
+  return (
+    <PreviewBanner
+      page={page}
+      editing={editing}
+      notice={noticeText(notice, page.state)}
+      shareLinks={await shareLinks().listOpen({ pageId: page.id })}
+      published={await publishedCount(page)}
+      schedule={await store.scheduleOf(page.id)}
+      missedSchedule={await store.missedScheduleOf(page.id)}
+    />
+  );
+}
+
+/** What the editor's Image menu and upload need: the newest images and the size limit. */
+export async function editorMedia(): Promise<{ images: LibraryImage[]; maxUploadMb: number }> {
+  const items = await mediaStore().list({ limit: 24 });
+  const images = items.map((item) => ({
+    hash: item.hash,
+    alt: item.alt,
+    thumbnail: mediaPath(
+      item.hash,
+      item.variants.find((variant) => variant.name === '480.webp')?.name ??
+        item.src.split('/').pop() ??
+        '',
+    ),
+  }));
+  return { images, maxUploadMb: getEnv().MEDIA_MAX_MB };
+}

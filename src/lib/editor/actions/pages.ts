@@ -1,0 +1,188 @@
+'use server';
+// Owns the page actions: the editor form (Save, Publish, Preview, take theirs), its autosave and
+// live preview, the banner's publish/unpublish/discard, and Restore as draft from the history.
+// Each is its domain call inside the action wrapper (../action.ts), which reads the form, asks
+// the guard, and answers a busy database or an ended session with the typed text kept.
+import {
+  unstable_redirect as redirect,
+  unstable_rerenderRoute as rerenderRoute,
+} from 'waku/router/server';
+import { contentStore } from '../../content/content';
+import { noteFormPage } from '../../http/request-context';
+import { previewPath } from '../../http/routes';
+import { editorCall, editorCommand, editorForm, readCall, readForm, refuseForm } from '../action';
+import {
+  type AutosaveResult,
+  autosaveSchema,
+  type EditorFormState,
+  type EditorFormValues,
+  editorSubmitSchema,
+  pageCommandSchema,
+  previewDraftSchema,
+  restoreRevisionSchema,
+} from '../forms';
+import { backToPage } from '../landing';
+import { previewHtmlOf, saveEditorValues } from '../save-page';
+
+/**
+ * The editor form's action (with and without JavaScript). The button pressed names the
+ * intent: save (stays in the editor), publish (what is on screen, saved first), preview (the
+ * page beside the form, nothing saved), take-theirs (after a conflict: the other version in
+ * the form).
+ */
+export const saveDraft = editorForm({
+  read: (input) => {
+    const { intent, ...values } = readForm(editorSubmitSchema, input);
+    const formPage = Number(values.pageId);
+    if (values.pageId !== '' && Number.isSafeInteger(formPage) && formPage >= 0)
+      noteFormPage(formPage);
+    return { intent, values: values as EditorFormValues };
+  },
+  refused: ({ values }, { message }): EditorFormState => ({ values, message }),
+  run: async ({ intent, values }, editor): Promise<EditorFormState> => {
+    if (intent === 'preview') return { values, previewHtml: await previewHtmlOf(values.body) };
+    if (intent === 'take-theirs') {
+      const formPage = Number(values.pageId);
+      const theirs =
+        values.pageId === '' || !Number.isSafeInteger(formPage)
+          ? null
+          : await contentStore().getPageById(formPage);
+      if (!theirs) return { values, message: 'This page was deleted meanwhile.' };
+      return {
+        values: {
+          slug: theirs.slug,
+          originalSlug: theirs.slug,
+          pageId: String(theirs.id),
+          title: theirs.title,
+          summary: theirs.summary,
+          body: theirs.bodyMarkdown,
+          version: String(theirs.version),
+        },
+        message:
+          'Their version is in the form now; yours is gone from it. Save to keep it as it is.',
+      };
+    }
+    const publish = intent === 'publish';
+    const outcome = await saveEditorValues(values, editor, { publish });
+    if (!outcome.saved) {
+      // Refused by the fields or by the page's version (a busy database was thrown on to the
+      // wrapper, which answers it with a 200: not the request's fault).
+      refuseForm(outcome.state.fieldErrors ? 422 : 409);
+      return outcome.state;
+    }
+    redirect(
+      `${previewPath(outcome.slug)}?${publish ? 'notice=published' : 'edit&notice=saved'}`,
+      303,
+    );
+  },
+});
+
+/** An autosave from the editor (JavaScript only): never renames, never navigates. */
+export const autosaveDraft = editorCall({
+  read: (input) => readCall(autosaveSchema, input, 'This action takes the editor’s fields.'),
+  refused: (_values, { reason, message }): AutosaveResult => ({
+    ok: false,
+    message,
+    // The session ended: the editor stops autosaving until the editor signs in again.
+    signedOut: reason === 'signed-out' ? true : undefined,
+  }),
+  run: async (values, editor): Promise<AutosaveResult> => {
+    const outcome = await saveEditorValues(values, editor, { keepAddress: true });
+    if (!outcome.saved)
+      return {
+        ok: false,
+        message: outcome.state.message ?? 'Not saved.',
+        conflict: outcome.state.conflict,
+        fieldErrors: outcome.state.fieldErrors,
+      };
+    // The banner ("last saved…", the page's state) follows.
+    rerenderRoute();
+    return {
+      ok: true,
+      version: outcome.version,
+      pageId: outcome.pageId,
+      slug: outcome.slug,
+      savedAt: new Date().toISOString(),
+    };
+  },
+});
+
+/** The live preview beside the editor (JavaScript only): the page as visitors would see it. */
+export const previewDraft = editorCall({
+  read: (input) => readCall(previewDraftSchema, input, 'This action takes a body to preview.'),
+  refused: (_fields, { message }): { html: string } | { error: string } => ({ error: message }),
+  run: async ({ body }): Promise<{ html: string } | { error: string }> => ({
+    html: await previewHtmlOf(body),
+  }),
+});
+
+/**
+ * The form says which page it was made for and which version it showed: acting on another
+ * page that took the slug, or on text the editor has not seen, is refused.
+ */
+function expectedOf(input: { pageId?: number | undefined; version?: number | undefined }) {
+  return { pageId: input.pageId ?? -1, version: input.version ?? -1 };
+}
+
+const readCommand = (input: unknown) => readForm(pageCommandSchema, input);
+const landOnPage = async (input: { slug: string }, notice: string) =>
+  backToPage(input.slug, notice);
+
+export const publishPage = editorCommand({
+  read: readCommand,
+  run: async (input, editor) => {
+    await contentStore().publish(input.slug, { editor: editor.editor.email, ...expectedOf(input) });
+    return 'published';
+  },
+  land: landOnPage,
+});
+
+export const unpublishPage = editorCommand({
+  read: readCommand,
+  run: async (input, editor) => {
+    await contentStore().unpublish(input.slug, {
+      editor: editor.editor.email,
+      ...expectedOf(input),
+    });
+    return 'unpublished';
+  },
+  land: landOnPage,
+});
+
+export const discardDraft = editorCommand({
+  read: readCommand,
+  run: async (input, editor) => {
+    const store = contentStore();
+    const wasDraftOnly = (await store.getPage(input.slug, { draft: true }))?.state === 'draft-only';
+    await store.discardDraft(input.slug, { editor: editor.editor.email, ...expectedOf(input) });
+    return wasDraftOnly ? 'deleted' : 'discarded';
+  },
+  land: landOnPage,
+});
+
+/** Makes an earlier published version the draft (from the history), if the page is as shown. */
+export const restoreRevision = editorCommand({
+  read: (input) => readForm(restoreRevisionSchema, input),
+  run: async ({ pageId, revisionId, version }, editor) => {
+    const store = contentStore();
+    const result = await store.restoreRevision({
+      pageId: pageId,
+      revisionId: revisionId,
+      expectedVersion: version,
+      editor: editor.editor.email,
+    });
+    if (!result.ok) return 'stale';
+    // A version from before an image was deleted: say so now, not first at Publish.
+    const restored = await store.getPageById(pageId);
+    const notice =
+      restored && (await store.missingMedia(restored.bodyHtml)).length > 0
+        ? 'restored-missing-media'
+        : 'restored';
+    redirect(`${previewPath(result.slug)}?edit&notice=${notice}`, 303);
+  },
+  land: async ({ slug }, notice) =>
+    redirect(
+      `${previewPath(slug)}?${notice.startsWith('restored') ? 'edit&' : 'history&'}notice=${notice}`,
+      303,
+    ),
+});

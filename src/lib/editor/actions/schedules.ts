@@ -1,0 +1,73 @@
+'use server';
+// Owns the schedule actions (schedule-form.tsx, the banner): publish at a time, cancel it, and
+// dismiss the notice of one that came due and did not publish.
+import { unstable_redirect as redirect } from 'waku/router/server';
+import { contentStore } from '../../content/content';
+import { parsePublishTime, unreadableTimeMessage } from '../../content/publish-time';
+import { previewPath } from '../../http/routes';
+import { editorCommand, editorForm, readForm, refuseForm } from '../action';
+import {
+  cancelScheduleSchema,
+  dismissMissedSchema,
+  type ScheduleState,
+  scheduleFormSchema,
+} from '../forms';
+import { backToPage } from '../landing';
+
+/**
+ * "Publish at": the instant the browser computed from the editor's zone (`publishAtUtc`), or
+ * without JavaScript the typed wall-clock time read as UTC (the form's label says so).
+ */
+export const schedulePublish = editorForm({
+  read: (input) => {
+    const form = readForm(scheduleFormSchema, input);
+    return { ...form, at: parsePublishTime(form.publishAtUtc || form.publishAt) };
+  },
+  check: ({ at, publishAt }): ScheduleState | undefined => {
+    if (at) return undefined;
+    refuseForm(422);
+    return { error: unreadableTimeMessage(), publishAt };
+  },
+  refused: ({ publishAt }, { message }): ScheduleState => ({ error: message, publishAt }),
+  run: async ({ slug, pageId, at }, editor): Promise<ScheduleState> => {
+    if (!at) return {};
+    await contentStore().schedulePublish(slug, at, {
+      editor: editor.editor.email,
+      pageId: pageId ?? -1,
+      onlyIfUnscheduled: true,
+    });
+    redirect(`${previewPath(slug)}?notice=scheduled`, 303);
+  },
+  rejected: ({ publishAt }, error): ScheduleState => {
+    refuseForm(error.code === 'invalid' || error.code === 'missing-media' ? 422 : 409);
+    return { error: error.message, publishAt };
+  },
+});
+
+export const cancelScheduledPublish = editorCommand({
+  read: (input) => readForm(cancelScheduleSchema, input),
+  run: async ({ slug, pageId }) => {
+    const cancelled = await contentStore().cancelSchedule(slug, { pageId: pageId ?? -1 });
+    // A stale tab: it was published, discarded, taken down or cancelled meanwhile.
+    return cancelled ? 'unscheduled' : 'not-scheduled';
+  },
+  land: async ({ slug }, notice) => backToPage(slug, notice),
+});
+
+/**
+ * Dismisses the notice of a schedule that came due and did not publish: the one the form was
+ * shown with (`missedAt`), never a newer one the editor has not read (hostile pass).
+ */
+export const dismissMissedSchedule = editorCommand({
+  read: (input) => readForm(dismissMissedSchema, input),
+  run: async ({ slug, pageId, missedAt }) => {
+    const outcome = await contentStore().dismissMissedSchedule(slug, {
+      pageId: pageId ?? -1,
+      missedAt,
+    });
+    return { dismissed: 'missed-dismissed', newer: 'missed-newer', nothing: 'missed-gone' }[
+      outcome
+    ];
+  },
+  land: async ({ slug }, notice) => backToPage(slug, notice),
+});

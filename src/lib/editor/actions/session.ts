@@ -1,0 +1,44 @@
+'use server';
+// Owns signing in and out (sign-in-form.tsx, the preview layout's button): the two editor
+// actions that need no editor, so they read their forms with the shared schemas and no guard.
+import { unstable_redirect as redirect } from 'waku/router/server';
+import { endEditorSession, signInEditor } from '../../editors/session';
+import { siteOrigin } from '../../http/site-url';
+import { readForm } from '../action';
+import { type SignInState, signInFormSchema, signOutFormSchema } from '../forms';
+
+/** A same-site path to go back to after signing in; anything else falls back to /preview. */
+function safeNext(text: string): string {
+  // A preview address, or a page's editor: nothing else, so no sign-in leads off the site.
+  return /^\/preview(?:\/[a-z0-9-]+(?:\?edit)?)?$/.test(text) ? text : '/preview';
+}
+
+export async function signIn(_previous: SignInState, input: FormData): Promise<SignInState> {
+  const { email, password, next } = readForm(signInFormSchema, input);
+  const outcome = await signInEditor(email, password);
+  if (!outcome.ok) {
+    if (outcome.reason === 'throttled') {
+      const minutes = Math.ceil(outcome.retryAfterSeconds / 60);
+      return { email, error: `Too many attempts. Try again in ${minutes} minute(s).` };
+    }
+    if (outcome.reason === 'busy')
+      return { email, error: 'Folio is busy. Nothing was checked; try again in a moment.' };
+    if (outcome.reason === 'unavailable')
+      return {
+        email,
+        error:
+          'Folio cannot reach its database right now. Nothing was checked; try again in a moment.',
+      };
+    // The same words whether or not the email has an account.
+    return { email, error: 'That email and password do not match an editor account.' };
+  }
+  // An absolute URL makes the browser load the page anew (with JavaScript too), so the page
+  // is rendered with the new cookie rather than inside this cookie-less action request.
+  redirect(new URL(safeNext(next), siteOrigin()), 303);
+}
+
+export async function signOut(input: FormData): Promise<void> {
+  const { everywhere } = readForm(signOutFormSchema, input);
+  await endEditorSession({ everywhere });
+  redirect(new URL('/preview', siteOrigin()), 303);
+}

@@ -1,0 +1,79 @@
+'use server';
+// Owns the site settings action (site-settings-form.tsx): title, tagline, footer, and which
+// published pages the header links to, in what order.
+import { unstable_redirect as redirect } from 'waku/router/server';
+import { contentStore } from '../../content/content';
+import { editorForm, readForm, refuseForm } from '../action';
+import { type SettingsFormState, siteSettingsSchema } from '../forms';
+
+/** The site's settings form (title, tagline, footer, header navigation). */
+export const saveSiteSettings = editorForm({
+  read: (input) => {
+    const form = readForm(siteSettingsSchema, input);
+    const { title, tagline, footer, navigation } = form;
+    // The order: each chosen page's position field (1, 2, 3…), then the list order.
+    const position = (id: string) => {
+      const value = form[`position-${id}`];
+      return Number((typeof value === 'string' ? value : '') || Number.NaN);
+    };
+    return {
+      values: { title, tagline, footer, navigation },
+      mode: form['navigation-mode'],
+      position,
+    };
+  },
+  check: ({ values, mode, position }): SettingsFormState | undefined => {
+    if (mode !== 'all' && mode !== 'chosen') {
+      refuseForm(422);
+      return { values, message: 'Choose which pages the header lists.' };
+    }
+    if (
+      mode === 'chosen' &&
+      values.navigation.some((id) => {
+        const at = position(id);
+        return !Number.isInteger(at) || at < 1 || at > 99;
+      })
+    ) {
+      refuseForm(422);
+      return { values, message: 'Give each chosen page a position from 1 to 99.' };
+    }
+    return undefined;
+  },
+  refused: ({ values }, { message }): SettingsFormState => ({ values, message }),
+  run: async ({ values, mode, position }): Promise<SettingsFormState> => {
+    const { navigation } = values;
+    const ordered = navigation
+      .map((id, index) => ({ id: Number(id), index, at: position(id) }))
+      .filter((entry) => Number.isSafeInteger(entry.id) && entry.id > 0)
+      .sort((a, b) => a.at - b.at || a.index - b.index)
+      .map((entry) => entry.id);
+    // A page unpublished since the form was made (or an id nobody offered) is not dropped
+    // silently: the header would lose links the editor thinks they chose.
+    if (mode === 'chosen') {
+      const published = new Set(
+        (await contentStore().listAll())
+          .filter((page) => page.state !== 'draft-only')
+          .map((page) => page.id),
+      );
+      if (ordered.some((id) => !published.has(id)) || ordered.length !== navigation.length) {
+        refuseForm(422);
+        return {
+          values,
+          message: 'Some of the chosen pages are not published (any more): choose again.',
+        };
+      }
+    }
+    await contentStore().saveSiteSettings({
+      title: values.title,
+      tagline: values.tagline,
+      footer: values.footer,
+      navigation: mode === 'all' ? null : [...new Set(ordered)],
+    });
+    redirect('/preview?settings&notice=settings-saved', 303);
+  },
+  rejected: ({ values }, error): SettingsFormState | undefined => {
+    if (error.code !== 'invalid') return undefined;
+    refuseForm(422);
+    return { values, message: error.message };
+  },
+});

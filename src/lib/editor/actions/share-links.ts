@@ -1,0 +1,70 @@
+'use server';
+// Owns the share-link actions (share-link-form.tsx, the banner's list): make a read-only link
+// to a page's draft, and revoke one.
+import { unstable_rerenderRoute as rerenderRoute } from 'waku/router/server';
+import { contentStore } from '../../content/content';
+import { shareLinkPath } from '../../http/routes';
+import { siteOrigin } from '../../http/site-url';
+import {
+  DEFAULT_SHARE_DURATION,
+  SHARE_DURATIONS,
+  type ShareDuration,
+  shareLinks,
+} from '../../share-links/share-links';
+import { editorCommand, editorForm, readForm, refuseForm } from '../action';
+import { revokeShareLinkSchema, type ShareLinkState, shareLinkFormSchema } from '../forms';
+import { backToPage } from '../landing';
+
+function isShareDuration(value: string): value is ShareDuration {
+  return Object.hasOwn(SHARE_DURATIONS, value);
+}
+
+export const createShareLink = editorForm({
+  read: (input) => {
+    const { ttl, pageId } = readForm(shareLinkFormSchema, input);
+    return { ttl: ttl || DEFAULT_SHARE_DURATION, pageId };
+  },
+  check: ({ ttl }): ShareLinkState | undefined => {
+    if (isShareDuration(ttl)) return undefined;
+    refuseForm(422);
+    return {
+      error: 'Choose how long the link should work: 1 hour, 24 hours or 7 days.',
+      ttl: DEFAULT_SHARE_DURATION,
+    };
+  },
+  refused: ({ ttl }, { reason, message }): ShareLinkState => ({
+    error:
+      reason === 'signed-out'
+        ? message
+        : `No link was made: ${reason === 'unavailable' ? 'Folio cannot reach its database' : 'Folio is busy'}. Try again in a moment.`,
+    ttl,
+  }),
+  run: async ({ ttl, pageId }, editor): Promise<ShareLinkState> => {
+    const page = pageId === undefined ? null : await contentStore().getPageById(pageId);
+    if (!page || !isShareDuration(ttl)) {
+      refuseForm(409);
+      return { error: 'This page no longer exists.', ttl };
+    }
+    const { token, link } = await shareLinks().create({
+      pageId: page.id,
+      createdBy: editor.editor.email,
+      ttlSeconds: SHARE_DURATIONS[ttl],
+    });
+    // With JavaScript the banner's list of open links updates too.
+    rerenderRoute();
+    return {
+      url: `${siteOrigin()}${shareLinkPath(page.slug, token)}`,
+      expiresAt: link.expiresAt,
+      ttl,
+    };
+  },
+});
+
+export const revokeShareLink = editorCommand({
+  read: (input) => readForm(revokeShareLinkSchema, input),
+  run: async ({ linkId, pageId }) =>
+    linkId !== undefined && pageId !== undefined && (await shareLinks().revoke(linkId, { pageId }))
+      ? 'link-revoked'
+      : 'link-gone',
+  land: async ({ slug }, notice) => backToPage(slug, notice),
+});

@@ -1,0 +1,238 @@
+// Owns the editors' forms as data: one schema per form, shared by the form component (client)
+// and its action (server, src/lib/editor/actions/), and the states the actions answer with.
+// Browser-safe: client components import this, so nothing here may import server-only modules.
+// A schema reads a form posted as the browser sends it (a field missing or a file where text
+// belongs reads as ''); a form that fails one is forged, and its action answers 400 (action.ts).
+import { z } from 'zod';
+import { pageFieldsSchema } from '../content/page-fields';
+import { isValidSlug, validateNewSlug } from '../http/routes';
+
+/** A text field as posted: anything but text (missing, a file, repeated) reads as ''. */
+const field = z.preprocess((value) => (typeof value === 'string' ? value : ''), z.string());
+
+/** A text field kept to `max` characters (what a refusal hands back is never a whole upload). */
+const fieldUpTo = (max: number) => field.transform((value) => value.slice(0, max));
+
+/** A positive integer field (an id, a version), or undefined when it is missing or junk. */
+const whole = field.transform((value) => {
+  const number = Number(value);
+  return value !== '' && Number.isSafeInteger(number) && number >= 0 ? number : undefined;
+});
+
+/** The slug a command form names; anything else is a forged form (and never a redirect). */
+const slug = field.refine(isValidSlug, 'Not a page address.');
+
+/** Every value a repeated field (checkboxes) sent as text, in order. */
+const repeated = z.preprocess(
+  (value) => (Array.isArray(value) ? value : value === undefined ? [] : [value]),
+  z
+    .array(z.unknown())
+    .transform((values) => values.filter((v): v is string => typeof v === 'string')),
+);
+
+/** The fields an editor types text into: handed back on an error page if a post fails. */
+export const TYPED_FIELDS = ['title', 'summary', 'body'] as const;
+
+export const editorFormSchema = pageFieldsSchema.extend({
+  slug: z.string().superRefine((slug, ctx) => {
+    const problem = validateNewSlug(slug);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  originalSlug: z.string(),
+  // The page the form was made for ('' for a new page): saved by id, whatever its slug is now.
+  pageId: z
+    .string()
+    .transform((value) => (value === '' ? null : Number(value)))
+    .pipe(z.number().int().positive().nullable()),
+  version: z.coerce.number().int().min(0),
+});
+
+export type EditorFormValues = {
+  slug: string;
+  originalSlug: string;
+  pageId: string;
+  title: string;
+  summary: string;
+  body: string;
+  version: string;
+};
+
+/** What another save put there meanwhile: shown beside the editor's own text, with a diff. */
+export type Conflict = {
+  title: string;
+  summary: string;
+  body: string;
+  savedBy: string | null;
+  savedAt: string;
+  version: number;
+  /** What happened: a save, a publish, a discard in another tab… (PageChange). */
+  change: string;
+};
+
+/**
+ * The editor form's id: the banner's Publish button submits it, so what is on screen is what
+ * gets published. (Here, not in the editor's client module: a server component importing a
+ * value from a client module gets a reference, not the value.)
+ */
+export const EDITOR_FORM_ID = 'page-editor';
+
+/** What a submit of the editor form asks for: the buttons name it. */
+export const EDITOR_INTENTS = ['save', 'preview', 'publish', 'take-theirs'] as const;
+export type EditorIntent = (typeof EDITOR_INTENTS)[number];
+
+export type EditorFormState = {
+  values?: EditorFormValues;
+  fieldErrors?: Record<string, string> | undefined;
+  message?: string;
+  conflict?: Conflict | undefined;
+  /** The Preview button's answer without JavaScript: the page as visitors would see it. */
+  previewHtml?: string;
+};
+
+/** An autosave's answer (JavaScript only): the new version, or why nothing was saved. */
+export type AutosaveResult =
+  | { ok: true; version: number; pageId: number; slug: string; savedAt: string }
+  | {
+      ok: false;
+      message: string;
+      conflict?: Conflict;
+      fieldErrors?: Record<string, string>;
+      /** The session ended: stop autosaving until the editor signs in again. */
+      signedOut?: boolean;
+    };
+
+export type SettingsFormState = {
+  values?: { title: string; tagline: string; footer: string; navigation: string[] };
+  message?: string;
+  fieldErrors?: Record<string, string>;
+};
+
+export type SignInState = { email?: string; error?: string };
+
+export type ShareLinkState = { url?: string; expiresAt?: string; error?: string; ttl?: string };
+
+/** The schedule form's answer: a refusal in words, with the time as typed. */
+export type ScheduleState = { error?: string; publishAt?: string };
+
+/** A media library item's form after a refused alt text: the reason, and the text typed. */
+export type MediaChangeState = { error?: string; alt?: string };
+
+/** The upload form's answer: the image kept (and how to use it), or why not. */
+export type UploadState = {
+  error?: string;
+  alt?: string;
+  uploaded?: { hash: string; alt: string; markdown: string; src: string; existing?: boolean };
+};
+
+// --- One schema per form --------------------------------------------------------------------
+
+/** Sign-in (sign-in-form.tsx): `next` is checked by the action (a same-site path only). */
+export const signInFormSchema = z.object({
+  email: fieldUpTo(254),
+  password: fieldUpTo(1024),
+  next: field,
+});
+
+/** Sign out (the preview layout's button): here or on every device. */
+export const signOutFormSchema = z.object({
+  everywhere: field.transform((value) => value === '1'),
+});
+
+/** The editor form's fields (page-editor.tsx) as typed, and the button pressed. */
+export const editorSubmitSchema = z.object({
+  slug: field.transform((value) => value.trim()),
+  originalSlug: field,
+  pageId: field,
+  // A browser sends a textarea's line breaks as CRLF; a refusal that handed those back made the
+  // editor's text differ from what it had saved for ever, so it autosaved every few seconds.
+  title: field.transform(lineBreaks),
+  summary: field.transform(lineBreaks),
+  body: field.transform(lineBreaks),
+  version: field,
+  // No intent is Save (a browser submitting with Enter may send none); an unknown one is forged.
+  intent: field
+    .transform((value) => value || 'save')
+    .refine(
+      (value): value is EditorIntent => (EDITOR_INTENTS as readonly string[]).includes(value),
+      'This form has no such button.',
+    ),
+});
+
+function lineBreaks(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
+/** An autosave's fields (the editor's JavaScript calls it with values, not a form). */
+export const autosaveSchema = z.object({
+  slug: z.unknown().transform((value) => String(value ?? '').trim()),
+  originalSlug: z.unknown().transform((value) => String(value ?? '')),
+  pageId: z.unknown().transform((value) => String(value ?? '')),
+  title: z.unknown().transform((value) => String(value ?? '')),
+  summary: z.unknown().transform((value) => String(value ?? '')),
+  body: z.unknown().transform((value) => String(value ?? '')),
+  version: z.unknown().transform((value) => String(value ?? '')),
+});
+
+/** The live preview's call: the body as typed. */
+export const previewDraftSchema = z.object({
+  body: z.string('This action takes a body to preview.'),
+});
+
+/** Publish, unpublish, discard (the banner, the confirmation page): the page and version shown. */
+export const pageCommandSchema = z.object({ slug, pageId: whole, version: whole });
+
+/** Restore as draft (the history): every id is required. */
+const versionPart = whole.pipe(z.number('Not a version of a page.'));
+export const restoreRevisionSchema = z.object({
+  slug,
+  pageId: versionPart,
+  revisionId: versionPart,
+  version: versionPart,
+});
+
+/**
+ * "Publish at" (schedule-form.tsx): the instant the browser computed from the editor's zone
+ * (`publishAtUtc`), or without JavaScript the typed wall-clock time, read as UTC.
+ */
+export const scheduleFormSchema = z.object({
+  slug,
+  pageId: whole,
+  publishAt: fieldUpTo(100),
+  publishAtUtc: field,
+});
+
+/** Cancel schedule (the banner). */
+export const cancelScheduleSchema = z.object({ slug, pageId: whole });
+
+/** Dismiss a missed schedule's notice: the one the form was shown with. */
+export const dismissMissedSchema = z.object({ slug, pageId: whole, missedAt: fieldUpTo(100) });
+
+/** Create share link (share-link-form.tsx): how long, for which page; `ttl` is checked after. */
+export const shareLinkFormSchema = z.object({ ttl: field, pageId: whole });
+
+/** Revoke a share link (the banner's list). */
+export const revokeShareLinkSchema = z.object({ slug, linkId: whole, pageId: whole });
+
+/** Upload (upload-form.tsx, editor-image-upload.tsx): the file is checked by the action. */
+export const uploadFormSchema = z.object({ alt: field, file: z.unknown() });
+
+/** A media library item's form (media-item-form.tsx): new alt text, or delete. */
+export const mediaChangeSchema = z.object({
+  hash: field.refine((value) => /^[0-9a-f]{32}$/.test(value), 'This form names no image.'),
+  intent: field,
+  alt: field,
+});
+
+/**
+ * Site settings (site-settings-form.tsx). Each chosen page's position is a field of its own
+ * (`position-<id>`), so the schema keeps every field and the action reads them by id.
+ */
+export const siteSettingsSchema = z
+  .object({
+    title: field,
+    tagline: field,
+    footer: field,
+    navigation: repeated,
+    'navigation-mode': field,
+  })
+  .catchall(z.unknown());

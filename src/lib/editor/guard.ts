@@ -1,0 +1,78 @@
+// Owns the one question every editor action and screen asks first: who is signing this, and
+// may they? `requireEditor()` answers with the signed-in editor or throws an EditorRefused that
+// says why not (signed out; or the database, busy or out of reach, cannot say), in the one
+// signed-out sentence. Roles will be one argument here (`requireEditor(permission)`, refusing
+// with a 'forbidden' reason) and one option of the action wrapper that passes it (action.ts).
+import 'server-only';
+import { BUSY_MESSAGE, isContentError, UNAVAILABLE_MESSAGE } from '../content/content';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
+import type { EditorSession } from '../editors/accounts';
+import { currentEditorSession } from '../editors/session';
+
+export type { EditorSession };
+
+/** What every action tells a caller whose session has ended (their text stays in the form). */
+export const SIGNED_OUT_MESSAGE =
+  'Your session has ended. Sign in again in another tab, then try again: your text is kept here.';
+
+/** Why an action did not run: the words for the editor, and the reason for its answer. */
+export type EditorRefusal = {
+  reason: 'signed-out' | 'busy' | 'unavailable';
+  message: string;
+};
+
+/** Thrown by requireEditor(); the action wrapper (action.ts) turns it into the form's answer. */
+export class EditorRefused extends Error {
+  constructor(
+    readonly refusal: EditorRefusal,
+    options?: { cause: unknown },
+  ) {
+    super(refusal.message, options);
+    this.name = 'EditorRefused';
+  }
+}
+
+export function isEditorRefused(error: unknown): error is EditorRefused {
+  return error instanceof EditorRefused;
+}
+
+/**
+ * Why an error means nothing was done because the database is locked past its timeout or out
+ * of reach, in an editor's words; null for any other error.
+ */
+export function databaseRefusal(error: unknown): EditorRefusal | null {
+  if (isContentError(error) && (error.code === 'busy' || error.code === 'unavailable'))
+    return { reason: error.code, message: error.message };
+  if (isDatabaseBusy(error)) return { reason: 'busy', message: BUSY_MESSAGE };
+  if (isDatabaseUnavailable(error)) return { reason: 'unavailable', message: UNAVAILABLE_MESSAGE };
+  return null;
+}
+
+/**
+ * The signed-in editor of this request, or null: for screens that show a signed-out visitor
+ * something else (the sign-in form, a shared draft). A database that cannot say is thrown as
+ * its own error, so the page answers it as every page does (503, busy or unreachable).
+ */
+export async function signedInEditor(): Promise<EditorSession | null> {
+  try {
+    return await requireEditor();
+  } catch (error) {
+    if (!isEditorRefused(error)) throw error;
+    if (error.refusal.reason === 'signed-out') return null;
+    throw error.cause;
+  }
+}
+
+/** The signed-in editor of this request, or an EditorRefused saying why there is none. */
+export async function requireEditor(): Promise<EditorSession> {
+  let session: EditorSession | null;
+  try {
+    session = await currentEditorSession();
+  } catch (error) {
+    const refusal = databaseRefusal(error);
+    if (refusal === null) throw error;
+    throw new EditorRefused(refusal, { cause: error });
+  }
+  if (!session) throw new EditorRefused({ reason: 'signed-out', message: SIGNED_OUT_MESSAGE });
+  return session;
+}

@@ -1,0 +1,152 @@
+// Owns saving what an editor's form holds, for both of its actions (Save/Publish, and the
+// autosave): the schema's field errors, the version check, and the words for a page that
+// changed, moved or went away meanwhile, with the editor's text kept in every case. A busy or
+// unreachable database is thrown on to the action wrapper (action.ts), which says so.
+import 'server-only';
+import { contentStore, isContentError, type PageView } from '../content/content';
+import { BODY_MAX } from '../content/field-limits';
+import { getDatabase } from '../data/db';
+import { rewriteLinksForPreview } from '../http/routes';
+import { renderMarkdown } from '../markdown/markdown';
+import { mediaByHashes, mediaHashesIn } from '../media/media-refs';
+import {
+  type Conflict,
+  type EditorFormState,
+  type EditorFormValues,
+  editorFormSchema,
+} from './forms';
+import type { EditorSession } from './guard';
+
+/** How a stale save names what happened to the page meanwhile (PageView.lastChange). */
+const CHANGE_WORDS: Record<PageView['lastChange'], string> = {
+  saved: 'saved again',
+  published: 'published',
+  unpublished: 'unpublished',
+  discarded: 'had its draft discarded',
+  renamed: 'renamed',
+  restored: 'restored from its history',
+};
+
+function conflictOf(page: PageView): Conflict {
+  return {
+    title: page.title,
+    summary: page.summary,
+    body: page.bodyMarkdown,
+    savedBy: page.updatedBy,
+    savedAt: page.updatedAt,
+    version: page.version,
+    change: page.lastChange,
+  };
+}
+
+export type SaveOutcome =
+  | { saved: true; slug: string; pageId: number; version: number }
+  | { saved: false; state: EditorFormState };
+
+/**
+ * Saves what an editor's form holds (and publishes it, when asked), checked against the
+ * version the form showed. Autosaves keep the page's address: a slug being typed is not a
+ * rename until the editor saves.
+ */
+export async function saveEditorValues(
+  values: EditorFormValues,
+  session: EditorSession,
+  { publish = false, keepAddress = false }: { publish?: boolean; keepAddress?: boolean } = {},
+): Promise<SaveOutcome> {
+  const submitted =
+    keepAddress && values.pageId !== '' ? { ...values, slug: values.originalSlug } : values;
+  const parsed = editorFormSchema.safeParse(submitted);
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
+    return {
+      saved: false,
+      state: { values, fieldErrors, message: 'Check the highlighted fields.' },
+    };
+  }
+  const input = parsed.data;
+  try {
+    const result = await contentStore().saveDraft(
+      {
+        slug: input.slug,
+        pageId: input.pageId ?? undefined,
+        title: input.title,
+        summary: input.summary,
+        body: input.body,
+        expectedVersion: input.pageId === null ? null : input.version,
+        editor: session.editor.email,
+      },
+      { publish },
+    );
+    if (result.ok)
+      return { saved: true, slug: result.slug, pageId: result.pageId, version: result.version };
+    const current = result.current;
+    if (!current)
+      return {
+        saved: false,
+        state: { values, message: 'This page was deleted meanwhile; nothing was saved.' },
+      };
+    // Someone renamed it: the form now names its current address, unless this editor was
+    // renaming it too. Their text stays in every field.
+    const renamed = current.slug !== input.originalSlug;
+    const who =
+      current.updatedBy === null
+        ? ''
+        : current.updatedBy === session.editor.email
+          ? ', by you in another tab or window'
+          : `, by ${current.updatedBy}`;
+    return {
+      saved: false,
+      state: {
+        values: {
+          ...values,
+          version: String(current.version),
+          originalSlug: current.slug,
+          slug: renamed && values.slug === values.originalSlug ? current.slug : values.slug,
+        },
+        conflict: conflictOf(current),
+        message: `Not saved: this page was ${renamed ? `renamed to “${current.slug}”` : CHANGE_WORDS[current.lastChange]} since you opened it${who}. That version and yours are compared below: keep yours (save again) or take theirs.`,
+      },
+    };
+  } catch (error) {
+    // Busy or out of reach: the action wrapper says so, the text kept.
+    if (!isContentError(error) || error.code === 'busy' || error.code === 'unavailable')
+      throw error;
+    if (error.code === 'not-found' && input.pageId !== null) {
+      // Deleted meanwhile: the form becomes a new page's, the typed text kept in it.
+      return {
+        saved: false,
+        state: {
+          values: { ...values, pageId: '', originalSlug: '', version: '0' },
+          message:
+            'Not saved: this page was deleted meanwhile. Your text is kept below; “Create draft” saves it as a new page.',
+        },
+      };
+    }
+    const field =
+      error.code === 'invalid-slug' || error.code === 'slug-taken'
+        ? 'slug'
+        : error.code === 'missing-media'
+          ? 'body'
+          : undefined;
+    return {
+      saved: false,
+      state: {
+        values,
+        // "Publish" saves and publishes in one transaction: neither happened.
+        message:
+          error.code === 'missing-media'
+            ? `${error.message} Nothing was saved either: Save keeps this text as a draft.`
+            : error.message,
+        fieldErrors: field ? { [field]: error.message } : undefined,
+      },
+    };
+  }
+}
+
+/** The page as visitors would see these fields (rendered by the site's own Markdown code). */
+export async function previewHtmlOf(body: string): Promise<string> {
+  const text = body.slice(0, BODY_MAX);
+  const media = await mediaByHashes((await getDatabase()).query, mediaHashesIn(text));
+  return rewriteLinksForPreview(await renderMarkdown(text, { media }));
+}
