@@ -1,0 +1,117 @@
+// `bun bench/cli.ts [--runs 11] [--engine sqlite|postgres|both]`: how long the `folio` CLI
+// takes, start to exit, on a throw-away seeded database — `--help`, and `page publish <slug>`
+// (the page is visible once the process has exited 0: the publish is committed and the
+// content version bumped). Each is timed both as `bun run folio …` and as
+// `bun src/cli/folio.ts …`, since `bun run` adds its own start-up; it prints the median, the
+// fastest and the slowest of each. Before every timed publish an untimed `page put` gives the
+// page a new draft, so every publish has something to publish. Every database it makes is
+// dropped; PostgreSQL is skipped when none answers at FOLIO_TEST_POSTGRES_URL.
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createThrowAwayDatabase, postgresAnswers } from '../tests/databases';
+
+const ROOT = path.resolve(import.meta.dir, '..');
+const SLUG = 'about';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '11' },
+    engine: { type: 'string', default: 'both' },
+  },
+});
+const RUNS = Math.max(1, Number(values.runs) || 11);
+
+async function folio(
+  how: 'bun run' | 'bun file',
+  argv: string[],
+  databaseUrl: string,
+): Promise<{ ms: number; code: number; stderr: string }> {
+  const command =
+    how === 'bun run' ? ['bun', 'run', 'folio', ...argv] : ['bun', 'src/cli/folio.ts', ...argv];
+  const started = performance.now();
+  const child = Bun.spawn(command, {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
+    stdout: 'ignore',
+    stderr: 'pipe',
+    stdin: 'ignore',
+  });
+  const code = await child.exited;
+  const ms = performance.now() - started;
+  return { ms, code, stderr: await new Response(child.stderr).text() };
+}
+
+function summary(label: string, times: number[]): string {
+  const sorted = [...times].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  const f = (ms: number) => `${ms.toFixed(0).padStart(5)} ms`;
+  return `${label.padEnd(44)} median ${f(median)}   min ${f(sorted[0] ?? Number.NaN)}   max ${f(sorted.at(-1) ?? Number.NaN)}   (${sorted.length} runs)`;
+}
+
+async function must(how: 'bun run' | 'bun file', argv: string[], url: string) {
+  const result = await folio(how, argv, url);
+  if (result.code !== 0)
+    throw new Error(`folio ${argv.join(' ')} exited ${result.code}: ${result.stderr}`);
+  return result.ms;
+}
+
+async function benchEngine(engine: 'sqlite' | 'postgres', bodyFile: string): Promise<string[]> {
+  const database = await createThrowAwayDatabase(engine);
+  const lines: string[] = [];
+  try {
+    await must('bun file', ['db', 'seed'], database.url);
+    for (const how of ['bun run', 'bun file'] as const) {
+      const help: number[] = [];
+      for (let i = 0; i < RUNS; i++) help.push(await must(how, ['--help'], database.url));
+      lines.push(
+        summary(
+          `${engine}: ${how === 'bun run' ? 'bun run folio' : 'bun src/cli/folio.ts'} --help`,
+          help,
+        ),
+      );
+      const publish: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        await must(
+          'bun file',
+          ['page', 'put', SLUG, '--title', `About ${i}`, '--body-file', bodyFile],
+          database.url,
+        );
+        publish.push(await must(how, ['page', 'publish', SLUG], database.url));
+      }
+      lines.push(
+        summary(
+          `${engine}: ${how === 'bun run' ? 'bun run folio' : 'bun src/cli/folio.ts'} page publish`,
+          publish,
+        ),
+      );
+    }
+  } finally {
+    await database.drop();
+    if (database.file) rmSync(path.dirname(database.file), { recursive: true, force: true });
+  }
+  return lines;
+}
+
+const bodyFile = path.join((await import('node:os')).tmpdir(), `folio-bench-cli-${process.pid}.md`);
+writeFileSync(bodyFile, '# About\n\nA page the CLI benchmark publishes again and again.\n');
+try {
+  const bare: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    await Bun.spawn(['bun', '-e', '0'], { cwd: ROOT, stdout: 'ignore' }).exited;
+    bare.push(performance.now() - started);
+  }
+  console.log(summary('bun -e 0 (Bun itself, with the preload)', bare));
+  const engines =
+    values.engine === 'both' ? (['sqlite', 'postgres'] as const) : [values.engine as 'sqlite'];
+  for (const engine of engines) {
+    if (engine === 'postgres' && !(await postgresAnswers())) {
+      console.log('postgres: no server answers; skipped');
+      continue;
+    }
+    for (const line of await benchEngine(engine, bodyFile)) console.log(line);
+  }
+} finally {
+  rmSync(bodyFile, { force: true });
+}
