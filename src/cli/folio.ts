@@ -260,6 +260,12 @@ function parse(command: Command, rest: string[]): Parsed {
   return parsed as Parsed;
 }
 
+/** What `--help` (or `-h`, `help`) prints, or null when argv asks for something else. */
+function helpFor(argv: string[]): string | null {
+  if (!(argv.includes('--help') || argv.includes('-h') || argv[0] === 'help')) return null;
+  return argv.includes('--markdown') ? `${commandTableMarkdown()}\n` : usageText();
+}
+
 /**
  * Runs one command. `openDb` opens DATABASE_URL's database (not migrated); it is called only
  * for commands that use it, so `db copy` and `--help` work whatever DATABASE_URL says.
@@ -269,8 +275,9 @@ export async function runCli(
   openDb: () => Promise<Database>,
   io: CliIo,
 ): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
-    io.stdout(argv.includes('--markdown') ? `${commandTableMarkdown()}\n` : usageText());
+  const help = helpFor(argv);
+  if (help !== null) {
+    io.stdout(help);
     return 0;
   }
   try {
@@ -337,6 +344,13 @@ async function describeRefusal(error: unknown): Promise<string> {
 }
 
 if (import.meta.main) {
+  // The usage is answered before the environment is read: it needs no database, and reading
+  // DATABASE_URL loads zod and the database module (half of --help's time before).
+  const help = helpFor(Bun.argv.slice(2));
+  if (help !== null) {
+    process.stdout.write(help);
+    process.exit(0);
+  }
   const { getEnv } = await import('../lib/runtime/env');
   const { engineOf, openDatabase, sqliteFileOf } = await import('../lib/data/db');
   let env: ReturnType<typeof getEnv>;
