@@ -5,11 +5,11 @@
 // `bun src/cli/folio.ts …`, since `bun run` adds its own start-up; it prints the median, the
 // fastest and the slowest of each. Before every timed publish an untimed `page put` gives the
 // page a new draft, so every publish has something to publish. Every database it makes is
-// dropped; PostgreSQL is skipped when none answers at FOLIO_TEST_POSTGRES_URL.
+// dropped; PostgreSQL is skipped when none answers at FOLIO_TEST_POSTGRES_URL. Last, for each
+// engine, where a publish's time goes (each step's median, in a process of its own).
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createThrowAwayDatabase, postgresAnswers } from '../tests/databases';
 
 const ROOT = path.resolve(import.meta.dir, '..');
 const SLUG = 'about';
@@ -18,6 +18,8 @@ const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '11' },
     engine: { type: 'string', default: 'both' },
+    // Internal: the child process that times the publish path's steps (see phases below).
+    'phases-child': { type: 'string' },
   },
 });
 const RUNS = Math.max(1, Number(values.runs) || 11);
@@ -93,6 +95,79 @@ async function benchEngine(engine: 'sqlite' | 'postgres', bodyFile: string): Pro
   return lines;
 }
 
+// Where a publish's time goes: in a fresh process each time, the libraries and modules the
+// publish path loads (each lap adds only what the earlier ones did not load: the libraries
+// first, so each is counted alone), then opening the database, the migrations check and the
+// publish itself. Milliseconds from the child's first line, so Bun's own start is not in them.
+const PHASES: [string, () => Promise<unknown>][] = [
+  ['@sentry/core (observability/spans)', () => import('@sentry/core')],
+  ['zod', () => import('zod')],
+  ['markdown-it', () => import('markdown-it')],
+  ['lib/data/db (+ runtime/env)', () => import('../src/lib/data/db')],
+  ['lib/content/content (the rest)', () => import('../src/lib/content/content')],
+];
+
+if (values['phases-child'] !== undefined) {
+  const url = values['phases-child'];
+  const started = performance.now();
+  const laps: [string, number][] = [];
+  const lap = (label: string) => laps.push([label, performance.now() - started]);
+  for (const [label, load] of PHASES) {
+    await load();
+    lap(label);
+  }
+  const { openDatabase, migrate } = await import('../src/lib/data/db');
+  const { createContentStore } = await import('../src/lib/content/content');
+  const db = await openDatabase(url, { migrate: false });
+  lap('open the database');
+  await migrate(db);
+  lap('migrations check');
+  await createContentStore(db).publish(SLUG, { editor: 'cli' });
+  lap('publish (commit, version bump)');
+  await db.close();
+  console.log(JSON.stringify(laps));
+  process.exit(0);
+}
+
+// Imported here, not at the top: it loads the database module, which the child must not have.
+const { createThrowAwayDatabase, postgresAnswers } = await import('../tests/databases');
+
+async function phases(engine: 'sqlite' | 'postgres', bodyFile: string): Promise<string[]> {
+  const database = await createThrowAwayDatabase(engine);
+  const runs: [string, number][][] = [];
+  try {
+    await must('bun file', ['db', 'seed'], database.url);
+    for (let i = 0; i < RUNS; i++) {
+      await must(
+        'bun file',
+        ['page', 'put', SLUG, '--title', `About ${i}`, '--body-file', bodyFile],
+        database.url,
+      );
+      const child = Bun.spawn(['bun', 'bench/cli.ts', '--phases-child', database.url], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: 'production' },
+        stdout: 'pipe',
+        stderr: 'inherit',
+      });
+      const text = await new Response(child.stdout).text();
+      if ((await child.exited) !== 0) throw new Error('the phases child failed');
+      runs.push(JSON.parse(text) as [string, number][]);
+    }
+  } finally {
+    await database.drop();
+    if (database.file) rmSync(path.dirname(database.file), { recursive: true, force: true });
+  }
+  const median = (list: number[]) =>
+    [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? Number.NaN;
+  const labels = runs[0]?.map(([label]) => label) ?? [];
+  return labels.map((label, step) => {
+    const spent = runs.map(
+      (laps) => (laps[step]?.[1] ?? 0) - (step > 0 ? (laps[step - 1]?.[1] ?? 0) : 0),
+    );
+    return `${engine}: ${label.padEnd(40)} ${median(spent).toFixed(1).padStart(6)} ms (median of ${runs.length})`;
+  });
+}
+
 const bodyFile = path.join((await import('node:os')).tmpdir(), `folio-bench-cli-${process.pid}.md`);
 writeFileSync(bodyFile, '# About\n\nA page the CLI benchmark publishes again and again.\n');
 try {
@@ -111,6 +186,7 @@ try {
       continue;
     }
     for (const line of await benchEngine(engine, bodyFile)) console.log(line);
+    for (const line of await phases(engine, bodyFile)) console.log(line);
   }
 } finally {
   rmSync(bodyFile, { force: true });
