@@ -1,4 +1,4 @@
-// `bun bench/cli.ts [--runs 11] [--engine sqlite|postgres|both]`: how long the `folio` CLI
+// `bun bench/cli.ts [--runs 11] [--engine sqlite|postgres|both] [--compare <entry>]`: how long the `folio` CLI
 // takes, start to exit, on a throw-away seeded database — `--help`, and `page publish <slug>`
 // (the page is visible once the process has exited 0: the publish is committed and the
 // content version bumped). Each is timed both as `bun run folio …` and as
@@ -18,23 +18,29 @@ const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '11' },
     engine: { type: 'string', default: 'both' },
-    // Another entry to time as `bun <entry>` (say, an earlier folio.ts copied beside this one).
-    entry: { type: 'string', default: 'src/cli/folio.ts' },
+    // Another entry to time beside src/cli/folio.ts, run for run (say, an earlier folio.ts
+    // copied beside it): on a shared machine only interleaved runs compare fairly.
+    compare: { type: 'string' },
     // Internal: the child process that times the publish path's steps (see phases below).
     'phases-child': { type: 'string' },
   },
 });
-const ENTRY = values.entry ?? 'src/cli/folio.ts';
 const RUNS = Math.max(1, Number(values.runs) || 11);
 
+/** The ways the CLI is started, each timed in turn within every run. */
+const WAYS: { label: string; command: string[] }[] = [
+  { label: 'bun run folio', command: ['bun', 'run', 'folio'] },
+  { label: 'bun src/cli/folio.ts', command: ['bun', 'src/cli/folio.ts'] },
+  ...(values.compare ? [{ label: `bun ${values.compare}`, command: ['bun', values.compare] }] : []),
+];
+
 async function folio(
-  how: 'bun run' | 'bun file',
+  command: string[],
   argv: string[],
   databaseUrl: string,
 ): Promise<{ ms: number; code: number; stderr: string }> {
-  const command = how === 'bun run' ? ['bun', 'run', 'folio', ...argv] : ['bun', ENTRY, ...argv];
   const started = performance.now();
-  const child = Bun.spawn(command, {
+  const child = Bun.spawn([...command, ...argv], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
     stdout: 'ignore',
@@ -50,48 +56,42 @@ function summary(label: string, times: number[]): string {
   const sorted = [...times].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
   const f = (ms: number) => `${ms.toFixed(0).padStart(5)} ms`;
-  return `${label.padEnd(44)} median ${f(median)}   min ${f(sorted[0] ?? Number.NaN)}   max ${f(sorted.at(-1) ?? Number.NaN)}   (${sorted.length} runs)`;
+  return `${label.padEnd(52)} median ${f(median)}   min ${f(sorted[0] ?? Number.NaN)}   max ${f(sorted.at(-1) ?? Number.NaN)}   (${sorted.length} runs)`;
 }
 
-async function must(how: 'bun run' | 'bun file', argv: string[], url: string) {
-  const result = await folio(how, argv, url);
+async function must(command: string[], argv: string[], url: string) {
+  const result = await folio(command, argv, url);
   if (result.code !== 0)
     throw new Error(`folio ${argv.join(' ')} exited ${result.code}: ${result.stderr}`);
   return result.ms;
 }
 
+const CLI = ['bun', 'src/cli/folio.ts'];
+
 async function benchEngine(engine: 'sqlite' | 'postgres', bodyFile: string): Promise<string[]> {
   const database = await createThrowAwayDatabase(engine);
-  const lines: string[] = [];
+  const help = WAYS.map((): number[] => []);
+  const publish = WAYS.map((): number[] => []);
   try {
-    await must('bun file', ['db', 'seed'], database.url);
-    for (const how of ['bun run', 'bun file'] as const) {
-      const help: number[] = [];
-      for (let i = 0; i < RUNS; i++) help.push(await must(how, ['--help'], database.url));
-      lines.push(
-        summary(`${engine}: ${how === 'bun run' ? 'bun run folio' : `bun ${ENTRY}`} --help`, help),
-      );
-      const publish: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
+    await must(CLI, ['db', 'seed'], database.url);
+    for (let i = 0; i < RUNS; i++)
+      for (const [way, { command }] of WAYS.entries()) {
+        help[way]?.push(await must(command, ['--help'], database.url));
         await must(
-          'bun file',
-          ['page', 'put', SLUG, '--title', `About ${i}`, '--body-file', bodyFile],
+          CLI,
+          ['page', 'put', SLUG, '--title', `About ${i} ${way}`, '--body-file', bodyFile],
           database.url,
         );
-        publish.push(await must(how, ['page', 'publish', SLUG], database.url));
+        publish[way]?.push(await must(command, ['page', 'publish', SLUG], database.url));
       }
-      lines.push(
-        summary(
-          `${engine}: ${how === 'bun run' ? 'bun run folio' : `bun ${ENTRY}`} page publish`,
-          publish,
-        ),
-      );
-    }
   } finally {
     await database.drop();
     if (database.file) rmSync(path.dirname(database.file), { recursive: true, force: true });
   }
-  return lines;
+  return WAYS.flatMap(({ label }, way) => [
+    summary(`${engine}: ${label} --help`, help[way] ?? []),
+    summary(`${engine}: ${label} page publish`, publish[way] ?? []),
+  ]);
 }
 
 // Where a publish's time goes: in a fresh process each time, the libraries and modules the
@@ -135,10 +135,10 @@ async function phases(engine: 'sqlite' | 'postgres', bodyFile: string): Promise<
   const database = await createThrowAwayDatabase(engine);
   const runs: [string, number][][] = [];
   try {
-    await must('bun file', ['db', 'seed'], database.url);
+    await must(CLI, ['db', 'seed'], database.url);
     for (let i = 0; i < RUNS; i++) {
       await must(
-        'bun file',
+        CLI,
         ['page', 'put', SLUG, '--title', `About ${i}`, '--body-file', bodyFile],
         database.url,
       );
@@ -176,7 +176,7 @@ try {
     await Bun.spawn(['bun', '-e', '0'], { cwd: ROOT, stdout: 'ignore' }).exited;
     bare.push(performance.now() - started);
   }
-  console.log(summary('bun -e 0 (Bun itself, with the preload)', bare));
+  console.log(summary('bun -e 0 (Bun itself starting)', bare));
   const engines =
     values.engine === 'both' ? (['sqlite', 'postgres'] as const) : [values.engine as 'sqlite'];
   for (const engine of engines) {
