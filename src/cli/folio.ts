@@ -3,8 +3,9 @@
 // from it (a test checks the README). Every refusal is one line and exit 1; bad arguments
 // print the usage and exit 2; nothing prints a stack trace.
 // This entry stays light: each command's work is in commands/<group>.ts, loaded only when that
-// command runs, so `--help` starts no database, markdown, zod or Sentry code, and `page
-// publish` loads the page store and no more (bench/cli.ts measures both).
+// command runs, so `--help` loads no database, Markdown, zod or Sentry code, and `page publish`
+// loads the page store and what it imports, nothing for other commands. Most of what is left
+// is the store's own imports (Sentry's spans, zod, markdown-it): `bun bench/cli.ts` shows it.
 
 import { existsSync } from 'node:fs';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
