@@ -1,0 +1,36 @@
+// Owns `editor add|list|remove` and `editor sessions revoke`: who may sign in to edit.
+// Loaded only when one of them runs.
+import 'server-only';
+import { addEditor, endSessionsOf, listEditors, removeEditor } from '../../lib/editors/accounts';
+import { CliError, one, type Run } from '../command';
+
+export const editorAdd: Run = async ({ positionals }, { db, io }) => {
+  const editor = await addEditor(db, one(positionals), await io.readPassword());
+  io.stdout(
+    editor.created
+      ? `editor ${editor.email} added\n`
+      : `password of ${editor.email} reset; ${editor.sessionsEnded} session(s) ended\n`,
+  );
+};
+
+export const editorList: Run = async (_args, { db, io }) => {
+  const editors = await listEditors(db);
+  if (editors.length === 0) io.stdout('no editors yet: add one with `editor add <email>`\n');
+  for (const editor of editors)
+    io.stdout(
+      `${editor.email.padEnd(40)} added ${editor.createdAt}  ${editor.activeSessions} session(s)\n`,
+    );
+};
+
+export const editorRemove: Run = async ({ positionals }, { db, io }) => {
+  const email = one(positionals);
+  if (!(await removeEditor(db, email))) throw new CliError(`there is no editor ${email}`);
+  io.stdout(`editor ${email} removed\n`);
+};
+
+export const editorSessionsRevoke: Run = async ({ positionals }, { db, io }) => {
+  const email = one(positionals);
+  const ended = await endSessionsOf(db, email);
+  if (ended === null) throw new CliError(`there is no editor ${email}`);
+  io.stdout(`${ended} session(s) of ${email} ended\n`);
+};

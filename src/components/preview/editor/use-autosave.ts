@@ -1,0 +1,81 @@
+// Owns autosave: the draft is saved a few seconds after typing stops, checked against the
+// version the editor started from like a manual save. A conflict or an ended session stops
+// it until the editor decides; a new page is created once it has a title and some text.
+import { useCallback, useEffect } from 'react';
+import { BODY_MAX, characterCount } from '../../../lib/content/field-limits';
+import { previewPath } from '../../../lib/http/routes';
+import { autosaveDraft } from '../../../lib/editor/actions/pages';
+import type { AutosaveResult } from '../../../lib/editor/forms';
+import { tooLongMessage } from './editor-text';
+import { backupKey } from './use-draft-recovery';
+import type { EditorState } from './use-editor-state';
+
+const AUTOSAVE_AFTER_MS = 3_000;
+
+export function useAutosave(
+  {
+    values,
+    setValues,
+    setSaved,
+    setStatus,
+    setFieldErrors,
+    setConflict,
+    autosaveOff,
+    dirty,
+  }: EditorState,
+  { enhanced, pending }: { enhanced: boolean; pending: boolean },
+) {
+  const autosave = useCallback(async () => {
+    if (autosaveOff.current) return;
+    if (characterCount(values.body) > BODY_MAX) {
+      setStatus({ kind: 'failed', message: tooLongMessage(characterCount(values.body)) });
+      return;
+    }
+    // A new page is created once it has a title and some text: the title is settled by then.
+    if (values.pageId === '' && (!values.title.trim() || !values.body.trim() || !values.slug))
+      return;
+    const sent = values;
+    setStatus({ kind: 'saving' });
+    let result: AutosaveResult;
+    try {
+      result = await autosaveDraft(sent);
+    } catch {
+      setStatus({
+        kind: 'failed',
+        message: 'Not saved: Folio could not be reached. Your text is kept here.',
+      });
+      return;
+    }
+    if (result.ok) {
+      // Only the page's identity moves on: whatever was typed meanwhile stays.
+      setValues((current) => ({
+        ...current,
+        version: String(result.version),
+        pageId: String(result.pageId),
+        originalSlug: sent.pageId === '' ? result.slug : current.originalSlug,
+      }));
+      setSaved({ ...sent, version: String(result.version), pageId: String(result.pageId) });
+      setStatus({ kind: 'saved', at: result.savedAt });
+      setFieldErrors(undefined);
+      if (sent.pageId === '') {
+        window.localStorage.removeItem(backupKey(sent));
+        window.history.replaceState(null, '', `${previewPath(result.slug)}?edit`);
+      }
+      return;
+    }
+    setFieldErrors(result.fieldErrors);
+    if (result.conflict || result.signedOut) {
+      // Someone else's version (or no session): autosave waits for the editor to decide.
+      autosaveOff.current = true;
+      setConflict(result.conflict);
+    }
+    setStatus({ kind: 'failed', message: result.message });
+  }, [values, setValues, setSaved, setStatus, setFieldErrors, setConflict, autosaveOff]);
+
+  // Autosave a few seconds after typing stops.
+  useEffect(() => {
+    if (!enhanced || !dirty || pending || autosaveOff.current) return;
+    const timer = setTimeout(autosave, AUTOSAVE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [enhanced, dirty, pending, autosave, autosaveOff]);
+}

@@ -1,0 +1,83 @@
+// Owns the copy of unsaved text this browser keeps (localStorage, one per page) until the
+// server has it, and the offer to put back a copy an earlier visit left.
+import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from 'react';
+import type { EditorFormValues } from '../../../lib/editor/forms';
+import { sameText } from './editor-text';
+
+export type Backup = { values: EditorFormValues; at: string };
+
+export function backupKey(values: EditorFormValues): string {
+  return `folio:unsaved:${values.pageId || 'new'}`;
+}
+
+function readBackup(key: string): Backup | null {
+  try {
+    const raw = window.localStorage.getItem(key);
+    return raw ? (JSON.parse(raw) as Backup) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function useDraftRecovery({
+  initial,
+  savedAt,
+  values,
+  setValues,
+  dirty,
+  enhanced,
+}: {
+  initial: EditorFormValues;
+  savedAt: string | null;
+  values: EditorFormValues;
+  setValues: Dispatch<SetStateAction<EditorFormValues>>;
+  dirty: boolean;
+  enhanced: boolean;
+}) {
+  const [backup, setBackup] = useState<Backup | null>(null);
+
+  // After hydration, a copy this browser kept from an earlier visit is offered once per page —
+  // not on every re-render of the route (an upload re-renders it while the text being typed
+  // is, rightly, unsaved).
+  const backupOffered = useRef<string | null>(null);
+  useEffect(() => {
+    const key = backupKey(initial);
+    if (backupOffered.current === key) return;
+    backupOffered.current = key;
+    const found = readBackup(key);
+    if (found && !sameText(found.values, initial) && (!savedAt || found.at > savedAt))
+      setBackup(found);
+  }, [initial, savedAt]);
+
+  // A copy of unsaved text stays in this browser until the server has it.
+  useEffect(() => {
+    if (!enhanced) return;
+    const key = backupKey(values);
+    if (dirty)
+      try {
+        window.localStorage.setItem(key, JSON.stringify({ values, at: new Date().toISOString() }));
+      } catch {
+        // Over the browser's storage quota (a body of megabytes): the text stays in the form.
+      }
+    else window.localStorage.removeItem(key);
+  }, [values, dirty, enhanced]);
+
+  return {
+    backup,
+    /** The kept text back in the form; the page's identity stays the one on screen. */
+    putBack() {
+      if (!backup) return;
+      setValues((current) => ({
+        ...backup.values,
+        pageId: current.pageId,
+        version: current.version,
+        originalSlug: current.originalSlug,
+      }));
+      setBackup(null);
+    },
+    discard() {
+      window.localStorage.removeItem(backupKey(initial));
+      setBackup(null);
+    },
+  };
+}

@@ -1,0 +1,130 @@
+// Owns the editor's form state: the text on screen, the text the server last saved, the status
+// line, a conflict waiting for the editor's choice, the fields' refusals, and whether autosave
+// may run. It follows what comes back from the server: a submit's answer (`formState`, also on
+// the first render of a form posted without JavaScript) and a newly saved version of the page.
+import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from 'react';
+import { slugFromTitle } from '../../../lib/http/routes';
+import type { Conflict, EditorFormState, EditorFormValues } from '../../../lib/editor/forms';
+import { type Status, sameText } from './editor-text';
+
+export type EditorState = {
+  values: EditorFormValues;
+  setValues: Dispatch<SetStateAction<EditorFormValues>>;
+  saved: EditorFormValues;
+  setSaved: Dispatch<SetStateAction<EditorFormValues>>;
+  status: Status;
+  setStatus: Dispatch<SetStateAction<Status>>;
+  conflict: Conflict | undefined;
+  setConflict: Dispatch<SetStateAction<Conflict | undefined>>;
+  fieldErrors: Record<string, string> | undefined;
+  setFieldErrors: Dispatch<SetStateAction<Record<string, string> | undefined>>;
+  /**
+   * Off while another version waits for the editor's choice (Keep mine / Take theirs) or the
+   * session has ended: a save now would overwrite what the editor has not seen.
+   */
+  autosaveOff: { current: boolean };
+  /** The text differs from what the server last saved. */
+  dirty: boolean;
+  /** One field typed: the title fills the slug until the slug is typed in. */
+  update: (field: keyof EditorFormValues, value: string) => void;
+  touchSlug: () => void;
+};
+
+export function useEditorState({
+  initial,
+  savedAt,
+  formState,
+}: {
+  initial: EditorFormValues;
+  savedAt: string | null;
+  formState: EditorFormState | undefined;
+}): EditorState {
+  // When the server last had this page's text (for the status line after a refused submit).
+  const lastSavedAt = useRef(savedAt);
+  lastSavedAt.current = savedAt;
+  // A form posted without JavaScript comes back rendered on the server with the action's
+  // answer as `formState`: the first render must show it (effects never run there), or the
+  // typed text, the refusal and the Preview would all be lost on the way back.
+  const [values, setValues] = useState<EditorFormValues>(formState?.values ?? initial);
+  const [saved, setSaved] = useState<EditorFormValues>(initial);
+  const [status, setStatus] = useState<Status>(
+    formState?.message
+      ? { kind: 'failed', message: formState.message }
+      : formState?.fieldErrors
+        ? { kind: 'failed', message: 'Not saved: see the fields marked below.' }
+        : { kind: 'saved', at: savedAt },
+  );
+  const [conflict, setConflict] = useState<Conflict | undefined>(formState?.conflict);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string> | undefined>(
+    formState?.fieldErrors,
+  );
+  const [slugTouched, setSlugTouched] = useState(initial.pageId !== '');
+  const autosaveOff = useRef(Boolean(formState?.conflict));
+  const dirty = !sameText(values, saved);
+
+  // What a submit without JavaScript (or with it) came back with: the form shows it. A save
+  // that succeeded redirected instead, and React leaves no state behind (undefined).
+  useEffect(() => {
+    if (!formState) return;
+    if (formState.values) setValues(formState.values);
+    setConflict(formState.conflict);
+    // A Save or Publish refused because the page changed meanwhile: autosave waits too, as it
+    // does after its own conflict (a stale tab's autosave overwrote the other tab's draft).
+    if (formState.conflict) autosaveOff.current = true;
+    setFieldErrors(formState.fieldErrors);
+    if (formState.message) setStatus({ kind: 'failed', message: formState.message });
+    else if (formState.fieldErrors)
+      setStatus({ kind: 'failed', message: 'Not saved: see the fields marked below.' });
+    else
+      setStatus((current) =>
+        current.kind === 'saving' ? { kind: 'saved', at: lastSavedAt.current } : current,
+      );
+  }, [formState]);
+
+  // A save of ours came back as a new render of this page (the redirect after Save, or the
+  // banner following an autosave): the editor stays mounted, so it adopts the saved version
+  // — or the next save would conflict with itself — and keeps whatever was typed meanwhile.
+  const server = useRef(initial);
+  server.current = initial;
+  const adopted = useRef(`${initial.pageId}:${initial.version}`);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: it runs when the saved version moves and reads the latest props through the ref
+  useEffect(() => {
+    const now = server.current;
+    // Not on mount: a refusal shown at first render (no JavaScript) stays until acted on.
+    if (adopted.current === `${now.pageId}:${now.version}`) return;
+    adopted.current = `${now.pageId}:${now.version}`;
+    setSaved(now);
+    setValues((current) =>
+      sameText(current, now)
+        ? now
+        : { ...current, pageId: now.pageId, version: now.version, originalSlug: now.originalSlug },
+    );
+    setConflict(undefined);
+    autosaveOff.current = false;
+    setStatus({ kind: 'saved', at: savedAt });
+  }, [initial.pageId, initial.version, savedAt]);
+
+  const update = (field: keyof EditorFormValues, value: string) =>
+    setValues((current) => {
+      const next = { ...current, [field]: value };
+      if (field === 'title' && !slugTouched) next.slug = slugFromTitle(value);
+      return next;
+    });
+
+  return {
+    values,
+    setValues,
+    saved,
+    setSaved,
+    status,
+    setStatus,
+    conflict,
+    setConflict,
+    fieldErrors,
+    setFieldErrors,
+    autosaveOff,
+    dirty,
+    update,
+    touchSlug: () => setSlugTouched(true),
+  };
+}
