@@ -17,6 +17,8 @@ if (RUN && !canMakeCluster() && process.env.CI === 'true')
 
 const EDITOR = { email: 'outage@example.com', password: 'the outage passphrase' };
 
+const OUTAGE_MS = 10_000;
+
 describe.if(RUN && canMakeCluster())('PostgreSQL stops and comes back', () => {
   let cluster: Cluster;
   let a: RunningFolio;
@@ -173,10 +175,31 @@ describe.if(RUN && canMakeCluster())('PostgreSQL stops and comes back', () => {
       editor(a, 'outage-a'),
       editor(b, 'outage-b'),
     ];
-    await Bun.sleep(3_000);
+    // Each step waits on what it is for, not on the clock: load under way on both instances,
+    // an outage both instances and both editors have met, saves that go through again.
+    const saved = () => tally['editor save']?.saved ?? 0;
+    await waitFor(
+      () => (saved() >= 2 && (tally['rendered page']?.['200'] ?? 0) >= 4 ? true : undefined),
+      { timeoutMs: 20_000, what: () => `load under way: ${JSON.stringify(tally)}` },
+    );
     const stoppedAt = Date.now();
     cluster.stop();
-    await Bun.sleep(10_000);
+    // The outage lasts 10 s (what is under test: pools, listeners and the scheduler across a
+    // real outage), and at least until both instances and both editors have met it.
+    const outageOver = Bun.sleep(OUTAGE_MS);
+    const waited = (instance: RunningFolio) =>
+      instance
+        .logLines()
+        .some((line) => line.msg === 'scheduled publishing waits for the database');
+    await waitFor(
+      () =>
+        (tally['editor save']?.['refused 503'] ?? 0) >= 2 && waited(a) && waited(b)
+          ? true
+          : undefined,
+      { timeoutMs: 30_000, what: () => `the outage to be met: ${JSON.stringify(tally)}` },
+    );
+    await outageOver;
+    const restartedAt = Date.now();
     cluster.start();
     const recovered = await Promise.all(
       [a, b].map((instance) =>
@@ -187,7 +210,11 @@ describe.if(RUN && canMakeCluster())('PostgreSQL stops and comes back', () => {
         ),
       ),
     );
-    await Bun.sleep(3_000);
+    const savedBeforeRecovery = saved();
+    await waitFor(() => (saved() >= savedBeforeRecovery + 2 ? true : undefined), {
+      timeoutMs: 20_000,
+      what: () => `saves to go through again: ${JSON.stringify(tally)}`,
+    });
     running = false;
     await Promise.all(load);
 
@@ -221,8 +248,8 @@ describe.if(RUN && canMakeCluster())('PostgreSQL stops and comes back', () => {
     }
     console.log(
       `postgres outage figures: ${JSON.stringify({
-        stoppedForSeconds: 10,
-        recoveredAfterRestartMs: recovered.map((at) => at - stoppedAt - 10_000),
+        stoppedForMs: restartedAt - stoppedAt,
+        recoveredAfterRestartMs: recovered.map((at) => at - restartedAt),
         byKindAndStatus: tally,
       })}`,
     );
