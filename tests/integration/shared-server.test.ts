@@ -3,13 +3,15 @@
 // server with it, so every later test of the file failed with ECONNREFUSED.
 import { expect, test } from 'bun:test';
 import path from 'node:path';
+import { TEST_ENGINE } from '../databases';
 
 test('a timed-out test leaves the next test of its file a working server', async () => {
   const child = Bun.spawn(
     ['bun', 'test', '--timeout', '20000', './tests/integration/fixtures/timed-out-test.ts'],
     {
       cwd: path.resolve(import.meta.dir, '../..'),
-      env: { ...process.env },
+      // The fixture's server runs on this half's engine.
+      env: { ...process.env, FOLIO_TEST_ENGINE: TEST_ENGINE },
       stdout: 'pipe',
       stderr: 'pipe',
     },
