@@ -178,44 +178,50 @@ describe.if(RUN && canMakeCluster())('PostgreSQL stops and comes back', () => {
     // Each step waits on what it is for, not on the clock: load under way on both instances,
     // an outage both instances and both editors have met, saves that go through again.
     const saved = () => tally['editor save']?.saved ?? 0;
-    await waitFor(
-      () => (saved() >= 2 && (tally['rendered page']?.['200'] ?? 0) >= 4 ? true : undefined),
-      { timeoutMs: 20_000, what: () => `load under way: ${JSON.stringify(tally)}` },
-    );
-    const stoppedAt = Date.now();
-    cluster.stop();
-    // The outage lasts 10 s (what is under test: pools, listeners and the scheduler across a
-    // real outage), and at least until both instances and both editors have met it.
-    const outageOver = Bun.sleep(OUTAGE_MS);
-    const waited = (instance: RunningFolio) =>
-      instance
-        .logLines()
-        .some((line) => line.msg === 'scheduled publishing waits for the database');
-    await waitFor(
-      () =>
-        (tally['editor save']?.['refused 503'] ?? 0) >= 2 && waited(a) && waited(b)
-          ? true
-          : undefined,
-      { timeoutMs: 30_000, what: () => `the outage to be met: ${JSON.stringify(tally)}` },
-    );
-    await outageOver;
-    const restartedAt = Date.now();
-    cluster.start();
-    const recovered = await Promise.all(
-      [a, b].map((instance) =>
-        waitFor(
-          async () =>
-            (await fetch(`${instance.url}/healthz`)).status === 200 ? Date.now() : undefined,
-          { timeoutMs: 20_000, what: 'healthy again' },
+    // The load stops however the steps end, so a failed run leaves no visitor behind.
+    const steps = (async () => {
+      await waitFor(
+        () => (saved() >= 2 && (tally['rendered page']?.['200'] ?? 0) >= 4 ? true : undefined),
+        { timeoutMs: 20_000, what: () => `load under way: ${JSON.stringify(tally)}` },
+      );
+      const stoppedAt = Date.now();
+      cluster.stop();
+      // The outage lasts 10 s (what is under test: pools, listeners and the scheduler across a
+      // real outage), and at least until both instances and both editors have met it.
+      const outageOver = Bun.sleep(OUTAGE_MS);
+      const waited = (instance: RunningFolio) =>
+        instance
+          .logLines()
+          .some((line) => line.msg === 'scheduled publishing waits for the database');
+      await waitFor(
+        () =>
+          (tally['editor save']?.['refused 503'] ?? 0) >= 2 && waited(a) && waited(b)
+            ? true
+            : undefined,
+        { timeoutMs: 30_000, what: () => `the outage to be met: ${JSON.stringify(tally)}` },
+      );
+      await outageOver;
+      const restartedAt = Date.now();
+      cluster.start();
+      const recovered = await Promise.all(
+        [a, b].map((instance) =>
+          waitFor(
+            async () =>
+              (await fetch(`${instance.url}/healthz`)).status === 200 ? Date.now() : undefined,
+            { timeoutMs: 20_000, what: 'healthy again' },
+          ),
         ),
-      ),
-    );
-    const savedBeforeRecovery = saved();
-    await waitFor(() => (saved() >= savedBeforeRecovery + 2 ? true : undefined), {
-      timeoutMs: 20_000,
-      what: () => `saves to go through again: ${JSON.stringify(tally)}`,
+      );
+      const savedBeforeRecovery = saved();
+      await waitFor(() => (saved() >= savedBeforeRecovery + 2 ? true : undefined), {
+        timeoutMs: 20_000,
+        what: () => `saves to go through again: ${JSON.stringify(tally)}`,
+      });
+      return { stoppedAt, restartedAt, recovered };
+    })().finally(() => {
+      running = false;
     });
-    running = false;
+    const { stoppedAt, restartedAt, recovered } = await steps;
     await Promise.all(load);
 
     // Nothing lost: every save acknowledged with a 303 is in the database.
