@@ -3,6 +3,9 @@
 // (`bun run start`, a throw-away database, an OS-picked port on 127.0.0.1).
 // Passes when no request failed, memory stayed flat, and every save the server
 // acknowledged (303 to "saved") is what the database holds afterwards.
+// First it runs the full-size hostile runs the gate (`bun run check`) runs smaller: the fuzz
+// run at 5000 requests and the flood of 20 000 junk page-data keys (`--no-full-size` skips
+// them); the same test files, only the counts differ.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createContentStore } from '../src/lib/content/content';
@@ -18,8 +21,30 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '60' },
     visitors: { type: 'string', default: '8' },
     editors: { type: 'string', default: '2' },
+    'no-full-size': { type: 'boolean', default: false },
   },
 });
+
+let fullSizePassed = true;
+if (!values['no-full-size']) {
+  console.log('soak: full-size fuzz (5000 requests) and junk-key flood (20 000 keys)');
+  const fullSize = Bun.spawn(
+    [
+      'bun',
+      'test',
+      '--timeout',
+      '120000',
+      './tests/integration/fuzz.test.ts',
+      './tests/integration/hostile-input.test.ts',
+    ],
+    {
+      env: { ...process.env, FUZZ_REQUESTS: '5000', HOSTILE_JUNK_KEYS: '20000' },
+      stdio: ['inherit', 'inherit', 'inherit'],
+    },
+  );
+  fullSizePassed = (await fullSize.exited) === 0;
+  console.log(`soak: full-size runs ${fullSizePassed ? 'passed' : 'FAILED'}`);
+}
 const DURATION_MS = Math.min(Number(values.duration), 900) * 1000;
 const VISITORS = Number(values.visitors);
 const EDITORS = Number(values.editors);
@@ -183,12 +208,17 @@ console.log(`  failed requests: ${failures.length}; server exit code ${exitCode}
 for (const line of [...failures.slice(0, 10), ...lost]) console.log(`  ! ${line}`);
 const flat = growth < 20;
 const ok =
+  fullSizePassed &&
   failures.length === 0 &&
   lost.length === 0 &&
   exitCode === 0 &&
   flat &&
   lastAcknowledged.size === EDITORS;
-console.log(ok ? 'soak: passed' : `soak: FAILED${flat ? '' : ' (RSS grew)'}`);
+console.log(
+  ok
+    ? 'soak: passed'
+    : `soak: FAILED${flat ? '' : ' (RSS grew)'}${fullSizePassed ? '' : ' (full-size runs)'}`,
+);
 await checkDb.close();
 await database.drop();
 process.exit(ok ? 0 : 1);

@@ -1,17 +1,34 @@
-// `bun scripts/test-engines.ts <command…>`: runs a test command once per database engine —
-// FOLIO_TEST_ENGINE=sqlite, then FOLIO_TEST_ENGINE=postgres against the server at
-// FOLIO_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres). Without a
-// PostgreSQL server it says so in one line and runs the SQLite half only — except under CI
-// (CI=true), where a missing server fails the run: CI never skips the PostgreSQL half.
+// `bun scripts/test-engines.ts [--engine-independent-once] <command…>`: runs a test command
+// once per database engine — FOLIO_TEST_ENGINE=sqlite and FOLIO_TEST_ENGINE=postgres against
+// the server at FOLIO_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres) —
+// both halves at once: they wait on servers, browsers and databases far more than they compute,
+// and side by side they take little longer than the longer one alone. Each half's output is
+// kept and printed whole when it ends, under its engine's name, then one summary line that says
+// which half failed. Without a PostgreSQL server it says so in one line and runs the SQLite half
+// only (live) — except under CI (CI=true), where a missing server fails the run: CI never skips
+// the PostgreSQL half.
+//
+// --engine-independent-once (for `bun test`): the PostgreSQL half leaves out the test files
+// that cannot differ by engine. Those are the ones that import neither tests/databases.ts nor
+// tests/harness.ts and never name the engine: every bun test process gets DATABASE_URL
+// sqlite::memory: from tests/setup.ts, so they run the same code on the same database in both
+// halves. The SQLite half runs them.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { POSTGRES_ADMIN_URL, postgresAnswers } from '../tests/databases';
 
-const command = Bun.argv.slice(2);
+type Engine = 'sqlite' | 'postgres';
+
+const ENGINE_INDEPENDENT_ONCE = '--engine-independent-once';
+const args = Bun.argv.slice(2);
+const independentOnce = args[0] === ENGINE_INDEPENDENT_ONCE;
+const command = independentOnce ? args.slice(1) : args;
 if (command.length === 0) {
-  console.error('usage: bun scripts/test-engines.ts <command…>');
+  console.error(`usage: bun scripts/test-engines.ts [${ENGINE_INDEPENDENT_ONCE}] <command…>`);
   process.exit(2);
 }
 
-const engines: ('sqlite' | 'postgres')[] = ['sqlite'];
+const engines: Engine[] = ['sqlite'];
 if (await postgresAnswers()) engines.push('postgres');
 else if (process.env.CI === 'true') {
   console.error(
@@ -24,16 +41,83 @@ else if (process.env.CI === 'true') {
   );
 }
 
-for (const engine of engines) {
-  console.error(`\ntest-engines: ${command.join(' ')} on ${engine}\n`);
-  const run = Bun.spawn(command, {
-    env: { ...process.env, FOLIO_TEST_ENGINE: engine },
+const ROOT = path.resolve(import.meta.dir, '..');
+/** What makes a test file's outcome depend on the engine it runs on. */
+const NAMES_THE_ENGINE = /tests\/databases|tests\/harness|\.\/databases'|\.\/harness'|TEST_ENGINE/;
+
+/** bun test's files (as bunfig.toml leaves them): src/** and tests/integration. */
+function testFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir)).flatMap((name) => {
+    const relative = path.join(dir, name);
+    if (statSync(path.join(ROOT, relative)).isDirectory()) return testFiles(relative);
+    return /\.test\.tsx?$/.test(name) ? [relative] : [];
+  });
+}
+
+function engineDependentFiles(): string[] {
+  return [...testFiles('src'), ...testFiles('tests/integration')]
+    .filter((file) => NAMES_THE_ENGINE.test(readFileSync(path.join(ROOT, file), 'utf8')))
+    .map((file) => `./${file}`);
+}
+
+const commandFor = (engine: Engine) =>
+  independentOnce && engine === 'postgres' ? [...command, ...engineDependentFiles()] : command;
+
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
+const named = command.join(' ');
+
+if (engines.length === 1) {
+  // One half: nothing to keep apart, so its output is live.
+  console.error(`\ntest-engines: ${named} on sqlite\n`);
+  const run = Bun.spawn(commandFor('sqlite'), {
+    env: { ...process.env, FOLIO_TEST_ENGINE: 'sqlite' },
     stdio: ['inherit', 'inherit', 'inherit'],
   });
   const code = await run.exited;
-  if (code !== 0) {
-    console.error(`test-engines: ${command.join(' ')} failed on ${engine} (exit ${code})`);
-    process.exit(code);
-  }
+  console.error(
+    `test-engines: ${named} ${code === 0 ? 'passed' : `failed (exit ${code})`} on sqlite`,
+  );
+  process.exit(code);
 }
-console.error(`test-engines: ${command.join(' ')} passed on ${engines.join(' and ')}`);
+
+type Outcome = { engine: Engine; code: number; took: string };
+
+async function half(engine: Engine): Promise<Outcome> {
+  const started = performance.now();
+  const run = Bun.spawn(commandFor(engine), {
+    env: { ...process.env, FOLIO_TEST_ENGINE: engine },
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  // Both streams into one record, in the order they came, as a terminal would show them.
+  let output = '';
+  const keep = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) output += decoder.decode(chunk, { stream: true });
+  };
+  await Promise.all([keep(run.stdout), keep(run.stderr)]);
+  const code = await run.exited;
+  const took = seconds(started);
+  const rule = '─'.repeat(8);
+  process.stderr.write(
+    `\n${rule} ${named} on ${engine}: ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${took} ${rule}\n${output}\n${rule} end of ${engine} ${rule}\n`,
+  );
+  return { engine, code, took };
+}
+
+console.error(
+  `test-engines: ${named} on ${engines.join(' and ')} at once (each printed when it ends)`,
+);
+const outcomes = await Promise.all(engines.map(half));
+const failed = outcomes.filter((outcome) => outcome.code !== 0);
+const summary = outcomes.map(
+  (o) => `${o.engine} ${o.code === 0 ? 'passed' : 'FAILED'} (${o.took})`,
+);
+if (failed.length > 0) {
+  console.error(
+    `test-engines: ${named} failed on ${failed.map((o) => o.engine).join(' and ')}: ${summary.join(', ')}`,
+  );
+  process.exit(failed[0]?.code ?? 1);
+}
+console.error(`test-engines: ${named} passed: ${summary.join(', ')}`);

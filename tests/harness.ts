@@ -2,6 +2,12 @@
 // database of the run's engine (tests/databases.ts), on a port the OS picks (PORT=0, the
 // address read from the `listening` log line), with its log kept so a test can look for what
 // the server reported.
+//
+// The server runs under a small shell (SUPERVISOR below), not as bun test's own child: when a
+// test times out, bun test SIGTERMs every process the test process has spawned ("killed 1
+// dangling process"), including a server a whole file shares from beforeAll — so one slow test
+// turned every later test of the file into ECONNREFUSED. The shell ignores that SIGTERM; the
+// harness signals `bun run start` itself, and the shell ends the server when bun test goes away.
 import path from 'node:path';
 import { type ContentStore, createContentStore } from '../src/lib/content/content';
 import { seedDemoContent } from '../src/lib/content/seed';
@@ -94,6 +100,23 @@ async function serverHasHeard(folio: RunningFolio, version: number): Promise<voi
 
 const START_TIMEOUT_MS = 60_000;
 
+/**
+ * Runs `bun run start` in the background, names its pid on the first line, and waits for it,
+ * exiting with its code. It ignores SIGTERM (bun test's sweep of a timed-out test's processes),
+ * having started the server first so the server keeps the default. Its stdin is a pipe from the
+ * test process: at EOF (stop, or bun test gone however it went) it SIGTERMs the server, so no
+ * server outlives the run.
+ */
+const SUPERVISOR = [
+  'exec 3<&0',
+  'bun run start </dev/null & server=$!',
+  'echo "folio-harness: bun run start is pid $server"',
+  "trap '' TERM",
+  '{ cat <&3 >/dev/null; kill -TERM "$server"; } </dev/null >/dev/null 2>&1 &',
+  'wait "$server"',
+].join('\n');
+const SUPERVISOR_LINE = /folio-harness: bun run start is pid (\d+)\n/;
+
 /** A port no one listens on now (the OS picks it; it is free again at once), for a server
  * that must know its address before it starts (SITE_URL, a sidecar's URL). */
 export function freePort(): number {
@@ -118,7 +141,7 @@ export async function startFolio({
   keepDatabase?: boolean;
 } = {}): Promise<RunningFolio> {
   const made = database ?? (await createThrowAwayDatabase());
-  const child = Bun.spawn(['bun', 'run', 'start'], {
+  const child = Bun.spawn(['sh', '-c', SUPERVISOR], {
     cwd: path.resolve(import.meta.dir, '..'),
     env: {
       ...process.env,
@@ -132,10 +155,13 @@ export async function startFolio({
       ...env,
       DATABASE_URL: made.url,
     },
+    stdin: 'pipe',
     stdout: 'pipe',
     stderr: 'pipe',
   });
   let output = '';
+  // `bun run start`'s pid, from the supervisor's first line (kept out of output()).
+  let serverPid: number | null = null;
   let announce: (listening: { url: string; pid: number }) => void = () => undefined;
   const announced = new Promise<{ url: string; pid: number }>((resolve) => {
     announce = resolve;
@@ -144,18 +170,37 @@ export async function startFolio({
     const decoder = new TextDecoder();
     for await (const chunk of stream) {
       output += decoder.decode(chunk, { stream: true });
+      if (serverPid === null) {
+        const supervised = SUPERVISOR_LINE.exec(output);
+        if (supervised) {
+          serverPid = Number(supervised[1]);
+          output = output.replace(supervised[0], '');
+        }
+      }
       const listening = /"msg":"listening","url":"(http:\/\/[^"]+)","pid":(\d+)/.exec(output);
       if (listening?.[1]) announce({ url: listening[1], pid: Number(listening[2]) });
     }
   };
   const drained = Promise.all([collect(child.stdout), collect(child.stderr)]);
   const exited = child.exited.then(async (code) => {
+    // The supervisor's watch on its stdin ends with it.
+    child.stdin.end();
     await drained;
     return code;
   });
+  /** Signals `bun run start` (it passes the signal on to the server it runs). */
+  const signal = (name: NodeJS.Signals) => {
+    if (child.exitCode !== null || serverPid === null) return;
+    try {
+      process.kill(serverPid, name);
+    } catch {
+      // It exited meanwhile: the supervisor follows it.
+    }
+  };
   const timeout = Bun.sleep(START_TIMEOUT_MS).then(() => 'timeout' as const);
   const first = await Promise.race([announced, exited.then(() => 'exited' as const), timeout]);
   if (first === 'exited' || first === 'timeout') {
+    signal('SIGKILL');
     child.kill('SIGKILL');
     await exited;
     if (!keepDatabase) await made.drop();
@@ -195,9 +240,9 @@ export async function startFolio({
     logLines,
     unexpectedErrors: () => logLines().filter((line) => line.msg === 'unexpected error'),
     exited,
-    stop: (signal = 'SIGTERM') => {
+    stop: (name = 'SIGTERM') => {
       stopped ??= (async () => {
-        if (child.exitCode === null) child.kill(signal);
+        signal(name);
         const code = await exited;
         if (connection) {
           const db = await connection;

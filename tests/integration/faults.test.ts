@@ -13,13 +13,24 @@ describe('kill -9 during a burst of publishes', () => {
     const child = Bun.spawn(['bun', 'tests/integration/publish-burst.ts', made.url], {
       stdout: 'pipe',
     });
-    const served: string[] = [];
+    // Each page is judged as it comes and only the bad ones are kept: the watcher may run for
+    // as long as a busy machine takes, and a run that fails must not grow without bound.
+    let served = 0;
+    const wrong: string[] = [];
     let watching = true;
     const watcher = (async () => {
       while (watching) {
         const response = await fetch(`${server.url}/crash-a`);
-        if (response.status === 200) served.push(await response.text());
-        else await response.arrayBuffer();
+        if (response.status !== 200) {
+          await response.arrayBuffer();
+          continue;
+        }
+        const html = await response.text();
+        served += 1;
+        // One round's title with that round's text.
+        const title = /<h1>Round (\d+)<\/h1>/.exec(html)?.[1];
+        if (!title || !html.includes(`version ${title} of crash-a`))
+          if (wrong.length < 5) wrong.push(html.slice(0, 300));
       }
     })();
     let acknowledged = 0;
@@ -29,23 +40,27 @@ describe('kill -9 during a burst of publishes', () => {
         for (const line of decoder.decode(chunk).split('\n')) if (line) acknowledged = Number(line);
       }
     })();
-    await waitFor(() => (acknowledged >= 20 ? true : undefined), {
-      what: '20 acknowledged rounds',
-    });
-    child.kill('SIGKILL');
-    await child.exited;
-    await reader;
-    await Bun.sleep(300);
-    watching = false;
-    await watcher;
-    await server.stop();
-    // Every page the instance served was one round's title with that round's text.
-    expect(served.length).toBeGreaterThan(10);
-    for (const html of served) {
-      const title = /<h1>Round (\d+)<\/h1>/.exec(html)?.[1];
-      expect(title, html.slice(0, 200)).toBeDefined();
-      expect(html).toContain(`version ${title} of crash-a`);
+    try {
+      await waitFor(() => (acknowledged >= 20 && served > 0 ? true : undefined), {
+        timeoutMs: 40_000,
+        what: () => `20 acknowledged rounds and a page served (${acknowledged}, ${served})`,
+      });
+      child.kill('SIGKILL');
+      await child.exited;
+      await reader;
+      // Throughout: it served during the burst (above) and goes on serving after the crash.
+      const servedBeforeCrash = served;
+      await waitFor(() => (served >= servedBeforeCrash + 3 ? true : undefined), {
+        timeoutMs: 20_000,
+        what: 'pages served after the crash',
+      });
+    } finally {
+      watching = false;
+      child.kill('SIGKILL');
+      await watcher.catch(() => undefined);
+      await server.stop();
     }
+    expect(wrong).toEqual([]);
     expect(server.unexpectedErrors()).toEqual([]);
 
     const db = await openDatabase(made.url);
@@ -65,7 +80,7 @@ describe('kill -9 during a burst of publishes', () => {
     }
     await db.close();
     await made.drop();
-  }, 30_000);
+  }, 90_000);
 });
 
 describe('SIGTERM under load', () => {
@@ -73,8 +88,10 @@ describe('SIGTERM under load', () => {
     const server = await startFolio();
     const outcomes = { ok: 0, refused: 0, cut: [] as string[], otherStatus: 0 };
     let stopAt = Number.POSITIVE_INFINITY;
+    // Visitors keep coming until the process is gone, however long its shutdown takes.
+    let gone = false;
     async function visitor() {
-      while (Date.now() < stopAt + 1500) {
+      while (!gone) {
         try {
           const response = await fetch(`${server.url}/about`);
           await response.text();
@@ -91,10 +108,20 @@ describe('SIGTERM under load', () => {
       }
     }
     const visitors = Array.from({ length: 8 }, visitor);
-    // Under way when the signal comes: every visitor has had answers.
-    await waitFor(() => (outcomes.ok >= 200 ? true : undefined), { what: 'traffic' });
-    stopAt = Date.now();
+    // Under way when the signal comes: every visitor has had answers. The signal comes
+    // whatever happens, so no visitor outlives a failed run.
+    const signalled = waitFor(() => (outcomes.ok >= 200 ? true : undefined), {
+      timeoutMs: 30_000,
+      what: 'traffic',
+    }).finally(() => {
+      stopAt = Date.now();
+    });
+    await signalled.catch(() => undefined);
     const exit = server.stop();
+    void server.exited.then(() => {
+      gone = true;
+    });
+    await signalled;
     await Promise.all(visitors);
     const exitCode = await exit;
     console.log('SIGTERM under load:', JSON.stringify({ ...outcomes, cut: outcomes.cut.length }));
@@ -103,5 +130,5 @@ describe('SIGTERM under load', () => {
     expect(outcomes.ok).toBeGreaterThan(20);
     expect(server.output()).toContain('"msg":"shutting down"');
     expect(exitCode).toBe(0);
-  }, 30_000);
+  }, 60_000);
 });

@@ -113,7 +113,9 @@ describe('when Sentry cannot be reached', () => {
   for (const which of ['down', 'never answering'] as const) {
     test(`pages and error reports do not wait for a receiver that is ${which}`, async () => {
       const server = which === 'down' ? down : hanging;
-      const started = performance.now();
+      // Not timed: on a busy machine 40 requests can take any time. The never-answering
+      // receiver is the measure instead: it answers nothing, ever, so a response that waited
+      // for its report to be sent would never come, and the test would time out.
       for (let i = 0; i < 20; i++) {
         // One report (an error event and a span) per error page, one span per good page.
         expect(
@@ -121,10 +123,6 @@ describe('when Sentry cannot be reached', () => {
         ).toBe(500);
         expect((await fetch(`${server.url}/robots.txt`)).status).toBe(200);
       }
-      const elapsed = performance.now() - started;
-      // 40 sequential requests take a few hundred milliseconds here; a transport that made
-      // responses wait for the receiver would add its connect or read timeout to each.
-      expect(elapsed).toBeLessThan(5_000);
       expect(server.output()).toContain('"msg":"unexpected error"');
     }, 20_000);
   }

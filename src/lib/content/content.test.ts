@@ -253,14 +253,24 @@ describe.if(TEST_ENGINE === 'postgres')('a PostgreSQL write lock held by another
     const waitingStore = createContentStore(waiting);
     await waitingStore.putPage({ slug: 'p', ...fields('P', 'before') });
     const holder = await openDatabase(db.url, { poolSize: 1 });
-    const held = holder.transaction(async () => {
-      await Bun.sleep(600);
+    // The other instance holds the lock from the moment its work starts until the save has
+    // given up, however long each takes on a busy machine.
+    let inside!: () => void;
+    const holding = new Promise<void>((resolve) => {
+      inside = resolve;
     });
-    await Bun.sleep(50);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const held = holder.transaction(async () => {
+      inside();
+      await released;
+    });
+    await holding;
     const started = Date.now();
-    await expect(waitingStore.putPage({ slug: 'p', ...fields('P', 'typed') })).rejects.toThrow(
-      BUSY_MESSAGE,
-    );
+    const saving = waitingStore.putPage({ slug: 'p', ...fields('P', 'typed') });
+    await expect(saving.finally(release)).rejects.toThrow(BUSY_MESSAGE);
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     await held;
     expect((await waitingStore.getPage('p', { draft: true }))?.bodyMarkdown).toBe('before');
