@@ -7,10 +7,15 @@ import { CHROMIUM_LAUNCH } from './tests/support';
 // `bun test`, and the SQLite half runs them. Every other spec runs on both.
 const BROWSER_SIDE_SPECS = ['navigation.spec.ts', 'foundation.spec.ts', 'theme.spec.ts'];
 
+const ENGINE = process.env.FOLIO_TEST_ENGINE ?? 'sqlite';
+
 // tests/e2e/global-setup.ts starts Folio (`bun run start`, a throw-away database, an OS-picked
-// port) and sets E2E_BASE_URL before the workers, which read this file again, start.
+// port) and sets E2E_BASE_URL before the workers, which read this file again, start. The two
+// engines' halves may run at the same time (scripts/test-engines.ts): each writes its results
+// to a folder of its own, and nothing else they use is shared.
 export default defineConfig({
   testDir: './tests/e2e',
+  outputDir: `test-results/${ENGINE}`,
   testIgnore:
     process.env.FOLIO_TEST_ENGINE === 'postgres'
       ? BROWSER_SIDE_SPECS.map((spec) => `**/${spec}`)
@@ -20,7 +25,11 @@ export default defineConfig({
   workers: 1,
   // One retry on CI, as Playwright's own template does; a retried test is reported as flaky.
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
+  // A test's whole budget: a passing test takes a few seconds, a busy machine several times that.
+  timeout: 60_000,
+  // Web-first assertions wait on a signal, never a clock: the wait only bounds how long a busy
+  // machine (two cores, two engines' halves and other work at once) may take to show it.
+  expect: { timeout: 15_000 },
   reporter: [['list']],
   use: {
     baseURL: process.env.E2E_BASE_URL,

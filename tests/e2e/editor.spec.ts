@@ -4,15 +4,39 @@
 import type { Browser, Page } from '@playwright/test';
 import { BODY_MAX } from '../../src/lib/content/field-limits';
 import { SEED_DRAFT_MARKERS } from '../../src/lib/content/seed';
-import { EDITOR, expect, test, watchPageErrors } from './fixtures';
+import { EDITOR, expect, requestsInFlight, test, watchPageErrors } from './fixtures';
 
 const editorStatus = (page: Page) => page.locator('.editor-status');
 const livePreview = (page: Page) =>
   page.getByRole('region', { name: 'Preview as visitors will see it' });
 
+// Autosave's wait after the last keystroke (page-editor.tsx: AUTOSAVE_AFTER_MS).
+const AUTOSAVE_AFTER_MS = 3_000;
+
+/** The editor on `slug`, hydrated, with Playwright's clock installed: it runs in real time
+ * until a test moves it on (`page.clock.runFor`) instead of sleeping through autosave's wait. */
 async function openEditor(page: Page, slug: string) {
+  await page.clock.install();
   await page.goto(`/preview/${slug}?edit`);
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+}
+
+/**
+ * Autosave's wait, passed at once on the page's clock: any autosave the typing set up goes now.
+ * Waits for 'Unsaved changes' first, the render whose effect sets autosave's timer.
+ */
+async function autosaveNow(page: Page) {
+  await expect(editorStatus(page)).toHaveText('Unsaved changes');
+  await page.clock.runFor(AUTOSAVE_AFTER_MS);
+}
+
+/**
+ * Runs the page's clock well past autosave's wait and waits until every request the page made
+ * meanwhile is answered: an autosave that should not happen has then happened, in the database.
+ */
+async function wellPastAutosave(page: Page, inFlight: () => number) {
+  await page.clock.runFor(AUTOSAVE_AFTER_MS * 3);
+  await expect.poll(inFlight).toBe(0);
 }
 
 test('typed text autosaves a few seconds after typing stops, and is there after a reload', async ({
@@ -28,6 +52,7 @@ test('typed text autosaves a few seconds after typing stops, and is there after 
   await openEditor(page, slug);
   await page.getByLabel('Body (Markdown)').fill('Autosaved text AUTOSAVE-MARK.');
   await expect(editorStatus(page)).toHaveText('Unsaved changes');
+  await autosaveNow(page);
   await expect(editorStatus(page)).toContainText('Saved ', { timeout: 10_000 });
   expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
     'Autosaved text AUTOSAVE-MARK.',
@@ -51,10 +76,13 @@ test('the page beside the form follows the typing: a new heading shows within a 
   await expect(livePreview(page).locator('article')).toContainText('Before.');
   const started = Date.now();
   await page.getByLabel('Body (Markdown)').fill('## A heading typed just now\n\nAnd *a line*.');
+  // The issue's "within a second" holds on a quiet machine (the annotation below records it);
+  // the bound here is looser so that a busy one does not fail it, and still under autosave's
+  // wait: what shows is the preview following the typing, not the result of a save.
   await expect(
     livePreview(page).getByRole('heading', { name: 'A heading typed just now' }),
   ).toBeVisible({
-    timeout: 1_000,
+    timeout: AUTOSAVE_AFTER_MS - 100,
   });
   test
     .info()
@@ -103,6 +131,7 @@ test('a body too long to save is never sent: the editor says so and keeps every 
   await seedPage({ slug, title: 'Too long', body: 'Short.' });
   await signIn(page);
   await openEditor(page, slug);
+  const inFlight = requestsInFlight(page);
   const long = `${'word '.repeat(BODY_MAX / 5)}and more`;
   await page.getByLabel('Body (Markdown)').fill(long);
   await page.getByRole('button', { name: 'Save draft' }).click();
@@ -110,7 +139,7 @@ test('a body too long to save is never sent: the editor says so and keeps every 
   await expect(page).toHaveURL(new RegExp(`/preview/${slug}\\?edit$`));
   expect((await page.getByLabel('Body (Markdown)').inputValue()).length).toBe(long.length);
   // Autosave holds back too: the stored draft is untouched.
-  await page.waitForTimeout(4_000);
+  await wellPastAutosave(page, inFlight);
   expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe('Short.');
 });
 
@@ -121,7 +150,9 @@ test('Ctrl+S saves the draft at once', async ({ page, signIn, seedPage, store })
   await openEditor(page, slug);
   await page.getByLabel('Body (Markdown)').fill('Saved with the keyboard.');
   await page.keyboard.press('Control+s');
-  await expect(page).toHaveURL(/notice=saved/, { timeout: 2_000 });
+  // Only the form Ctrl+S submits lands on notice=saved (an autosave leaves the address alone):
+  // the bound is a busy machine's round trip to the server, looser than the 2 s it was.
+  await expect(page).toHaveURL(/notice=saved/, { timeout: 5_000 });
   expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
     'Saved with the keyboard.',
   );
@@ -145,8 +176,9 @@ async function firstTabSaves(
   await openEditor(first, slug);
   await openEditor(second, slug);
   await first.getByLabel('Body (Markdown)').fill('Text from the first tab.');
+  await autosaveNow(first);
   await expect(editorStatus(first)).toContainText('Saved ', { timeout: 10_000 });
-  return { second, problems };
+  return { second, problems, inFlight: requestsInFlight(second) };
 }
 
 test("a second tab's stale autosave never overwrites the first's text; it shows the diff", async ({
@@ -157,8 +189,9 @@ test("a second tab's stale autosave never overwrites the first's text; it shows 
 }) => {
   const slug = 'e2e-two-tabs';
   await seedPage({ slug, title: 'Two tabs', body: 'Base text.' });
-  const { second, problems } = await firstTabSaves(browser, signIn, slug);
+  const { second, problems, inFlight } = await firstTabSaves(browser, signIn, slug);
   await second.getByLabel('Body (Markdown)').fill('Text from the second tab.');
+  await autosaveNow(second);
   await expect(second.getByRole('alert')).toContainText(
     'saved again since you opened it, by you in another tab or window',
     { timeout: 10_000 },
@@ -168,7 +201,7 @@ test("a second tab's stale autosave never overwrites the first's text; it shows 
   );
   await expect(second.getByLabel('Body (Markdown)')).toHaveValue('Text from the second tab.');
   // Autosave waits for the editor's decision: nothing more is sent on its own.
-  await second.waitForTimeout(4_000);
+  await wellPastAutosave(second, inFlight);
   expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
     'Text from the first tab.',
   );
@@ -188,14 +221,14 @@ test("a second tab's refused Publish stops its autosave too: the first tab's dra
 }) => {
   const slug = 'e2e-two-tabs-publish';
   await seedPage({ slug, title: 'Two tabs, publish', body: 'Base text.' });
-  const { second, problems } = await firstTabSaves(browser, signIn, slug);
+  const { second, problems, inFlight } = await firstTabSaves(browser, signIn, slug);
   await second.getByLabel('Body (Markdown)').fill('Text from the second tab.\n\nTwo lines.');
   await second.getByRole('button', { name: 'Publish', exact: true }).click();
   await expect(second.getByRole('alert').first()).toContainText('since you opened it', {
     timeout: 10_000,
   });
   // Longer than autosave's wait: nothing more is sent on its own.
-  await second.waitForTimeout(5_000);
+  await wellPastAutosave(second, inFlight);
   expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
     'Text from the first tab.',
   );
@@ -217,13 +250,17 @@ test('after a refused Publish, the text autosaves once and the editor settles', 
   await seedPage({ slug, title: 'Refused, then settles', body: 'Base text.' });
   await signIn(page);
   await openEditor(page, slug);
+  const inFlight = requestsInFlight(page);
   const missing = `/media/${'c'.repeat(32)}`;
   await page.getByLabel('Body (Markdown)').fill(`First line.\n\n![A lost image](${missing})`);
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
   await expect(page.getByText('Not published: the page names an image').first()).toBeVisible();
+  // The refused text autosaves once (its wait passed at once on the page's clock)…
+  await page.clock.runFor(AUTOSAVE_AFTER_MS);
   await expect(editorStatus(page)).toContainText('Saved ', { timeout: 10_000 });
   const settled = (await store.getPage(slug, { draft: true }))?.version;
-  await page.waitForTimeout(7_000);
+  // …and then no more: the bug autosaved every three seconds.
+  await wellPastAutosave(page, inFlight);
   expect((await store.getPage(slug, { draft: true }))?.version).toBe(settled);
   await expect(editorStatus(page)).toContainText('Saved ');
   expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(

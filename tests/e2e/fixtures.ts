@@ -1,13 +1,27 @@
 // Shared e2e fixtures: direct access to the server's database (beside the server, as another
 // process would), an editor sign-in, and a guard that fails a test when a page logs an error
 // it did not expect.
-import { test as base, expect, type Page } from '@playwright/test';
+//
+// Signing in: `signIn` mints a session in the database the way a sign-in does (accounts.ts's
+// createSession) and gives the browser the cookie a sign-in sets (session.ts: folio_session,
+// HttpOnly, SameSite=Lax, Path=/, host-only, not Secure on http, a week's Max-Age) — one INSERT
+// instead of a form, a password hash check and a throttle reservation per test. preview.spec.ts
+// keeps the real form (`signInWithForm`) and checks that both give the same cookie.
+import {
+  type BrowserContext,
+  test as base,
+  expect,
+  type Page,
+  type Request,
+} from '@playwright/test';
 import { type ContentStore, createContentStore } from '../../src/lib/content/content';
-import { openDatabase } from '../../src/lib/data/db';
-import { addEditor } from '../../src/lib/editors/accounts';
+import { type Database, openDatabase } from '../../src/lib/data/db';
+import { createSession } from '../../src/lib/editors/accounts';
 import { PAGE_DATA_PARAM } from '../../src/lib/http/page-data-address';
+import { SESSION_COOKIE } from '../../src/lib/http/routes';
+import { E2E_EDITOR } from './editor-account';
 
-export const EDITOR = { email: 'e2e-editor@example.com', password: 'e2e correct horse battery' };
+export const EDITOR = E2E_EDITOR;
 
 export function databaseUrl(): string {
   const url = process.env.E2E_DATABASE_URL;
@@ -44,16 +58,61 @@ export function watchPageErrors(page: Page): () => string[] {
 
 type Fixtures = {
   store: ContentStore;
+  /** A session for the e2e editor, minted in the database: its cookie's value. */
+  mintSession: () => Promise<{ value: string; expiresAt: Date }>;
   seedPage: (page: {
     slug: string;
     title: string;
     body: string;
     publish?: boolean;
   }) => Promise<void>;
+  /** Signs the page's browser context in (a minted session) and opens /preview. */
   signIn: (page: Page) => Promise<void>;
+  /** Signs in through the real form on /preview, as an editor does. */
+  signInWithForm: (page: Page) => Promise<void>;
 };
 
-export const test = base.extend<Fixtures>({
+type WorkerFixtures = { workerDatabase: Database };
+
+/** The cookie a sign-in sets (session.ts), for Playwright's cookie jar. */
+export function sessionCookie(baseUrl: string, session: { value: string; expiresAt: Date }) {
+  const url = new URL(baseUrl);
+  return {
+    name: SESSION_COOKIE,
+    value: session.value,
+    // A host-only cookie: the server sets no Domain attribute.
+    domain: url.hostname,
+    path: '/',
+    httpOnly: true,
+    secure: url.protocol === 'https:',
+    sameSite: 'Lax' as const,
+    expires: Math.floor(session.expiresAt.getTime() / 1000),
+  };
+}
+
+async function signedInAtPreview(page: Page): Promise<void> {
+  await expect(page.getByRole('navigation', { name: 'Preview' })).toContainText(EDITOR.email);
+}
+
+async function addSession(
+  context: BrowserContext,
+  baseUrl: string,
+  session: { value: string; expiresAt: Date },
+): Promise<void> {
+  await context.addCookies([sessionCookie(baseUrl, session)]);
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  // One connection per worker for minting sessions (each test used to open its own).
+  workerDatabase: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern
+    async ({}, use) => {
+      const db = await openDatabase(databaseUrl(), { migrate: false, poolSize: 1 });
+      await use(db);
+      await db.close();
+    },
+    { scope: 'worker' },
+  ],
   page: async ({ page }, use) => {
     const problems = watchPageErrors(page);
     await use(page);
@@ -84,22 +143,53 @@ export const test = base.extend<Fixtures>({
       }
     }
   },
+  mintSession: async ({ workerDatabase }, use) => {
+    await use(async () => {
+      const [editor] = await workerDatabase.query<{ id: number }>`
+        SELECT id FROM editors WHERE email = ${EDITOR.email}`;
+      if (!editor) throw new Error(`no editor ${EDITOR.email} (tests/e2e/global-setup.ts adds it)`);
+      const session = await createSession(workerDatabase.query, Number(editor.id));
+      return { value: session.id, expiresAt: session.expiresAt };
+    });
+  },
+  signIn: async ({ mintSession, baseURL }, use) => {
+    await use(async (page: Page) => {
+      await addSession(page.context(), baseURL ?? '', await mintSession());
+      await page.goto('/preview');
+      await signedInAtPreview(page);
+    });
+  },
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads fixture dependencies from this pattern
-  signIn: async ({}, use) => {
-    const db = await openDatabase(databaseUrl(), { migrate: false, poolSize: 1 });
-    await addEditor(db, EDITOR.email, EDITOR.password);
-    await db.close();
+  signInWithForm: async ({}, use) => {
     await use(async (page: Page) => {
       await page.goto('/preview');
       await page.getByLabel('Email').fill(EDITOR.email);
       await page.getByLabel('Password').fill(EDITOR.password);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect(page.getByRole('navigation', { name: 'Preview' })).toContainText(EDITOR.email);
+      await signedInAtPreview(page);
     });
   },
 });
 
 export { expect };
+
+/**
+ * Counts the page's requests still unanswered, from now on (but the monitoring tunnel's). A test that moved the page's clock
+ * past a timer waits for this to reach 0 before reading the database: whatever the timer sent
+ * has then been answered (Playwright reports a request before the clock call that made it
+ * returns).
+ */
+export function requestsInFlight(page: Page): () => number {
+  const pending = new Set<Request>();
+  page.on('request', (request) => {
+    // The monitoring tunnel's posts are keepalive fetches, which Chromium never reports
+    // finished; they are Sentry's, not the page's work.
+    if (new URL(request.url()).pathname !== '/monitoring') pending.add(request);
+  });
+  page.on('requestfinished', (request) => pending.delete(request));
+  page.on('requestfailed', (request) => pending.delete(request));
+  return () => pending.size;
+}
 
 /** A page-data request's URL: the page's own address with the cache-busting parameter. */
 export const PAGE_DATA_URL = new RegExp(`[?&]${PAGE_DATA_PARAM}=`);

@@ -3,7 +3,7 @@ import { createContentStore as createContentStoreFor } from '../../src/lib/conte
 import { SEED_DRAFT_MARKERS } from '../../src/lib/content/seed';
 import { openDatabase } from '../../src/lib/data/db';
 import { createPreviewLink } from '../../src/lib/share-links/share-links';
-import { databaseUrl, EDITOR, expect, test, watchPageErrors } from './fixtures';
+import { databaseUrl, EDITOR, expect, sessionCookie, test, watchPageErrors } from './fixtures';
 
 test('signed out, /preview answers 401 with the sign-in form and no draft content', async ({
   page,
@@ -19,11 +19,8 @@ test('signed out, /preview answers 401 with the sign-in form and no draft conten
   expect(html).not.toContain('Upcoming feature');
 });
 
-test('a wrong password is refused without saying whether the account exists', async ({
-  page,
-  signIn,
-}) => {
-  void signIn;
+test('a wrong password is refused without saying whether the account exists', async ({ page }) => {
+  // The account exists: tests/e2e/global-setup.ts made it.
   await page.goto('/preview');
   await page.getByLabel('Email').fill(EDITOR.email);
   await page.getByLabel('Password').fill('not the password');
@@ -48,13 +45,14 @@ for (const javaScriptEnabled of [true, false]) {
     test('edit, save, see the draft only in preview, publish, rename, sign out', async ({
       page,
       request,
-      signIn,
+      signInWithForm,
       seedPage,
       context,
     }) => {
       const slug = `e2e-edit-${javaScriptEnabled ? 'js' : 'nojs'}`;
       await seedPage({ slug, title: 'Editable page', body: 'Original body text.' });
-      await signIn(page);
+      // The real form, with and without JavaScript: every other spec mints its session.
+      await signInWithForm(page);
       const cookies = await context.cookies();
       const session = cookies.find((cookie) => cookie.name === 'folio_session');
       expect(session?.httpOnly).toBe(true);
@@ -100,6 +98,44 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+test("the fixtures' minted session cookie is the one the sign-in form sets", async ({
+  browser,
+  baseURL,
+  mintSession,
+  signInWithForm,
+}) => {
+  // Every other spec signs in with sessionCookie(): if the form's cookie changes (a name, an
+  // attribute), they would test a browser state no editor has.
+  const formContext = await browser.newContext();
+  const formPage = await formContext.newPage();
+  const problems = watchPageErrors(formPage);
+  await signInWithForm(formPage);
+  const formCookie = (await formContext.cookies()).find((c) => c.name === 'folio_session');
+  const minted = sessionCookie(baseURL ?? '', await mintSession());
+  const mintedContext = await browser.newContext();
+  await mintedContext.addCookies([minted]);
+  const mintedCookie = (await mintedContext.cookies()).find((c) => c.name === 'folio_session');
+  const { value: _f, expires: formExpires, ...formAttributes } = formCookie ?? { expires: 0 };
+  const {
+    value: _m,
+    expires: mintedExpires,
+    ...mintedAttributes
+  } = mintedCookie ?? {
+    expires: 0,
+  };
+  expect(formCookie).toBeDefined();
+  expect(mintedAttributes).toEqual(formAttributes);
+  // Both a week from now (Max-Age); a minute apart at most, however slow the machine.
+  expect(Math.abs(mintedExpires - formExpires)).toBeLessThan(60);
+  // And the minted one signs in.
+  const mintedPage = await mintedContext.newPage();
+  await mintedPage.goto('/preview');
+  await expect(mintedPage.getByRole('navigation', { name: 'Preview' })).toContainText(EDITOR.email);
+  expect(problems()).toEqual([]);
+  await formContext.close();
+  await mintedContext.close();
+});
 
 test('two editors saving the same page: the second is refused and keeps their text', async ({
   browser,
