@@ -9,9 +9,14 @@
 // recovery, live preview, the unsaved prompt, Ctrl+S, dropped images, toolbar, status line).
 import { useActionState, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { BODY_MAX, characterCount, SUMMARY_MAX, TITLE_MAX } from '../../lib/content/field-limits';
+import { saveDraft } from '../../lib/editor/actions/pages';
+import {
+  EDITOR_FORM_ID,
+  type EditorFormState,
+  type EditorFormValues,
+} from '../../lib/editor/forms';
 import { HOME_SLUG, MAX_SLUG_LENGTH } from '../../lib/http/routes';
 import { Article } from '../article';
-import { saveDraft } from '../../lib/editor/actions/pages';
 import { BackupNotice } from './editor/backup-notice';
 import { ConflictPanel } from './editor/conflict-panel';
 import { EditorStatus } from './editor/editor-status';
@@ -27,7 +32,6 @@ import { useLivePreview } from './editor/use-live-preview';
 import { useSaveShortcut } from './editor/use-save-shortcut';
 import { useUnsavedPrompt } from './editor/use-unsaved-prompt';
 import { EditorImageUpload } from './editor-image-upload';
-import { EDITOR_FORM_ID, type EditorFormState, type EditorFormValues } from '../../lib/editor/forms';
 
 const TITLE_SHOWN = 60;
 const SUMMARY_SHOWN = 160;

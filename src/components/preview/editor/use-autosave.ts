@@ -3,9 +3,9 @@
 // it until the editor decides; a new page is created once it has a title and some text.
 import { useCallback, useEffect } from 'react';
 import { BODY_MAX, characterCount } from '../../../lib/content/field-limits';
-import { previewPath } from '../../../lib/http/routes';
 import { autosaveDraft } from '../../../lib/editor/actions/pages';
 import type { AutosaveResult } from '../../../lib/editor/forms';
+import { previewPath } from '../../../lib/http/routes';
 import { tooLongMessage } from './editor-text';
 import { backupKey } from './use-draft-recovery';
 import type { EditorState } from './use-editor-state';

@@ -3,8 +3,8 @@
 // may run. It follows what comes back from the server: a submit's answer (`formState`, also on
 // the first render of a form posted without JavaScript) and a newly saved version of the page.
 import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from 'react';
-import { slugFromTitle } from '../../../lib/http/routes';
 import type { Conflict, EditorFormState, EditorFormValues } from '../../../lib/editor/forms';
+import { slugFromTitle } from '../../../lib/http/routes';
 import { type Status, sameText } from './editor-text';
 
 export type EditorState = {
