@@ -12,9 +12,9 @@
 //  - In-memory SQLite: one process, a variable.
 import 'server-only';
 import { closeSync, openSync, statSync, writeSync } from 'node:fs';
-import type { Database, Query } from './db';
 import { log } from '../observability/log';
 import { processSingleton } from '../runtime/process-singleton';
+import type { Database, Query } from './db';
 
 export const CONTENT_CHANNEL = 'folio_content';
 const SIDECAR_CHECK_MS = 2_000;

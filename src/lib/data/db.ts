@@ -7,14 +7,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SQL } from 'bun';
-import { isDatabaseBusy } from './db-errors';
 import { getEnv } from '../runtime/env';
-import { migrations as allMigrations, type Engine, type Migration } from './migrations';
 import {
   dropProcessSingleton,
   existingProcessSingleton,
   processSingleton,
 } from '../runtime/process-singleton';
+import { isDatabaseBusy } from './db-errors';
+import { migrations as allMigrations, type Engine, type Migration } from './migrations';
 
 export type { Engine };
 export type Row = Record<string, unknown>;
