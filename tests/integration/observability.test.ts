@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createServer, type Server } from 'node:net';
 import { damagedDatabase, type RunningFolio, startFolio, waitFor } from '../harness';
-import { errorEvents, startEnvelopeReceiver } from '../sentry-receiver';
+import { errorEvents, spanOp, spans, startEnvelopeReceiver } from '../sentry-receiver';
 
 const DIGEST = /Digest: ([0-9a-f]{32})/;
 /** The database's own words for the dropped table: SQLite's, or PostgreSQL's. */
@@ -176,4 +176,35 @@ describe('share tokens never reach Sentry', () => {
     expect(everything).toContain('[Filtered]');
     expect(everything.includes(TOKEN)).toBe(false);
   }, 30_000);
+});
+
+describe("a traced request carries Folio's own spans", () => {
+  const receiver = startEnvelopeReceiver();
+  let server: RunningFolio;
+  beforeAll(async () => {
+    server = await startFolio({
+      env: { SENTRY_DSN: receiver.dsn, SENTRY_ENVIRONMENT: 'test', SENTRY_TRACES_SAMPLE_RATE: '1' },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    receiver.stop();
+  }, 30_000);
+
+  // The server SDK hands its startSpan to spans.ts when it starts (nothing else loads the SDK
+  // for spans, so the CLI does not pay for it): an uncached page's query is a span of its own.
+  test('an uncached page view: its database query inside the request span', async () => {
+    expect((await fetch(`${server.url}/about`, { headers: { accept: 'text/html' } })).status).toBe(
+      200,
+    );
+    const query = await waitFor(() =>
+      spans(receiver.envelopes).find(
+        (span) => spanOp(span) === 'db.query' && span.name === 'getPage',
+      ),
+    );
+    const request = spans(receiver.envelopes).find(
+      (span) => span.is_segment && span.trace_id === query.trace_id,
+    );
+    expect(spanOp(request ?? {})).toBe('http.server');
+  });
 });

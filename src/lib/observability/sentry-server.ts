@@ -5,12 +5,14 @@
 import 'server-only';
 import * as Sentry from '@sentry/bun';
 import { serverSentryOptions } from './sentry-options';
+import { traceWith } from './spans';
 
 export function startServerMonitoring(env: Record<string, string | undefined> = process.env) {
   if (Sentry.isInitialized()) return true;
   const options = serverSentryOptions(env);
   if (!options) return false;
   Sentry.init(options);
+  traceWith(Sentry.startSpan);
   return true;
 }
 
