@@ -8,6 +8,9 @@
 // only (live) — except under CI (CI=true), where a missing server fails the run: CI never skips
 // the PostgreSQL half.
 //
+// --one-at-a-time: the halves one after the other, output live (`test:e2e` until each
+// Playwright half has an output folder of its own: both wrote test-results/<test>/ at once).
+//
 // --engine-independent-once (for `bun test`): the PostgreSQL half leaves out the test files
 // that cannot differ by engine. Those are the ones that import neither tests/databases.ts nor
 // tests/harness.ts and never name the engine: every bun test process gets DATABASE_URL
@@ -20,11 +23,17 @@ import { POSTGRES_ADMIN_URL, postgresAnswers } from '../tests/databases';
 type Engine = 'sqlite' | 'postgres';
 
 const ENGINE_INDEPENDENT_ONCE = '--engine-independent-once';
+const ONE_AT_A_TIME = '--one-at-a-time';
 const args = Bun.argv.slice(2);
-const independentOnce = args[0] === ENGINE_INDEPENDENT_ONCE;
-const command = independentOnce ? args.slice(1) : args;
+const options = new Set<string>();
+while (args[0] === ENGINE_INDEPENDENT_ONCE || args[0] === ONE_AT_A_TIME)
+  options.add(args.shift() as string);
+const independentOnce = options.has(ENGINE_INDEPENDENT_ONCE);
+const command = args;
 if (command.length === 0) {
-  console.error(`usage: bun scripts/test-engines.ts [${ENGINE_INDEPENDENT_ONCE}] <command…>`);
+  console.error(
+    `usage: bun scripts/test-engines.ts [${ONE_AT_A_TIME}] [${ENGINE_INDEPENDENT_ONCE}] <command…>`,
+  );
   process.exit(2);
 }
 
@@ -66,18 +75,22 @@ const commandFor = (engine: Engine) =>
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
 const named = command.join(' ');
 
-if (engines.length === 1) {
-  // One half: nothing to keep apart, so its output is live.
-  console.error(`\ntest-engines: ${named} on sqlite\n`);
-  const run = Bun.spawn(commandFor('sqlite'), {
-    env: { ...process.env, FOLIO_TEST_ENGINE: 'sqlite' },
-    stdio: ['inherit', 'inherit', 'inherit'],
-  });
-  const code = await run.exited;
-  console.error(
-    `test-engines: ${named} ${code === 0 ? 'passed' : `failed (exit ${code})`} on sqlite`,
-  );
-  process.exit(code);
+if (engines.length === 1 || options.has(ONE_AT_A_TIME)) {
+  // One half at a time: nothing to keep apart, so the output is live.
+  for (const engine of engines) {
+    console.error(`\ntest-engines: ${named} on ${engine}\n`);
+    const run = Bun.spawn(commandFor(engine), {
+      env: { ...process.env, FOLIO_TEST_ENGINE: engine },
+      stdio: ['inherit', 'inherit', 'inherit'],
+    });
+    const code = await run.exited;
+    if (code !== 0) {
+      console.error(`test-engines: ${named} failed on ${engine} (exit ${code})`);
+      process.exit(code);
+    }
+  }
+  console.error(`test-engines: ${named} passed on ${engines.join(' and ')}`);
+  process.exit(0);
 }
 
 type Outcome = { engine: Engine; code: number; took: string };

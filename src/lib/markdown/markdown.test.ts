@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { expectConsoleErrors } from '../../../tests/console-guard';
 import { HIGHLIGHT_BLOCK_MAX_CHARS } from './highlight-limits';
 import { extractPlainText, LONGEST_AUTO_LINK, renderMarkdown } from './markdown';
 
@@ -127,13 +128,19 @@ describe('highlighting cost (hostile pass, issue 14)', () => {
     await renderMarkdown('```ts\nlet warm = 1;\n```');
     const block = `\`\`\`ts\n${Array(8).fill('a<'.repeat(490)).join('\n')}\n\`\`\`\n\n`;
     const body = block.repeat(25);
+    // On a busy machine the worker may not answer within the render's 3 s wait: then the
+    // render shows every block plain and says so in one warning. Both are the bounded render
+    // this is about; which one happened depends on the machine, not on the code.
+    const printed = expectConsoleErrors();
     const html = await renderMarkdown(body);
-    // The budget is counted in characters, not time, so it holds on a busy machine too (a
-    // render's wall-clock wait of 3 s for its colours is the worker's, not asserted here).
+    const gaveUp = printed.lines().some((line) => line.includes('syntax highlighting stopped'));
+    expect(printed.lines().filter((line) => !line.includes('syntax highlighting stopped'))).toEqual(
+      [],
+    );
     // 13 MB from 200 KB before the budget (67 times); now the budget bounds it.
     expect(html.length).toBeLessThan(body.length * 5);
     // Two blocks fit the budget of 20 000 characters; the rest are plain.
-    expect(html.split('<pre class="shiki').length - 1).toBe(2);
+    expect(html.split('<pre class="shiki').length - 1).toBe(gaveUp ? 0 : 2);
   });
 
   test('a page of ordinary code is highlighted in full, within the budget', async () => {
