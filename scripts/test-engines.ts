@@ -8,8 +8,9 @@
 // only (live) — except under CI (CI=true), where a missing server fails the run: CI never skips
 // the PostgreSQL half.
 //
-// --one-at-a-time: the halves one after the other, output live (`test:e2e` until each
-// Playwright half has an output folder of its own: both wrote test-results/<test>/ at once).
+// --one-at-a-time: the halves one after the other, output live (for reading a failure as it
+// happens). Each Playwright half has an output folder of its own (test-results/<engine>), so
+// `test:e2e` runs them at once too.
 //
 // --engine-independent-once (for `bun test`): the PostgreSQL half leaves out the test files
 // that cannot differ by engine. Those are the ones that import neither tests/databases.ts nor
