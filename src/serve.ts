@@ -89,11 +89,12 @@ async function serve() {
     withdrawServer();
     process.exit(1);
   }
-  log.info('listening', { url: server.url.href, pid: process.pid });
+  // Before `listening`: whoever waits for that line has read the warning too.
   if (env.TRUST_PROXY > 0 && listensEverywhere(env.HOST))
     log.warn(
       'TRUST_PROXY is set and Folio listens on every interface: a client that reaches this instance directly, not through the proxy, can claim any address and scheme in X-Forwarded-*; set HOST to the address the proxy reaches (127.0.0.1 on the same machine)',
     );
+  log.info('listening', { url: server.url.href, pid: process.pid });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import { REQUEST_BODY_MAX_BYTES } from '../../src/lib/content/field-limits';
 import { parseEnv } from '../../src/lib/runtime/env';
-import { type RunningFolio, startFolio } from '../harness';
+import { type RunningFolio, startFolio, waitFor } from '../harness';
 
 const root = path.resolve(import.meta.dir, '../..');
 
@@ -49,8 +49,11 @@ describe('where an instance listens', () => {
     const server = await startFolio({ env: { TRUST_PROXY: '1' } });
     servers.push(server);
     expect(await accepts('127.0.0.2', server.port)).toBe(true);
-    const warning = server.logLines().find((line) => PROXY_WARNING.test(String(line.msg)));
-    expect(warning?.level).toBe('warn');
+    // On stderr, read beside stdout's `listening`: waited for, not assumed read.
+    const warning = await waitFor(() =>
+      server.logLines().find((line) => PROXY_WARNING.test(String(line.msg))),
+    );
+    expect(warning.level).toBe('warn');
   }, 60_000);
 
   test('a HOST that is no address stops the start with its name', () => {
