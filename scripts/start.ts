@@ -117,4 +117,11 @@ if (buildIsStale()) {
 
 // What the build was made for: libraries that still look at it at run time agree.
 process.env.NODE_ENV = 'production';
-await import(path.resolve(SERVE_ENTRY));
+try {
+  await import(path.resolve(SERVE_ENTRY));
+} catch (error) {
+  // A start that cannot go on (a bad variable: "Invalid environment: PORT: …") is one line
+  // that says why, like the server's own refusals; a stack of the bundle says nothing more.
+  say('error', `cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

@@ -23,8 +23,14 @@ import { frontDoor } from './waku.server';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-function isAddressInUse(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'EADDRINUSE';
+/** Why Bun.serve could not listen, for the one line that says so; null for anything else. */
+function listenProblem(error: unknown, env: { PORT: number; HOST?: string }): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'EADDRINUSE')
+    return `port ${env.PORT} is already in use (another server is listening there); stop it or choose another PORT`;
+  if (code === 'EADDRNOTAVAIL')
+    return `HOST ${env.HOST} is not an address of this machine; choose one it has (127.0.0.1, or unset for every interface)`;
+  return null;
 }
 
 /** Unset, 0.0.0.0 or ::: reachable from any network the machine is on. */
@@ -78,10 +84,9 @@ async function serve() {
       },
     });
   } catch (error) {
-    if (!isAddressInUse(error)) throw error;
-    log.error(
-      `cannot start: port ${env.PORT} is already in use (another server is listening there); stop it or choose another PORT`,
-    );
+    const problem = listenProblem(error, env);
+    if (!problem) throw error;
+    log.error(`cannot start: ${problem}`);
     await scheduler.stop();
     await stopServerMonitoring();
     await contentVersion.stop();

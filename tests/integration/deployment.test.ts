@@ -80,3 +80,49 @@ describe('docs/deploy agrees with Folio', () => {
     expect(unit).toMatch(/^Environment=HOST=127\.0\.0\.1$/m);
   });
 });
+
+describe('a start that cannot go on says why in one line', () => {
+  /** `bun run start` with these variables; its exit code and everything it printed. */
+  async function start(env: Record<string, string>) {
+    const run = Bun.spawn(['bun', 'run', 'start'], {
+      cwd: root,
+      env: { ...process.env, PORT: '0', DATABASE_URL: 'sqlite::memory:', ...env },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const code = await Promise.race([run.exited, Bun.sleep(20_000).then(() => 'still running')]);
+    if (code === 'still running') run.kill();
+    const said = (await new Response(run.stderr).text()) + (await new Response(run.stdout).text());
+    return { code, lines: said.trim().split('\n') };
+  }
+
+  // Fourth hostile review of issue 23: a bad variable printed the bundle's source and a stack.
+  test.each([
+    ['PORT=abc', { PORT: 'abc' }, /cannot start: Invalid environment: PORT: /],
+    [
+      'HOST=not a host',
+      { HOST: 'not a host' },
+      /cannot start: Invalid environment: HOST: must be an IP address/,
+    ],
+    [
+      'HOST=192.0.2.1 (no address of this machine)',
+      { HOST: '192.0.2.1' },
+      /cannot start: HOST 192\.0\.2\.1 is not an address of this machine/,
+    ],
+  ])(
+    '%s',
+    async (_name, env, words) => {
+      const { code, lines } = await start(env);
+      expect(code).toBe(1);
+      // Folio's lines are JSON; the rest is `bun run`'s own ("$ bun scripts/start.ts",
+      // "error: script "start" exited with code 1"). No source excerpt, no stack.
+      const ours = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+      expect(ours.filter((line) => line.level === 'error').map((line) => line.msg)).toEqual([
+        expect.stringMatching(words),
+      ]);
+      const BUN_RUN = /^\$ bun scripts\/start\.ts$|^error: script "start" exited with code 1$/;
+      expect(lines.filter((line) => !line.startsWith('{') && !BUN_RUN.test(line))).toEqual([]);
+    },
+    30_000,
+  );
+});
