@@ -14,6 +14,9 @@ describe('sameOrigin', () => {
       { origin: 'not a url' },
       { origin: 'http://folio.test.evil.example' },
       { 'sec-fetch-site': 'cross-site' },
+      // Neither Origin nor fetch metadata, but a Referer from elsewhere (hostile pass, issue 23).
+      { referer: 'http://evil.example/' },
+      { referer: 'not a url' },
     ];
     for (const headers of refused) {
       const response = await post(headers);
@@ -26,6 +29,13 @@ describe('sameOrigin', () => {
     expect((await post({ origin: 'http://folio.test' })).status).toBe(200);
     expect((await post({ origin: 'https://folio.test' })).status).toBe(200);
     expect((await post({ 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    expect((await post({ referer: 'http://folio.test/preview/about?edit' })).status).toBe(200);
+    // No browser's request at all (the CLI, curl): nothing says it came from elsewhere.
+    expect((await post({})).status).toBe(200);
+    // The Origin, when there is one, is what counts.
+    expect(
+      (await post({ origin: 'http://folio.test', referer: 'http://evil.example/' })).status,
+    ).toBe(200);
     expect((await app('/about', { headers: { origin: 'https://evil.example' } })).status).toBe(200);
   });
 });

@@ -6,18 +6,25 @@ import { PRIVATE_CACHE_CONTROL } from '../cache-headers';
 
 export function isCrossSite(request: Request): boolean {
   const origin = request.headers.get('origin');
-  if (origin === null) return request.headers.get('sec-fetch-site') === 'cross-site';
   if (origin === 'null') return true;
+  if (origin !== null) return !isThisSite(origin, request.url);
+  if (request.headers.get('sec-fetch-site') === 'cross-site') return true;
+  // No Origin and no fetch metadata (an old browser, or a client that left them out): a
+  // Referer from elsewhere still says where the request came from (hostile pass, issue 23:
+  // a signed-in post with only a foreign Referer went through). Without either, it is no
+  // browser's cross-site request: the CLI, curl, a health check.
+  const referer = request.headers.get('referer');
+  return referer !== null && !isThisSite(referer, request.url);
+}
+
+function isThisSite(address: string, requestUrl: string): boolean {
   try {
-    const from = new URL(origin);
-    const to = new URL(request.url);
+    const from = new URL(address);
+    const to = new URL(requestUrl);
     // Behind a TLS-terminating proxy the server sees http while the browser says https.
-    return !(
-      from.host === to.host &&
-      (from.protocol === to.protocol || from.protocol === 'https:')
-    );
+    return from.host === to.host && (from.protocol === to.protocol || from.protocol === 'https:');
   } catch {
-    return true;
+    return false;
   }
 }
 
