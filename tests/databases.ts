@@ -24,7 +24,7 @@ export type ThrowAwayDatabase = {
   drop(): Promise<void>;
 };
 
-function postgresUrlFor(name: string): string {
+export function postgresUrlFor(name: string): string {
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
   return url.toString();

@@ -138,6 +138,46 @@ describe('folio CLI', () => {
     );
   });
 
+  // Hostile pass: only the commands that set a site up may make a missing SQLite file; the
+  // others are told not to, so a mistyped path is refused instead of "succeeding" empty.
+  test('db migrate, db seed and editor add may create the database; content commands may not', async () => {
+    const database = await testDatabase();
+    const asked: Record<string, boolean> = {};
+    const io = {
+      ...fileSystemIo,
+      stdout: () => {},
+      stderr: () => {},
+      readFile: (file: string) => Bun.file(file).text(),
+      siteUrl: '',
+    };
+    for (const argv of [
+      ['db', 'migrate'],
+      ['db', 'seed'],
+      ['editor', 'add', 'x@example.com'],
+      ['page', 'list'],
+      ['page', 'unpublish', 'about'],
+      ['editor', 'list'],
+      ['import', '/nonexistent-folder'],
+    ])
+      await runCli(
+        argv,
+        async ({ create }) => {
+          asked[argv.slice(0, 2).join(' ')] = create;
+          return database;
+        },
+        { ...io, readPassword: async () => 'a long enough passphrase' },
+      );
+    expect(asked).toEqual({
+      'db migrate': true,
+      'db seed': true,
+      'editor add': true,
+      'page list': false,
+      'page unpublish': false,
+      'editor list': false,
+      'import /nonexistent-folder': false,
+    });
+  });
+
   test('--help prints the usage and exits 0', async () => {
     const cli = await harness();
     expect(await cli.run('--help')).toBe(0);

@@ -29,6 +29,12 @@ type Command = {
   optional?: boolean;
   /** How it uses DATABASE_URL's database: migrated first (the default), as it is, or not at all. */
   database?: 'migrated' | 'as-is' | 'none';
+  /**
+   * Makes DATABASE_URL's SQLite file when it is not there. Only the commands that set a site
+   * up do (`db migrate`, `db seed`, `db restore`, and `editor add`: the README's first step,
+   * before the first start); any other command would act on an empty site a typo made.
+   */
+  createsDatabase?: true;
   /** Its work, imported when it is the command that runs. */
   load: () => Promise<Run>;
 };
@@ -38,11 +44,13 @@ export const COMMANDS: readonly Command[] = [
     name: 'db migrate',
     summary: 'apply pending migrations (the server also does this at start)',
     database: 'as-is',
+    createsDatabase: true,
     load: async () => (await import('./commands/db')).dbMigrate,
   },
   {
     name: 'db seed',
     summary: 'add the demo content to an empty database',
+    createsDatabase: true,
     load: async () => (await import('./commands/db')).dbSeed,
   },
   {
@@ -58,6 +66,7 @@ export const COMMANDS: readonly Command[] = [
     positionals: 1,
     summary: 'replace a SQLite database with a backup (stop the server first)',
     database: 'as-is',
+    createsDatabase: true,
     load: async () => (await import('./commands/backup')).dbRestore,
   },
   {
@@ -89,6 +98,7 @@ export const COMMANDS: readonly Command[] = [
     positionals: 1,
     summary:
       'create an editor, or reset their password (ends their sessions); asks for the password',
+    createsDatabase: true,
     load: async () => (await import('./commands/editor')).editorAdd,
   },
   {
@@ -270,10 +280,11 @@ function helpFor(argv: string[]): string | null {
 /**
  * Runs one command. `openDb` opens DATABASE_URL's database (not migrated); it is called only
  * for commands that use it, so `db copy` and `--help` work whatever DATABASE_URL says.
+ * `create` says whether the command may make a SQLite file that is not there.
  */
 export async function runCli(
   argv: string[],
-  openDb: () => Promise<Database>,
+  openDb: (options: { create: boolean }) => Promise<Database>,
   io: CliIo,
 ): Promise<number> {
   const help = helpFor(argv);
@@ -292,7 +303,10 @@ export async function runCli(
     const use = found.command.database ?? 'migrated';
     // The command's module loads while the database opens (a PostgreSQL connection waits on
     // the network, the import on the CPU).
-    const [run, db] = await Promise.all([found.command.load(), use === 'none' ? null : openDb()]);
+    const [run, db] = await Promise.all([
+      found.command.load(),
+      use === 'none' ? null : openDb({ create: found.command.createsDatabase === true }),
+    ]);
     if (db && use === 'migrated') {
       const { migrate } = await import('../lib/data/db');
       await migrate(db);
@@ -321,6 +335,13 @@ const FILE_PROBLEMS: Readonly<Record<string, string>> = {
   EROFS: 'the file system is read-only',
 };
 
+/** The name of the PostgreSQL database DATABASE_URL names when the server has none by it. */
+function missingPostgresDatabase(error: unknown): string | null {
+  const { errno, message } = (error ?? {}) as { errno?: unknown; message?: unknown };
+  if (errno !== '3D000') return null; // invalid_catalog_name
+  return /database "(.*)" does not exist/.exec(String(message))?.[1] ?? '?';
+}
+
 /** One line for a refusal: what went wrong in words, never a stack trace. */
 async function describeRefusal(error: unknown): Promise<string> {
   if (error instanceof CliError) return error.message;
@@ -339,6 +360,9 @@ async function describeRefusal(error: unknown): Promise<string> {
   const { code, path: file } = (error ?? {}) as { code?: unknown; path?: unknown };
   if (isDatabaseBusy(error)) return 'the database is busy; try again in a moment';
   if (isDatabaseUnavailable(error)) return 'cannot reach the database; is it running?';
+  const missing = missingPostgresDatabase(error);
+  if (missing !== null)
+    return `no database "${missing}" on the PostgreSQL server: create it (createdb ${missing}), then run \`bun run folio db migrate\``;
   const fileProblem = FILE_PROBLEMS[String(code)];
   if (fileProblem) return typeof file === 'string' ? `${file}: ${fileProblem}` : fileProblem;
   return `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
@@ -361,15 +385,22 @@ if (import.meta.main) {
     process.stderr.write(`folio: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
-  // A SQLite file that is not there is made (so `editor add` works before the first start),
-  // but a mistyped path would then succeed against an empty site: say so when it happens.
+  // A SQLite file that is not there is made only by the commands that set a site up (so
+  // `editor add` works before the first start, and says it made one); any other command
+  // refuses it, creating nothing: a mistyped path would "succeed" against an empty site.
   const sqliteFile =
     engineOf(env.DATABASE_URL) === 'sqlite' ? sqliteFileOf(env.DATABASE_URL) : null;
   const newFile = sqliteFile !== null && sqliteFile !== ':memory:' && !existsSync(sqliteFile);
   // Opened as it is: `db migrate` reports what it applies; other commands migrate first.
   const code = await runCli(
     Bun.argv.slice(2),
-    () => openDatabase(env.DATABASE_URL, { migrate: false }),
+    async ({ create }) => {
+      if (newFile && !create)
+        throw new CliError(
+          `no database at ${sqliteFile}: run \`bun run folio db migrate\` (or \`bun run start\`) to create one`,
+        );
+      return openDatabase(env.DATABASE_URL, { migrate: false });
+    },
     {
       ...fileSystemIo,
       stdout: (text) => process.stdout.write(text),

@@ -1,9 +1,14 @@
 // The CLI as an operator runs it (`bun run folio …`): on a terminal, from a pipe, with mistakes.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
+import {
+  createThrowAwayDatabase,
+  postgresUrlFor,
+  TEST_ENGINE,
+  type ThrowAwayDatabase,
+} from '../databases';
 import { runFolioCli } from '../harness';
 
 const ROOT = path.resolve(import.meta.dir, '../..');
@@ -152,23 +157,49 @@ describe('the folio CLI, run as an operator runs it', () => {
     expect(tooLong.stderr).not.toMatch(STACK_TRACE);
   }, 30_000);
 
-  // Hostile pass: a mistyped SQLite path made a new, empty database and "succeeded" against
-  // it. It is still made (`editor add` comes before the first start), but the CLI says so.
-  test('a SQLite file that does not exist is made, and the CLI says so that once', async () => {
+  // Hostile pass: a mistyped SQLite path made a new, empty database (and its folders) and
+  // "succeeded" against it. Commands that read or change content refuse it now, creating
+  // nothing; the ones that set a site up (`db migrate` here) still make it, and say so.
+  test('a SQLite file that does not exist is refused in one line, creating nothing; db migrate makes it', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'folio-cli-'));
     try {
-      const databaseUrl = `sqlite:${path.join(dir, 'tpyo.db')}`;
-      const first = await folio(['page', 'list'], { databaseUrl });
-      expect(first.code).toBe(0);
-      expect(first.stderr).toBe(
-        `folio: ${path.join(dir, 'tpyo.db')} did not exist: it is a new, empty database now (DATABASE_URL names it)\n`,
+      const file = path.join(dir, 'typo', 'folio.db');
+      const databaseUrl = `sqlite:${file}`;
+      const refusal = `folio: no database at ${file}: run \`bun run folio db migrate\` (or \`bun run start\`) to create one\n`;
+      for (const args of [
+        ['page', 'list'],
+        ['page', 'unpublish', 'about'],
+      ]) {
+        const run = await folio(args, { databaseUrl });
+        expect(run.code, args.join(' ')).toBe(1);
+        expect(run.stderr, args.join(' ')).toBe(refusal);
+        expect(run.stdout, args.join(' ')).toBe('');
+      }
+      expect(readdirSync(dir)).toEqual([]);
+      const made = await folio(['db', 'migrate'], { databaseUrl });
+      expect(made.code).toBe(0);
+      expect(made.stderr).toBe(
+        `folio: ${file} did not exist: it is a new, empty database now (DATABASE_URL names it)\n`,
       );
       const again = await folio(['page', 'list'], { databaseUrl });
+      expect(again.code).toBe(0);
       expect(again.stderr).toBe('');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test.if(TEST_ENGINE === 'postgres')(
+    'a PostgreSQL database that does not exist is an expected refusal in one line',
+    async () => {
+      const databaseUrl = postgresUrlFor('folio_no_such_database');
+      const run = await folio(['page', 'list'], { databaseUrl });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(
+        'folio: no database "folio_no_such_database" on the PostgreSQL server: create it (createdb folio_no_such_database), then run `bun run folio db migrate`\n',
+      );
+    },
+  );
 
   test('import names the images its pages lack; page put --publish refuses them', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'folio-import-'));

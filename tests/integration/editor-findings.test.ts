@@ -198,6 +198,50 @@ describe('editors', () => {
       401,
     );
   });
+
+  test('a settings form opened before another tab saved is refused with 409, typed values kept, and a no-op save writes no event', async () => {
+    const before = await store((s) => s.getSiteSettings());
+    const settingsForm = async () =>
+      formWithButton(await (await page('/preview?settings')).text(), 'Save settings');
+    const events = () =>
+      withDatabase(folio, async (db) =>
+        Number(
+          (
+            await db.query<{
+              n: number;
+            }>`SELECT COUNT(*) AS n FROM events WHERE type = 'settings.changed'`
+          )[0]?.n,
+        ),
+      );
+    try {
+      const tabA = await settingsForm();
+      const tabB = await settingsForm();
+      const post = (form: Awaited<ReturnType<typeof settingsForm>>, set: Record<string, string>) =>
+        submitForm(`${folio.url}/preview?settings`, form, { cookie, set });
+      // Saved as it is: a 303 like any save, but nothing changed, so no event.
+      const counted = await events();
+      expect((await post(tabA, {})).status).toBe(303);
+      expect(await events()).toBe(counted);
+      // Tab A saves a tagline; tab B, opened before, saves a footer.
+      expect((await post(tabA, { tagline: 'Tagline from tab A' })).status).toBe(303);
+      const stale = await post(tabB, { footer: 'Footer from tab B' });
+      expect(stale.status).toBe(409);
+      const answer = await stale.text();
+      expect(answer).toContain('Not saved: the settings were changed since you opened this form');
+      expect(answer).toContain('Footer from tab B');
+      expect(answer).toContain('Tagline from tab A');
+      const home = await (await fetch(`${folio.url}/about`)).text();
+      expect(home).toContain('Tagline from tab A');
+      expect(home).not.toContain('Footer from tab B');
+      // The refusal's form carries the version saved now: saving it again goes through.
+      const again = await post(await formWithButton(answer, 'Save settings'), {});
+      expect(again.status).toBe(303);
+      const after = await store((s) => s.getSiteSettings());
+      expect(after.footer).toBe('Footer from tab B');
+    } finally {
+      await store((s) => s.saveSiteSettings(before));
+    }
+  });
 });
 
 describe('sign-in throttle', () => {

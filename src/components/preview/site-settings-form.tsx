@@ -10,9 +10,12 @@ type Choice = NavigationLink & { id: number };
 /** The site's name, tagline, footer and header navigation (which pages, in what order). */
 export function SiteSettingsForm({
   settings,
+  version,
   published,
 }: {
   settings: SiteSettings;
+  /** settingsVersion(settings): a save from this form is refused once another tab has saved. */
+  version: string;
   /** Every published page, the ones in the navigation first, in its order. */
   published: readonly Choice[];
 }) {
@@ -23,6 +26,7 @@ export function SiteSettingsForm({
   // An action that succeeded redirects, and React then leaves undefined as the state.
   const state = answer ?? {};
   const values = state.values;
+  const current = state.current;
   const chosen = new Set(
     values
       ? values.navigation.map(Number)
@@ -35,6 +39,22 @@ export function SiteSettingsForm({
           {state.message}
         </p>
       ) : null}
+      {current ? (
+        // What the other tab saved, beside the typed values kept below: saving again keeps
+        // what is typed over it.
+        <div className="settings-current">
+          <p>Saved now (your typed values are kept below; save again to use them):</p>
+          <dl>
+            <dt>Site title</dt>
+            <dd>{current.title}</dd>
+            <dt>Tagline</dt>
+            <dd>{current.tagline || '(none)'}</dd>
+            <dt>Footer text</dt>
+            <dd>{current.footer || '(none)'}</dd>
+          </dl>
+        </div>
+      ) : null}
+      <input type="hidden" name="settings_version" value={current?.version ?? version} />
       <label>
         Site title
         <input

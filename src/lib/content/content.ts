@@ -23,7 +23,7 @@ export type {
   EventSubscriber,
 } from './events';
 export { type PageFields, pageFieldsSchema } from './page-fields';
-export { siteSettingsSchema } from './settings';
+export { settingsVersion, siteSettingsSchema } from './settings';
 export { type ContentStore, createContentStore } from './store';
 export type {
   Expectation,

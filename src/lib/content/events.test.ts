@@ -2,7 +2,13 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { expectConsoleErrors } from '../../../tests/console-guard';
 import { openTestDatabase, TEST_ENGINE } from '../../../tests/databases';
 import { openDatabase } from '../data/db';
-import { type ContentEvent, type ContentStore, createContentStore } from './content';
+import {
+  type ContentEvent,
+  type ContentStore,
+  createContentStore,
+  isContentError,
+  settingsVersion,
+} from './content';
 
 // Every test here runs on the run's engine (FOLIO_TEST_ENGINE): SQLite or PostgreSQL.
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -110,6 +116,9 @@ describe('each change writes one event in its transaction', () => {
     expect(await eventsOf(() => store.saveSiteSettings(settings, { editor: 'ed' }))).toEqual([
       { type: 'settings.changed', pageId: null, slug: null, payload: settings, editor: 'ed' },
     ]);
+    // Settings saved as they are change nothing visitors see: no event (hostile review:
+    // every no-op save of the settings form wrote one).
+    expect(await eventsOf(() => store.saveSiteSettings(settings, { editor: 'ed' }))).toEqual([]);
     // A draft saved is no event: nothing visitors see changed.
     expect(await eventsOf(() => store.putPage(page('draft-only')))).toEqual([]);
   });
@@ -194,6 +203,29 @@ describe('each change writes one event in its transaction', () => {
       expect(await eventsOf(() => refusal().catch(() => undefined))).toEqual([]);
     expect(await store.getPage('mine', { draft: false })).not.toBeNull();
     expect(await store.getPage('mine-renamed', { draft: true })).toBeNull();
+  });
+});
+
+describe('site settings', () => {
+  test('a save made from settings changed since is refused, and changes nothing', async () => {
+    const opened = await store.getSiteSettings();
+    const version = settingsVersion(opened);
+    // Tab A saves a tagline from the form it opened…
+    expect(await store.saveSiteSettings({ ...opened, tagline: 'From A' }, { version })).toBe(true);
+    // …then tab B, opened before it, saves a footer: refused, A's tagline stays.
+    const refused = await store
+      .saveSiteSettings({ ...opened, footer: 'From B' }, { version })
+      .catch((error: unknown) => error);
+    expect(isContentError(refused) && refused.code).toBe('conflict');
+    expect(await store.getSiteSettings()).toEqual({ ...opened, tagline: 'From A' });
+    // Made from the settings as they are now, B's save goes through.
+    const now = settingsVersion(await store.getSiteSettings());
+    expect(
+      await store.saveSiteSettings(
+        { ...opened, tagline: 'From A', footer: 'From B' },
+        { version: now },
+      ),
+    ).toBe(true);
   });
 });
 

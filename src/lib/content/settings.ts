@@ -1,8 +1,12 @@
 // Owns the site's own settings (title, tagline, footer, header navigation): their schema,
 // reading them with defaults, and saving them in one transaction that visitors see on their
-// next request, like a publish.
+// next request, like a publish. A save names the version of the settings its form was made
+// from (a hash of the stored values, so no row has to be kept in step): a form opened before
+// another tab's save is refused instead of silently reverting that save.
 import 'server-only';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import type { Query } from '../data/db';
 import { ContentError } from './errors';
 import { recordEvent } from './events';
 import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from './field-limits';
@@ -20,6 +24,29 @@ function parseNavigation(value: string | undefined): readonly number[] | null {
   }
 }
 
+/**
+ * The version of a set of settings: a hash of what is stored. Two tabs showing the same values
+ * hold the same version, and a save that changes nothing leaves it as it was.
+ */
+export function settingsVersion(settings: SiteSettings): string {
+  const { title, tagline, footer, navigation } = settings;
+  return createHash('sha256')
+    .update(JSON.stringify([title, tagline, footer, navigation]))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** Stored rows as settings, with the defaults for what was never saved. */
+function settingsOf(rows: readonly { key: string; value: string }[]): SiteSettings {
+  const value = (key: string) => rows.find((row) => row.key === key)?.value;
+  return {
+    title: value('site_title') ?? 'Folio',
+    tagline: value('site_tagline') ?? '',
+    footer: value('site_footer') ?? '',
+    navigation: parseNavigation(value('site_navigation')),
+  };
+}
+
 export const siteSettingsSchema = z.object({
   title: z
     .string()
@@ -31,36 +58,43 @@ export const siteSettingsSchema = z.object({
   navigation: z.array(z.number().int().positive()).max(20, 'Twenty links at most.').nullable(),
 });
 
+const storedSettings = (q: Query) =>
+  q<{ key: string; value: string }>`
+    SELECT key, value FROM settings
+    WHERE key IN ('site_title', 'site_tagline', 'site_footer', 'site_navigation')`;
+
 export function siteSettings({ read, write, now }: StoreContext) {
   return {
     /** The site's title, tagline, footer and header navigation. */
     async getSiteSettings(): Promise<SiteSettings> {
-      const rows = await read(
-        (q) => q<{ key: string; value: string }>`
-          SELECT key, value FROM settings
-          WHERE key IN ('site_title', 'site_tagline', 'site_footer', 'site_navigation')`,
-      );
-      const value = (key: string) => rows.find((row) => row.key === key)?.value;
-      return {
-        title: value('site_title') ?? 'Folio',
-        tagline: value('site_tagline') ?? '',
-        footer: value('site_footer') ?? '',
-        navigation: parseNavigation(value('site_navigation')),
-      };
+      return settingsOf(await read(storedSettings));
     },
 
-    /** Saves the site's settings; visitors see them on their next request (like a publish). */
+    /**
+     * Saves the site's settings; visitors see them on their next request (like a publish).
+     * `version` (settingsVersion of what the form showed) refuses a save made from settings
+     * changed since: a ContentError 'conflict'. A save that changes nothing writes nothing
+     * (no event, no new content version). Says whether anything changed.
+     */
     async saveSiteSettings(
       settings: SiteSettings,
-      { editor = null }: { editor?: string | null } = {},
-    ): Promise<void> {
+      { editor = null, version }: { editor?: string | null; version?: string } = {},
+    ): Promise<boolean> {
       const parsed = siteSettingsSchema.safeParse(settings);
       if (!parsed.success)
         throw new ContentError(
           'invalid',
           parsed.error.issues.map((issue) => issue.message).join(' '),
         );
-      await write(async (q, changed) => {
+      return write(async (q, changed) => {
+        // Read inside the transaction, so a save between the read and the write cannot slip by.
+        const current = settingsOf(await storedSettings(q));
+        if (version !== undefined && version !== settingsVersion(current))
+          throw new ContentError(
+            'conflict',
+            'Not saved: the settings were changed since you opened this form.',
+          );
+        if (settingsVersion(current) === settingsVersion(parsed.data)) return false;
         const entries: [string, string | null][] = [
           ['site_title', parsed.data.title],
           ['site_tagline', parsed.data.tagline],
@@ -83,6 +117,7 @@ export function siteSettings({ read, write, now }: StoreContext) {
           at: now().toISOString(),
         });
         await changed();
+        return true;
       });
     },
   };

@@ -104,6 +104,11 @@ export type AutosaveResult =
 export type SettingsFormState = {
   values?: { title: string; tagline: string; footer: string; navigation: string[] };
   message?: string;
+  /**
+   * Refused as stale: the settings as they are now, shown beside the typed values, and their
+   * version, which the form carries from then on (saving again means "mine over those").
+   */
+  current?: { title: string; tagline: string; footer: string; version: string };
   fieldErrors?: Record<string, string>;
 };
 
@@ -234,5 +239,7 @@ export const siteSettingsSchema = z
     footer: field,
     navigation: repeated,
     'navigation-mode': field,
+    /** settingsVersion of the settings the form was made from (a stale form is refused). */
+    settings_version: field,
   })
   .catchall(z.unknown());

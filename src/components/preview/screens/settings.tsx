@@ -1,6 +1,6 @@
 // Owns /preview?settings: the site's title, tagline, footer and header navigation.
 import 'server-only';
-import { contentStore } from '../../../lib/content/content';
+import { contentStore, settingsVersion } from '../../../lib/content/content';
 import { HOME_SLUG, PREVIEW_DASHBOARD } from '../../../lib/http/routes';
 import { SiteSettingsForm } from '../site-settings-form';
 import type { ScreenProps } from './asked';
@@ -27,6 +27,7 @@ export async function SettingsScreen({ asked: { notice } }: ScreenProps) {
       </p>
       <SiteSettingsForm
         settings={settings}
+        version={settingsVersion(settings)}
         published={published.map((page) => ({ id: page.id, slug: page.slug, title: page.title }))}
       />
     </>

@@ -2,7 +2,7 @@
 // Owns the site settings action (site-settings-form.tsx): title, tagline, footer, and which
 // published pages the header links to, in what order.
 import { unstable_redirect as redirect } from 'waku/router/server';
-import { contentStore } from '../../content/content';
+import { contentStore, isContentError, settingsVersion } from '../../content/content';
 import { editorForm, readForm, refuseForm } from '../action';
 import { type SettingsFormState, siteSettingsSchema } from '../forms';
 
@@ -10,7 +10,7 @@ import { type SettingsFormState, siteSettingsSchema } from '../forms';
 export const saveSiteSettings = editorForm({
   read: (input) => {
     const form = readForm(siteSettingsSchema, input);
-    const { title, tagline, footer, navigation } = form;
+    const { title, tagline, footer, navigation, settings_version: version } = form;
     // The order: each chosen page's position field (1, 2, 3…), then the list order.
     const position = (id: string) => {
       const value = form[`position-${id}`];
@@ -20,6 +20,7 @@ export const saveSiteSettings = editorForm({
       values: { title, tagline, footer, navigation },
       mode: form['navigation-mode'],
       position,
+      version,
     };
   },
   check: ({ values, mode, position }): SettingsFormState | undefined => {
@@ -40,7 +41,7 @@ export const saveSiteSettings = editorForm({
     return undefined;
   },
   refused: ({ values }, { message }): SettingsFormState => ({ values, message }),
-  run: async ({ values, mode, position }): Promise<SettingsFormState> => {
+  run: async ({ values, mode, position, version }): Promise<SettingsFormState> => {
     const { navigation } = values;
     const ordered = navigation
       .map((id, index) => ({ id: Number(id), index, at: position(id) }))
@@ -63,12 +64,34 @@ export const saveSiteSettings = editorForm({
         };
       }
     }
-    await contentStore().saveSiteSettings({
-      title: values.title,
-      tagline: values.tagline,
-      footer: values.footer,
-      navigation: mode === 'all' ? null : [...new Set(ordered)],
-    });
+    const store = contentStore();
+    try {
+      await store.saveSiteSettings(
+        {
+          title: values.title,
+          tagline: values.tagline,
+          footer: values.footer,
+          navigation: mode === 'all' ? null : [...new Set(ordered)],
+        },
+        { version },
+      );
+    } catch (error) {
+      if (!isContentError(error) || error.code !== 'conflict') throw error;
+      // Another tab saved since this form was made: keep what was typed, show what is saved,
+      // and carry its version, so saving again is a choice made with both in view.
+      const now = await store.getSiteSettings();
+      refuseForm(409);
+      return {
+        values,
+        message: error.message,
+        current: {
+          title: now.title,
+          tagline: now.tagline,
+          footer: now.footer,
+          version: settingsVersion(now),
+        },
+      };
+    }
     redirect('/preview?settings&notice=settings-saved', 303);
   },
   rejected: ({ values }, error): SettingsFormState | undefined => {
