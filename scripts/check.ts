@@ -6,7 +6,8 @@
 // 2. `bun run test`: bun test, both engines at once (scripts/test-engines.ts);
 // 3. `bun run test:e2e`: Playwright, both engines at once.
 // Two halves at a time is what two cores take: all four side by side (bun test beside
-// Playwright) took 444 s on a fresh clone where these rounds took 304 s, Chromium and the
+// Playwright) took 444 s on a fresh clone where these rounds took 304 s (one run each, today,
+// with other work on the machine), Chromium and the
 // servers under test competing for the same cores.
 const ROUNDS = [
   [
