@@ -73,7 +73,13 @@ export function readCall<Schema extends z.ZodType>(
   expected: string,
 ): z.output<Schema> {
   if (typeof input !== 'object' || input === null) throw badRequest(expected);
-  const parsed = schema.safeParse(input);
+  let parsed: z.ZodSafeParseResult<z.output<Schema>>;
+  try {
+    parsed = schema.safeParse(input);
+  } catch {
+    // A forged argument can hold a value that throws when looked at (a temporary reference).
+    throw badRequest(expected);
+  }
   if (!parsed.success) throw badRequest(expected);
   return parsed.data;
 }
