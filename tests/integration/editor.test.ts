@@ -309,7 +309,9 @@ describe('the editor without JavaScript', () => {
     expect(response.status).toBe(409);
     const html = await response.text();
     const alert = /role="alert">([^<]*)</.exec(html)?.[1] ?? '';
-    expect(alert).toContain('had its draft discarded since you opened it, by other@example.com');
+    expect(alert).toContain(
+      'Not saved: this page had its draft discarded since you opened it, by other@example.com',
+    );
     expect(await fieldOf(html, 'body')).toBe('My words.');
   });
 
