@@ -43,8 +43,11 @@ const repeated = z.preprocess(
     .transform((values) => values.filter((v): v is string => typeof v === 'string')),
 );
 
-/** The fields an editor types text into: handed back on an error page if a post fails. */
-export const TYPED_FIELDS = ['title', 'summary', 'body'] as const;
+/**
+ * The fields an editor types text into (the page editor's, the site settings'): handed back on
+ * an error page if a post fails. A form with other choices says them itself (action.ts `kept`).
+ */
+export const TYPED_FIELDS = ['title', 'summary', 'body', 'tagline', 'footer'] as const;
 
 export const editorFormSchema = pageFieldsSchema.extend({
   slug: z.string().superRefine((slug, ctx) => {
