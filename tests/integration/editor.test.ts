@@ -309,7 +309,9 @@ describe('the editor without JavaScript', () => {
     expect(response.status).toBe(409);
     const html = await response.text();
     const alert = /role="alert">([^<]*)</.exec(html)?.[1] ?? '';
-    expect(alert).toContain('had its draft discarded since you opened it, by other@example.com');
+    expect(alert).toContain(
+      'Not saved: this page had its draft discarded since you opened it, by other@example.com',
+    );
     expect(await fieldOf(html, 'body')).toBe('My words.');
   });
 
@@ -367,6 +369,35 @@ describe('the editor without JavaScript', () => {
       // Signing in again leads back to the editor.
       expect(html).toContain('name="next" value="/preview/about?edit"');
     }
+  });
+
+  // Hostile pass over the refusals: only the title came back, the tagline, footer and the
+  // header's choices were lost.
+  test('site settings posted after the session ended hand every field back on the sign-in page', async () => {
+    const form = await formWithButton(
+      await (await page('/preview?settings')).text(),
+      'Save settings',
+    );
+    const about = (await store((s) => s.listAll())).find((listed) => listed.slug === 'about');
+    if (!about) throw new Error('no about page');
+    const response = await submitForm(`${folio.url}/preview?settings`, form, {
+      cookie: 'folio_session=forged',
+      set: {
+        title: 'TITLE-TYPED',
+        tagline: 'TAGLINE-TYPED',
+        footer: 'FOOTER-TYPED',
+        'navigation-mode': 'chosen',
+        navigation: String(about.id),
+        [`position-${about.id}`]: '1',
+      },
+    });
+    expect(response.status).toBe(401);
+    const html = await response.text();
+    expect(html).toContain('Your session had ended, so nothing was saved.');
+    for (const typed of ['TITLE-TYPED', 'TAGLINE-TYPED', 'FOOTER-TYPED'])
+      expect(html).toContain(`>${typed}</textarea>`);
+    expect(html).toContain('Header navigation');
+    expect(html).toContain(`>1. ${about.title}</textarea>`);
   });
 
   test('share-link refusals are 422 (a duration not offered) and 409 (a page gone)', async () => {

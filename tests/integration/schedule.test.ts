@@ -265,6 +265,8 @@ describe('a schedule never outlives the draft it was for (hostile pass)', () => 
     expect(late.status).toBe(409);
     const page = await late.text();
     expect(page).toContain('This page was scheduled meanwhile by other@example.com');
+    // The time this tab asked for is on the page: the form it was typed into is not.
+    expect(page).toContain('You asked for 2027-12-25 18:30 UTC; it was not set.');
     // The page shows the schedule that stands.
     expect(page).toContain('Will be published <time dateTime="2027-12-24T10:00:00.000Z">');
     expect(await withStore(a, (store) => store.listAll())).toContainEqual(

@@ -317,6 +317,74 @@ describe('the action wrapper', () => {
     }
   });
 
+  test('a JavaScript call takes text where text is expected and digits for ids: anything else is a 400, never converted', async () => {
+    const values = {
+      slug: 'about',
+      originalSlug: 'about',
+      pageId: '1',
+      version: '1',
+      title: 'T',
+      summary: '',
+      body: 'B',
+    };
+    // A value whose toString is not a function made String() throw: an unexpected error (500).
+    const throwing = { toString: 'x' };
+    // A temporary reference: a proxy React hands over that throws when looked at.
+    const reference = new Proxy(() => {}, {
+      get: () => {
+        throw new Error('Cannot access a temporary reference');
+      },
+    });
+    const forged: unknown[] = [
+      { ...values, title: throwing },
+      { ...values, title: reference },
+      reference,
+      { ...values, body: ['a', 'b'] },
+      { ...values, pageId: '0x5' },
+      { ...values, pageId: 5 },
+      { ...values, version: ' 1' },
+      { ...values, version: '1e3' },
+      { ...values, version: undefined },
+    ];
+    for (const asking of [EDITOR, null]) {
+      for (const call of forged) {
+        const { thrown } = await inRequest(asking, () => pageActions.autosaveDraft(call));
+        expect(classifyRequestError(thrown)?.status).toBe(400);
+      }
+      const preview = await inRequest(asking, () => pageActions.previewDraft({ body: throwing }));
+      expect(classifyRequestError(preview.thrown)?.status).toBe(400);
+    }
+  });
+
+  test('junk in the editor form’s hidden id and version fields is a forged form (400), not a field to correct (422)', async () => {
+    for (const hidden of [
+      { version: 'abc' },
+      { version: '' },
+      { pageId: '0x5' },
+      { pageId: '1.5' },
+    ]) {
+      const fields = {
+        slug: 'about',
+        originalSlug: 'about',
+        pageId: '1',
+        version: '1',
+        title: 'T',
+        summary: '',
+        body: 'B',
+        ...hidden,
+      };
+      const { thrown, context } = await inRequest(EDITOR, () =>
+        pageActions.saveDraft({}, form(fields)),
+      );
+      expect(classifyRequestError(thrown)?.status).toBe(400);
+      expect(context.status).toBeUndefined();
+    }
+    // A command form's id is read as digits too: '0x5' is not page 5.
+    expect(pageCommandSchema.parse({ slug: 'about', pageId: '0x5', version: '1' }).pageId).toBe(
+      undefined,
+    );
+  });
+
   test('a command maps the store’s refusal to its notice and lands there', async () => {
     const command = editorCommand({
       read: (input) => readForm(pageCommandSchema, input),

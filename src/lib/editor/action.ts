@@ -9,6 +9,7 @@ import { unstable_redirect as redirect } from 'waku/router/server';
 import type { z } from 'zod';
 import { type ContentError, isContentError } from '../content/content';
 import { requestContext, setDocumentStatus } from '../http/request-context';
+import type { KeptText } from '../observability/fallback-page';
 import { badRequest } from '../observability/request-errors';
 import {
   databaseRefusal,
@@ -73,7 +74,13 @@ export function readCall<Schema extends z.ZodType>(
   expected: string,
 ): z.output<Schema> {
   if (typeof input !== 'object' || input === null) throw badRequest(expected);
-  const parsed = schema.safeParse(input);
+  let parsed: z.ZodSafeParseResult<z.output<Schema>>;
+  try {
+    parsed = schema.safeParse(input);
+  } catch {
+    // A forged argument can hold a value that throws when looked at (a temporary reference).
+    throw badRequest(expected);
+  }
   if (!parsed.success) throw badRequest(expected);
   return parsed.data;
 }
@@ -89,7 +96,26 @@ type Answered<Input, State> = {
   run: (input: Input, editor: EditorSession) => Promise<State>;
   /** The answer to a refusal by the content or media store, if this action expects it. */
   rejected?: (input: Input, error: ContentError) => State | undefined;
+  /**
+   * Every field of the form in words, for the sign-in page that replaces a form posted without
+   * JavaScript once the session has ended. Without it the page keeps what the front door kept
+   * (TYPED_FIELDS): enough for the editor's form, not for one with other fields.
+   */
+  kept?: (input: Input) => Promise<KeptText>;
 };
+
+/** Hands the refused form's fields to the sign-in page; a lookup that fails keeps what was. */
+async function keepForSignIn<Input>(
+  kept: ((input: Input) => Promise<KeptText>) | undefined,
+  input: Input,
+): Promise<void> {
+  if (!kept || requestContext().request.headers.has('x-folio-action')) return;
+  try {
+    requestContext().keptText = await kept(input);
+  } catch {
+    // The front door's copy (the typed fields) stays: a refusal is never made into an error.
+  }
+}
 
 /** An action answered with a state: one the page's JavaScript calls with its own arguments. */
 export function editorCall<Input, State>(
@@ -104,7 +130,10 @@ export function editorCall<Input, State>(
       editor = await requireEditor();
     } catch (error) {
       if (!isEditorRefused(error)) throw error;
-      if (error.refusal.reason === 'signed-out') refuseForm(401);
+      if (error.refusal.reason === 'signed-out') {
+        refuseForm(401);
+        await keepForSignIn(spec.kept, input);
+      }
       return spec.refused(input, error.refusal);
     }
     try {

@@ -13,11 +13,24 @@ const field = z.preprocess((value) => (typeof value === 'string' ? value : ''), 
 /** A text field kept to `max` characters (what a refusal hands back is never a whole upload). */
 const fieldUpTo = (max: number) => field.transform((value) => value.slice(0, max));
 
+/** Digits only: what Folio writes into an id or version field (never '0x5', ' 5' or '1e3'). */
+const DIGITS = /^\d+$/;
+
 /** A positive integer field (an id, a version), or undefined when it is missing or junk. */
 const whole = field.transform((value) => {
   const number = Number(value);
-  return value !== '' && Number.isSafeInteger(number) && number >= 0 ? number : undefined;
+  return DIGITS.test(value) && Number.isSafeInteger(number) ? number : undefined;
 });
+
+/** The message of a form or call that Folio's own pages never make (answered 400). */
+const FORGED = 'This form was not made by Folio.';
+
+/** A page id as the editor sends it: digits, or '' for a page not saved yet. */
+const pageIdText = (text: z.ZodString) =>
+  text.refine((value) => value === '' || DIGITS.test(value), FORGED);
+
+/** A page's version as the editor sends it: digits, always. */
+const versionText = (text: z.ZodString) => text.regex(DIGITS, FORGED);
 
 /** The slug a command form names; anything else is a forged form (and never a redirect). */
 const slug = field.refine(isValidSlug, 'Not a page address.');
@@ -30,8 +43,11 @@ const repeated = z.preprocess(
     .transform((values) => values.filter((v): v is string => typeof v === 'string')),
 );
 
-/** The fields an editor types text into: handed back on an error page if a post fails. */
-export const TYPED_FIELDS = ['title', 'summary', 'body'] as const;
+/**
+ * The fields an editor types text into (the page editor's, the site settings'): handed back on
+ * an error page if a post fails. A form with other choices says them itself (action.ts `kept`).
+ */
+export const TYPED_FIELDS = ['title', 'summary', 'body', 'tagline', 'footer'] as const;
 
 export const editorFormSchema = pageFieldsSchema.extend({
   slug: z.string().superRefine((slug, ctx) => {
@@ -147,13 +163,14 @@ export const signOutFormSchema = z.object({
 export const editorSubmitSchema = z.object({
   slug: field.transform((value) => value.trim()),
   originalSlug: field,
-  pageId: field,
+  // Hidden fields Folio fills in: junk there is a forged form (400), not a field to correct.
+  pageId: field.pipe(pageIdText(z.string())),
   // A browser sends a textarea's line breaks as CRLF; a refusal that handed those back made the
   // editor's text differ from what it had saved for ever, so it autosaved every few seconds.
   title: field.transform(lineBreaks),
   summary: field.transform(lineBreaks),
   body: field.transform(lineBreaks),
-  version: field,
+  version: field.pipe(versionText(z.string())),
   // No intent is Save (a browser submitting with Enter may send none); an unknown one is forged.
   intent: field
     .transform((value) => value || 'save')
@@ -167,15 +184,20 @@ function lineBreaks(text: string): string {
   return text.replace(/\r\n?/g, '\n');
 }
 
-/** An autosave's fields (the editor's JavaScript calls it with values, not a form). */
+/**
+ * An autosave's fields (the editor's JavaScript calls it with its form's values, not a form):
+ * each one text, as the editor holds it. Anything else — an object with its own toString, a
+ * list, a temporary reference — is a forged call (400), never converted: String() on it could
+ * throw, or save ['a', 'b'] as 'a,b'.
+ */
 export const autosaveSchema = z.object({
-  slug: z.unknown().transform((value) => String(value ?? '').trim()),
-  originalSlug: z.unknown().transform((value) => String(value ?? '')),
-  pageId: z.unknown().transform((value) => String(value ?? '')),
-  title: z.unknown().transform((value) => String(value ?? '')),
-  summary: z.unknown().transform((value) => String(value ?? '')),
-  body: z.unknown().transform((value) => String(value ?? '')),
-  version: z.unknown().transform((value) => String(value ?? '')),
+  slug: z.string().transform((value) => value.trim()),
+  originalSlug: z.string(),
+  pageId: pageIdText(z.string()),
+  title: z.string(),
+  summary: z.string(),
+  body: z.string(),
+  version: versionText(z.string()),
 });
 
 /** The live preview's call: the body as typed. */

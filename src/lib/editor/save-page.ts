@@ -17,15 +17,23 @@ import {
 } from './forms';
 import type { EditorSession } from './guard';
 
-/** How a stale save names what happened to the page meanwhile (PageView.lastChange). */
-const CHANGE_WORDS: Record<PageView['lastChange'], string> = {
-  saved: 'saved again',
-  published: 'published',
-  unpublished: 'unpublished',
+/**
+ * How a stale save says what happened to the page meanwhile (PageView.lastChange): each one the
+ * whole predicate of "this page …", verb and all — not every change reads after "was".
+ */
+export const CHANGE_WORDS: Record<PageView['lastChange'], string> = {
+  saved: 'was saved again',
+  published: 'was published',
+  unpublished: 'was unpublished',
   discarded: 'had its draft discarded',
-  renamed: 'renamed',
-  restored: 'restored from its history',
+  renamed: 'was renamed',
+  restored: 'was restored from its history',
 };
+
+/** The sentence a stale save answers with: what happened, when, by whom, and what to do. */
+export function conflictMessage(change: string, who: string): string {
+  return `Not saved: this page ${change} since you opened it${who}. That version and yours are compared below: keep yours (save again) or take theirs.`;
+}
 
 function conflictOf(page: PageView): Conflict {
   return {
@@ -105,7 +113,10 @@ export async function saveEditorValues(
           slug: renamed && values.slug === values.originalSlug ? current.slug : values.slug,
         },
         conflict: conflictOf(current),
-        message: `Not saved: this page was ${renamed ? `renamed to “${current.slug}”` : CHANGE_WORDS[current.lastChange]} since you opened it${who}. That version and yours are compared below: keep yours (save again) or take theirs.`,
+        message: conflictMessage(
+          renamed ? `was renamed to “${current.slug}”` : CHANGE_WORDS[current.lastChange],
+          who,
+        ),
       },
     };
   } catch (error) {

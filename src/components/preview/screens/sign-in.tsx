@@ -33,8 +33,8 @@ function KeptTyped() {
       </p>
       {keptText.map(({ name, value }) => (
         <label key={name}>
-          {name[0]?.toUpperCase()}
-          {name.slice(1)}
+          {/* One text node: the label reads (and is found) as one word, not split by React. */}
+          {`${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`}
           <textarea readOnly rows={Math.min(18, value.split('\n').length + 1)} value={value} />
         </label>
       ))}

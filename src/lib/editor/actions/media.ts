@@ -1,14 +1,12 @@
 'use server';
 // Owns the media library's actions: upload an image (upload-form.tsx, the editor's Image menu)
 // and change or delete one (media-item-form.tsx). The bytes decide what an image is.
-import {
-  unstable_redirect as redirect,
-  unstable_rerenderRoute as rerenderRoute,
-} from 'waku/router/server';
+import { unstable_redirect as redirect } from 'waku/router/server';
 import { MEDIA_LIBRARY } from '../../http/routes';
 import { ALT_MAX, altProblem, mediaStore, normaliseAlt, processImage } from '../../media/media';
 import { imageMarkdown, uploadTooLargeMessage } from '../../media/media-refs';
 import { getEnv } from '../../runtime/env';
+import { rerenderActionRoute } from '../../waku/rerender';
 import { editorForm, readForm, refuseForm } from '../action';
 import {
   type MediaChangeState,
@@ -55,7 +53,7 @@ export const uploadMedia = editorForm({
       filename: typeof file.name === 'string' ? file.name : '',
       editor: editor.editor.email,
     });
-    rerenderRoute();
+    rerenderActionRoute();
     return {
       uploaded: {
         hash: kept.hash,

@@ -3,13 +3,11 @@
 // live preview, the banner's publish/unpublish/discard, and Restore as draft from the history.
 // Each is its domain call inside the action wrapper (../action.ts), which reads the form, asks
 // the guard, and answers a busy database or an ended session with the typed text kept.
-import {
-  unstable_redirect as redirect,
-  unstable_rerenderRoute as rerenderRoute,
-} from 'waku/router/server';
+import { unstable_redirect as redirect } from 'waku/router/server';
 import { contentStore } from '../../content/content';
 import { noteFormPage } from '../../http/request-context';
 import { previewPath } from '../../http/routes';
+import { rerenderActionRoute } from '../../waku/rerender';
 import { editorCall, editorCommand, editorForm, readCall, readForm, refuseForm } from '../action';
 import {
   type AutosaveResult,
@@ -96,7 +94,7 @@ export const autosaveDraft = editorCall({
         fieldErrors: outcome.state.fieldErrors,
       };
     // The banner ("last saved…", the page's state) follows.
-    rerenderRoute();
+    rerenderActionRoute();
     return {
       ok: true,
       version: outcome.version,

@@ -38,9 +38,16 @@ export const schedulePublish = editorForm({
     });
     redirect(`${previewPath(slug)}?notice=scheduled`, 303);
   },
-  rejected: ({ publishAt }, error): ScheduleState => {
-    refuseForm(error.code === 'invalid' || error.code === 'missing-media' ? 422 : 409);
-    return { error: error.message, publishAt };
+  rejected: ({ publishAt, at }, error): ScheduleState => {
+    const invalid = error.code === 'invalid' || error.code === 'missing-media';
+    refuseForm(invalid ? 422 : 409);
+    // Refused because of a schedule that stands (set meanwhile): the page shows that one, not
+    // the form, so the time this editor asked for is said in the message or it is lost.
+    const asked =
+      !invalid && at
+        ? ` You asked for ${at.toISOString().replace('T', ' ').slice(0, 16)} UTC; it was not set.`
+        : '';
+    return { error: `${error.message}${asked}`, publishAt };
   },
 });
 

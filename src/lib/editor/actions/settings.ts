@@ -3,6 +3,7 @@
 // published pages the header links to, in what order.
 import { unstable_redirect as redirect } from 'waku/router/server';
 import { contentStore, isContentError, settingsVersion } from '../../content/content';
+import type { KeptText } from '../../observability/fallback-page';
 import { editorForm, readForm, refuseForm } from '../action';
 import { type SettingsFormState, siteSettingsSchema } from '../forms';
 
@@ -41,6 +42,34 @@ export const saveSiteSettings = editorForm({
     return undefined;
   },
   refused: ({ values }, { message }): SettingsFormState => ({ values, message }),
+  // Signed out without JavaScript: the sign-in page hands back every field, the header's
+  // choices too (by title, in the order asked), not only the title.
+  kept: async ({ values, mode, position }): Promise<KeptText> => {
+    const kept = [
+      { name: 'title', value: values.title },
+      { name: 'tagline', value: values.tagline },
+      { name: 'footer', value: values.footer },
+    ].filter(({ value }) => value.trim() !== '');
+    let navigation = 'Every published page.';
+    if (mode !== 'all') {
+      let titles = new Map<number, string>();
+      try {
+        titles = new Map((await contentStore().listAll()).map((page) => [page.id, page.title]));
+      } catch {
+        // The titles are a courtesy: without the database the pages are named by number.
+      }
+      navigation = values.navigation
+        .map((id, index) => ({ id, index, at: position(id) }))
+        .sort((a, b) => (a.at || 100) - (b.at || 100) || a.index - b.index)
+        .map(({ id, at }) => {
+          const title = titles.get(Number(id)) ?? `Page ${id}`;
+          return `${Number.isFinite(at) ? at : '?'}. ${title}`;
+        })
+        .join('\n');
+      if (navigation === '') navigation = 'No pages chosen.';
+    }
+    return [...kept, { name: 'header navigation', value: navigation }];
+  },
   run: async ({ values, mode, position, version }): Promise<SettingsFormState> => {
     const { navigation } = values;
     const ordered = navigation

@@ -1,7 +1,6 @@
 'use server';
 // Owns the share-link actions (share-link-form.tsx, the banner's list): make a read-only link
 // to a page's draft, and revoke one.
-import { unstable_rerenderRoute as rerenderRoute } from 'waku/router/server';
 import { contentStore } from '../../content/content';
 import { shareLinkPath } from '../../http/routes';
 import { siteOrigin } from '../../http/site-url';
@@ -11,6 +10,7 @@ import {
   type ShareDuration,
   shareLinks,
 } from '../../share-links/share-links';
+import { rerenderActionRoute } from '../../waku/rerender';
 import { editorCommand, editorForm, readForm, refuseForm } from '../action';
 import { revokeShareLinkSchema, type ShareLinkState, shareLinkFormSchema } from '../forms';
 import { backToPage } from '../landing';
@@ -51,7 +51,7 @@ export const createShareLink = editorForm({
       ttlSeconds: SHARE_DURATIONS[ttl],
     });
     // With JavaScript the banner's list of open links updates too.
-    rerenderRoute();
+    rerenderActionRoute();
     return {
       url: `${siteOrigin()}${shareLinkPath(page.slug, token)}`,
       expiresAt: link.expiresAt,
