@@ -9,6 +9,8 @@
 // Playwright) took 444 s on a fresh clone where these rounds took 304 s (one run each, today,
 // with other work on the machine), Chromium and the
 // servers under test competing for the same cores.
+import { runCaptured } from './captured';
+
 const ROUNDS = [
   [
     { name: 'typecheck', command: ['bun', 'run', 'typecheck'] },
@@ -26,14 +28,7 @@ const since = (at: number) => `${((performance.now() - at) / 1000).toFixed(0)} s
 
 async function buffered({ name, command }: Step) {
   const started = performance.now();
-  const run = Bun.spawn(command, { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
-  let output = '';
-  const keep = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder();
-    for await (const chunk of stream) output += decoder.decode(chunk, { stream: true });
-  };
-  await Promise.all([keep(run.stdout), keep(run.stderr)]);
-  const code = await run.exited;
+  const { code, output } = await runCaptured(command);
   const verdict = code === 0 ? 'passed' : `FAILED (exit ${code})`;
   process.stderr.write(
     `\n── check: ${name} ${verdict} in ${since(started)} ──\n${output.trimEnd()}\n`,
@@ -54,6 +49,3 @@ for (const round of ROUNDS) {
   }
 }
 console.error(`check: passed in ${since(startedAt)}`);
-
-// A module (top-level await).
-export {};

@@ -20,6 +20,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { POSTGRES_ADMIN_URL, postgresAnswers } from '../tests/databases';
+import { runCaptured } from './captured';
 
 type Engine = 'sqlite' | 'postgres';
 
@@ -98,20 +99,10 @@ type Outcome = { engine: Engine; code: number; took: string };
 
 async function half(engine: Engine): Promise<Outcome> {
   const started = performance.now();
-  const run = Bun.spawn(commandFor(engine), {
-    env: { ...process.env, FOLIO_TEST_ENGINE: engine },
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
+  const { code, output } = await runCaptured(commandFor(engine), {
+    ...process.env,
+    FOLIO_TEST_ENGINE: engine,
   });
-  // Both streams into one record, in the order they came, as a terminal would show them.
-  let output = '';
-  const keep = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder();
-    for await (const chunk of stream) output += decoder.decode(chunk, { stream: true });
-  };
-  await Promise.all([keep(run.stdout), keep(run.stderr)]);
-  const code = await run.exited;
   const took = seconds(started);
   const rule = '─'.repeat(8);
   process.stderr.write(
