@@ -77,13 +77,6 @@ export function onRenderError(error: unknown): void {
   // message: once this request has its verdict (a 503 while the database is out of reach),
   // that echo is part of the same refusal, not a bug of its own.
   if (currentRequestContext()?.verdict) return;
-  // The visitor went away (a closed tab, a page closed mid-upload): React aborts the render
-  // ("The render was aborted by the server without a reason"), and nobody is left to answer.
-  // Nothing of it is kept, and it is no bug to report.
-  if (currentRequestContext()?.request.signal.aborted) {
-    markRenderFailed();
-    return;
-  }
   const verdict = classifyRequestError(error);
   if (verdict) {
     // Caused by the request (e.g. a form from an older build), or the database's state: the
@@ -93,7 +86,19 @@ export function onRenderError(error: unknown): void {
     if (request) request.verdict = verdict;
     return;
   }
+  // The visitor went away (a closed tab, a page closed mid-upload) and React aborted the render
+  // ("The render was aborted by the server without a reason"): nobody is left to answer, nothing
+  // of it is kept, and it is no bug (the errors middleware lets its 500 go unreported too).
+  if (clientWentAway()) {
+    markRenderFailed();
+    return;
+  }
   reportUnexpectedError(error, { where: 'render' });
+}
+
+/** The request's client closed the connection before its answer was done. */
+export function clientWentAway(): boolean {
+  return currentRequestContext()?.request.signal.aborted === true;
 }
 
 setRenderErrorHook(onRenderError);

@@ -3,6 +3,7 @@
 // empty <body> when a render fails outside <Suspense>).
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import {
+  clientWentAway,
   isControlFlowError,
   reportDatabaseOutage,
   reportUnexpectedError,
@@ -95,6 +96,8 @@ export function errorPages({ app }: { app: Hono }): MiddlewareHandler {
       answerWith(c, context.verdict, { document, pathname });
       return;
     }
+    // Nobody is waiting for it: a render the client walked away from is not a bug to report.
+    if (context.digest === undefined && clientWentAway()) return;
     // A 5xx with no error object seen still gets an id, so the page, the log and Sentry agree.
     const digest =
       context.digest ??
