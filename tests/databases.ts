@@ -3,7 +3,7 @@
 // names (default: the local one), called folio_test_<pid>_<random>, and dropped afterwards;
 // ones left by a run that died are dropped by the next.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SQL } from 'bun';
@@ -58,7 +58,10 @@ export async function createThrowAwayDatabase(
     // There, as an operator's database is (SQLite reads an empty file as an empty database):
     // the CLI says so when DATABASE_URL names a file that is not there.
     writeFileSync(file, '');
-    return { url: `sqlite:${file}`, engine, file, drop: async () => undefined };
+    // Dropping removes its folder (the file, its WAL and the sidecars beside it): each run used
+    // to leave some two hundred folders of up to 16 MB in the temporary directory.
+    const drop = async () => rmSync(path.dirname(file), { recursive: true, force: true });
+    return { url: `sqlite:${file}`, engine, file, drop };
   }
   const name = `folio_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new SQL(POSTGRES_ADMIN_URL, { max: 1 });
