@@ -89,38 +89,27 @@ function redirectedTo(thrown: unknown): string | undefined {
 }
 
 const TYPED = 'Typed while signed out:\nKEEP-ME';
+/** The editor form's fields for page 1 at version 1, as the editor sends them. */
+const PAGE_FIELDS = {
+  slug: 'about',
+  originalSlug: 'about',
+  pageId: '1',
+  version: '1',
+  title: 'T',
+  summary: '',
+  body: 'B',
+};
 const busy = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
 
 // Each action answered in place, a form that reaches its body, and where its typed text is kept.
 const ANSWERED: Record<string, { call: () => Promise<unknown>; kept: (state: never) => unknown }> =
   {
     saveDraft: {
-      call: () =>
-        pageActions.saveDraft(
-          {},
-          form({
-            slug: 'about',
-            originalSlug: 'about',
-            pageId: '1',
-            version: '1',
-            title: 'T',
-            summary: '',
-            body: TYPED,
-          }),
-        ),
+      call: () => pageActions.saveDraft({}, form({ ...PAGE_FIELDS, body: TYPED })),
       kept: (state: { values?: { body: string } }) => state.values?.body,
     },
     autosaveDraft: {
-      call: () =>
-        pageActions.autosaveDraft({
-          slug: 'about',
-          originalSlug: 'about',
-          pageId: '1',
-          version: '1',
-          title: 'T',
-          summary: '',
-          body: TYPED,
-        }),
+      call: () => pageActions.autosaveDraft({ ...PAGE_FIELDS, body: TYPED }),
       kept: () => TYPED, // The editor keeps its own text: an autosave never hands any back.
     },
     previewDraft: { call: () => pageActions.previewDraft({ body: TYPED }), kept: () => TYPED },
@@ -318,15 +307,7 @@ describe('the action wrapper', () => {
   });
 
   test('a JavaScript call takes text where text is expected and digits for ids: anything else is a 400, never converted', async () => {
-    const values = {
-      slug: 'about',
-      originalSlug: 'about',
-      pageId: '1',
-      version: '1',
-      title: 'T',
-      summary: '',
-      body: 'B',
-    };
+    const values = { ...PAGE_FIELDS };
     // A value whose toString is not a function made String() throw: an unexpected error (500).
     const throwing = { toString: 'x' };
     // A temporary reference: a proxy React hands over that throws when looked at.
@@ -363,16 +344,7 @@ describe('the action wrapper', () => {
       { pageId: '0x5' },
       { pageId: '1.5' },
     ]) {
-      const fields = {
-        slug: 'about',
-        originalSlug: 'about',
-        pageId: '1',
-        version: '1',
-        title: 'T',
-        summary: '',
-        body: 'B',
-        ...hidden,
-      };
+      const fields = { ...PAGE_FIELDS, ...hidden };
       const { thrown, context } = await inRequest(EDITOR, () =>
         pageActions.saveDraft({}, form(fields)),
       );
