@@ -26,11 +26,13 @@ beforeAll(async () => {
   const assets = new Bun.Glob('dist/public/assets/*.js');
   for await (const path of assets.scan('.')) {
     const code = await Bun.file(path).text();
-    for (const [, id, action] of code.matchAll(/([0-9a-f]{12})#(autosaveDraft|createShareLink)/g))
+    for (const [, id, action] of code.matchAll(
+      /([0-9a-f]{12})#(autosaveDraft|createShareLink|signIn|uploadMedia)\b/g,
+    ))
       if (id && action) modules[action] = id;
   }
-  if (!modules.autosaveDraft || !modules.createShareLink)
-    throw new Error('the build names no autosaveDraft or createShareLink (bun run build first)');
+  for (const action of ['autosaveDraft', 'createShareLink', 'signIn', 'uploadMedia'])
+    if (!modules[action]) throw new Error(`the build names no ${action} (bun run build first)`);
 }, 60_000);
 afterAll(async () => {
   await folio?.stop();
@@ -140,6 +142,83 @@ describe('a call without a readable action location is answered without a re-ren
       expect(response.status, String(location)).toBe(200);
       expect(await response.text()).toContain(`?share=`);
     }
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+});
+
+describe('a call is bounded before anything decodes it (issue 24, second finding)', () => {
+  const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+
+  test('a body nested a million deep is a 400 at once, signed in or not, for any action', async () => {
+    const body = nested(1_000_000);
+    for (const signedIn of [false, true])
+      for (const action of ['autosaveDraft', 'createShareLink']) {
+        const response = await call(action, body, { signedIn });
+        expect(response.status, `${action} (signed in: ${signedIn})`).toBe(400);
+        expect(await response.text()).not.toContain('    at ');
+      }
+    // The same depth inside a part React parses, in a form: the root, or a chunk it names.
+    for (const name of ['0', '1']) {
+      const form = new FormData();
+      form.append('0', name === '0' ? nested(100) : '["$undefined","$K2","$1"]');
+      if (name === '1') form.append('1', nested(100));
+      form.append('_2_ttl', '24h');
+      const response = await call('createShareLink', form);
+      expect(response.status, `form part ${name}`).toBe(400);
+    }
+    // Without JavaScript: the bound arguments of a form's action.
+    const noScript = new FormData();
+    noScript.append('$ACTION_REF_1', '');
+    noScript.append(
+      '$ACTION_1:0',
+      `{"id":"${modules.createShareLink}#createShareLink","bound":${nested(100)}}`,
+    );
+    const form = await fetch(`${folio.url}/preview/${SLUG}`, {
+      method: 'POST',
+      body: noScript,
+      headers: { origin: folio.url, cookie, accept: 'text/html' },
+      redirect: 'manual',
+    });
+    expect(form.status).toBe(400);
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+
+  test('a page’s Markdown full of brackets is text, not nesting: it saves', async () => {
+    const values = await editorValues();
+    const body = `${'['.repeat(200)} a draft about [links](https://example.com) ${']'.repeat(200)}`;
+    const response = await call('autosaveDraft', JSON.stringify([{ ...values, body }]));
+    expect(response.status).toBe(200);
+    expect((await page())?.bodyMarkdown).toBe(body);
+  });
+
+  test('a sign-in takes kilobytes, declared or streamed without a length: a larger one is a 413', async () => {
+    const big = `["${'x'.repeat(64 * 1024)}"]`;
+    const declared = await call('signIn', big, { signedIn: false });
+    expect(declared.status).toBe(413);
+    const streamed = await call(
+      'signIn',
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(big));
+          controller.close();
+        },
+      }),
+      { signedIn: false },
+    );
+    expect(streamed.status).toBe(413);
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+
+  test('only an upload with a file in it gets megabytes', async () => {
+    const mb = 1024 * 1024;
+    // Five megabytes of text to the upload action: over the form limit, and no file.
+    const text = new FormData();
+    text.append('0', '["$undefined","$K1"]');
+    text.append('_1_alt', 'x'.repeat(5 * mb));
+    const refused = await call('uploadMedia', text);
+    expect(refused.status).toBe(413);
+    const raw = await call('uploadMedia', `["${'x'.repeat(5 * mb)}"]`);
+    expect(raw.status).toBe(413);
     expect(folio.unexpectedErrors()).toEqual([]);
   });
 });

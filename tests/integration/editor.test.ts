@@ -214,9 +214,9 @@ describe('the editor without JavaScript', () => {
     expect(await fieldOf(await refused.text(), 'body')).toBe(long);
   });
 
-  test('a body sent without a length (chunked) is read up to the largest limit, then 413', async () => {
-    // What the README says of bodies without a Content-Length: no address's own limit can be
-    // checked before reading, so the largest (an upload's, MEDIA_MAX_MB + 1 MiB) applies.
+  test('a body sent without a length (chunked) is held to its form’s limit as it is read', async () => {
+    // What the README says of bodies without a Content-Length: counted as they arrive, and
+    // refused at the same limit as a declared one (not the upload's, as before issue 24).
     const form = await formWithButton(
       await (await page('/preview/about?edit')).text(),
       'Save draft',
@@ -242,10 +242,14 @@ describe('the editor without JavaScript', () => {
         redirect: 'manual',
       });
     };
-    // Over the declared-length limit, under the upload's: read, a field error, the text kept.
-    const long = await chunked(REQUEST_BODY_MAX_BYTES + 1);
+    // Over the body's length, under the request's limit: read, a field error, the text kept.
+    const long = await chunked(BODY_MAX + 1);
     expect(long.status).toBe(422);
-    expect((await fieldOf(await long.text(), 'body'))?.length).toBe(REQUEST_BODY_MAX_BYTES + 1);
+    expect((await fieldOf(await long.text(), 'body'))?.length).toBe(BODY_MAX + 1);
+    // Over the form's limit (once an upload's room was granted to any body without a length).
+    const over = await chunked(REQUEST_BODY_MAX_BYTES + 1);
+    expect(over.status).toBe(413);
+    expect(await over.text()).toContain('Too large to save: nothing was saved.');
     const huge = await chunked(12 * 1024 * 1024);
     expect(huge.status).toBe(413);
     expect(await huge.text()).toContain('Too large to save: nothing was saved.');

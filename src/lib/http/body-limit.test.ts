@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { REQUEST_BODY_MAX_BYTES } from '../content/field-limits';
-import { requestBodyLimit } from './body-limit';
+import { bodyWithinLimits, requestBodyLimit, SMALL_FORM_MAX_BYTES } from './body-limit';
 
 describe('request body limit', () => {
   const mb = 1024 * 1024;
@@ -24,5 +24,22 @@ describe('request body limit', () => {
     expect(limit('/preview/about?edit', '/RSC/F/x/uploadMedia.txt.evil')).toBe(
       REQUEST_BODY_MAX_BYTES,
     );
+  });
+  test('a sign-in, a sign-out and the error check are small forms', () => {
+    expect(limit('/preview', '/RSC/F/a662092daa3a/signIn.txt')).toBe(SMALL_FORM_MAX_BYTES);
+    expect(limit('/RSC/F/a662092daa3a/signOut.txt')).toBe(SMALL_FORM_MAX_BYTES);
+    expect(SMALL_FORM_MAX_BYTES).toBeLessThan(REQUEST_BODY_MAX_BYTES / 100);
+  });
+  test('once read, a body must suit every action its form names, and megabytes need a file', () => {
+    const within = (bytes: number, actionNames: string[], hasFile = false) =>
+      bodyWithinLimits(bytes, { actionNames, hasFile, mediaMaxMb: 10 });
+    expect(within(5 * mb, ['uploadMedia'], true)).toBe(true);
+    expect(within(5 * mb, ['uploadMedia'], false)).toBe(false);
+    expect(within(12 * mb, ['uploadMedia'], true)).toBe(false);
+    expect(within(64 * 1024, ['signIn'])).toBe(false);
+    expect(within(2 * 1024, ['signIn'])).toBe(true);
+    // The media library's form names the upload; one that names a sign-in too is held to both.
+    expect(within(64 * 1024, ['uploadMedia', 'signIn'], true)).toBe(false);
+    expect(within(3 * mb, ['saveDraft'])).toBe(true);
   });
 });
