@@ -580,3 +580,31 @@ describe('a text naming an image the library does not have', () => {
     expect(await timed.missedScheduleOf(discarded)).toBeNull();
   });
 });
+
+// "Due" is judged by the database's clock (schedules.ts): on PostgreSQL several instances share
+// one database, and one whose clock runs fast must not publish an embargoed page early. (A
+// SQLite file is local: its clock is the process's, which the tests above inject.)
+describe.if(TEST_ENGINE === 'postgres')('scheduled publishing by the database clock', () => {
+  test('an instance whose clock is ten minutes fast publishes nothing before the database clock reaches the time', async () => {
+    const fast = createContentStore(db, () => new Date(Date.now() + 10 * 60_000));
+    await store.putPage({ slug: 'embargoed', title: 'Embargoed', summary: '', body: 'Not yet.' });
+    const due = new Date(Date.now() + 1_500);
+    // Scheduled through an instance with a right clock (the fast one would call it past).
+    await store.schedulePublish('embargoed', due);
+    expect(await fast.publishDue()).toEqual([]);
+    expect(await store.getPage('embargoed', { draft: false })).toBeNull();
+
+    // Once the database's clock reaches the time, the fast instance publishes it.
+    const giveUpAt = Date.now() + 15_000;
+    let published = await fast.publishDue();
+    while (published.length === 0 && Date.now() < giveUpAt) {
+      await Bun.sleep(100);
+      published = await fast.publishDue();
+    }
+    expect(published.map((page) => page.slug)).toEqual(['embargoed']);
+    const [clock] = await db.query<{ reached: boolean }>`
+      SELECT now() >= ${due.toISOString()}::timestamptz AS reached`;
+    expect(clock?.reached).toBe(true);
+    expect((await store.getPage('embargoed', { draft: false }))?.title).toBe('Embargoed');
+  });
+});
