@@ -175,6 +175,59 @@ describe('the editor without JavaScript', () => {
     }
   });
 
+  // Issue 24: a NUL in the settings was a 500 on PostgreSQL (and stored on SQLite, to break
+  // `db copy` later); bidi overrides and zero-width characters were stored in titles too.
+  test('settings and a page title typed with NUL, bidi overrides and zero-width characters are saved clean', async () => {
+    const before = await store((s) => s.getSiteSettings());
+    try {
+      const form = await formWithButton(
+        await (await page('/preview?settings')).text(),
+        'Save settings',
+      );
+      const response = await submitForm(`${folio.url}/preview?settings`, form, {
+        cookie,
+        set: {
+          title: 'Clean\u0000 Site\u202e',
+          tagline: 'A \u200btag\u2066line\ufeff',
+          footer: 'Foot\u0000er\u200d line\u0007',
+        },
+      });
+      expect(response.status).toBe(303);
+      const saved = await store((s) => s.getSiteSettings());
+      expect([saved.title, saved.tagline, saved.footer]).toEqual([
+        'Clean Site',
+        'A tagline',
+        'Footer line',
+      ]);
+    } finally {
+      await store((s) => s.saveSiteSettings(before));
+    }
+
+    await store((s) =>
+      s.putPage({ slug: 'nojs-invisible', title: 'Before', summary: '', body: 'Before.' }),
+    );
+    const editor = await formWithButton(
+      await (await page('/preview/nojs-invisible?edit')).text(),
+      'Save draft',
+    );
+    const saved = await submitForm(`${folio.url}/preview/nojs-invisible?edit`, editor, {
+      cookie,
+      button: 'Save draft',
+      set: {
+        title: 'gpj.\u202eexe\u200b\u0000 name',
+        summary: 'Sum\u0000mary',
+        body: 'Body\u0000.',
+      },
+    });
+    expect(saved.status).toBe(303);
+    const draft = await store((s) => s.getPage('nojs-invisible', { draft: true }));
+    expect([draft?.title, draft?.summary, draft?.bodyMarkdown]).toEqual([
+      'gpj.exe name',
+      'Summary',
+      'Body.',
+    ]);
+  });
+
   test('signed out, the editor-only actions refuse and reveal nothing', async () => {
     const html = await (await page('/preview/upcoming-feature?edit')).text();
     const form = await formWithButton(html, 'Save draft');
