@@ -608,3 +608,54 @@ describe.if(TEST_ENGINE === 'postgres')('scheduled publishing by the database cl
     expect((await store.getPage('embargoed', { draft: false }))?.title).toBe('Embargoed');
   });
 });
+
+// Issue 24: the history's list was every version with its full text, on every preview view.
+describe('history', () => {
+  test('lists versions without their text; one is read by id, from its own page only', async () => {
+    const base = { slug: 'versions', title: 'Versions', summary: 'S' };
+    for (const body of ['One.', 'Two.', 'Three.'])
+      await store.putPage({ ...base, body }, { publish: true });
+    await store.putPage(
+      { slug: 'other', title: 'Other', summary: '', body: 'Else.' },
+      { publish: true },
+    );
+    const id = (await store.getPage('versions', { draft: true }))?.id ?? -1;
+    const otherId = (await store.getPage('other', { draft: true }))?.id ?? -1;
+
+    const listed = await store.listRevisions(id);
+    expect(listed).toHaveLength(3);
+    expect(await store.countRevisions(id)).toBe(3);
+    for (const revision of listed)
+      expect(Object.keys(revision).sort()).toEqual(
+        ['bySchedule', 'current', 'id', 'pageId', 'publishedAt', 'publishedBy'].sort(),
+      );
+    // @ts-expect-error: a listed version has no body (the type says so, not only the query).
+    expect(listed[0]?.bodyMarkdown).toBeUndefined();
+    expect(listed.map((revision) => revision.current)).toEqual([true, false, false]);
+
+    const oldest = listed.at(-1)?.id ?? -1;
+    expect((await store.getRevision(id, oldest))?.bodyMarkdown).toBe('One.');
+    const [otherRevision] = await store.listRevisions(otherId);
+    expect(await store.getRevision(id, otherRevision?.id ?? -1)).toBeNull();
+
+    // Restore reads the one it needs, from this page only.
+    const page = await store.getPage('versions', { draft: true });
+    expect(
+      await store.restoreRevision({
+        pageId: id,
+        revisionId: oldest,
+        expectedVersion: page?.version ?? -1,
+        editor: null,
+      }),
+    ).toMatchObject({ ok: true });
+    expect((await store.getPage('versions', { draft: true }))?.bodyMarkdown).toBe('One.');
+    await expect(
+      store.restoreRevision({
+        pageId: id,
+        revisionId: otherRevision?.id ?? -1,
+        expectedVersion: (page?.version ?? -1) + 1,
+        editor: null,
+      }),
+    ).rejects.toThrow('That version is not in this page’s history.');
+  });
+});
