@@ -409,6 +409,29 @@ describe('backup, restore, export and import', () => {
     expect(await createContentStore(cli.db).pageCount()).toBe(0);
   });
 
+  // Issue 24: the CLI's ways in are cleaned as the editor's are (clean-text.ts).
+  test('import and page put clean a title of NUL, bidi overrides and zero-width characters', async () => {
+    const dir = tmp();
+    writeFileSync(
+      path.join(dir, 'spoof.md'),
+      '---\ntitle: "gpj.\\u202eexe\\u200b\\u0000"\nsummary: "S\\u0000"\n---\nBody\u0000.',
+    );
+    const cli = await harness({ 'p.md': 'Put\u0000 body' });
+    expect(await cli.run('import', dir)).toBe(0);
+    const store = createContentStore(cli.db);
+    const imported = await store.getPage('spoof', { draft: true });
+    expect([imported?.title, imported?.summary, imported?.bodyMarkdown]).toEqual([
+      'gpj.exe',
+      'S',
+      'Body.',
+    ]);
+    expect(
+      await cli.run('page', 'put', 'put', '--title', 'Put\u202e\u0000', '--body-file', 'p.md'),
+    ).toBe(0);
+    const put = await store.getPage('put', { draft: true });
+    expect([put?.title, put?.bodyMarkdown]).toEqual(['Put', 'Put body']);
+  });
+
   test('an import that fails part-way (a slug taken by another page) leaves nothing behind', async () => {
     const dir = tmp();
     writeFileSync(path.join(dir, 'aaa.md'), '---\ntitle: "First"\n---\none');
