@@ -3,6 +3,7 @@
 // transaction on the target, and the counts of both sides to compare.
 import 'server-only';
 import { type Database, type Query, sqlTemplate } from './db';
+import { isDatabaseBusy, isDatabaseUnavailable } from './db-errors';
 
 /** Copied tables, parents first, with the columns copied. */
 const TABLES = [
@@ -151,6 +152,8 @@ async function insertRow(
   try {
     await q(insert, ...table.columns.map((column) => row[column] ?? null));
   } catch (error) {
+    // A database that is busy or out of reach is not this row's fault: said as such elsewhere.
+    if (isDatabaseBusy(error) || isDatabaseUnavailable(error)) throw error;
     const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
     throw new CopyRowError(`cannot copy ${name}: ${reason}; nothing was copied`);
   }
