@@ -409,6 +409,29 @@ describe('backup, restore, export and import', () => {
     expect(await createContentStore(cli.db).pageCount()).toBe(0);
   });
 
+  // Issue 24: the CLI's ways in are cleaned as the editor's are (clean-text.ts).
+  test('import and page put clean a title of NUL, bidi overrides and zero-width characters', async () => {
+    const dir = tmp();
+    writeFileSync(
+      path.join(dir, 'spoof.md'),
+      '---\ntitle: "gpj.\\u202eexe\\u200b\\u0000"\nsummary: "S\\u0000"\n---\nBody\u0000.',
+    );
+    const cli = await harness({ 'p.md': 'Put\u0000 body' });
+    expect(await cli.run('import', dir)).toBe(0);
+    const store = createContentStore(cli.db);
+    const imported = await store.getPage('spoof', { draft: true });
+    expect([imported?.title, imported?.summary, imported?.bodyMarkdown]).toEqual([
+      'gpj.exe',
+      'S',
+      'Body.',
+    ]);
+    expect(
+      await cli.run('page', 'put', 'put', '--title', 'Put\u202e\u0000', '--body-file', 'p.md'),
+    ).toBe(0);
+    const put = await store.getPage('put', { draft: true });
+    expect([put?.title, put?.bodyMarkdown]).toEqual(['Put', 'Put body']);
+  });
+
   test('an import that fails part-way (a slug taken by another page) leaves nothing behind', async () => {
     const dir = tmp();
     writeFileSync(path.join(dir, 'aaa.md'), '---\ntitle: "First"\n---\none');
@@ -480,6 +503,38 @@ describe('db copy', () => {
     expect(
       await verifyCredentials(postgres, 'ed@example.com', 'a long enough password'),
     ).not.toBeNull();
+  }, 30_000);
+
+  // Issue 24: old data (written before settings were cleaned, or by hand) with a NUL in it broke
+  // a copy to PostgreSQL with a message that named no row. It names the table, row and field.
+  test('a row the target cannot store is named in one line, and nothing is copied', async () => {
+    const sqlite = await openTestDatabase('sqlite');
+    const postgres = await openTestDatabase('postgres');
+    opened.push(sqlite, postgres);
+    await seedDemoContent(sqlite, createContentStore(sqlite));
+    await sqlite.query`INSERT INTO settings (key, value) VALUES ('site_tagline', ${'Old\u0000tag'})
+                       ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
+    const cli = await harness({}, '', { db: sqlite });
+    expect(await cli.run('db', 'copy', sqlite.url, postgres.url)).toBe(1);
+    const said = cli.err.join('');
+    expect(said.trim().split('\n')).toEqual([
+      expect.stringContaining(
+        'cannot copy settings row key="site_tagline": field value holds a NUL character',
+      ),
+    ]);
+    expect(said).not.toContain('    at ');
+    expect(await createContentStore(postgres).pageCount()).toBe(0);
+
+    // So is a page's: its table, its id and slug, the field.
+    await sqlite.query`INSERT INTO settings (key, value) VALUES ('site_tagline', 'Mended')
+                       ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
+    const [draft] = await sqlite.query<{ page_id: number }>`SELECT page_id FROM drafts LIMIT 1`;
+    await sqlite.query`UPDATE drafts SET title = ${'Bad\u0000title'} WHERE page_id = ${draft?.page_id}`;
+    cli.err.length = 0;
+    expect(await cli.run('db', 'copy', sqlite.url, postgres.url)).toBe(1);
+    expect(cli.err.join('').trim()).toContain(
+      `cannot copy drafts row page_id=${draft?.page_id}: field title holds a NUL character`,
+    );
   }, 30_000);
 
   test('refuses a target that already holds a site, and bad URLs', async () => {

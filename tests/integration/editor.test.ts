@@ -109,6 +109,51 @@ describe('the editor without JavaScript', () => {
     expect(await draftBody('nojs-delete')).toBeUndefined();
   });
 
+  // Issue 24: the history lists versions without their text and reads only the one or two a
+  // view shows or compares; Show, Changes and the compare form still work, for this page only.
+  test('history: Changes compares two versions, Show shows one, only of this page', async () => {
+    const ids = await store(async (s) => {
+      const base = { slug: 'nojs-compare', title: 'Compare', summary: '' };
+      await s.putPage({ ...base, body: 'Alpha words.' }, { publish: true });
+      await s.putPage({ ...base, body: 'Omega words.' }, { publish: true });
+      await s.putPage(
+        { slug: 'nojs-elsewhere', title: 'Elsewhere', summary: '', body: 'Secret elsewhere.' },
+        { publish: true },
+      );
+      const of = async (slug: string) =>
+        s.listRevisions((await s.getPage(slug, { draft: true }))?.id ?? -1);
+      return { compare: await of('nojs-compare'), elsewhere: await of('nojs-elsewhere') };
+    });
+    const [newest, oldest] = ids.compare.map((revision) => revision.id);
+    const history = await (await page('/preview/nojs-compare?history')).text();
+    expect(history).toContain('Published 2 times, newest first.');
+    // The list names versions; no body is on it until one is asked for.
+    expect(history).not.toContain('Alpha words.');
+    expect(history).toContain(
+      `href="/preview/nojs-compare?history&amp;from=${oldest}&amp;to=${newest}"`,
+    );
+
+    const changes = await (
+      await page(`/preview/nojs-compare?history&from=${oldest}&to=${newest}`)
+    ).text();
+    expect(changes).toContain('version 1 (');
+    expect(changes).toContain('<del>Alpha</del>');
+    expect(changes).toContain('<ins>Omega</ins>');
+    const shown = await (await page(`/preview/nojs-compare?history&rev=${oldest}`)).text();
+    expect(shown).toContain('Alpha words.');
+    expect(shown).toContain('Restore as draft');
+
+    // Another page's version, by its id, is neither shown nor compared here.
+    const other = ids.elsewhere[0]?.id;
+    const foreign = await (await page(`/preview/nojs-compare?history&rev=${other}`)).text();
+    expect(foreign).not.toContain('Secret elsewhere.');
+    const crossed = await (
+      await page(`/preview/nojs-compare?history&from=${other}&to=${newest}`)
+    ).text();
+    expect(crossed).toContain('Those versions are not in this page’s history.');
+    expect(crossed).not.toContain('Secret elsewhere.');
+  });
+
   test('history: restore an older version as the draft, visitors keep the published one', async () => {
     await store(async (s) => {
       const base = { slug: 'nojs-history', title: 'History', summary: '' };
@@ -173,6 +218,59 @@ describe('the editor without JavaScript', () => {
     } finally {
       await store((s) => s.saveSiteSettings(before));
     }
+  });
+
+  // Issue 24: a NUL in the settings was a 500 on PostgreSQL (and stored on SQLite, to break
+  // `db copy` later); bidi overrides and zero-width characters were stored in titles too.
+  test('settings and a page title typed with NUL, bidi overrides and zero-width characters are saved clean', async () => {
+    const before = await store((s) => s.getSiteSettings());
+    try {
+      const form = await formWithButton(
+        await (await page('/preview?settings')).text(),
+        'Save settings',
+      );
+      const response = await submitForm(`${folio.url}/preview?settings`, form, {
+        cookie,
+        set: {
+          title: 'Clean\u0000 Site\u202e',
+          tagline: 'A \u200btag\u2066line\ufeff',
+          footer: 'Foot\u0000er\u200d line\u0007',
+        },
+      });
+      expect(response.status).toBe(303);
+      const saved = await store((s) => s.getSiteSettings());
+      expect([saved.title, saved.tagline, saved.footer]).toEqual([
+        'Clean Site',
+        'A tagline',
+        'Footer line',
+      ]);
+    } finally {
+      await store((s) => s.saveSiteSettings(before));
+    }
+
+    await store((s) =>
+      s.putPage({ slug: 'nojs-invisible', title: 'Before', summary: '', body: 'Before.' }),
+    );
+    const editor = await formWithButton(
+      await (await page('/preview/nojs-invisible?edit')).text(),
+      'Save draft',
+    );
+    const saved = await submitForm(`${folio.url}/preview/nojs-invisible?edit`, editor, {
+      cookie,
+      button: 'Save draft',
+      set: {
+        title: 'gpj.\u202eexe\u200b\u0000 name',
+        summary: 'Sum\u0000mary',
+        body: 'Body\u0000.',
+      },
+    });
+    expect(saved.status).toBe(303);
+    const draft = await store((s) => s.getPage('nojs-invisible', { draft: true }));
+    expect([draft?.title, draft?.summary, draft?.bodyMarkdown]).toEqual([
+      'gpj.exe name',
+      'Summary',
+      'Body.',
+    ]);
   });
 
   test('signed out, the editor-only actions refuse and reveal nothing', async () => {

@@ -11,7 +11,7 @@ import {
   schemaVersion,
   sqliteFileOf,
 } from '../../lib/data/db';
-import { copySite } from '../../lib/data/db-copy';
+import { CopyRowError, copySite } from '../../lib/data/db-copy';
 import { migrations } from '../../lib/data/migrations';
 import { CliError, type Run, UsageError } from '../command';
 
@@ -57,6 +57,8 @@ export const dbCopy: Run = async ({ positionals }, { io }) => {
       const counts = await copySite(source, target).catch((error: unknown) => {
         if (error instanceof Error && /^it already has/.test(error.message))
           throw new CliError(`${maskedUrl(to)}: ${error.message}`);
+        // A row the target refuses is named in one line (table, key, field), not a stack.
+        if (error instanceof CopyRowError) throw new CliError(error.message);
         throw error;
       });
       io.stdout(`copied ${maskedUrl(from)} → ${maskedUrl(to)}\n`);

@@ -1,7 +1,7 @@
 // A page's history at /preview/<slug>?history: every publish (when, by whom), any version
 // shown as visitors saw it, a word-level diff between any two (the draft included), and
 // Restore as draft. Links and plain forms: all of it works without JavaScript.
-import type { PageView, Revision } from '../../lib/content/content';
+import type { PageView, Revision, RevisionSummary } from '../../lib/content/content';
 import { formatUtc } from '../../lib/content/dates';
 import { restoreRevision } from '../../lib/editor/actions/pages';
 import { previewPath, rewriteLinksForPreview } from '../../lib/http/routes';
@@ -12,7 +12,7 @@ import { FieldsDiff } from './word-diff';
 export type HistoryQuery = { show: number | null; from: string | null; to: string | null };
 
 /** Who published a version: an editor, or a schedule on an editor's behalf. */
-function publishedByWords(revision: Revision): string {
+function publishedByWords(revision: RevisionSummary): string {
   if (revision.bySchedule)
     return revision.publishedBy
       ? ` by schedule, on behalf of ${revision.publishedBy}`
@@ -29,21 +29,39 @@ export function historyQuery(params: URLSearchParams): HistoryQuery {
   };
 }
 
+/** A version key of a history URL ('draft', or a revision id in digits) as a revision id. */
+function revisionIdOf(key: string | null): number | null {
+  const id = Number(key);
+  return key !== null && /^\d+$/.test(key) && Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/**
+ * The revisions whose text a history view needs (the one shown, the two compared): the only
+ * ones read whole; the list itself carries none.
+ */
+export function versionsAsked(query: HistoryQuery): number[] {
+  const ids = [query.show, revisionIdOf(query.from), revisionIdOf(query.to)];
+  return [...new Set(ids.filter((id): id is number => id !== null))];
+}
+
 type Comparable = { label: string; title: string; summary: string; body: string };
 
 function comparable(
   key: string | null,
   page: PageView,
-  revisions: readonly Revision[],
+  revisions: readonly RevisionSummary[],
+  texts: ReadonlyMap<number, Revision>,
 ): Comparable | null {
   if (key === 'draft')
     return page.showingDraft
       ? { label: 'the draft', title: page.title, summary: page.summary, body: page.bodyMarkdown }
       : null;
-  const revision = revisions.find((each) => String(each.id) === key);
-  return revision
+  const id = revisionIdOf(key);
+  const revision = id === null ? undefined : texts.get(id);
+  const index = revisions.findIndex((each) => each.id === id);
+  return revision && index >= 0
     ? {
-        label: versionLabel(revisions.length - revisions.indexOf(revision), revision),
+        label: versionLabel(revisions.length - index, revision),
         title: revision.title,
         summary: revision.summary,
         body: revision.bodyMarkdown,
@@ -52,11 +70,11 @@ function comparable(
 }
 
 /** "version 3 (11/23/2026, 2:50 AM UTC)": versions count up from the first publish. */
-function versionLabel(number: number, revision: Revision): string {
+function versionLabel(number: number, revision: RevisionSummary): string {
   return `version ${number} (${formatUtc(revision.publishedAt)})`;
 }
 
-function VersionOptions({ revisions }: { revisions: readonly Revision[] }) {
+function VersionOptions({ revisions }: { revisions: readonly RevisionSummary[] }) {
   return revisions.map((revision, index) => (
     <option key={revision.id} value={revision.id}>
       {versionLabel(revisions.length - index, revision)}
@@ -64,7 +82,7 @@ function VersionOptions({ revisions }: { revisions: readonly Revision[] }) {
   ));
 }
 
-function RestoreForm({ page, revision }: { page: PageView; revision: Revision }) {
+function RestoreForm({ page, revision }: { page: PageView; revision: RevisionSummary }) {
   return (
     <form action={restoreRevision} className="inline-form">
       <input type="hidden" name="slug" value={page.slug} />
@@ -79,16 +97,20 @@ function RestoreForm({ page, revision }: { page: PageView; revision: Revision })
 export function PageHistory({
   page,
   revisions,
+  texts,
   query,
 }: {
   page: PageView;
-  revisions: readonly Revision[];
+  /** Every version, newest first, without text. */
+  revisions: readonly RevisionSummary[];
+  /** The versions this view shows or compares (versionsAsked), with their text, by id. */
+  texts: ReadonlyMap<number, Revision>;
   query: HistoryQuery;
 }) {
   const base = `${previewPath(page.slug)}?history`;
-  const shown = query.show === null ? null : revisions.find((each) => each.id === query.show);
-  const from = comparable(query.from, page, revisions);
-  const to = comparable(query.to, page, revisions);
+  const shown = query.show === null ? null : (texts.get(query.show) ?? null);
+  const from = comparable(query.from, page, revisions, texts);
+  const to = comparable(query.to, page, revisions, texts);
   return (
     <section className="history" aria-labelledby="history-title">
       <h1 id="history-title">History of “{page.title}”</h1>

@@ -36,6 +36,7 @@ export type {
   PageSummary,
   PageView,
   Revision,
+  RevisionSummary,
   SaveResult,
   Schedule,
   ScheduledPublish,

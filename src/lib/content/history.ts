@@ -1,24 +1,45 @@
-// Owns a page's history: every published version (revisions), one of them, and restoring one
-// as the page's draft when the page is still at the version the editor saw.
+// Owns a page's history: every published version (revisions, listed without their text), one of
+// them with its text, and restoring one as the page's draft when the page is still at the
+// version the editor saw.
 import 'server-only';
 import { ContentError } from './errors';
 import { draftMatchesPublished, dropDraft, touch, writeDraft } from './page-writes';
-import { pageById, pageRowById, type RevisionRow, toRevision } from './rows';
+import {
+  pageById,
+  pageRowById,
+  type RevisionRow,
+  type RevisionSummaryRow,
+  toRevision,
+  toRevisionSummary,
+} from './rows';
 import type { StoreContext } from './store-context';
-import type { Revision, SaveResult } from './types';
+import type { Revision, RevisionSummary, SaveResult } from './types';
 
 export function history({ read, write, now }: StoreContext) {
   return {
-    /** Every published version of a page, newest first. */
-    async listRevisions(pageId: number): Promise<Revision[]> {
+    /**
+     * Every published version of a page, newest first, without their text (no title, summary
+     * or body column is read): the history, the banner and the confirmations list or count
+     * them on every view; getRevision reads the one a view shows or compares.
+     */
+    async listRevisions(pageId: number): Promise<RevisionSummary[]> {
       const rows = await read(
-        (q) => q<RevisionRow>`
-          SELECT r.id, r.page_id, r.title, r.summary, r.body, r.body_html, r.published_at,
-            r.published_by, r.published_via, (p.published_revision_id = r.id) AS current
+        (q) => q<RevisionSummaryRow>`
+          SELECT r.id, r.page_id, r.published_at, r.published_by, r.published_via,
+            (p.published_revision_id = r.id) AS current
           FROM revisions r JOIN pages p ON p.id = r.page_id
           WHERE r.page_id = ${pageId} ORDER BY r.id DESC`,
       );
-      return rows.map(toRevision);
+      return rows.map(toRevisionSummary);
+    },
+
+    /** How many times a page was published (its history's length), counted, not listed. */
+    async countRevisions(pageId: number): Promise<number> {
+      const [row] = await read(
+        (q) => q<{ n: number | string }>`
+          SELECT COUNT(*) AS n FROM revisions WHERE page_id = ${pageId}`,
+      );
+      return Number(row?.n ?? 0);
     },
 
     /** One published version of a page (of that page only), or null. */

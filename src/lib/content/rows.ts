@@ -4,7 +4,7 @@
 import 'server-only';
 import { type Query, sqlTemplate } from '../data/db';
 import { isValidSlug } from './slugs';
-import type { PageChange, PageState, PageView, Revision } from './types';
+import type { PageChange, PageState, PageView, Revision, RevisionSummary } from './types';
 
 export type PageRow = {
   id: number;
@@ -77,31 +77,40 @@ export function toView(row: PageRow): PageView {
   };
 }
 
-export type RevisionRow = {
+export type RevisionSummaryRow = {
   id: number;
   page_id: number;
-  title: string;
-  summary: string;
-  body: string;
-  body_html: string;
   published_at: string;
   published_by: string | null;
   published_via: string | null;
   current: number | boolean | null;
 };
 
-export function toRevision(row: RevisionRow): Revision {
+export type RevisionRow = RevisionSummaryRow & {
+  title: string;
+  summary: string;
+  body: string;
+  body_html: string;
+};
+
+export function toRevisionSummary(row: RevisionSummaryRow): RevisionSummary {
   return {
     id: Number(row.id),
     pageId: Number(row.page_id),
-    title: row.title,
-    summary: row.summary,
-    bodyMarkdown: row.body,
-    bodyHtml: row.body_html,
     publishedAt: row.published_at,
     publishedBy: row.published_by,
     bySchedule: row.published_via === 'schedule',
     current: Boolean(row.current),
+  };
+}
+
+export function toRevision(row: RevisionRow): Revision {
+  return {
+    ...toRevisionSummary(row),
+    title: row.title,
+    summary: row.summary,
+    bodyMarkdown: row.body,
+    bodyHtml: row.body_html,
   };
 }
 

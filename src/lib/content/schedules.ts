@@ -11,7 +11,28 @@ import { publishTimeProblem, unreadableTimeMessage } from './publish-time';
 import type { StoreContext } from './store-context';
 import type { MissedSchedule, Schedule, ScheduledPublish } from './types';
 
-export function schedules({ read, write, now }: StoreContext) {
+export function schedules({ read, write, now, opened }: StoreContext) {
+  /**
+   * The pages whose publish time has come, by the database's clock, not this process's: with
+   * several instances a fast clock on one would publish an embargoed page early. On PostgreSQL
+   * the comparison is the server's `now()` (stored times are ISO text, so they are read as
+   * timestamptz rather than compared as text with another format). A SQLite file is local, so
+   * its clock is this process's clock: `now()` (injectable in tests) is the database's clock.
+   */
+  async function dueNow(limit: number) {
+    const db = await opened();
+    type Due = { id: number; slug: string; publish_at: string; scheduled_by: string | null };
+    return db.engine === 'postgres'
+      ? db.query<Due>`
+          SELECT id, slug, publish_at, scheduled_by FROM pages
+          WHERE publish_at IS NOT NULL AND publish_at::timestamptz <= now()
+          ORDER BY publish_at, id LIMIT ${limit}`
+      : db.query<Due>`
+          SELECT id, slug, publish_at, scheduled_by FROM pages
+          WHERE publish_at IS NOT NULL AND publish_at <= ${now().toISOString()}
+          ORDER BY publish_at, id LIMIT ${limit}`;
+  }
+
   return {
     /**
      * Schedules the page's draft to be published at `at` (whatever the draft says then), on
@@ -33,6 +54,9 @@ export function schedules({ read, write, now }: StoreContext) {
         onlyIfUnscheduled?: boolean;
       } = {},
     ): Promise<Schedule> {
+      // "In the past" is judged by this process's clock: it only words a refusal for the
+      // editor; a time accepted by a slow clock is published at the next check, by the
+      // database's clock (dueNow), never early.
       const problem = Number.isNaN(at.getTime())
         ? unreadableTimeMessage()
         : publishTimeProblem(at, now());
@@ -131,12 +155,7 @@ export function schedules({ read, write, now }: StoreContext) {
      * others find nothing to clear and move on: once, whoever asks.
      */
     async publishDue(limit = 50): Promise<ScheduledPublish[]> {
-      const due = await read(
-        (q) => q<{ id: number; slug: string; publish_at: string; scheduled_by: string | null }>`
-          SELECT id, slug, publish_at, scheduled_by FROM pages
-          WHERE publish_at IS NOT NULL AND publish_at <= ${now().toISOString()}
-          ORDER BY publish_at, id LIMIT ${limit}`,
-      );
+      const due = await dueNow(limit);
       const published: ScheduledPublish[] = [];
       for (const page of due) {
         const outcome = await write(async (q, changed) => {

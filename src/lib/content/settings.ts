@@ -7,6 +7,7 @@ import 'server-only';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Query } from '../data/db';
+import { lineText } from './clean-text';
 import { ContentError } from './errors';
 import { recordEvent } from './events';
 import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from './field-limits';
@@ -48,13 +49,21 @@ function settingsOf(rows: readonly { key: string; value: string }[]): SiteSettin
 }
 
 export const siteSettingsSchema = z.object({
-  title: z
-    .string()
-    .trim()
-    .min(1, 'Enter the site title.')
-    .max(SITE_TITLE_MAX, `Use at most ${SITE_TITLE_MAX} characters.`),
-  tagline: z.string().trim().max(TAGLINE_MAX, `Use at most ${TAGLINE_MAX} characters.`),
-  footer: z.string().trim().max(FOOTER_MAX, `Use at most ${FOOTER_MAX} characters.`),
+  // Each is one line, cleaned as a page's title is (clean-text.ts): NUL never reaches the
+  // database (PostgreSQL refuses it), and no invisible character changes how the header reads.
+  title: lineText().pipe(
+    z
+      .string()
+      .trim()
+      .min(1, 'Enter the site title.')
+      .max(SITE_TITLE_MAX, `Use at most ${SITE_TITLE_MAX} characters.`),
+  ),
+  tagline: lineText().pipe(
+    z.string().trim().max(TAGLINE_MAX, `Use at most ${TAGLINE_MAX} characters.`),
+  ),
+  footer: lineText().pipe(
+    z.string().trim().max(FOOTER_MAX, `Use at most ${FOOTER_MAX} characters.`),
+  ),
   navigation: z.array(z.number().int().positive()).max(20, 'Twenty links at most.').nullable(),
 });
 

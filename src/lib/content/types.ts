@@ -81,20 +81,28 @@ export type ScheduledPublish = {
   refused?: string;
 };
 
-/** A published version of a page, as kept in its history. */
-export type Revision = {
+/**
+ * A published version of a page as its history lists it: when, by whom, no text. A page
+ * published hundreds of times with a long body must not load every body to list them; the
+ * one or two a view shows or compares are read by id (Revision).
+ */
+export type RevisionSummary = {
   id: number;
   pageId: number;
-  title: string;
-  summary: string;
-  bodyMarkdown: string;
-  bodyHtml: string;
   publishedAt: string;
   publishedBy: string | null;
   /** True when a schedule published it (on behalf of `publishedBy`). */
   bySchedule: boolean;
   /** The revision visitors see now. */
   current: boolean;
+};
+
+/** A published version of a page, with its text. */
+export type Revision = RevisionSummary & {
+  title: string;
+  summary: string;
+  bodyMarkdown: string;
+  bodyHtml: string;
 };
 
 /** The site's own settings, edited in preview. `navigation` null: every published page. */

@@ -3,12 +3,14 @@
 // transaction on the target, and the counts of both sides to compare.
 import 'server-only';
 import { type Database, type Query, sqlTemplate } from './db';
+import { isDatabaseBusy, isDatabaseUnavailable } from './db-errors';
 
 /** Copied tables, parents first, with the columns copied. */
 const TABLES = [
   // published_revision_id points into revisions, copied next: set after them.
   {
     name: 'pages',
+    key: ['id', 'slug'],
     columns: [
       'id',
       'slug',
@@ -26,6 +28,7 @@ const TABLES = [
   },
   {
     name: 'revisions',
+    key: ['id', 'page_id'],
     columns: [
       'id',
       'page_id',
@@ -40,13 +43,24 @@ const TABLES = [
   },
   {
     name: 'drafts',
+    key: ['page_id'],
     columns: ['page_id', 'title', 'summary', 'body', 'body_html', 'updated_at', 'updated_by'],
   },
-  { name: 'slug_history', columns: ['old_slug', 'page_id', 'renamed_at'] },
-  { name: 'editors', columns: ['id', 'email', 'password_hash', 'created_at'] },
-  { name: 'editor_sessions', columns: ['id_hash', 'editor_id', 'created_at', 'expires_at'] },
+  {
+    name: 'slug_history',
+    key: ['old_slug', 'page_id'],
+    columns: ['old_slug', 'page_id', 'renamed_at'],
+  },
+  { name: 'editors', key: ['id'], columns: ['id', 'email', 'password_hash', 'created_at'] },
+  // A session is named by its editor and start, never by its (secret's) hash.
+  {
+    name: 'editor_sessions',
+    key: ['editor_id', 'created_at'],
+    columns: ['id_hash', 'editor_id', 'created_at', 'expires_at'],
+  },
   {
     name: 'preview_links',
+    key: ['id', 'page_id'],
     columns: [
       'id',
       'page_id',
@@ -59,6 +73,7 @@ const TABLES = [
   },
   {
     name: 'media',
+    key: ['id', 'hash'],
     columns: [
       'id',
       'hash',
@@ -74,15 +89,77 @@ const TABLES = [
   },
   {
     name: 'media_variants',
+    key: ['media_id', 'name'],
     columns: ['media_id', 'name', 'content_type', 'width', 'height', 'data'],
   },
   // The outbox comes along whole, dispatched or not: an undispatched event is delivered by
   // the target's dispatcher (at least once, as anywhere).
   {
     name: 'events',
+    key: ['id', 'type'],
     columns: ['id', 'type', 'page_id', 'slug', 'payload', 'editor', 'created_at', 'dispatched_at'],
   },
 ] as const;
+
+/**
+ * A row the target would not take, named in one line (table, the row's key, the field when it
+ * can be told): old data written before a rule existed — a NUL stored by SQLite, which
+ * PostgreSQL refuses in text — must be found and mended, not guessed at from a stack trace.
+ * Nothing is copied (the target's transaction rolls back).
+ */
+export class CopyRowError extends Error {
+  override name = 'CopyRowError';
+}
+
+function rowName(table: string, key: readonly string[], row: Record<string, unknown>): string {
+  const shown = (value: unknown) =>
+    JSON.stringify(typeof value === 'bigint' ? Number(value) : value);
+  return `${table} row ${key.map((column) => `${column}=${shown(row[column])}`).join(' ')}`;
+}
+
+/** The first field of `row` the target cannot store, and why, as far as it can be told. */
+function fieldProblem(
+  target: Database,
+  columns: readonly string[],
+  row: Record<string, unknown>,
+): { field: string; why: string } | null {
+  if (target.engine !== 'postgres') return null;
+  for (const column of columns) {
+    const value = row[column];
+    if (typeof value === 'string' && value.includes('\u0000'))
+      return {
+        field: column,
+        why: 'holds a NUL character (U+0000), which PostgreSQL cannot store in text',
+      };
+  }
+  return null;
+}
+
+/** Inserts one row, or throws a CopyRowError naming it (and its field, when known). */
+async function insertRow(
+  target: Database,
+  q: Query,
+  insert: TemplateStringsArray,
+  table: { name: string; key: readonly string[]; columns: readonly string[] },
+  row: Record<string, unknown>,
+): Promise<void> {
+  const known = fieldProblem(target, table.columns, row);
+  const name = rowName(table.name, table.key, row);
+  if (known)
+    throw new CopyRowError(
+      `cannot copy ${name}: field ${known.field} ${known.why}; nothing was copied`,
+    );
+  try {
+    await q(insert, ...table.columns.map((column) => row[column] ?? null));
+  } catch (error) {
+    // A database that is busy or out of reach is not this row's fault: said as such elsewhere.
+    if (isDatabaseBusy(error) || isDatabaseUnavailable(error)) throw error;
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    throw new CopyRowError(`cannot copy ${name}: ${reason}; nothing was copied`);
+  }
+}
+
+const SETTINGS_TABLE = { name: 'settings', key: ['key'], columns: ['key', 'value'] } as const;
 
 /** Tables whose id the target's own sequence must continue after (PostgreSQL identity). */
 const IDENTITY_TABLES = ['revisions', 'editors', 'preview_links', 'media', 'events'] as const;
@@ -136,20 +213,23 @@ export async function copySite(source: Database, target: Database): Promise<Copy
         ...table.columns.slice(1).map(() => ', '),
         ')',
       ]);
-      for (const row of rows.get(table.name) ?? [])
-        await q(insert, ...table.columns.map((column) => row[column] ?? null));
+      for (const row of rows.get(table.name) ?? []) await insertRow(target, q, insert, table, row);
     }
     for (const pointer of pagePointers)
       await q`UPDATE pages SET published_revision_id = ${Number(pointer.published_revision_id)}
               WHERE id = ${Number(pointer.id)}`;
     const [targetVersion] = await q<{ value: string }>`
       SELECT value FROM settings WHERE key = 'content_version'`;
+    const upsertSetting = sqlTemplate([
+      'INSERT INTO settings (key, value) VALUES (',
+      ', ',
+      ') ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    ]);
     for (const setting of settings) {
       let value = setting.value;
       if (setting.key === 'content_version')
         value = String(Math.max(Number(value), Number(targetVersion?.value ?? 0)) + 1);
-      await q`INSERT INTO settings (key, value) VALUES (${setting.key}, ${value})
-              ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
+      await insertRow(target, q, upsertSetting, SETTINGS_TABLE, { key: setting.key, value });
     }
     if (target.engine === 'postgres') {
       for (const table of IDENTITY_TABLES)

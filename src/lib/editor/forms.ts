@@ -4,6 +4,7 @@
 // A schema reads a form posted as the browser sends it (a field missing or a file where text
 // belongs reads as ''); a form that fails one is forged, and its action answers 400 (action.ts).
 import { z } from 'zod';
+import { lineText } from '../content/clean-text';
 import { pageFieldsSchema } from '../content/page-fields';
 import { isValidSlug, validateNewSlug } from '../http/routes';
 
@@ -50,7 +51,8 @@ const repeated = z.preprocess(
 export const TYPED_FIELDS = ['title', 'summary', 'body', 'tagline', 'footer'] as const;
 
 export const editorFormSchema = pageFieldsSchema.extend({
-  slug: z.string().superRefine((slug, ctx) => {
+  // A slug pasted with an invisible character (a zero-width space) is the slug without it.
+  slug: lineText().superRefine((slug, ctx) => {
     const problem = validateNewSlug(slug);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }),

@@ -5,6 +5,7 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import type { Metadata, Sharp, SharpOptions } from 'sharp';
+import { cleanLine } from '../content/clean-text';
 import { ContentError } from '../content/errors';
 import { ALT_NEEDED_MESSAGE, type ImageFormat } from './media-refs';
 
@@ -235,15 +236,8 @@ export const ALT_MAX = 300;
  * name read backwards).
  */
 export function normaliseAlt(alt: string): string {
-  return plainText(alt).replace(/\s+/g, ' ').trim();
-}
-
-/** Text without control characters or bidirectional overrides. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-const UNSHOWABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g;
-
-function plainText(text: string): string {
-  return text.replace(UNSHOWABLE, '');
+  // One line, cleaned as a page's title is (clean-text.ts: controls, bidi overrides, zero-width).
+  return cleanLine(alt).replace(/\s+/g, ' ').trim();
 }
 
 export function altProblem(alt: string): string | null {
@@ -254,7 +248,7 @@ export function altProblem(alt: string): string | null {
 
 /** A file name fit to show (never used to serve: URLs use the hash). */
 export function displayName(name: string | undefined): string {
-  const base = plainText(String(name ?? ''))
+  const base = cleanLine(String(name ?? ''))
     .replace(/^.*[\\/]/, '')
     .replace(/\s+/g, ' ');
   return [...base].slice(0, 120).join('').trim() || 'image';

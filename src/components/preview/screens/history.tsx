@@ -1,18 +1,27 @@
 // Owns /preview/<slug>?history: every publish, any version as it was, a word diff of two.
 import 'server-only';
 import { contentStore } from '../../../lib/content/content';
-import { historyQuery, PageHistory } from '../page-history';
+import { historyQuery, PageHistory, versionsAsked } from '../page-history';
 import type { ScreenProps } from './asked';
 import { Banner, pageOf } from './page-of';
 
 export async function HistoryScreen({ asked }: ScreenProps) {
   const page = await pageOf(asked);
-  const revisions = await contentStore().listRevisions(page.id);
+  const store = contentStore();
+  const query = historyQuery(asked.params);
+  // The list carries no text; only the versions this view shows or compares are read whole,
+  // each by id and only from this page's history (an id of another page's is not found).
+  const [revisions, texts] = await Promise.all([
+    store.listRevisions(page.id),
+    Promise.all(versionsAsked(query).map((id) => store.getRevision(page.id, id))).then(
+      (found) => new Map(found.flatMap((revision) => (revision ? [[revision.id, revision]] : []))),
+    ),
+  ]);
   return (
     <>
       <title>{`History: ${page.title} · Folio preview`}</title>
       <Banner page={page} editing={false} notice={asked.notice} />
-      <PageHistory page={page} revisions={revisions} query={historyQuery(asked.params)} />
+      <PageHistory page={page} revisions={revisions} texts={texts} query={query} />
     </>
   );
 }
