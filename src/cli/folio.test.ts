@@ -90,7 +90,7 @@ describe('folio CLI', () => {
     const cli = await harness({}, '', { db: blank });
     expect(await cli.run('db', 'migrate')).toBe(0);
     expect(cli.out.at(-1)).toBe(
-      'applied 7 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings, 4 scheduled-publishing, 5 media, 6 missed-schedules, 7 content-events\n',
+      'applied 8 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings, 4 scheduled-publishing, 5 media, 6 missed-schedules, 7 content-events, 8 share-link-makers\n',
     );
     await blank.close();
     await made.drop();
@@ -194,13 +194,30 @@ describe('folio CLI', () => {
     const session = await createSession(cli.db.query, editorId);
     expect(await cli.run('editor', 'list')).toBe(0);
     expect(cli.out.at(-1)).toMatch(/^ed@example\.com\s+added \S+\s+1 session\(s\)\n$/);
+    // Issue 24: a reset and a removal revoke the editor's share links, and say how many.
+    const { createPreviewLink, checkPreviewLink } = await import('../lib/share-links/share-links');
+    await createContentStore(cli.db).putPage({ slug: 's', title: 'S', summary: '', body: 'x' });
+    const pageId = (await createContentStore(cli.db).getPage('s', { draft: true }))?.id ?? 0;
+    const linkOf = async () =>
+      (await createPreviewLink(cli.db, { pageId, createdBy: 'ed@example.com', ttlSeconds: 60 }))
+        .token;
+    const beforeReset = await linkOf();
     expect(await cli.run('editor', 'add', 'ed@example.com')).toBe(0);
-    expect(cli.out.at(-1)).toBe('password of ed@example.com reset; 1 session(s) ended\n');
+    expect(cli.out.at(-1)).toBe(
+      'password of ed@example.com reset; 1 session(s) ended and revoked 1 share link they made\n',
+    );
     expect(await getSession(cli.db, session.id)).toBeNull();
+    expect((await checkPreviewLink(cli.db, beforeReset)).ok).toBe(false);
     await createSession(cli.db.query, editorId);
     expect(await cli.run('editor', 'sessions', 'revoke', 'ed@example.com')).toBe(0);
     expect(cli.out.at(-1)).toBe('1 session(s) of ed@example.com ended\n');
+    const beforeRemoval = [await linkOf(), await linkOf()];
     expect(await cli.run('editor', 'remove', 'ed@example.com')).toBe(0);
+    expect(cli.out.at(-1)).toBe(
+      'editor ed@example.com removed and revoked 2 share links they made\n',
+    );
+    for (const token of beforeRemoval)
+      expect((await checkPreviewLink(cli.db, token)).ok).toBe(false);
     expect(await cli.run('editor', 'list')).toBe(0);
     expect(cli.out.at(-1)).toContain('no editors yet');
   });
@@ -220,6 +237,22 @@ describe('folio CLI', () => {
     expect(await cli.run('preview-link', 'revoke', id ?? '')).toBe(0);
     expect(await cli.run('preview-link', 'list', 'about')).toBe(0);
     expect(cli.out.at(-1)).toBe('no open share links\n');
+  });
+
+  test('preview-link obeys the per-page cap: refused in one line, nothing made', async () => {
+    const cli = await harness();
+    await cli.run('db', 'seed');
+    const { MAX_OPEN_LINKS_PER_PAGE } = await import('../lib/share-links/share-links');
+    for (let i = 0; i < MAX_OPEN_LINKS_PER_PAGE; i++)
+      expect(await cli.run('preview-link', 'about')).toBe(0);
+    expect(await cli.run('preview-link', 'about')).toBe(1);
+    expect(cli.err.at(-1)).toBe(
+      `folio: no link made: This page already has ${MAX_OPEN_LINKS_PER_PAGE} open share links: revoke one first. (\`preview-link list\`, then \`preview-link revoke <id>\`)\n`,
+    );
+    const [row] = await cli.db.query<{
+      n: number | string;
+    }>`SELECT COUNT(*) AS n FROM preview_links`;
+    expect(Number(row?.n)).toBe(MAX_OPEN_LINKS_PER_PAGE);
   });
 
   test('media refresh makes the sizes an image stored before them lacks, and its pages offer them', async () => {

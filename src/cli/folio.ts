@@ -99,7 +99,7 @@ export const COMMANDS: readonly Command[] = [
     args: '<email>',
     positionals: 1,
     summary:
-      'create an editor, or reset their password (ends their sessions); asks for the password',
+      'create an editor, or reset their password (ends their sessions and share links); asks for the password',
     createsDatabase: true,
     load: async () => (await import('./commands/editor')).editorAdd,
   },
@@ -112,7 +112,7 @@ export const COMMANDS: readonly Command[] = [
     name: 'editor remove',
     args: '<email>',
     positionals: 1,
-    summary: 'remove an editor and end their sessions',
+    summary: 'remove an editor, end their sessions and revoke their share links',
     load: async () => (await import('./commands/editor')).editorRemove,
   },
   {

@@ -242,7 +242,7 @@ describe('the folio CLI, run as an operator runs it', () => {
     const databaseUrl = await newDatabaseUrl();
     const first = await folio(['db', 'migrate'], { databaseUrl });
     expect(first.stdout).toBe(
-      'applied 7 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings, 4 scheduled-publishing, 5 media, 6 missed-schedules, 7 content-events\n',
+      'applied 8 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings, 4 scheduled-publishing, 5 media, 6 missed-schedules, 7 content-events, 8 share-link-makers\n',
     );
     const again = await folio(['db', 'migrate'], { databaseUrl });
     expect(again.stdout).toBe('nothing to do: the database is up to date\n');

@@ -4,12 +4,17 @@ import 'server-only';
 import { addEditor, endSessionsOf, listEditors, removeEditor } from '../../lib/editors/accounts';
 import { CliError, one, type Run } from '../command';
 
+/** What a removal or reset did to the editor's share links, said so the operator knows. */
+function linksRevoked(count: number): string {
+  return `revoked ${count} share link${count === 1 ? '' : 's'} they made`;
+}
+
 export const editorAdd: Run = async ({ positionals }, { db, io }) => {
   const editor = await addEditor(db, one(positionals), await io.readPassword());
   io.stdout(
     editor.created
       ? `editor ${editor.email} added\n`
-      : `password of ${editor.email} reset; ${editor.sessionsEnded} session(s) ended\n`,
+      : `password of ${editor.email} reset; ${editor.sessionsEnded} session(s) ended and ${linksRevoked(editor.linksRevoked)}\n`,
   );
 };
 
@@ -24,8 +29,9 @@ export const editorList: Run = async (_args, { db, io }) => {
 
 export const editorRemove: Run = async ({ positionals }, { db, io }) => {
   const email = one(positionals);
-  if (!(await removeEditor(db, email))) throw new CliError(`there is no editor ${email}`);
-  io.stdout(`editor ${email} removed\n`);
+  const removed = await removeEditor(db, email);
+  if (!removed) throw new CliError(`there is no editor ${email}`);
+  io.stdout(`editor ${email} removed and ${linksRevoked(removed.linksRevoked)}\n`);
 };
 
 export const editorSessionsRevoke: Run = async ({ positionals }, { db, io }) => {

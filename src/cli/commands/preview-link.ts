@@ -8,6 +8,7 @@ import {
   listPreviewLinks,
   parseTtl,
   revokePreviewLink,
+  ShareLinkCapError,
 } from '../../lib/share-links/share-links';
 import { CliError, one, pageIdOf, type Run, UsageError } from '../command';
 
@@ -36,10 +37,17 @@ export const previewLinkCreate: Run = async ({ positionals, values }, { db, io }
   const slug = one(positionals);
   const ttl = parseTtl(typeof values.ttl === 'string' ? values.ttl : '24h');
   if ('error' in ttl) throw new UsageError(ttl.error);
+  // The CLI's links are one maker's ('cli'): the same caps as an editor's, refused in one line.
   const { token, link } = await createPreviewLink(db, {
     pageId: await pageIdOf(createContentStore(db), slug),
     createdBy: 'cli',
     ttlSeconds: ttl.seconds,
+  }).catch((error: unknown) => {
+    if (error instanceof ShareLinkCapError)
+      throw new CliError(
+        `no link made: ${error.message} (\`preview-link list\`, then \`preview-link revoke <id>\`)`,
+      );
+    throw error;
   });
   io.stdout(`${io.siteUrl}${shareLinkPath(slug, token)}\n`);
   io.stderr(`link ${link.id}, works until ${link.expiresAt}\n`);

@@ -64,7 +64,7 @@ describe('migrations', () => {
     const outputs = await Promise.all(children.map((child) => new Response(child.stdout).text()));
     expect(await Promise.all(children.map((child) => child.exited))).toEqual([0, 0]);
     expect(outputs.sort()).toEqual([
-      'applied 7 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings, 4 scheduled-publishing, 5 media, 6 missed-schedules, 7 content-events\n',
+      'applied 8 migration(s): 1 initial, 2 links-and-throttle, 3 editor-and-site-settings, 4 scheduled-publishing, 5 media, 6 missed-schedules, 7 content-events, 8 share-link-makers\n',
       'nothing to do: the database is up to date\n',
     ]);
     await blank.drop();

@@ -156,9 +156,11 @@ export const signInFormSchema = z.object({
   next: field,
 });
 
-/** Sign out (the preview layout's button): here or on every device. */
+/** Sign out (the preview layout's button): here or on every device, and the links made. */
 export const signOutFormSchema = z.object({
   everywhere: field.transform((value) => value === '1'),
+  // A checkbox: absent when unticked. Read only with `everywhere`.
+  revokeLinks: field.transform((value) => value === '1'),
 });
 
 /** The editor form's fields (page-editor.tsx) as typed, and the button pressed. */

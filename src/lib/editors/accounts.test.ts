@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { openTestDatabase } from '../../../tests/databases';
+import { createContentStore } from '../content/content';
+import { checkPreviewLink, createPreviewLink } from '../share-links/share-links';
 import {
   addEditor,
   createSession,
@@ -61,8 +63,47 @@ describe('editor accounts', () => {
     ]);
     expect(await endSessionsOf(db, 'ed@example.com')).toBe(1);
     expect(await endSessionsOf(db, 'nobody@example.com')).toBeNull();
-    expect(await removeEditor(db, 'AMY@example.com')).toBe(true);
-    expect(await removeEditor(db, 'amy@example.com')).toBe(false);
+    expect(await removeEditor(db, 'AMY@example.com')).toEqual({ linksRevoked: 0 });
+    expect(await removeEditor(db, 'amy@example.com')).toBeNull();
+  });
+});
+
+// Hostile review, issue 24: a removed editor's (or an old password's) 7-day links kept opening
+// the page's current draft.
+describe("an editor's share links end with their access", () => {
+  async function linkBy(createdBy: string) {
+    const store = createContentStore(db);
+    await store.putPage({ slug: 'secret', title: 'Secret', summary: '', body: 'draft' });
+    const page = await store.getPage('secret', { draft: true });
+    return (await createPreviewLink(db, { pageId: page?.id ?? 0, createdBy, ttlSeconds: 3600 }))
+      .token;
+  }
+  const opens = async (token: string) => (await checkPreviewLink(db, token)).ok;
+
+  test('removing an editor revokes every link they made, and adding them again revives none', async () => {
+    await addEditor(db, 'ed@example.com', 'correct horse battery');
+    await addEditor(db, 'amy@example.com', 'correct horse battery');
+    const eds = [await linkBy('ed@example.com'), await linkBy('ed@example.com')];
+    const amys = await linkBy('amy@example.com');
+    expect(await removeEditor(db, 'ED@example.com')).toEqual({ linksRevoked: 2 });
+    for (const token of eds) expect(await opens(token)).toBe(false);
+    expect(await opens(amys)).toBe(true);
+    await addEditor(db, 'ed@example.com', 'a brand new passphrase');
+    for (const token of eds) expect(await opens(token)).toBe(false);
+  });
+
+  test('a password reset revokes every link the editor made; a new editor revokes nothing', async () => {
+    expect(await addEditor(db, 'ed@example.com', 'correct horse battery')).toMatchObject({
+      linksRevoked: 0,
+    });
+    const token = await linkBy('ed@example.com');
+    const cli = await linkBy('cli');
+    expect(await addEditor(db, 'ed@example.com', 'another long passphrase')).toMatchObject({
+      created: false,
+      linksRevoked: 1,
+    });
+    expect(await opens(token)).toBe(false);
+    expect(await opens(cli)).toBe(true);
   });
 });
 

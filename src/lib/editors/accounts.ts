@@ -3,6 +3,7 @@ import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Database, Query } from '../data/db';
+import { revokeLinksMadeBy } from '../share-links/share-links';
 
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
 
@@ -34,13 +35,14 @@ function hashSessionId(id: string): string {
 
 /**
  * Creates an editor, or resets the password of an existing one — which ends every session
- * signed in with the old password (whoever knew it is signed out).
+ * signed in with the old password (whoever knew it is signed out) and revokes every share link
+ * the editor made (whoever held the old password could have made them), in the same commit.
  */
 export async function addEditor(
   db: Database,
   email: string,
   password: string,
-): Promise<Editor & { created: boolean; sessionsEnded: number }> {
+): Promise<Editor & { created: boolean; sessionsEnded: number; linksRevoked: number }> {
   const parsedEmail = emailSchema.parse(email);
   const parsedPassword = passwordSchema.parse(password);
   const hash = await Bun.password.hash(parsedPassword, { algorithm: 'argon2id' });
@@ -54,7 +56,8 @@ export async function addEditor(
     if (!row) throw new Error('editor insert returned no row');
     const id = Number(row.id);
     const sessionsEnded = existing ? await endAllSessions(q, id) : 0;
-    return { id, email: row.email, created: !existing, sessionsEnded };
+    const linksRevoked = existing ? await revokeLinksMadeBy(q, row.email) : 0;
+    return { id, email: row.email, created: !existing, sessionsEnded, linksRevoked };
   });
 }
 
@@ -79,12 +82,20 @@ export async function listEditors(db: Database, now = Date.now()): Promise<Edito
   }));
 }
 
-/** Removes an editor and their sessions; false when there was no such editor. */
-export async function removeEditor(db: Database, email: string): Promise<boolean> {
-  const removed = await db.transaction(
-    (q) => q`DELETE FROM editors WHERE email = ${email.trim().toLowerCase()} RETURNING id`,
-  );
-  return removed.length > 0;
+/**
+ * Removes an editor, their sessions and every share link they made (a person who may no
+ * longer edit must not keep showing drafts), in one commit; null when there was no such
+ * editor, else how many open links were revoked.
+ */
+export async function removeEditor(
+  db: Database,
+  email: string,
+): Promise<{ linksRevoked: number } | null> {
+  return db.transaction(async (q) => {
+    const [removed] = await q<{ email: string }>`
+      DELETE FROM editors WHERE email = ${email.trim().toLowerCase()} RETURNING email`;
+    return removed ? { linksRevoked: await revokeLinksMadeBy(q, removed.email) } : null;
+  });
 }
 
 /** Ends every session of the editor with `email`; null when there is no such editor. */

@@ -7,6 +7,7 @@ import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
 import { markPrivate, requestContext, setResponseCookie } from '../http/request-context';
 import { DEVICE_COOKIE, SESSION_COOKIE } from '../http/routes';
 import { siteSecret } from '../runtime/secrets';
+import { revokeLinksMadeBy } from '../share-links/share-links';
 import {
   createSession,
   credentialGeneration,
@@ -105,15 +106,30 @@ export async function signInEditor(email: string, password: string): Promise<Sig
   }
 }
 
-export async function endEditorSession({ everywhere = false } = {}): Promise<void> {
+/**
+ * Signs out: this session, or with `everywhere` every session of the editor, and then with
+ * `revokeLinks` every share link they made too, in the same commit (a lost laptop's links
+ * are as much a worry as its sessions). Whether every session ended (a stale form of an
+ * ended session ends nothing), and how many links were revoked.
+ */
+export async function endEditorSession({
+  everywhere = false,
+  revokeLinks = false,
+} = {}): Promise<{ signedOutEverywhere: boolean; linksRevoked: number }> {
   const context = requestContext();
   const db = await getDatabase();
   const id = cookieFromRequest(SESSION_COOKIE);
   const session = await getSession(db, id);
-  await db.transaction(async (q) => {
-    if (everywhere && session) await endAllSessions(q, session.editor.id);
+  const linksRevoked = await db.transaction(async (q) => {
+    let revoked = 0;
+    if (everywhere && session) {
+      await endAllSessions(q, session.editor.id);
+      if (revokeLinks) revoked = await revokeLinksMadeBy(q, session.editor.email);
+    }
     await endSession(q, id);
+    return revoked;
   });
   context.session = Promise.resolve(null);
   setResponseCookie(cookie(SESSION_COOKIE, '', 0, 'Lax'));
+  return { signedOutEverywhere: everywhere && session !== null, linksRevoked };
 }

@@ -1,13 +1,19 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { openTestDatabase } from '../../../tests/databases';
+import { createThrowAwayDatabase, openTestDatabase } from '../../../tests/databases';
 import { type ContentStore, createContentStore } from '../content/content';
+import { migrate, openDatabase } from '../data/db';
+import { migrations } from '../data/migrations';
 import {
   checkPreviewLink,
   createPreviewLink,
   listPreviewLinks,
+  MAX_OPEN_LINKS_PER_PAGE,
+  MAX_OPEN_LINKS_PER_PERSON,
   MAX_PREVIEW_LINK_SECONDS,
   parseTtl,
+  revokeLinksMadeBy,
   revokePreviewLink,
+  ShareLinkCapError,
 } from './share-links';
 
 // On the run's engine (FOLIO_TEST_ENGINE).
@@ -88,6 +94,170 @@ describe('preview links', () => {
     await expect(
       createPreviewLink(db, { pageId, createdBy: null, ttlSeconds: MAX_PREVIEW_LINK_SECONDS + 1 }),
     ).rejects.toThrow(RangeError);
+  });
+});
+
+/** `count` pages of their own (a person's cap spans pages), their ids. */
+async function morePages(count: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) {
+    await store.putPage({ slug: `more-${i}`, title: `More ${i}`, summary: '', body: 'x' });
+    ids.push((await store.getPage(`more-${i}`, { draft: true }))?.id ?? 0);
+  }
+  return ids;
+}
+
+const openCount = async () =>
+  Number(
+    (
+      await db.query<{ n: number | string }>`
+        SELECT COUNT(*) AS n FROM preview_links WHERE revoked_at IS NULL`
+    )[0]?.n,
+  );
+
+// Hostile review, issue 24: links outlived their maker, and nothing capped how many one person
+// made (300 on a page in 8 s, all listed in the banner).
+describe('share links answer to their maker, and are capped', () => {
+  test('a page holds at most MAX_OPEN_LINKS_PER_PAGE open links: the next is refused, nothing made', async () => {
+    for (let i = 0; i < MAX_OPEN_LINKS_PER_PAGE; i++)
+      await createPreviewLink(db, {
+        pageId,
+        createdBy: `ed${i % 3}@x.org`,
+        ttlSeconds: 60,
+        now: NOW,
+      });
+    const refused = await createPreviewLink(db, {
+      pageId,
+      createdBy: 'amy@x.org',
+      ttlSeconds: 60,
+      now: NOW,
+    }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ShareLinkCapError);
+    expect((refused as ShareLinkCapError).message).toBe(
+      `This page already has ${MAX_OPEN_LINKS_PER_PAGE} open share links: revoke one first.`,
+    );
+    expect(await openCount()).toBe(MAX_OPEN_LINKS_PER_PAGE);
+    // Only open links count: one revoked, or all expired, make room again.
+    const [newest] = await listPreviewLinks(db, { pageId, now: NOW });
+    await revokePreviewLink(db, newest?.id ?? 0);
+    await createPreviewLink(db, { pageId, createdBy: 'amy@x.org', ttlSeconds: 60, now: NOW });
+    await createPreviewLink(db, {
+      pageId,
+      createdBy: 'amy@x.org',
+      ttlSeconds: 60,
+      now: NOW + 61_000,
+    });
+  });
+
+  test('one person holds at most MAX_OPEN_LINKS_PER_PERSON open links, across pages; others still can', async () => {
+    const pages = await morePages(
+      Math.ceil(MAX_OPEN_LINKS_PER_PERSON / MAX_OPEN_LINKS_PER_PAGE) + 1,
+    );
+    for (let i = 0; i < MAX_OPEN_LINKS_PER_PERSON; i++)
+      await createPreviewLink(db, {
+        pageId: pages[Math.floor(i / MAX_OPEN_LINKS_PER_PAGE)] ?? 0,
+        createdBy: 'ed@x.org',
+        ttlSeconds: 60,
+        now: NOW,
+      });
+    const refused = await createPreviewLink(db, {
+      pageId,
+      createdBy: 'ed@x.org',
+      ttlSeconds: 60,
+      now: NOW,
+    }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ShareLinkCapError);
+    expect((refused as ShareLinkCapError).cap).toBe('person');
+    expect(await listPreviewLinks(db, { pageId, now: NOW })).toEqual([]);
+    await createPreviewLink(db, { pageId, createdBy: 'amy@x.org', ttlSeconds: 60, now: NOW });
+  });
+
+  test('a burst of parallel creates never passes the page cap', async () => {
+    const burst = 2 * MAX_OPEN_LINKS_PER_PAGE;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: burst }, (_, i) =>
+        createPreviewLink(db, { pageId, createdBy: `p${i}@x.org`, ttlSeconds: 60, now: NOW }),
+      ),
+    );
+    const made = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+    const capped = outcomes.filter(
+      (outcome) => outcome.status === 'rejected' && outcome.reason instanceof ShareLinkCapError,
+    ).length;
+    expect({ made, capped }).toEqual({
+      made: MAX_OPEN_LINKS_PER_PAGE,
+      capped: burst - MAX_OPEN_LINKS_PER_PAGE,
+    });
+    expect(await openCount()).toBe(MAX_OPEN_LINKS_PER_PAGE);
+  }, 30_000);
+
+  test("a page's list is bounded in the query, whatever rows the table holds", async () => {
+    // Rows made before the caps existed (or by hand): the banner still lists at most the cap.
+    for (let i = 0; i < MAX_OPEN_LINKS_PER_PAGE + 15; i++)
+      await db.query`
+        INSERT INTO preview_links (page_id, token_hash, created_by, created_at, expires_at)
+        VALUES (${pageId}, ${`hash-${i}`}, 'ed@x.org', ${new Date(NOW).toISOString()},
+                ${new Date(NOW + 60_000).toISOString()})`;
+    expect(await listPreviewLinks(db, { pageId, now: NOW })).toHaveLength(MAX_OPEN_LINKS_PER_PAGE);
+  });
+
+  test("revokeLinksMadeBy revokes that maker's open links only, for good, and says how many", async () => {
+    const mine = [
+      await createPreviewLink(db, { pageId, createdBy: 'ed@x.org', ttlSeconds: 60, now: NOW }),
+      await createPreviewLink(db, { pageId, createdBy: 'ed@x.org', ttlSeconds: 3600, now: NOW }),
+    ];
+    const theirs = await createPreviewLink(db, {
+      pageId,
+      createdBy: 'amy@x.org',
+      ttlSeconds: 60,
+      now: NOW,
+    });
+    const cli = await createPreviewLink(db, { pageId, createdBy: 'cli', ttlSeconds: 60, now: NOW });
+    expect(await db.transaction((q) => revokeLinksMadeBy(q, 'ed@x.org', NOW))).toBe(2);
+    for (const { token } of mine)
+      expect(await checkPreviewLink(db, token, NOW)).toEqual({ ok: false, reason: 'revoked' });
+    expect((await checkPreviewLink(db, theirs.token, NOW)).ok).toBe(true);
+    expect((await checkPreviewLink(db, cli.token, NOW)).ok).toBe(true);
+    expect(await db.transaction((q) => revokeLinksMadeBy(q, 'ed@x.org', NOW))).toBe(0);
+  });
+});
+
+describe('migration 008', () => {
+  test('revokes, once and for good, the open links of editors removed before it', async () => {
+    const made = await createThrowAwayDatabase();
+    const old = await openDatabase(made.url, { migrate: false, poolSize: 1 });
+    try {
+      await migrate(
+        old,
+        migrations.filter((migration) => migration.id < 8),
+      );
+      const oldStore = createContentStore(old);
+      await oldStore.putPage({ slug: 'old', title: 'Old', summary: '', body: 'secret' });
+      const oldPage = (await oldStore.getPage('old', { draft: true }))?.id ?? 0;
+      await old.query`
+        INSERT INTO editors (email, password_hash, created_at)
+        VALUES ('kept@x.org', 'x', ${new Date().toISOString()})`;
+      const link = async (createdBy: string | null) =>
+        (await createPreviewLink(old, { pageId: oldPage, createdBy, ttlSeconds: 3600 })).token;
+      const [kept, removed, cli, nobody] = [
+        await link('kept@x.org'),
+        await link('removed@x.org'),
+        await link('cli'),
+        await link(null),
+      ];
+      expect(await migrate(old)).toHaveLength(1);
+      const opens = async (token: string) => (await checkPreviewLink(old, token)).ok;
+      expect(await opens(kept)).toBe(true);
+      expect(await opens(removed)).toBe(false);
+      expect(await opens(cli)).toBe(true);
+      expect(await opens(nobody)).toBe(true);
+      const [row] = await old.query<{ revoked_at: string }>`
+        SELECT revoked_at FROM preview_links WHERE created_by = 'removed@x.org'`;
+      // Written as the code writes its timestamps (toISOString), so comparisons hold.
+      expect(row?.revoked_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    } finally {
+      await old.close();
+      await made.drop();
+    }
   });
 });
 

@@ -4,13 +4,37 @@
 // hash of its random token is stored, so a copy of the database opens no drafts.
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
-import { type Database, getDatabase } from '../data/db';
+import { type Database, getDatabase, type Query } from '../data/db';
 
 /** What the share form offers; nothing lives longer than its longest choice. */
 export const SHARE_DURATIONS = { '1h': 3600, '24h': 24 * 3600, '7d': 7 * 24 * 3600 } as const;
 export type ShareDuration = keyof typeof SHARE_DURATIONS;
 export const DEFAULT_SHARE_DURATION: ShareDuration = '24h';
 export const MAX_PREVIEW_LINK_SECONDS = SHARE_DURATIONS['7d'];
+
+/**
+ * How many links may be open (not revoked, not expired) at once: on one page, and made by one
+ * person (an editor's email, or the CLI's operator as one). A reviewer needs one link and a
+ * busy page a handful; a page with hundreds was a script (hostile review, issue 24: 300 in 8 s,
+ * and a 370 KB banner listing them). Over either, nothing is made and the maker is told why.
+ */
+export const MAX_OPEN_LINKS_PER_PAGE = 20;
+export const MAX_OPEN_LINKS_PER_PERSON = 50;
+
+/** Why a link was not made: a cap was reached. The message is what the editor or operator reads. */
+export class ShareLinkCapError extends Error {
+  constructor(
+    readonly cap: 'page' | 'person',
+    readonly limit: number,
+  ) {
+    super(
+      cap === 'page'
+        ? `This page already has ${limit} open share links: revoke one first.`
+        : `You already have ${limit} open share links: revoke one first.`,
+    );
+    this.name = 'ShareLinkCapError';
+  }
+}
 
 export type PreviewLink = {
   id: number;
@@ -68,7 +92,14 @@ function toLink(row: LinkRow): PreviewLink {
   };
 }
 
-/** A new link to `pageId`'s draft; the token is returned once and never stored. */
+/**
+ * A new link to `pageId`'s draft; the token is returned once and never stored. Throws
+ * ShareLinkCapError, making nothing, when the page or its maker already has as many open links
+ * as the caps allow. The counts and the insert share one write transaction, and write
+ * transactions run one at a time across every process (db.ts: BEGIN IMMEDIATE on SQLite, a
+ * transaction-scoped advisory lock on PostgreSQL), so a burst of parallel creates, on any
+ * number of instances, never passes a cap: no row lock or retry is needed on top.
+ */
 export async function createPreviewLink(
   db: Database,
   {
@@ -81,10 +112,23 @@ export async function createPreviewLink(
   if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0 || ttlSeconds > MAX_PREVIEW_LINK_SECONDS)
     throw new RangeError(`a preview link lasts between 1 second and 7 days, not ${ttlSeconds}s`);
   const token = randomBytes(32).toString('base64url');
+  const nowIso = new Date(now).toISOString();
   const [row] = await db.transaction(async (q) => {
+    const [onPage] = await q<{ open: number | string }>`
+      SELECT COUNT(*) AS open FROM preview_links
+      WHERE page_id = ${pageId} AND revoked_at IS NULL AND expires_at > ${nowIso}`;
+    if (Number(onPage?.open ?? 0) >= MAX_OPEN_LINKS_PER_PAGE)
+      throw new ShareLinkCapError('page', MAX_OPEN_LINKS_PER_PAGE);
+    if (createdBy !== null) {
+      const [byPerson] = await q<{ open: number | string }>`
+        SELECT COUNT(*) AS open FROM preview_links
+        WHERE created_by = ${createdBy} AND revoked_at IS NULL AND expires_at > ${nowIso}`;
+      if (Number(byPerson?.open ?? 0) >= MAX_OPEN_LINKS_PER_PERSON)
+        throw new ShareLinkCapError('person', MAX_OPEN_LINKS_PER_PERSON);
+    }
     const [made] = await q<{ id: number }>`
       INSERT INTO preview_links (page_id, token_hash, created_by, created_at, expires_at)
-      VALUES (${pageId}, ${hashToken(token)}, ${createdBy}, ${new Date(now).toISOString()},
+      VALUES (${pageId}, ${hashToken(token)}, ${createdBy}, ${nowIso},
               ${new Date(now + ttlSeconds * 1000).toISOString()})
       RETURNING id`;
     if (!made) throw new Error('preview link insert returned no row');
@@ -94,6 +138,25 @@ export async function createPreviewLink(
   });
   if (!row) throw new Error('preview link insert returned no row');
   return { token, link: toLink(row) };
+}
+
+/**
+ * Revokes every open link `createdBy` made (an editor's email, as createPreviewLink stored
+ * it), inside the caller's transaction: removing an editor, resetting their password or
+ * signing them out everywhere ends their links in the same commit. Revoking sets revoked_at
+ * for good, so an editor added again with the same email revives none of them. How many.
+ */
+export async function revokeLinksMadeBy(
+  q: Query,
+  createdBy: string,
+  now = Date.now(),
+): Promise<number> {
+  const nowIso = new Date(now).toISOString();
+  const revoked = await q`
+    UPDATE preview_links SET revoked_at = ${nowIso}
+    WHERE created_by = ${createdBy} AND revoked_at IS NULL AND expires_at > ${nowIso}
+    RETURNING id`;
+  return revoked.length;
 }
 
 /** What a token opens: its live link, or why not. Never throws on malformed input. */
@@ -121,6 +184,8 @@ export async function listPreviewLinks(
   { pageId, now = Date.now() }: { pageId?: number; now?: number } = {},
 ): Promise<PreviewLink[]> {
   const nowIso = new Date(now).toISOString();
+  // One page's list is what its banner shows: bounded in the query too, so rows made before
+  // the caps existed (or by hand) can never make the banner list hundreds.
   const rows =
     pageId === undefined
       ? await db.query<LinkRow>`
@@ -131,7 +196,7 @@ export async function listPreviewLinks(
           SELECT l.id, l.page_id, p.slug, l.created_by, l.created_at, l.expires_at, l.revoked_at
           FROM preview_links l JOIN pages p ON p.id = l.page_id
           WHERE l.revoked_at IS NULL AND l.expires_at > ${nowIso} AND l.page_id = ${pageId}
-          ORDER BY l.id DESC`;
+          ORDER BY l.id DESC LIMIT ${MAX_OPEN_LINKS_PER_PAGE}`;
   return rows.map(toLink);
 }
 

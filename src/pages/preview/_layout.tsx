@@ -42,6 +42,13 @@ export default async function PreviewLayout({ children }: { children: ReactNode 
               <button type="submit" name="everywhere" value="1">
                 Sign out everywhere
               </button>
+              {/* Ticked by default: signing out everywhere is what an editor does after losing a
+                  device or a password, and the links made from it show drafts just as well.
+                  Only "Sign out everywhere" reads it; unticked, reviewers keep their links. */}
+              <label className="revoke-links">
+                <input type="checkbox" name="revokeLinks" value="1" defaultChecked />
+                Also revoke the share links I made
+              </label>
             </form>
           ) : null}
         </nav>

@@ -12,9 +12,29 @@ export function SignInScreen({ asked: { slug, params } }: ScreenProps) {
   return (
     <>
       <title>Sign in · Folio preview</title>
+      <SignedOutNotice params={params} />
       <SignInForm next={slug && params.has('edit') ? `${page}?edit` : page} />
       <KeptTyped />
     </>
+  );
+}
+
+/**
+ * What "Sign out everywhere" did (its action lands here): the sessions ended and, when the
+ * editor asked, how many of their share links were revoked. Only fixed words and digits are
+ * shown, so a hand-made address can say nothing else.
+ */
+function SignedOutNotice({ params }: { params: URLSearchParams }) {
+  if (params.get('notice') !== 'signed-out-everywhere') return null;
+  const revoked = params.get('revoked');
+  const count = revoked !== null && /^\d{1,6}$/.test(revoked) ? Number(revoked) : null;
+  return (
+    <p role="status" className="notice">
+      Signed out everywhere: every session of yours has ended.
+      {count === null
+        ? ' Your share links still work.'
+        : ` ${count === 1 ? '1 share link' : `${count} share links`} you made ${count === 1 ? 'was' : 'were'} revoked.`}
+    </p>
   );
 }
 

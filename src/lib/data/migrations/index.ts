@@ -7,6 +7,7 @@ import { migration004 } from './004-scheduled-publishing';
 import { migration005 } from './005-media';
 import { migration006 } from './006-missed-schedules';
 import { migration007 } from './007-content-events';
+import { migration008 } from './008-share-link-makers';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -20,4 +21,5 @@ export const migrations: readonly Migration[] = [
   migration005,
   migration006,
   migration007,
+  migration008,
 ];

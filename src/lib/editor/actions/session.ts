@@ -38,7 +38,19 @@ export async function signIn(_previous: SignInState, input: FormData): Promise<S
 }
 
 export async function signOut(input: FormData): Promise<void> {
-  const { everywhere } = readForm(signOutFormSchema, input);
-  await endEditorSession({ everywhere });
-  redirect(new URL('/preview', siteOrigin()), 303);
+  const { everywhere, revokeLinks } = readForm(signOutFormSchema, input);
+  const { signedOutEverywhere, linksRevoked } = await endEditorSession({
+    everywhere,
+    revokeLinks,
+  });
+  // The sign-in page says what happened; the count is only words on it (digits, read as such).
+  redirect(
+    new URL(
+      signedOutEverywhere
+        ? `/preview?notice=signed-out-everywhere${revokeLinks ? `&revoked=${linksRevoked}` : ''}`
+        : '/preview',
+      siteOrigin(),
+    ),
+    303,
+  );
 }

@@ -8,6 +8,7 @@ import {
   DEFAULT_SHARE_DURATION,
   SHARE_DURATIONS,
   type ShareDuration,
+  ShareLinkCapError,
   shareLinks,
 } from '../../share-links/share-links';
 import { rerenderActionRoute } from '../../waku/rerender';
@@ -45,11 +46,18 @@ export const createShareLink = editorForm({
       refuseForm(409);
       return { error: 'This page no longer exists.', ttl };
     }
-    const { token, link } = await shareLinks().create({
-      pageId: page.id,
-      createdBy: editor.editor.email,
-      ttlSeconds: SHARE_DURATIONS[ttl],
-    });
+    const made = await shareLinks()
+      .create({ pageId: page.id, createdBy: editor.editor.email, ttlSeconds: SHARE_DURATIONS[ttl] })
+      // A cap reached is the editor's to fix (revoke one), not a fault: said, nothing made.
+      .catch((error: unknown) => {
+        if (error instanceof ShareLinkCapError) return error;
+        throw error;
+      });
+    if (made instanceof ShareLinkCapError) {
+      refuseForm(409);
+      return { error: made.message, ttl };
+    }
+    const { token, link } = made;
     // With JavaScript the banner's list of open links updates too.
     rerenderActionRoute();
     return {
