@@ -84,6 +84,10 @@ export function onRenderError(error: unknown): void {
     markRenderFailed();
     const request = currentRequestContext();
     if (request) request.verdict = verdict;
+    // Waku prints "Error during rendering: …" (a raw stack on stderr) for any error without a
+    // digest; this one is answered and logged by the middleware, so it gets one.
+    if (typeof error === 'object' && error !== null && !(error as { digest?: unknown }).digest)
+      (error as { digest?: string }).digest = newDigest();
     return;
   }
   // The visitor went away (a closed tab, a page closed mid-upload) and React aborted the render
