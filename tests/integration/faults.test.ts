@@ -9,6 +9,7 @@ import { addEditor } from '../../src/lib/editors/accounts';
 import { TEST_ENGINE } from '../databases';
 import { formWithButton, signInWithForm, submitForm } from '../forms';
 import { type RunningFolio, seededDatabase, startFolio, waitFor } from '../harness';
+import { errorEvents, startEnvelopeReceiver } from '../sentry-receiver';
 import { canMountSmallDisk, smallDisk } from '../small-disk';
 
 const EDITOR = { email: 'full-disk@example.com', password: 'the full disk passphrase' };
@@ -149,11 +150,13 @@ describe.if(TEST_ENGINE === 'sqlite' && canMountSmallDisk())('the SQLite disk fi
     const disk = smallDisk(32);
     const file = path.join(disk.dir, 'folio.db');
     writeFileSync(file, '');
+    const receiver = startEnvelopeReceiver();
     let folio: RunningFolio | null = null;
     try {
       folio = await startFolio({
         database: { url: `sqlite:${file}`, engine: 'sqlite', file, drop: async () => undefined },
         keepDatabase: true,
+        env: { SENTRY_DSN: receiver.dsn },
       });
       const server = folio;
       await addEditor(await server.database(), EDITOR.email, EDITOR.password);
@@ -192,8 +195,25 @@ describe.if(TEST_ENGINE === 'sqlite' && canMountSmallDisk())('the SQLite disk fi
 
       expect(server.unexpectedErrors()).toEqual([]);
       expect(server.logLines().filter((line) => line.msg === 'database full').length).toBe(1);
+      // Sentry hears of it once, as a message for the operator; no exception event (no bug).
+      const FULL_REPORT = 'Folio cannot write: its database is full';
+      const fullEvents = () =>
+        errorEvents(receiver.envelopes).filter(
+          (event) => (event as { message?: unknown }).message === FULL_REPORT,
+        );
+      await waitFor(() => (fullEvents().length > 0 ? true : undefined), {
+        timeoutMs: 10_000,
+        what: 'the full disk reported to Sentry',
+      });
+      expect(fullEvents().length).toBe(1);
+      expect(
+        errorEvents(receiver.envelopes)
+          .filter((event) => (event as { message?: unknown }).message !== FULL_REPORT)
+          .map((event) => event.exception?.values?.[0]?.value),
+      ).toEqual([]);
     } finally {
       await folio?.stop();
+      receiver.stop();
       disk.destroy();
     }
   }, 60_000);

@@ -340,6 +340,7 @@ describe.if(RUN && canMakeCluster())('PostgreSQL hangs (SIGSTOP) and wakes', () 
       expect(await uncached.text()).toContain('Folio cannot reach its database right now');
       // A few seconds (the answer timeout), not the ~8 s after which the socket was dropped.
       expect(tookMs).toBeLessThan(7_500);
+      console.log(`hung database: an uncached page answered 503 after ${tookMs} ms`);
       const health = await fetch(`${folio.url}/healthz`, within);
       expect(health.status).toBe(503);
       expect(await health.text()).toBe('database unavailable\n');
