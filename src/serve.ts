@@ -5,8 +5,9 @@ import path from 'node:path';
 import { contentStore } from './lib/content/content';
 import { startScheduler } from './lib/content/scheduler';
 import { seedDemoContent } from './lib/content/seed';
-import { followContentVersion } from './lib/data/content-version';
+import { followContentVersion, structureListenWarnings } from './lib/data/content-version';
 import {
+  ANSWER_TIMEOUT_MS,
   announceServer,
   BUSY_TIMEOUT_MS,
   closeDatabase,
@@ -56,8 +57,12 @@ async function serve() {
   const withdrawServer = announceServer(db);
   if (await seedDemoContent(db, contentStore())) log.info('seeded demo content');
   // The render cache keys by this version; it follows writes from every process from now on.
+  structureListenWarnings();
   const contentVersion = await followContentVersion(db);
   await setBusyTimeout(db, BUSY_TIMEOUT_MS.server);
+  // Migrated and seeded: from now on a database that takes a statement and never answers
+  // (stopped, not down) is refused after a few seconds instead of holding requests.
+  db.setAnswerTimeout(ANSWER_TIMEOUT_MS);
   frontDoor.serveAssets(loadStaticAssets(path.resolve('dist/public/assets')));
   // Anything that fell due while no server ran is published now, then every few seconds.
   const scheduler = await startScheduler(contentStore(), {

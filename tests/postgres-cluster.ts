@@ -1,7 +1,7 @@
 // A throw-away PostgreSQL cluster of the test's own, for fault tests that stop the database:
 // `initdb` into a temporary folder and `pg_ctl` on a port the OS had free, run as the
 // `postgres` user (initdb refuses root). Only this cluster is ever stopped or started.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -54,6 +54,12 @@ export type Cluster = {
   start(): void;
   /** A fast shutdown: clients are disconnected, nothing committed is lost. */
   stop(): void;
+  /**
+   * Hangs it without stopping it (SIGSTOP to its postmaster and every backend, by pid): it
+   * accepts connections and statements and answers none. Returns the undo (SIGCONT to the
+   * same pids); call it in a `finally`, so nothing is left stopped.
+   */
+  pause(): () => void;
   /** Stops it for good and removes its files. */
   destroy(): void;
 };
@@ -94,6 +100,27 @@ export async function startCluster(): Promise<Cluster> {
     adminUrl: urlOf('postgres'),
     urlOf,
     start,
+    pause() {
+      const postmaster = Number(
+        readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0],
+      );
+      const children = Bun.spawnSync(['pgrep', '-P', String(postmaster)])
+        .stdout.toString()
+        .split('\n')
+        .map(Number)
+        .filter((pid) => Number.isSafeInteger(pid) && pid > 0);
+      const pids = [postmaster, ...children];
+      const signal = (name: NodeJS.Signals) => {
+        for (const pid of pids)
+          try {
+            process.kill(pid, name);
+          } catch {
+            // Gone meanwhile (a backend whose client left).
+          }
+      };
+      signal('SIGSTOP');
+      return () => signal('SIGCONT');
+    },
     stop() {
       const stopped = pgCtl('-m', 'fast', '-w', 'stop');
       if (stopped.code !== 0) throw new Error(`pg_ctl stop failed:\n${stopped.output}`);

@@ -1,9 +1,18 @@
-// Faults: a crash in the middle of publishing, and SIGTERM in the middle of traffic.
+// Faults: a crash in the middle of publishing, SIGTERM in the middle of traffic, a full disk.
 
 import { describe, expect, test } from 'bun:test';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { createContentStore } from '../../src/lib/content/content';
 import { openDatabase } from '../../src/lib/data/db';
-import { seededDatabase, startFolio, waitFor } from '../harness';
+import { addEditor } from '../../src/lib/editors/accounts';
+import { TEST_ENGINE } from '../databases';
+import { formWithButton, signInWithForm, submitForm } from '../forms';
+import { type RunningFolio, seededDatabase, startFolio, waitFor } from '../harness';
+import { errorEvents, startEnvelopeReceiver } from '../sentry-receiver';
+import { canMountSmallDisk, smallDisk } from '../small-disk';
+
+const EDITOR = { email: 'full-disk@example.com', password: 'the full disk passphrase' };
 
 describe('kill -9 during a burst of publishes', () => {
   test('leaves an intact database where every page is one whole acknowledged version, and a running instance serving whole versions throughout', async () => {
@@ -130,5 +139,82 @@ describe('SIGTERM under load', () => {
     expect(outcomes.ok).toBeGreaterThan(20);
     expect(server.output()).toContain('"msg":"shutting down"');
     expect(exitCode).toBe(0);
+  }, 60_000);
+});
+
+// A full disk: every write fails (SQLITE_FULL) while reads go on. That is an expected fault
+// like "busy", not a bug: the editor's text comes back with "cannot save right now", it is
+// logged once, no unexpected-error report, and /healthz says so until a write succeeds again.
+describe.if(TEST_ENGINE === 'sqlite' && canMountSmallDisk())('the SQLite disk fills up', () => {
+  test('saves refused with the text kept, /healthz "database full", reported once; back when there is room', async () => {
+    const disk = smallDisk(32);
+    const file = path.join(disk.dir, 'folio.db');
+    writeFileSync(file, '');
+    const receiver = startEnvelopeReceiver();
+    let folio: RunningFolio | null = null;
+    try {
+      folio = await startFolio({
+        database: { url: `sqlite:${file}`, engine: 'sqlite', file, drop: async () => undefined },
+        keepDatabase: true,
+        env: { SENTRY_DSN: receiver.dsn },
+      });
+      const server = folio;
+      await addEditor(await server.database(), EDITOR.email, EDITOR.password);
+      const { cookie } = await signInWithForm(server.url, EDITOR.email, EDITOR.password);
+      await fetch(`${server.url}/about`).then((r) => r.text());
+      const editorPage = await (
+        await fetch(`${server.url}/preview/about?edit`, { headers: { cookie } })
+      ).text();
+      const saveForm = await formWithButton(editorPage, 'Save draft');
+
+      disk.fill();
+      for (const token of ['TYPED-ON-A-FULL-DISK', 'TYPED-AGAIN-ON-A-FULL-DISK']) {
+        const saved = await submitForm(`${server.url}/preview/about?edit`, saveForm, {
+          cookie,
+          set: { body: token },
+        });
+        // The form again (200) or the refusal page (503): either way it says why, keeps the text.
+        expect([200, 503]).toContain(saved.status);
+        const page = await saved.text();
+        expect(page).toContain('cannot save right now');
+        expect(page).toContain(token);
+      }
+      const health = await fetch(`${server.url}/healthz`);
+      expect(health.status).toBe(503);
+      expect(await health.text()).toBe('database full\n');
+      // Visitors still read.
+      expect((await fetch(`${server.url}/about`)).status).toBe(200);
+
+      disk.free();
+      const saved = await submitForm(`${server.url}/preview/about?edit`, saveForm, {
+        cookie,
+        set: { body: 'SAVED-WITH-ROOM-AGAIN' },
+      });
+      expect(saved.status).toBe(303);
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+
+      expect(server.unexpectedErrors()).toEqual([]);
+      expect(server.logLines().filter((line) => line.msg === 'database full').length).toBe(1);
+      // Sentry hears of it once, as a message for the operator; no exception event (no bug).
+      const FULL_REPORT = 'Folio cannot write: its database is full';
+      const fullEvents = () =>
+        errorEvents(receiver.envelopes).filter(
+          (event) => (event as { message?: unknown }).message === FULL_REPORT,
+        );
+      await waitFor(() => (fullEvents().length > 0 ? true : undefined), {
+        timeoutMs: 10_000,
+        what: 'the full disk reported to Sentry',
+      });
+      expect(fullEvents().length).toBe(1);
+      expect(
+        errorEvents(receiver.envelopes)
+          .filter((event) => (event as { message?: unknown }).message !== FULL_REPORT)
+          .map((event) => event.exception?.values?.[0]?.value),
+      ).toEqual([]);
+    } finally {
+      await folio?.stop();
+      receiver.stop();
+      disk.destroy();
+    }
   }, 60_000);
 });

@@ -6,7 +6,7 @@ import { SQL } from 'bun';
 import { addEditor } from '../../src/lib/editors/accounts';
 import { TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
 import { formWithButton, signInWithForm, submitForm } from '../forms';
-import { type RunningFolio, startTwoFolios, waitFor, withStore } from '../harness';
+import { type RunningFolio, startFolio, startTwoFolios, waitFor, withStore } from '../harness';
 import { type Cluster, canMakeCluster, startCluster } from '../postgres-cluster';
 
 const RUN = TEST_ENGINE === 'postgres';
@@ -18,6 +18,18 @@ if (RUN && !canMakeCluster() && process.env.CI === 'true')
 const EDITOR = { email: 'outage@example.com', password: 'the outage passphrase' };
 
 const OUTAGE_MS = 10_000;
+
+/**
+ * Lines an instance printed about the database that are not the log's structured lines: a raw
+ * "Error during rendering: …" stack from Waku, a bare "bun:sql LISTEN … failed" from Bun.
+ */
+function rawDatabaseLines(instance: RunningFolio): string[] {
+  return instance
+    .output()
+    .split('\n')
+    .filter((line) => !line.startsWith('{'))
+    .filter((line) => /Error during rendering|bun:sql|PostgresError/.test(line));
+}
 
 describe.if(RUN && canMakeCluster())('PostgreSQL stops and comes back', () => {
   let cluster: Cluster;
@@ -117,6 +129,7 @@ describe.if(RUN && canMakeCluster())('PostgreSQL stops and comes back', () => {
       expect(instance.unexpectedErrors().map((line) => JSON.stringify(line).slice(0, 300))).toEqual(
         [],
       );
+    for (const instance of [a, b]) expect(rawDatabaseLines(instance)).toEqual([]);
   }, 60_000);
 
   test('stopped for 10 s under load and started again: figures, nothing lost, both recover', async () => {
@@ -244,6 +257,14 @@ describe.if(RUN && canMakeCluster())('PostgreSQL stops and comes back', () => {
         );
     expect(tally['editor save']?.['refused 503']).toBeGreaterThan(0);
     for (const instance of [a, b]) expect(instance.unexpectedErrors()).toEqual([]);
+    // Bun's "LISTEN … failed, retrying" (one per retry) is one structured warning per outage.
+    for (const instance of [a, b]) {
+      expect(rawDatabaseLines(instance)).toEqual([]);
+      const lost = instance
+        .logLines()
+        .filter((line) => line.msg === 'database listener lost; Bun reconnects it');
+      expect(lost.length).toBeLessThanOrEqual(2);
+    }
     // Said once per outage by each instance, not at every check.
     for (const instance of [a, b]) {
       const waits = instance
@@ -259,5 +280,106 @@ describe.if(RUN && canMakeCluster())('PostgreSQL stops and comes back', () => {
         byKindAndStatus: tally,
       })}`,
     );
+  }, 60_000);
+});
+
+// Hung, not down: a server stopped with SIGSTOP accepts connections and statements and answers
+// none. Requests that need it are refused within a few seconds (db.ts's ANSWER_TIMEOUT_MS),
+// as when it is down, and the outage is logged once, never as a raw stack on stderr.
+describe.if(RUN && canMakeCluster())('PostgreSQL hangs (SIGSTOP) and wakes', () => {
+  let cluster: Cluster;
+  let folio: RunningFolio;
+  let cookie = '';
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    const admin = new SQL(cluster.adminUrl, { max: 1 });
+    await admin.unsafe('CREATE DATABASE folio');
+    await admin.close();
+    folio = await startFolio({
+      database: {
+        url: cluster.urlOf('folio'),
+        engine: 'postgres',
+        file: null,
+        drop: async () => undefined,
+      },
+      keepDatabase: true,
+    });
+    await addEditor(await folio.database(), EDITOR.email, EDITOR.password);
+    cookie = (await signInWithForm(folio.url, EDITOR.email, EDITOR.password)).cookie;
+  }, 90_000);
+
+  afterAll(async () => {
+    await folio?.stop();
+    cluster?.destroy();
+  });
+
+  test('while it hangs: cached pages served, the rest 503 within seconds, saves refused with the text kept, /healthz 503, one log line', async () => {
+    // Every request is bounded, so a regression fails here instead of at the test's timeout.
+    const within = { signal: AbortSignal.timeout(20_000) };
+    await fetch(`${folio.url}/about`).then((r) => r.text());
+    const editorPage = await (
+      await fetch(`${folio.url}/preview/about?edit`, { headers: { cookie } })
+    ).text();
+    const saveForm = await formWithButton(editorPage, 'Save draft');
+
+    const wake = cluster.pause();
+    try {
+      const cached = await fetch(`${folio.url}/about`, within);
+      expect(cached.status).toBe(200);
+      expect(cached.headers.get('x-folio-cache')).toBe('hit');
+
+      const started = Date.now();
+      const uncached = await fetch(`${folio.url}/contact`, {
+        headers: { accept: 'text/html' },
+        signal: AbortSignal.timeout(20_000),
+      });
+      const tookMs = Date.now() - started;
+      expect(uncached.status).toBe(503);
+      expect(uncached.headers.get('retry-after')).toBe('2');
+      expect(await uncached.text()).toContain('Folio cannot reach its database right now');
+      // A few seconds (the answer timeout), not the ~8 s after which the socket was dropped.
+      expect(tookMs).toBeLessThan(7_500);
+      console.log(`hung database: an uncached page answered 503 after ${tookMs} ms`);
+      const health = await fetch(`${folio.url}/healthz`, within);
+      expect(health.status).toBe(503);
+      expect(await health.text()).toBe('database unavailable\n');
+
+      const saved = await submitForm(`${folio.url}/preview/about?edit`, saveForm, {
+        cookie,
+        set: { body: 'TYPED-WHILE-IT-HANGS' },
+      });
+      expect(saved.status).toBe(503);
+      const savedPage = await saved.text();
+      expect(savedPage).toContain('Nothing was saved.');
+      expect(savedPage).toContain('TYPED-WHILE-IT-HANGS');
+      // A second visitor in the same outage: answered the same, not logged again.
+      expect((await fetch(`${folio.url}/contact?again`, within)).status).toBe(503);
+    } finally {
+      wake();
+    }
+
+    await waitFor(
+      async () => ((await fetch(`${folio.url}/healthz`)).status === 200 ? true : undefined),
+      { timeoutMs: 20_000, what: 'healthy again after the database woke' },
+    );
+    expect((await fetch(`${folio.url}/contact`)).status).toBe(200);
+    // The refused save did not go through when the server woke.
+    expect(
+      await withStore(
+        folio,
+        async (store) => (await store.getPage('about', { draft: true }))?.bodyMarkdown,
+      ),
+    ).not.toContain('TYPED-WHILE-IT-HANGS');
+    const again = await submitForm(`${folio.url}/preview/about?edit`, saveForm, {
+      cookie,
+      set: { body: 'SAVED-AFTER-IT-WOKE' },
+    });
+    expect(again.status).toBe(303);
+
+    expect(folio.unexpectedErrors()).toEqual([]);
+    const outageLines = folio.logLines().filter((line) => line.msg === 'database unavailable');
+    expect(outageLines.length).toBe(1);
+    expect(rawDatabaseLines(folio)).toEqual([]);
   }, 60_000);
 });

@@ -13,6 +13,7 @@ export {
   ContentError,
   type ContentErrorCode,
   databaseTroubleOf,
+  FULL_MESSAGE,
   isContentError,
   UNAVAILABLE_MESSAGE,
 } from './errors';

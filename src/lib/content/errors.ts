@@ -1,7 +1,7 @@
 // Owns the content domain's expected failures: ContentError with its codes, the words for a
 // busy or unreachable database, and isContentError, which survives module copies.
 import 'server-only';
-import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
+import { isDatabaseBusy, isDatabaseFull, isDatabaseUnavailable } from '../data/db-errors';
 
 export type ContentErrorCode =
   | 'not-found'
@@ -40,6 +40,10 @@ export const BUSY_MESSAGE =
 export const UNAVAILABLE_MESSAGE =
   'Folio cannot reach its database right now. Nothing was saved; try again in a moment (your text is kept).';
 
+/** The words for a write refused because the database's disk is full (code 'unavailable'). */
+export const FULL_MESSAGE =
+  'Folio cannot save right now: its database is out of space. Nothing was saved; try again later (your text is kept).';
+
 /**
  * What an error says of the database, in the store's words: 'busy' (locked past the wait
  * allowed), 'unavailable' (out of reach), or null for anything else. For callers outside the
@@ -47,6 +51,6 @@ export const UNAVAILABLE_MESSAGE =
  */
 export function databaseTroubleOf(error: unknown): 'busy' | 'unavailable' | null {
   if (isDatabaseBusy(error)) return 'busy';
-  if (isDatabaseUnavailable(error)) return 'unavailable';
+  if (isDatabaseUnavailable(error) || isDatabaseFull(error)) return 'unavailable';
   return null;
 }

@@ -5,8 +5,8 @@
 import 'server-only';
 import { contentVersionOf } from '../data/content-version';
 import type { Database, Query } from '../data/db';
-import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
-import { BUSY_MESSAGE, ContentError, UNAVAILABLE_MESSAGE } from './errors';
+import { isDatabaseBusy, isDatabaseFull, isDatabaseUnavailable } from '../data/db-errors';
+import { BUSY_MESSAGE, ContentError, FULL_MESSAGE, UNAVAILABLE_MESSAGE } from './errors';
 
 export type StoreContext = {
   opened: () => Promise<Database>;
@@ -43,6 +43,8 @@ export function createStoreContext(
     } catch (error) {
       if (isDatabaseBusy(error)) throw new ContentError('busy', BUSY_MESSAGE);
       if (isDatabaseUnavailable(error)) throw new ContentError('unavailable', UNAVAILABLE_MESSAGE);
+      // Out of space is, to an editor, "cannot save right now": the same answer, its own words.
+      if (isDatabaseFull(error)) throw new ContentError('unavailable', FULL_MESSAGE);
       throw error;
     }
   }

@@ -51,6 +51,13 @@ describe('databaseTroubleOf', () => {
         Object.assign(new Error('gone'), { code: 'ERR_POSTGRES_CONNECTION_CLOSED' }),
       ),
     ).toBe('unavailable');
+    // A full disk (SQLite's SQLITE_FULL, PostgreSQL's 53100): "cannot save right now" too.
+    expect(databaseTroubleOf(Object.assign(new Error('full'), { code: 'SQLITE_FULL' }))).toBe(
+      'unavailable',
+    );
+    expect(databaseTroubleOf(Object.assign(new Error('full'), { errno: '53100' }))).toBe(
+      'unavailable',
+    );
     expect(databaseTroubleOf(new Error('a bug'))).toBeNull();
     expect(databaseTroubleOf(undefined)).toBeNull();
   });

@@ -157,6 +157,34 @@ function sqliteFileVersion(db: Database, file: string): ContentVersion {
   };
 }
 
+const LISTEN_FAILED = /^bun:sql LISTEN (.+) failed, retrying: ([\s\S]*)$/;
+const listenWarnings = processSingleton('listen-warnings', () => ({
+  installed: false,
+  said: false,
+}));
+
+/**
+ * Bun's SQL client says that a LISTEN failed (its connection dropped; it retries by itself)
+ * only with console.warn: a raw line on stderr, once per retry. In the server (whose log is
+ * structured; serve.ts calls this once) that line becomes one warning per outage, said again
+ * only after the listener has been heard again (onlisten). Other warnings pass through.
+ */
+export function structureListenWarnings(): void {
+  if (listenWarnings.installed) return;
+  listenWarnings.installed = true;
+  const warn = console.warn.bind(console);
+  console.warn = (...args: unknown[]) => {
+    const failed = typeof args[0] === 'string' ? LISTEN_FAILED.exec(args[0]) : null;
+    if (!failed) return warn(...args);
+    if (listenWarnings.said) return;
+    listenWarnings.said = true;
+    log.warn('database listener lost; Bun reconnects it', {
+      channel: failed[1],
+      reason: failed[2],
+    });
+  };
+}
+
 function postgresVersion(db: Database): ContentVersion {
   let value: number | null = null;
   /** The highest version this instance's listener has heard. */
@@ -182,6 +210,7 @@ function postgresVersion(db: Database): ContentVersion {
       .then((version) => {
         hear(version);
         listening = true;
+        listenWarnings.said = false;
       })
       .catch((error) => log.warn('could not read the content version', { error }));
   };

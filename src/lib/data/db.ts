@@ -13,7 +13,7 @@ import {
   existingProcessSingleton,
   processSingleton,
 } from '../runtime/process-singleton';
-import { isDatabaseBusy } from './db-errors';
+import { DATABASE_TIMEOUT_CODE, isDatabaseBusy, isDatabaseFull } from './db-errors';
 import { migrations as allMigrations, type Engine, type Migration } from './migrations';
 
 export type { Engine };
@@ -45,6 +45,18 @@ export type Database = {
    * read-check-write inside it cannot race another instance's.
    */
   transaction<T>(work: (q: Query) => Promise<T>): Promise<T>;
+  /**
+   * Bounds every statement from now on (PostgreSQL; a no-op on SQLite, whose file answers or
+   * fails at once): a statement with no answer after `milliseconds` fails as "not answering"
+   * (null: no bound). The server sets it once it serves; migrations and the CLI wait.
+   */
+  setAnswerTimeout(milliseconds: number | null): void;
+  /**
+   * When a write last failed because the disk is full (SQLITE_FULL, SQLSTATE 53100), or null
+   * once a write has succeeded since: a full disk still answers SELECT 1, so only the writes
+   * tell (checkDatabase).
+   */
+  writeFailedFullAt(): number | null;
   /** The underlying client, for what only one engine has (LISTEN, VACUUM INTO). */
   readonly client: SQL;
   close(): Promise<void>;
@@ -74,6 +86,16 @@ const WRITE_LOCK_KEY = 0x666f6c696f;
 export const POOL_SIZE = 10;
 /** Seconds to wait for a PostgreSQL connection before the request is refused. */
 const CONNECT_TIMEOUT_SECONDS = 5;
+
+/**
+ * How long the server waits for PostgreSQL to answer one statement (a free pooled connection
+ * included) before it answers "cannot reach the database" (503, the text kept). A server that
+ * is up but stopped (SIGSTOP, a frozen VM, a full disk's stalled fsync) accepts the bytes and
+ * never answers: neither Bun's connectionTimeout nor PostgreSQL's own statement_timeout can
+ * end that wait, so the client bounds it. Folio's statements take milliseconds; the wait for
+ * the write lock is bounded by LOCK_TIMEOUT_MS on top of this.
+ */
+export const ANSWER_TIMEOUT_MS = 4_000;
 
 export function engineOf(url: string): Engine | null {
   if (/^sqlite:.+/.test(url)) return 'sqlite';
@@ -132,7 +154,7 @@ function refuseNesting(): void {
     throw new Error('database used from inside a transaction: use the query the work was given');
 }
 
-function openSqlite(url: string, busyTimeoutMs: number): Database {
+function openSqlite(url: string, busyTimeoutMs: number): Unwatched {
   const file = sqliteFileOf(url);
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const client = new SQL({ adapter: 'sqlite', filename: file });
@@ -183,6 +205,9 @@ function openSqlite(url: string, busyTimeoutMs: number): Database {
     displayUrl: url,
     query,
     client,
+    setAnswerTimeout() {
+      // A local file answers or fails at once (SQLITE_BUSY after busy_timeout, SQLITE_FULL).
+    },
     transaction(work) {
       refuseNesting();
       return exclusive(async () => {
@@ -198,8 +223,35 @@ function openSqlite(url: string, busyTimeoutMs: number): Database {
   };
 }
 
-function openPostgres(url: string, poolSize: number, lockTimeoutMs: number): Database {
+function notAnswering(milliseconds: number): Error {
+  return Object.assign(new Error(`the database did not answer within ${milliseconds} ms`), {
+    code: DATABASE_TIMEOUT_CODE,
+  });
+}
+
+/**
+ * `statement` raced against a timer. The abandoned statement is left to finish or fail when
+ * the server wakes (its outcome is ignored); `onTimeout` lets a transaction refuse to go on.
+ */
+function bounded<T>(
+  statement: PromiseLike<T>,
+  milliseconds: number | null,
+  onTimeout?: () => void,
+): Promise<T> {
+  if (milliseconds === null) return Promise.resolve(statement);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onTimeout?.();
+      reject(notAnswering(milliseconds));
+    }, milliseconds);
+  });
+  return Promise.race([Promise.resolve(statement), timeout]).finally(() => clearTimeout(timer));
+}
+
+function openPostgres(url: string, poolSize: number, lockTimeoutMs: number): Unwatched {
   const client = new SQL(url, { connectionTimeout: CONNECT_TIMEOUT_SECONDS, max: poolSize });
+  let answerTimeoutMs: number | null = null;
   return {
     engine: 'postgres',
     file: null,
@@ -207,28 +259,107 @@ function openPostgres(url: string, poolSize: number, lockTimeoutMs: number): Dat
     query: asQuery(
       (strings: TemplateStringsArray, ...values: unknown[]) => {
         refuseNesting();
-        return client(strings, ...values);
+        return bounded(client(strings, ...values), answerTimeoutMs);
       },
       (text) => {
         refuseNesting();
-        return client.unsafe(text);
+        return bounded(client.unsafe(text), answerTimeoutMs);
       },
     ),
     client,
+    setAnswerTimeout(milliseconds) {
+      answerTimeoutMs = milliseconds;
+    },
     transaction(work) {
       refuseNesting();
-      return client.begin(async (tx) => {
+      const limit = answerTimeoutMs;
+      // Once a statement has gone unanswered the request is refused ("nothing was saved"), so
+      // the transaction must not go on when the server wakes: every later statement fails,
+      // and Bun rolls it back.
+      let abandoned = false;
+      // What Bun sends outside the work — BEGIN (after waiting for a free connection), then
+      // COMMIT — is bounded phase by phase, as each statement inside is.
+      let phase: ReturnType<typeof setTimeout> | undefined;
+      let giveUp: (error: Error) => void = () => undefined;
+      const outside = new Promise<never>((_, reject) => {
+        giveUp = reject;
+      });
+      const awaitPhase = () => {
+        clearTimeout(phase);
+        if (limit !== null)
+          phase = setTimeout(() => {
+            abandoned = true;
+            giveUp(notAnswering(limit));
+          }, limit);
+      };
+      const abandon = () => {
+        abandoned = true;
+      };
+      const run = <T>(statement: PromiseLike<T>, extraMs = 0): Promise<T> => {
+        if (abandoned) return Promise.reject(notAnswering(limit ?? 0));
+        return bounded(statement, limit === null ? null : limit + extraMs, abandon);
+      };
+      awaitPhase();
+      const done = client.begin(async (tx) => {
+        clearTimeout(phase);
+        if (abandoned) throw notAnswering(limit ?? 0);
+        const q = asQuery(
+          (strings: TemplateStringsArray, ...values: unknown[]) => run(tx(strings, ...values)),
+          (text) => run(tx.unsafe(text)),
+        );
         // Write transactions run one at a time, as on SQLite: the stores' read-check-write
         // steps (a version check, a throttle count) stay correct with many instances. A lock
         // held too long by someone else is "busy" (SQLSTATE 55P03), as on SQLite.
-        await tx.unsafe(`SET LOCAL lock_timeout = ${Math.trunc(lockTimeoutMs)}`);
-        await tx`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`;
-        return insideTransaction.run(true, () => work(asQuery(tx, (text) => tx.unsafe(text))));
-      }) as Promise<Awaited<ReturnType<typeof work>>>;
+        await q.unsafe(`SET LOCAL lock_timeout = ${Math.trunc(lockTimeoutMs)}`);
+        // Waiting for the lock is not "no answer": it has its own bound, lock_timeout.
+        await run(tx`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`, lockTimeoutMs);
+        const result = await insideTransaction.run(true, () => work(q));
+        if (abandoned) throw notAnswering(limit ?? 0);
+        awaitPhase();
+        return result;
+      });
+      return Promise.race([done, outside]).finally(() => clearTimeout(phase)) as Promise<
+        Awaited<ReturnType<typeof work>>
+      >;
     },
     async close() {
       await client.close();
     },
+  };
+}
+
+type Unwatched = Omit<Database, 'writeFailedFullAt'>;
+
+/** `db` remembering whether its last write failed for want of space (writeFailedFullAt). */
+function watchForFullDisk(db: Unwatched): Database {
+  let failedFullAt: number | null = null;
+  const watched = <T>(outcome: Promise<T>, writes: boolean): Promise<T> =>
+    outcome.then(
+      (value) => {
+        if (writes) failedFullAt = null;
+        return value;
+      },
+      (error: unknown) => {
+        if (isDatabaseFull(error)) failedFullAt = Date.now();
+        throw error;
+      },
+    );
+  const query = Object.assign(
+    <T = Row>(strings: TemplateStringsArray, ...values: unknown[]) =>
+      // A plain query may be a read: only a transaction's success says writes work again.
+      watched(db.query<T>(strings, ...values), false),
+    { unsafe: (text: string) => watched(db.query.unsafe(text), false) },
+  ) as Query;
+  return {
+    engine: db.engine,
+    file: db.file,
+    displayUrl: db.displayUrl,
+    client: db.client,
+    query,
+    transaction: (work) => watched(db.transaction(work), true),
+    setAnswerTimeout: (milliseconds) => db.setAnswerTimeout(milliseconds),
+    writeFailedFullAt: () => failedFullAt,
+    close: () => db.close(),
   };
 }
 
@@ -245,10 +376,11 @@ export async function openDatabase(
   const engine = engineOf(url);
   if (engine === null)
     throw new Error('DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://…');
-  const db =
+  const db = watchForFullDisk(
     engine === 'sqlite'
       ? openSqlite(url, busyTimeoutMs)
-      : openPostgres(url, poolSize, lockTimeoutMs);
+      : openPostgres(url, poolSize, lockTimeoutMs),
+  );
   try {
     if (runMigrations) await migrate(db);
   } catch (error) {
@@ -328,14 +460,28 @@ export async function closeDatabase(): Promise<void> {
   if (opening) await (await opening.catch(() => null))?.close();
 }
 
-/** True when the database answers a trivial query within `timeoutMs` (for /healthz). */
-export async function checkDatabase(timeoutMs = 2_000): Promise<boolean> {
+/**
+ * How long /healthz says "full" after a write failed for want of space, if no write has
+ * succeeded since: an instance nobody writes to is not held out of service for ever.
+ */
+export const FULL_HEALTH_WINDOW_MS = 60_000;
+
+/**
+ * For /healthz: 'unavailable' unless the database answers a trivial query within `timeoutMs`
+ * (down, or up but not answering); 'full' when it answers but its last write failed for want
+ * of space (within FULL_HEALTH_WINDOW_MS); else 'ok'.
+ */
+export async function checkDatabase(timeoutMs = 2_000): Promise<'ok' | 'unavailable' | 'full'> {
   const probe = (async () => {
     const db = await getDatabase();
     const [row] = await db.query<{ ok: number }>`SELECT 1 AS ok`;
-    return Number(row?.ok) === 1;
-  })().catch(() => false);
-  const timeout = Bun.sleep(timeoutMs).then(() => false);
+    if (Number(row?.ok) !== 1) return 'unavailable' as const;
+    const failedFullAt = db.writeFailedFullAt();
+    return failedFullAt !== null && Date.now() - failedFullAt < FULL_HEALTH_WINDOW_MS
+      ? ('full' as const)
+      : ('ok' as const);
+  })().catch(() => 'unavailable' as const);
+  const timeout = Bun.sleep(timeoutMs).then(() => 'unavailable' as const);
   return Promise.race([probe, timeout]);
 }
 

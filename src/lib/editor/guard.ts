@@ -4,10 +4,16 @@
 // signed-out sentence. Roles will be one argument here (`requireEditor(permission)`, refusing
 // with a 'forbidden' reason) and one option of the action wrapper that passes it (action.ts).
 import 'server-only';
-import { BUSY_MESSAGE, isContentError, UNAVAILABLE_MESSAGE } from '../content/content';
-import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
+import {
+  BUSY_MESSAGE,
+  FULL_MESSAGE,
+  isContentError,
+  UNAVAILABLE_MESSAGE,
+} from '../content/content';
+import { isDatabaseBusy, isDatabaseFull, isDatabaseUnavailable } from '../data/db-errors';
 import type { EditorSession } from '../editors/accounts';
 import { currentEditorSession } from '../editors/session';
+import { reportDatabaseFull } from '../observability/errors';
 
 export type { EditorSession };
 
@@ -41,6 +47,14 @@ export function isEditorRefused(error: unknown): error is EditorRefused {
  * of reach, in an editor's words; null for any other error.
  */
 export function databaseRefusal(error: unknown): EditorRefusal | null {
+  // A full disk is answered as "cannot save right now" (the text kept), and reported here, once
+  // a minute at most: the refusal is the form's answer, so no error reaches the middleware.
+  // The store's ContentError carries it as its words (FULL_MESSAGE), a raw error as its code.
+  const full = isContentError(error) ? error.message === FULL_MESSAGE : isDatabaseFull(error);
+  if (full) {
+    reportDatabaseFull();
+    return { reason: 'unavailable', message: FULL_MESSAGE };
+  }
   if (isContentError(error) && (error.code === 'busy' || error.code === 'unavailable'))
     return { reason: error.code, message: error.message };
   if (isDatabaseBusy(error)) return { reason: 'busy', message: BUSY_MESSAGE };

@@ -84,6 +84,10 @@ export function onRenderError(error: unknown): void {
     markRenderFailed();
     const request = currentRequestContext();
     if (request) request.verdict = verdict;
+    // Waku prints "Error during rendering: …" (a raw stack on stderr) for any error without a
+    // digest; this one is answered and logged by the middleware, so it gets one.
+    if (typeof error === 'object' && error !== null && !(error as { digest?: unknown }).digest)
+      (error as { digest?: string }).digest = newDigest();
     return;
   }
   // The visitor went away (a closed tab, a page closed mid-upload) and React aborted the render
@@ -103,7 +107,7 @@ export function clientWentAway(): boolean {
 
 setRenderErrorHook(onRenderError);
 
-const outage = processSingleton('database-outage', () => ({ reportedAt: 0 }));
+const outage = processSingleton('database-outage', () => ({ reportedAt: 0, fullReportedAt: 0 }));
 const OUTAGE_REPORT_INTERVAL_MS = 60_000;
 
 /**
@@ -119,4 +123,25 @@ export function reportDatabaseOutage(route: string): void {
   log.error('database unavailable', { route, note: 'reported at most once a minute' });
   if (Sentry.isInitialized())
     Sentry.captureMessage('Folio cannot reach its database', { level: 'error', tags: { route } });
+}
+
+/**
+ * A write failed because the database's disk is full. Like an outage, an expected fault that
+ * fails every write until someone frees space: logged and sent to Sentry once a minute at most
+ * (an operator must act), never as a bug per request. /healthz says so meanwhile (db.ts
+ * remembers the failed write: checkDatabase).
+ */
+export function reportDatabaseFull(route = currentRequestContext()?.url.pathname): void {
+  const now = Date.now();
+  if (now - outage.fullReportedAt < OUTAGE_REPORT_INTERVAL_MS) return;
+  outage.fullReportedAt = now;
+  log.error('database full', {
+    route,
+    note: 'writes fail until space is freed; reported at most once a minute',
+  });
+  if (Sentry.isInitialized())
+    Sentry.captureMessage('Folio cannot write: its database is full', {
+      level: 'error',
+      tags: { route: route ?? 'unknown' },
+    });
 }

@@ -10,14 +10,18 @@ import {
 import { checkDatabase } from '../data/db';
 
 export type Health = {
-  state: 'ok' | 'catching up' | 'database unavailable';
+  state: 'ok' | 'catching up' | 'database unavailable' | 'database full';
   /** The version of the content this instance serves, or null while it is still starting. */
   contentVersion: number | null;
 };
 
 export async function checkHealth(): Promise<Health> {
-  const reachable = await checkDatabase();
+  const database = await checkDatabase();
+  const reachable = database !== 'unavailable';
   if (!reachable) suspectContentVersion();
+  // Reads still work on a full disk, but no save does: the load balancer and the operator
+  // hear it (503) until a write succeeds again.
+  if (database === 'full') return { state: 'database full', contentVersion: servedVersion() };
   const inStep = reachable && (await contentVersionInStep());
   return {
     state: inStep ? 'ok' : reachable ? 'catching up' : 'database unavailable',

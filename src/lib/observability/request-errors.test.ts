@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'bun:test';
-import { classifyRequestError, STALE_PAGE_MESSAGE } from './request-errors';
+import { DATABASE_TIMEOUT_CODE } from '../data/db-errors';
+import {
+  BUSY_VERDICT,
+  classifyRequestError,
+  FULL_VERDICT,
+  STALE_PAGE_MESSAGE,
+  UNAVAILABLE_VERDICT,
+} from './request-errors';
 
 function wakuError(status: number) {
   return Object.assign(new Error('x'), {
@@ -37,5 +44,33 @@ describe('classifyRequestError', () => {
     expect(classifyRequestError(new Error('no such table: pages'))).toBeNull();
     expect(classifyRequestError(wakuError(500))).toBeNull();
     expect(classifyRequestError('a string')).toBeNull();
+  });
+});
+
+describe('database faults', () => {
+  test('a full disk on either engine is a 503 of its own, not a bug', () => {
+    // bun:sqlite's and Bun.SQL's SQLite errors carry SQLite's code name.
+    expect(classifyRequestError(Object.assign(new Error('full'), { code: 'SQLITE_FULL' }))).toBe(
+      FULL_VERDICT,
+    );
+    // PostgreSQL's disk_full, by SQLSTATE (a real one is not cheap to produce in a test).
+    expect(
+      classifyRequestError(
+        Object.assign(new Error('could not extend file'), {
+          code: 'ERR_POSTGRES_SERVER_ERROR',
+          errno: '53100',
+        }),
+      ),
+    ).toBe(FULL_VERDICT);
+    expect(FULL_VERDICT.status).toBe(503);
+  });
+
+  test('a database that took a statement and never answered is out of reach; busy stays busy', () => {
+    expect(
+      classifyRequestError(Object.assign(new Error('no answer'), { code: DATABASE_TIMEOUT_CODE })),
+    ).toBe(UNAVAILABLE_VERDICT);
+    expect(classifyRequestError(Object.assign(new Error('lock'), { errno: '55P03' }))).toBe(
+      BUSY_VERDICT,
+    );
   });
 });

@@ -4,7 +4,7 @@
 // gets a digest. Shared with the browser, which shows the stale-page message itself.
 
 import { BODY_MAX } from '../content/field-limits';
-import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
+import { isDatabaseBusy, isDatabaseFull, isDatabaseUnavailable } from '../data/db-errors';
 import { PRIVATE_CACHE_CONTROL } from '../http/cache-headers';
 import { RSC_PREFIX, wakuErrorInfo } from '../waku/internals';
 import { escapeHtml, type KeptText, keptTextHtml, staticPage } from './fallback-page';
@@ -47,6 +47,12 @@ export const UNAVAILABLE_VERDICT: RequestErrorVerdict = {
   message: 'Folio cannot reach its database right now. Try again in a moment.',
 };
 
+/** The database's disk is full: nothing can be written until space is freed (reported once). */
+export const FULL_VERDICT: RequestErrorVerdict = {
+  status: 503,
+  message: 'Folio cannot save right now: its database is out of space. Nothing was changed.',
+};
+
 /**
  * A verdict for errors that are not bugs, or null for a bug: a 4xx for errors caused by the
  * request itself, a 503 for a database busy beyond its timeout (load, not a defect: never
@@ -55,6 +61,7 @@ export const UNAVAILABLE_VERDICT: RequestErrorVerdict = {
  */
 export function classifyRequestError(error: unknown): RequestErrorVerdict | null {
   if (isDatabaseBusy(error)) return BUSY_VERDICT;
+  if (isDatabaseFull(error)) return FULL_VERDICT;
   if (isDatabaseUnavailable(error)) return UNAVAILABLE_VERDICT;
   if ((error as { [BAD_REQUEST_BRAND]?: unknown } | null)?.[BAD_REQUEST_BRAND] === true)
     return { status: 400, message: 'Bad request.' };

@@ -5,6 +5,7 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import {
   clientWentAway,
   isControlFlowError,
+  reportDatabaseFull,
   reportDatabaseOutage,
   reportUnexpectedError,
 } from '../../observability/errors';
@@ -12,6 +13,7 @@ import { renderServerFallbackPage } from '../../observability/fallback-page';
 import { log } from '../../observability/log';
 import {
   classifyRequestError,
+  FULL_VERDICT,
   isDocumentRequest,
   type RequestErrorVerdict,
   requestErrorResponse,
@@ -38,6 +40,7 @@ function answerWith(
   where: { document: boolean; pathname: string },
 ) {
   if (verdict === UNAVAILABLE_VERDICT) reportDatabaseOutage(where.pathname);
+  else if (verdict === FULL_VERDICT) reportDatabaseFull(where.pathname);
   else if (verdict.status >= 500)
     log.warn('request refused', {
       status: verdict.status,
