@@ -16,6 +16,7 @@ import {
   maskedUrl,
   setBusyTimeout,
 } from './lib/data/db';
+import { IDLE_TIMEOUT_SECONDS } from './lib/http/connection-limits';
 import { loadStaticAssets } from './lib/http/static-assets';
 import { log } from './lib/observability/log';
 import { startServerMonitoring, stopServerMonitoring } from './lib/observability/sentry-server';
@@ -78,6 +79,8 @@ async function serve() {
       // a second Folio on the same port is a mistake to report, not a load balancer.
       reusePort: false,
       development: false,
+      // A client that stops reading holds its socket this long at most (connection-limits.ts).
+      idleTimeout: IDLE_TIMEOUT_SECONDS,
       fetch: (request, bunServer) => frontDoor.fetch(request, bunServer),
       // Last resort: anything that escapes the front door. Never a stack trace in a response.
       error(error) {
