@@ -331,7 +331,7 @@ test("an action is POSTed to the page's own address, not to Waku's action path",
   await hydrated(page);
   posts.length = 0;
   await page.getByRole('button', { name: 'Create share link' }).click();
-  await expect(page.getByLabel('Share link')).toBeVisible();
+  await expect(page.getByLabel('Share link', { exact: true })).toBeVisible();
   expect(posts).toHaveLength(1);
   expect(posts[0]?.path).toBe('/preview/about');
   expect(posts[0]?.action).toMatch(/^\/RSC\/F\/[^/]+\/createShareLink\.txt$/);
