@@ -160,6 +160,19 @@ export async function getSession(
   return { editor: { id: Number(row.editor_id), email: row.email }, expiresAt };
 }
 
+/** Whether session `id` is still open, read inside the caller's transaction. */
+export async function sessionIsOpen(
+  q: Query,
+  id: string | undefined,
+  now = Date.now(),
+): Promise<boolean> {
+  if (id?.length !== 43 || !/^[A-Za-z0-9_-]+$/.test(id)) return false;
+  const rows = await q`
+    SELECT 1 AS open FROM editor_sessions
+    WHERE id_hash = ${hashSessionId(id)} AND expires_at > ${new Date(now).toISOString()}`;
+  return rows.length > 0;
+}
+
 export async function endSession(q: Query, id: string | undefined): Promise<void> {
   if (id) await q`DELETE FROM editor_sessions WHERE id_hash = ${hashSessionId(id)}`;
 }
