@@ -47,6 +47,40 @@ describe(`the content version (${TEST_ENGINE})`, () => {
     await followed.stop();
   });
 
+  test('says which page another handle changed: every other page stays current (0028)', async () => {
+    const followed = contentVersionOf(db);
+    await followed.follow();
+    const store = createContentStore(other);
+    const reached = (version: number) =>
+      waitFor(() => (followed.current() >= version ? true : undefined));
+    await store.putPage(page, { publish: true });
+    await store.putPage({ ...page, slug: 'q', title: 'Q' }, { publish: true });
+    const before = contentVersionOf(other).current();
+    await reached(before);
+    // New text under the same title: only that page (and the listings) changed.
+    await store.putPage({ ...page, body: 'new text' }, { publish: true });
+    await reached(before + 1);
+    expect(followed.stillCurrent(before, 'q')).toBe(true);
+    expect(followed.stillCurrent(before, 'p')).toBe(false);
+    expect(followed.stillCurrent(before + 1, 'p')).toBe(true);
+    expect(followed.listingsVersion()).toBe(before + 1);
+    // A new title is a new link in the header, which (no navigation chosen) shows every page.
+    await store.putPage({ ...page, title: 'P renamed' }, { publish: true });
+    await reached(before + 2);
+    expect(followed.stillCurrent(before + 1, 'q')).toBe(false);
+    // A rename changes the old and the new address; the site's settings, everything.
+    const settings = await store.getSiteSettings();
+    await store.saveSiteSettings({ ...settings, navigation: [] });
+    await reached(before + 3);
+    expect(followed.stillCurrent(before + 2, 'q')).toBe(false);
+    await store.renameSlug('q', 'r');
+    await reached(before + 4);
+    expect(followed.stillCurrent(before + 3, 'q')).toBe(false);
+    expect(followed.stillCurrent(before + 3, 'r')).toBe(false);
+    expect(followed.stillCurrent(before + 3, 'p')).toBe(true);
+    await followed.stop();
+  });
+
   test('never moves back, whatever order writers announce in', async () => {
     const followed = contentVersionOf(db);
     await followed.follow();
