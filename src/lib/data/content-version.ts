@@ -120,9 +120,12 @@ const SLOT_BYTES = 4096;
 
 /**
  * What each recent version changed, shared by every process on a SQLite file: slot
- * `version % RING_SLOTS` holds it. A writer marks the slot as being written, fills it, then
- * stores its version, all before it moves the sidecar; a reader that does not find the version
- * it looks for, the same before and after reading, takes the change as unknown (everything).
+ * `version % RING_SLOTS` holds it. The writer fills it inside its transaction, holding the
+ * write lock (so no other writer can be between its version and its slot, and a slot left by
+ * a rolled-back write is overwritten by the next writer of that version before any process
+ * reads it): it marks the slot as being written, fills it, then stores its version. A reader
+ * that does not find the version it looks for, the same before and after reading, takes the
+ * change as unknown (everything).
  */
 function openChangeRing(file: string) {
   const path = `${file}.changes`;
@@ -243,10 +246,13 @@ function sqliteFileVersion(db: Database, file: string): ContentVersion {
       catchUp(sidecar.read());
       return changes.listingsVersion;
     },
-    bump: bumpStored,
-    committed(version, change = EVERYTHING) {
-      // The ring first: a process that sees the new version finds what it changed.
+    async bump(q, change = EVERYTHING) {
+      const version = await bumpStored(q);
+      // Before the commit: a process that sees the new version finds what it changed.
       ringOf().write(version, change);
+      return version;
+    },
+    committed(version, change = EVERYTHING) {
       const shared = sidecarWith(version);
       // Two writers may store out of order; the version only moves forward.
       if (shared.read() < version) shared.write(version);
