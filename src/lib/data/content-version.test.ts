@@ -81,6 +81,40 @@ describe(`the content version (${TEST_ENGINE})`, () => {
     await followed.stop();
   });
 
+  test('what it did not hear of counts as everything: a dropped listener (PostgreSQL), a follower too far behind (SQLite)', async () => {
+    const followed = contentVersionOf(db);
+    await followed.follow();
+    const store = createContentStore(other);
+    await store.putPage(page, { publish: true });
+    await store.putPage({ ...page, slug: 'q', title: 'Q' }, { publish: true });
+    const before = contentVersionOf(other).current();
+    await waitFor(() => (followed.current() >= before ? true : undefined));
+    if (TEST_ENGINE === 'postgres') {
+      // The listener's connection is cut; a publish of p alone goes by unheard.
+      await waitFor(async () => {
+        const cut = await other.query<{ ok: boolean }>`
+          SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
+          WHERE datname = current_database() AND query ILIKE 'LISTEN%'`;
+        return cut.length > 0 ? true : undefined;
+      });
+      await store.putPage({ ...page, body: 'unheard' }, { publish: true });
+      // After the outage it is in step once it listens again; it reads the stored version.
+      followed.suspect();
+      await waitFor(async () => ((await followed.inStep()) ? true : undefined), {
+        timeoutMs: 15_000,
+      });
+    } else {
+      // More changes of p alone than the ring beside the file keeps, before the next read.
+      for (let i = 0; i < 65; i++)
+        await store.putPage({ ...page, body: `text ${i}` }, { publish: true });
+    }
+    await waitFor(() => (followed.current() > before ? true : undefined));
+    // Only p changed, but this process cannot know that: q is not served from before.
+    expect(followed.stillCurrent(before, 'q')).toBe(false);
+    expect(followed.stillCurrent(followed.current(), 'q')).toBe(true);
+    await followed.stop();
+  });
+
   test('never moves back, whatever order writers announce in', async () => {
     const followed = contentVersionOf(db);
     await followed.follow();
