@@ -8,6 +8,9 @@ import { getDatabase } from '../data/db';
 import { processSingleton } from '../runtime/process-singleton';
 import { type ContentStore, createContentStore } from './store';
 
+/** What a cached feed or sitemap keys by (docs/decisions/0028): serve what was built under
+ * it while it returns the same number. */
+export { listingsVersion } from '../data/content-version';
 export {
   BUSY_MESSAGE,
   ContentError,

@@ -7,6 +7,7 @@ import { renderMarkdown } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn, missingMediaIn } from '../media/media-refs';
 import { traced } from '../observability/spans';
 import { PAGE_BY_SLUG, type PageRow, pageById, toView } from './rows';
+import { headerShows } from './settings';
 import { HOME_SLUG, isValidSlug } from './slugs';
 import type { StoreContext } from './store-context';
 import type {
@@ -170,7 +171,7 @@ export function readModel({ read }: StoreContext, getSiteSettings: () => Promise
       const byId = new Map(published.map((row) => [Number(row.id), row]));
       const chosen =
         settings.navigation === null
-          ? published.filter((row) => row.slug !== HOME_SLUG)
+          ? published.filter((row) => headerShows(null, { id: Number(row.id), slug: row.slug }))
           : settings.navigation.flatMap((id) => {
               const row = byId.get(id);
               return row ? [row] : [];

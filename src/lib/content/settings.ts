@@ -11,6 +11,7 @@ import { lineText } from './clean-text';
 import { ContentError } from './errors';
 import { recordEvent } from './events';
 import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from './field-limits';
+import { HOME_SLUG } from './slugs';
 import type { StoreContext } from './store-context';
 import type { SiteSettings } from './types';
 
@@ -23,6 +24,24 @@ function parseNavigation(value: string | undefined): readonly number[] | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether the header shows this page while it is published: the one rule the header's
+ * navigation (read-model.ts) and a write's invalidation (page-writes.ts visibleChange) share.
+ */
+export function headerShows(
+  navigation: readonly number[] | null,
+  page: { id: number; slug: string },
+): boolean {
+  return navigation === null ? page.slug !== HOME_SLUG : navigation.includes(page.id);
+}
+
+/** The header's navigation as stored, inside the caller's transaction. */
+export async function headerNavigationIn(q: Query): Promise<readonly number[] | null> {
+  const [row] = await q<{ value: string }>`
+    SELECT value FROM settings WHERE key = 'site_navigation'`;
+  return parseNavigation(row?.value);
 }
 
 /**
