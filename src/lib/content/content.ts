@@ -24,7 +24,7 @@ export type {
   EventSubscriber,
 } from './events';
 export { type PageFields, pageFieldsSchema } from './page-fields';
-export { settingsVersion, siteSettingsSchema } from './settings';
+export { NAVIGATION_MAX, settingsVersion, siteSettingsSchema } from './settings';
 export { type ContentStore, createContentStore } from './store';
 export type {
   Expectation,
@@ -41,6 +41,9 @@ export type {
   SaveResult,
   Schedule,
   ScheduledPublish,
+  SitemapEntry,
+  SitemapKey,
+  SitemapPlan,
   SiteSettings,
 } from './types';
 

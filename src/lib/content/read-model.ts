@@ -3,10 +3,12 @@
 // page count, and unsaved Markdown rendered for the editor's preview. Reads only; every write
 // is in write-model.ts, history.ts, schedules.ts and settings.ts.
 import 'server-only';
+import { sqlTemplate } from '../data/db';
 import { renderMarkdown } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn, missingMediaIn } from '../media/media-refs';
 import { traced } from '../observability/spans';
 import { PAGE_BY_SLUG, type PageRow, pageById, toView } from './rows';
+import { NAVIGATION_MAX } from './settings';
 import { HOME_SLUG, isValidSlug } from './slugs';
 import type { StoreContext } from './store-context';
 import type {
@@ -17,10 +19,62 @@ import type {
   PageState,
   PageSummary,
   PageView,
+  SitemapEntry,
+  SitemapKey,
+  SitemapPlan,
   SiteSettings,
 } from './types';
 
 /** The store's reads; `getSiteSettings` is the settings' own (navigation follows them). */
+/** The header's query for `count` page ids (templates made once per count, at most 20). */
+const navigationQueries = new Map<number, TemplateStringsArray>();
+function navigationQuery(count: number): TemplateStringsArray {
+  let template = navigationQueries.get(count);
+  if (!template) {
+    template = sqlTemplate([
+      `SELECT p.id, p.slug, r.title FROM pages p
+       JOIN revisions r ON r.id = p.published_revision_id
+       WHERE p.id IN (`,
+      ...Array.from({ length: count - 1 }, () => ', '),
+      ')',
+    ]);
+    navigationQueries.set(count, template);
+  }
+  return template;
+}
+
+// The published pages in the order of the revisions_published index (migration 9): the
+// revisions are walked newest first and each is kept when its page publishes it. CROSS JOIN
+// makes SQLite take the tables in the order written (revisions first, so the index gives the
+// order and LIMIT stops the walk early); PostgreSQL reads it as the inner join it is. Kept as
+// templates so a test can ask each engine for its plan of the very same text.
+const PUBLISHED_NEWEST_FIRST = `
+  FROM revisions r CROSS JOIN pages p
+  WHERE p.published_revision_id = r.id`;
+const NEWEST_FIRST = '\n  ORDER BY r.published_at DESC, r.page_id DESC\n  LIMIT ';
+export const PUBLISHED_ORDER_QUERIES = {
+  /** The feed's entries. Values: limit. */
+  feed: sqlTemplate([
+    `SELECT p.id, p.slug, r.title, r.summary, r.body_html, r.published_at,
+       (SELECT MIN(f.published_at) FROM revisions f WHERE f.page_id = p.id) AS first_published_at
+     ${PUBLISHED_NEWEST_FIRST}${NEWEST_FIRST}`,
+    '',
+  ]),
+  /** The sitemap's first file. Values: limit. */
+  sitemapFirst: sqlTemplate([
+    `SELECT p.slug, r.published_at${PUBLISHED_NEWEST_FIRST}${NEWEST_FIRST}`,
+    '',
+  ]),
+  /** A later file, after the previous one's last key. Values: published_at, page_id, limit. */
+  sitemapAfter: sqlTemplate([
+    `SELECT p.slug, r.published_at${PUBLISHED_NEWEST_FIRST}
+       AND (r.published_at, r.page_id) < (`,
+    ', ',
+    `)${NEWEST_FIRST}`,
+    '',
+  ]),
+};
+
 export function readModel({ read }: StoreContext, getSiteSettings: () => Promise<SiteSettings>) {
   return {
     async getPage(slug: string, { draft }: { draft: boolean }): Promise<PageView | null> {
@@ -53,11 +107,15 @@ export function readModel({ read }: StoreContext, getSiteSettings: () => Promise
       return row?.slug ?? null;
     },
 
-    /** The `limit` most recently published pages, newest first, for the feed. */
+    /**
+     * The `limit` most recently published pages, newest first, for the feed: read in the order
+     * of the revisions_published index (migration 9), so only `limit` pages are read whatever
+     * the site's size, never a sort of every page with its HTML.
+     */
     async listRecentlyPublished(limit: number): Promise<FeedEntry[]> {
       const rows = await traced('db.query', 'listRecentlyPublished', () =>
-        read(
-          (q) => q<{
+        read((q) =>
+          q<{
             id: number | string;
             slug: string;
             title: string;
@@ -65,14 +123,7 @@ export function readModel({ read }: StoreContext, getSiteSettings: () => Promise
             body_html: string;
             first_published_at: string;
             published_at: string;
-          }>`
-            SELECT p.id, p.slug, r.title, r.summary, r.body_html, r.published_at,
-              (SELECT MIN(f.published_at) FROM revisions f WHERE f.page_id = p.id)
-                AS first_published_at
-            FROM pages p
-            JOIN revisions r ON r.id = p.published_revision_id
-            ORDER BY r.published_at DESC, p.id DESC
-            LIMIT ${limit}`,
+          }>(PUBLISHED_ORDER_QUERIES.feed, limit),
         ),
       );
       return rows.map((row) => ({
@@ -84,6 +135,64 @@ export function readModel({ read }: StoreContext, getSiteSettings: () => Promise
         firstPublishedAt: row.first_published_at,
         publishedAt: row.published_at,
       }));
+    },
+
+    /**
+     * How the sitemap's files divide the published pages (newest publish first, the order of
+     * the revisions_published index), `perFile` to a file: how many there are, and the key of
+     * the last page of every full file, where the next file starts. One pass over the index
+     * that returns a row per file, not per page.
+     */
+    async sitemapPlan(perFile: number): Promise<SitemapPlan> {
+      const rows = await traced('db.query', 'sitemapPlan', () =>
+        read(
+          (q) => q<{
+            published_at: string;
+            page_id: number | string;
+            n: number | string;
+            total: number | string;
+          }>`
+            SELECT published_at, page_id, n, total FROM (
+              SELECT r.published_at, r.page_id,
+                ROW_NUMBER() OVER (ORDER BY r.published_at DESC, r.page_id DESC) AS n,
+                COUNT(*) OVER () AS total
+              FROM revisions r CROSS JOIN pages p
+              WHERE p.published_revision_id = r.id
+            ) numbered
+            WHERE n % ${perFile} = 0 AND n < total
+            UNION ALL
+            SELECT '', 0, 0, COUNT(*) FROM pages WHERE published_revision_id IS NOT NULL
+            ORDER BY n`,
+        ),
+      );
+      const [counted, ...ends] = rows;
+      return {
+        count: Number(counted?.total ?? 0),
+        fileEnds: ends.map((row) => ({
+          publishedAt: row.published_at,
+          pageId: Number(row.page_id),
+        })),
+      };
+    },
+
+    /**
+     * Up to `limit` published pages for the sitemap, in the plan's order, after `after` (the
+     * last key of the previous file; null for the first): a keyset read of the index.
+     */
+    async sitemapEntries(after: SitemapKey | null, limit: number): Promise<SitemapEntry[]> {
+      const rows = await traced('db.query', 'sitemapEntries', () =>
+        read((q) =>
+          after === null
+            ? q<{ slug: string; published_at: string }>(PUBLISHED_ORDER_QUERIES.sitemapFirst, limit)
+            : q<{ slug: string; published_at: string }>(
+                PUBLISHED_ORDER_QUERIES.sitemapAfter,
+                after.publishedAt,
+                after.pageId,
+                limit,
+              ),
+        ),
+      );
+      return rows.map((row) => ({ slug: row.slug, publishedAt: row.published_at }));
     },
 
     async listPublished(): Promise<PageSummary[]> {
@@ -154,28 +263,27 @@ export function readModel({ read }: StoreContext, getSiteSettings: () => Promise
     },
 
     /**
-     * The public header's links: the pages the settings name, in their order, that are
-     * published; without a setting, every published page but home.
+     * The public header's links: the pages the settings name (at most NAVIGATION_MAX), in
+     * their order, that are published — read by id, so a render reads as many rows as it
+     * shows whatever the site's size. Without a setting, none: the site's name links home,
+     * and a site of 100 000 pages does not put 100 000 links on every page (issue 25).
      */
     async navigation(): Promise<NavigationLink[]> {
-      const [settings, published] = await Promise.all([
-        getSiteSettings(),
-        read(
-          (q) => q<{ id: number; slug: string; title: string }>`
-            SELECT p.id, p.slug, r.title FROM pages p
-            JOIN revisions r ON r.id = p.published_revision_id
-            ORDER BY LOWER(r.title), p.slug`,
+      const ids = ((await getSiteSettings()).navigation ?? []).slice(0, NAVIGATION_MAX);
+      if (ids.length === 0) return [];
+      const rows = await traced('db.query', 'navigation', () =>
+        read((q) =>
+          q<{ id: number | string; slug: string; title: string }>(
+            navigationQuery(ids.length),
+            ...ids,
+          ),
         ),
-      ]);
-      const byId = new Map(published.map((row) => [Number(row.id), row]));
-      const chosen =
-        settings.navigation === null
-          ? published.filter((row) => row.slug !== HOME_SLUG)
-          : settings.navigation.flatMap((id) => {
-              const row = byId.get(id);
-              return row ? [row] : [];
-            });
-      return chosen.map((row) => ({ slug: row.slug, title: row.title }));
+      );
+      const byId = new Map(rows.map((row) => [Number(row.id), row]));
+      return ids.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [{ slug: row.slug, title: row.title }] : [];
+      });
     },
 
     /** The `/media/` addresses a page's rendered HTML points at that answer no image. */

@@ -14,7 +14,13 @@ import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from './field-limits';
 import type { StoreContext } from './store-context';
 import type { SiteSettings } from './types';
 
-/** The stored navigation (a JSON list of page ids), or null for "every published page". */
+/**
+ * The most pages the header links to: the form refuses more, and a public render reads at
+ * most this many (read-model.ts navigation), whatever the stored value says.
+ */
+export const NAVIGATION_MAX = 20;
+
+/** The stored navigation (a JSON list of page ids), or null for none (the site's name links home). */
 function parseNavigation(value: string | undefined): readonly number[] | null {
   if (value === undefined) return null;
   try {
@@ -64,7 +70,10 @@ export const siteSettingsSchema = z.object({
   footer: lineText().pipe(
     z.string().trim().max(FOOTER_MAX, `Use at most ${FOOTER_MAX} characters.`),
   ),
-  navigation: z.array(z.number().int().positive()).max(20, 'Twenty links at most.').nullable(),
+  navigation: z
+    .array(z.number().int().positive())
+    .max(NAVIGATION_MAX, 'Twenty links at most.')
+    .nullable(),
 });
 
 const storedSettings = (q: Query) =>
