@@ -8,6 +8,7 @@
 // is stopped by PID and every database it makes is dropped.
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/lib/data/db';
+import { SITEMAP_LIMITS } from '../src/lib/http/sitemap';
 import {
   createThrowAwayDatabase,
   postgresAnswers,
@@ -15,6 +16,7 @@ import {
 } from '../tests/databases';
 import { generatedSlug, insertPublishedPages } from '../tests/generated-site';
 import { startFolio } from '../tests/harness';
+import { xmlProblem } from '../tests/xml-check';
 
 const { values } = parseArgs({
   options: {
@@ -59,6 +61,17 @@ async function repeat(url: string, headers: Record<string, string> = {}) {
   return { ms: median(samples), bytes: samples[0]?.bytes ?? 0, status: samples[0]?.status ?? 0 };
 }
 
+/** A sitemap file against the protocol's limits: its URL count, or what is wrong with it. */
+function checkSitemapFile(xml: string): string {
+  const urls = (xml.match(/<url>/g) ?? []).length;
+  const bytes = Buffer.byteLength(xml);
+  const problem =
+    xmlProblem(xml) ??
+    (urls > SITEMAP_LIMITS.urls ? `${urls} URLs, over ${SITEMAP_LIMITS.urls}` : null) ??
+    (bytes > SITEMAP_LIMITS.bytes ? `${bytes} bytes, over ${SITEMAP_LIMITS.bytes}` : null);
+  return problem ? `INVALID: ${problem}` : `${urls} URLs, valid`;
+}
+
 type Row = { engine: string; size: number; what: string; ms: number; bytes: number; note: string };
 const rows: Row[] = [];
 
@@ -94,9 +107,16 @@ async function measure(engine: 'sqlite' | 'postgres', size: number) {
       add('feed, uncached', await repeat(`${uncached.url}/feed.xml`));
       const sitemap = await repeat(`${uncached.url}/sitemap.xml`);
       const text = await (await fetch(`${uncached.url}/sitemap.xml`)).text();
-      const urls = (text.match(/<url>/g) ?? []).length;
       const files = (text.match(/<sitemap>/g) ?? []).length;
-      add('sitemap, uncached', sitemap, files ? `index of ${files}` : `${urls} URLs`);
+      add('sitemap, uncached', sitemap, files ? `index of ${files}` : checkSitemapFile(text));
+      if (files) {
+        add('sitemap ?page=1, uncached', await repeat(`${uncached.url}/sitemap.xml?page=1`));
+        // Every file the index names, checked against the protocol's limits.
+        for (let n = 1; n <= files; n++) {
+          const part = await (await fetch(`${uncached.url}/sitemap.xml?page=${n}`)).text();
+          console.error(`${engine} ${size}: sitemap file ${n}: ${checkSitemapFile(part)}`);
+        }
+      }
     } finally {
       await uncached.stop();
     }
