@@ -43,7 +43,6 @@ export type {
   ScheduledPublish,
   SitemapEntry,
   SitemapKey,
-  SitemapPlan,
   SiteSettings,
 } from './types';
 

@@ -35,6 +35,7 @@ describe('the published-order index', () => {
       // Files of a tenth of the site. (Where one file is most of the table, PostgreSQL may
       // rather hash and sort what it must read anyway: the file's rows, no more.)
       ['sitemap, first file', PUBLISHED_ORDER_QUERIES.sitemapFirst, [200]],
+      ['sitemap, where a file starts', PUBLISHED_ORDER_QUERIES.keyAt, [199]],
       [
         'sitemap, a later file',
         PUBLISHED_ORDER_QUERIES.sitemapAfter,

@@ -1,7 +1,7 @@
 // Owns what the page store reads: a page by slug (public or preview) or by id, where an old
-// slug now points, the listings (published, all, the feed's), the header's navigation, the
-// page count, and unsaved Markdown rendered for the editor's preview. Reads only; every write
-// is in write-model.ts, history.ts, schedules.ts and settings.ts.
+// slug now points, the listings (published, all, the feed's, the sitemap's), the header's
+// navigation, the page count, and unsaved Markdown rendered for the editor's preview. Reads
+// only; every write is in write-model.ts, history.ts, schedules.ts and settings.ts.
 import 'server-only';
 import { sqlTemplate } from '../data/db';
 import { renderMarkdown } from '../markdown/markdown';
@@ -21,11 +21,9 @@ import type {
   PageView,
   SitemapEntry,
   SitemapKey,
-  SitemapPlan,
   SiteSettings,
 } from './types';
 
-/** The store's reads; `getSiteSettings` is the settings' own (navigation follows them). */
 /** The header's query for `count` page ids (templates made once per count, at most 20). */
 const navigationQueries = new Map<number, TemplateStringsArray>();
 function navigationQuery(count: number): TemplateStringsArray {
@@ -65,6 +63,11 @@ export const PUBLISHED_ORDER_QUERIES = {
     `SELECT p.slug, r.published_at${PUBLISHED_NEWEST_FIRST}${NEWEST_FIRST}`,
     '',
   ]),
+  /** The key of one page in the order. Values: how many to skip. */
+  keyAt: sqlTemplate([
+    `SELECT r.published_at, r.page_id${PUBLISHED_NEWEST_FIRST}${NEWEST_FIRST}1 OFFSET `,
+    '',
+  ]),
   /** A later file, after the previous one's last key. Values: published_at, page_id, limit. */
   sitemapAfter: sqlTemplate([
     `SELECT p.slug, r.published_at${PUBLISHED_NEWEST_FIRST}
@@ -75,6 +78,7 @@ export const PUBLISHED_ORDER_QUERIES = {
   ]),
 };
 
+/** The store's reads; `getSiteSettings` is the settings' own (navigation follows them). */
 export function readModel({ read }: StoreContext, getSiteSettings: () => Promise<SiteSettings>) {
   return {
     async getPage(slug: string, { draft }: { draft: boolean }): Promise<PageView | null> {
@@ -137,42 +141,33 @@ export function readModel({ read }: StoreContext, getSiteSettings: () => Promise
       }));
     },
 
-    /**
-     * How the sitemap's files divide the published pages (newest publish first, the order of
-     * the revisions_published index), `perFile` to a file: how many there are, and the key of
-     * the last page of every full file, where the next file starts. One pass over the index
-     * that returns a row per file, not per page.
-     */
-    async sitemapPlan(perFile: number): Promise<SitemapPlan> {
-      const rows = await traced('db.query', 'sitemapPlan', () =>
+    /** How many pages are published (the sitemap's count of URLs): one count of an index. */
+    async publishedCount(): Promise<number> {
+      const [row] = await traced('db.query', 'publishedCount', () =>
         read(
-          (q) => q<{
-            published_at: string;
-            page_id: number | string;
-            n: number | string;
-            total: number | string;
-          }>`
-            SELECT published_at, page_id, n, total FROM (
-              SELECT r.published_at, r.page_id,
-                ROW_NUMBER() OVER (ORDER BY r.published_at DESC, r.page_id DESC) AS n,
-                COUNT(*) OVER () AS total
-              FROM revisions r CROSS JOIN pages p
-              WHERE p.published_revision_id = r.id
-            ) numbered
-            WHERE n % ${perFile} = 0 AND n < total
-            UNION ALL
-            SELECT '', 0, 0, COUNT(*) FROM pages WHERE published_revision_id IS NOT NULL
-            ORDER BY n`,
+          (q) => q<{ n: number | string }>`
+            SELECT COUNT(*) AS n FROM pages WHERE published_revision_id IS NOT NULL`,
         ),
       );
-      const [counted, ...ends] = rows;
-      return {
-        count: Number(counted?.total ?? 0),
-        fileEnds: ends.map((row) => ({
-          publishedAt: row.published_at,
-          pageId: Number(row.page_id),
-        })),
-      };
+      return Number(row?.n ?? 0);
+    },
+
+    /**
+     * The sitemap order's key of the `position`th published page (from 1), or null past the
+     * last: where a later sitemap file starts. Walks the index to it (an offset, once per file
+     * and content version, over index entries only on SQLite); the file itself is then read by
+     * keyset. A window function numbering every page cost SQLite 20 times as much.
+     */
+    async sitemapKeyAt(position: number): Promise<SitemapKey | null> {
+      const [row] = await traced('db.query', 'sitemapKeyAt', () =>
+        read((q) =>
+          q<{ published_at: string; page_id: number | string }>(
+            PUBLISHED_ORDER_QUERIES.keyAt,
+            position - 1,
+          ),
+        ),
+      );
+      return row ? { publishedAt: row.published_at, pageId: Number(row.page_id) } : null;
     },
 
     /**

@@ -53,8 +53,6 @@ export type FeedEntry = {
 
 /** A published page's place in the sitemap's order (newest publish first): a keyset key. */
 export type SitemapKey = { publishedAt: string; pageId: number };
-/** How the sitemap's files divide the published pages: how many, and where each full one ends. */
-export type SitemapPlan = { count: number; fileEnds: SitemapKey[] };
 /** A published page as the sitemap lists it. */
 export type SitemapEntry = { slug: string; publishedAt: string };
 

@@ -3,10 +3,11 @@
 // (nearly every site) gets one `<urlset>` at /sitemap.xml, as before: one request for a
 // crawler, and the address robots.txt names. A larger one gets a sitemap index there, naming
 // its files at /sitemap.xml?page=1, ?page=2… — the same route (no new page route, no slug
-// taken), each file read from the published-order index by keyset (read-model.ts), never by
-// an offset. The files are cached and answered 304 like pages (file-cache.ts).
+// taken). The index needs only the count; a file's rows are read from the published-order
+// index by keyset after the page where the file before it ends (read-model.ts). The files are
+// cached and answered 304 like pages (file-cache.ts).
 import 'server-only';
-import type { SitemapEntry, SitemapKey, SitemapPlan } from '../content/types';
+import type { SitemapEntry, SitemapKey } from '../content/types';
 import type { BuiltFile } from './file-cache';
 import { MAX_SLUG_LENGTH, publicPath } from './routes';
 import { escapeXml } from './xml';
@@ -20,7 +21,8 @@ export const SITEMAP_PART_PARAM = 'page';
 
 /** What the sitemap reads (the content store's). */
 export type SitemapSource = {
-  sitemapPlan(perFile: number): Promise<SitemapPlan>;
+  publishedCount(): Promise<number>;
+  sitemapKeyAt(position: number): Promise<SitemapKey | null>;
   sitemapEntries(after: SitemapKey | null, limit: number): Promise<SitemapEntry[]>;
 };
 
@@ -82,8 +84,7 @@ export async function buildSitemap(
   limits: SitemapLimits = SITEMAP_LIMITS,
 ): Promise<BuiltFile> {
   const perFile = urlsPerFile(origin, limits);
-  const plan = await source.sitemapPlan(perFile);
-  const files = Math.max(1, Math.ceil(plan.count / perFile));
+  const files = Math.max(1, Math.ceil((await source.publishedCount()) / perFile));
   if (part === null && files > 1) {
     let body = INDEX_HEAD;
     for (let n = 1; n <= files; n++)
@@ -92,7 +93,8 @@ export async function buildSitemap(
   }
   const n = part ?? 1;
   if (n > files) return null;
-  const after = n === 1 ? null : (plan.fileEnds[n - 2] ?? null);
+  // A later file starts after the last page of the one before it.
+  const after = n === 1 ? null : await source.sitemapKeyAt((n - 1) * perFile);
   if (n > 1 && after === null) return null;
   const entries = await source.sitemapEntries(after, perFile);
   let body = URLSET_HEAD;
