@@ -94,10 +94,10 @@ describe('feed and sitemap', () => {
     const sitemapBody = await sitemap.text();
     const sitemapTag = sitemap.headers.get('etag') ?? '';
     expect(feedBody).toContain('<entry>');
-    // The published text moves out of reach without a new content version: whatever needs a
+    // The pages move out of reach without a new content version: whatever needs a
     // read from now on fails.
     const db = await folio.database();
-    await db.query.unsafe('ALTER TABLE revisions RENAME TO revisions_away');
+    await db.query.unsafe('ALTER TABLE pages RENAME TO pages_away');
     try {
       const again = await get('/feed.xml');
       expect(again.status).toBe(200);
@@ -125,7 +125,7 @@ describe('feed and sitemap', () => {
       }
     } finally {
       const again = await folio.database();
-      await again.query.unsafe('ALTER TABLE revisions_away RENAME TO revisions');
+      await again.query.unsafe('ALTER TABLE pages_away RENAME TO pages');
     }
     const restored = await get('/feed.xml');
     expect(restored.headers.get('etag')).toBe(feedTag);
