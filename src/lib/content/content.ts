@@ -27,7 +27,7 @@ export type {
   EventSubscriber,
 } from './events';
 export { type PageFields, pageFieldsSchema } from './page-fields';
-export { settingsVersion, siteSettingsSchema } from './settings';
+export { NAVIGATION_MAX, settingsVersion, siteSettingsSchema } from './settings';
 export { type ContentStore, createContentStore } from './store';
 export type {
   Expectation,
@@ -44,6 +44,8 @@ export type {
   SaveResult,
   Schedule,
   ScheduledPublish,
+  SitemapEntry,
+  SitemapKey,
   SiteSettings,
 } from './types';
 

@@ -11,11 +11,16 @@ import { lineText } from './clean-text';
 import { ContentError } from './errors';
 import { recordEvent } from './events';
 import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from './field-limits';
-import { HOME_SLUG } from './slugs';
 import type { StoreContext } from './store-context';
 import type { SiteSettings } from './types';
 
-/** The stored navigation (a JSON list of page ids), or null for "every published page". */
+/**
+ * The most pages the header links to: the form refuses more, and a public render reads at
+ * most this many (read-model.ts navigation), whatever the stored value says.
+ */
+export const NAVIGATION_MAX = 20;
+
+/** The stored navigation (a JSON list of page ids), or null for none (the site's name links home). */
 function parseNavigation(value: string | undefined): readonly number[] | null {
   if (value === undefined) return null;
   try {
@@ -27,14 +32,16 @@ function parseNavigation(value: string | undefined): readonly number[] | null {
 }
 
 /**
- * Whether the header shows this page while it is published: the one rule the header's
- * navigation (read-model.ts) and a write's invalidation (page-writes.ts visibleChange) share.
+ * Whether the header shows this page while it is published: the first NAVIGATION_MAX pages
+ * chosen, which is what the header's read (read-model.ts navigation) takes; a write's
+ * invalidation (page-writes.ts visibleChange) asks this.
  */
 export function headerShows(
   navigation: readonly number[] | null,
   page: { id: number; slug: string },
 ): boolean {
-  return navigation === null ? page.slug !== HOME_SLUG : navigation.includes(page.id);
+  // No navigation chosen: the header is the site's name alone (issue 25), so it shows no page.
+  return navigation?.slice(0, NAVIGATION_MAX).includes(page.id) ?? false;
 }
 
 /** The header's navigation as stored, inside the caller's transaction. */
@@ -83,7 +90,10 @@ export const siteSettingsSchema = z.object({
   footer: lineText().pipe(
     z.string().trim().max(FOOTER_MAX, `Use at most ${FOOTER_MAX} characters.`),
   ),
-  navigation: z.array(z.number().int().positive()).max(20, 'Twenty links at most.').nullable(),
+  navigation: z
+    .array(z.number().int().positive())
+    .max(NAVIGATION_MAX, 'Twenty links at most.')
+    .nullable(),
 });
 
 const storedSettings = (q: Query) =>
