@@ -64,20 +64,27 @@ describe(`the content version (${TEST_ENGINE})`, () => {
     expect(followed.stillCurrent(before, 'p')).toBe(false);
     expect(followed.stillCurrent(before + 1, 'p')).toBe(true);
     expect(followed.listingsVersion()).toBe(before + 1);
-    // A new title is a new link in the header, which (no navigation chosen) shows every page.
+    // No navigation chosen: the header shows no page (issue 25), so a new title is p's alone.
     await store.putPage({ ...page, title: 'P renamed' }, { publish: true });
     await reached(before + 2);
-    expect(followed.stillCurrent(before + 1, 'q')).toBe(false);
+    expect(followed.stillCurrent(before + 1, 'q')).toBe(true);
+    expect(followed.stillCurrent(before + 1, 'p')).toBe(false);
+    // In the header, its new title is a new link on every page: everything changed.
+    const pageId = (await store.getPage('p', { draft: false }))?.id ?? 0;
+    await store.saveSiteSettings({ ...(await store.getSiteSettings()), navigation: [pageId] });
+    await store.putPage({ ...page, title: 'P in the header' }, { publish: true });
+    await reached(before + 4);
+    expect(followed.stillCurrent(before + 3, 'q')).toBe(false);
     // A rename changes the old and the new address; the site's settings, everything.
     const settings = await store.getSiteSettings();
     await store.saveSiteSettings({ ...settings, navigation: [] });
-    await reached(before + 3);
-    expect(followed.stillCurrent(before + 2, 'q')).toBe(false);
+    await reached(before + 5);
+    expect(followed.stillCurrent(before + 4, 'q')).toBe(false);
     await store.renameSlug('q', 'r');
-    await reached(before + 4);
-    expect(followed.stillCurrent(before + 3, 'q')).toBe(false);
-    expect(followed.stillCurrent(before + 3, 'r')).toBe(false);
-    expect(followed.stillCurrent(before + 3, 'p')).toBe(true);
+    await reached(before + 6);
+    expect(followed.stillCurrent(before + 5, 'q')).toBe(false);
+    expect(followed.stillCurrent(before + 5, 'r')).toBe(false);
+    expect(followed.stillCurrent(before + 5, 'p')).toBe(true);
     await followed.stop();
   });
 
