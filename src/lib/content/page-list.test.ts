@@ -14,7 +14,10 @@ let clock = Date.parse('2026-01-01T00:00:00Z');
 beforeEach(async () => {
   db = await openTestDatabase();
   // Each write one second after the last: "last change first" is a known order.
-  store = createContentStore(db, () => new Date((clock += 1000)));
+  store = createContentStore(db, () => {
+    clock += 1000;
+    return new Date(clock);
+  });
 });
 
 afterEach(async () => {
