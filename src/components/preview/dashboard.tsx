@@ -58,7 +58,8 @@ function pageHref(query: DashboardQuery, cursor: PageCursor): string {
   return `/preview?${params}`;
 }
 
-const countText = (n: number) => (n > COUNT_LIMIT ? `more than ${COUNT_LIMIT}` : String(n));
+const countText = ({ n, exact }: PageListResult['matching']) =>
+  n > COUNT_LIMIT ? `more than ${COUNT_LIMIT}` : exact ? String(n) : `at least ${n}`;
 
 export function Dashboard({ list, query }: { list: PageListResult; query: DashboardQuery }) {
   const { rows: shown, counts } = list;

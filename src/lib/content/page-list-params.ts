@@ -31,8 +31,11 @@ export type PageListResult = {
   next: PageCursor | null;
   /** Pages in each state (the filter's labels). */
   counts: Record<PageListState, number>;
-  /** How many match the filter and search, at most COUNT_LIMIT + 1 (then "more than"). */
-  matching: number;
+  /**
+   * How many match the filter and search: exact, or (a broad search) more than COUNT_LIMIT, or
+   * at least `n` (a broad search with a state filter whose first matches held only that many).
+   */
+  matching: { n: number; exact: boolean };
 };
 
 /** A cursor as a query parameter value: opaque to the editor, readable by `parseCursor`. */

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { openTestDatabase } from '../../../tests/databases';
 import { sqlTemplate } from '../data/db';
 import { type ContentStore, createContentStore, type PageListQuery } from './content';
-import { listStatement } from './page-list';
+import { candidatesStatement, listStatement, type Search } from './page-list';
 
 // The editors' page lists at any size (issue 25), on the run's engine (FOLIO_TEST_ENGINE):
 // the dashboard's statement walks an index, search goes through the engine's full-text index,
@@ -48,8 +48,15 @@ async function addPages(count: number, prefix: string, publish = true) {
 async function planOf(
   asked: PageListQuery,
   dear: readonly string[] = ['enable_seqscan', 'enable_sort'],
+  search: Search = { kind: 'none' },
 ): Promise<string> {
-  const { sql, values } = listStatement(db.engine, asked, 50);
+  return planOfStatement(listStatement(db.engine, asked, 50, search), dear);
+}
+
+async function planOfStatement(
+  { sql, values }: { sql: string[]; values: unknown[] },
+  dear: readonly string[],
+): Promise<string> {
   if (db.engine === 'sqlite') {
     const rows = await db.query<{ detail: string }>(
       sqlTemplate([`EXPLAIN QUERY PLAN ${sql[0]}`, ...sql.slice(1)]),
@@ -91,13 +98,27 @@ describe('the dashboard statement', () => {
     }
   });
 
-  test('a search goes through the full-text index', async () => {
+  test('a search goes through the full-text index, and a broad one walks the sort index', async () => {
     await addPages(5, 'fts');
     // PostgreSQL: with tables scans and plain index walks made dear, the search is answered
     // through the GIN index (a bitmap scan needs an index that can take the condition).
-    const plan = await planOf(query({ q: 'body' }), ['enable_seqscan', 'enable_indexscan']);
+    const match = db.engine === 'sqlite' ? '"body"*' : 'body:*';
+    const plan = await planOfStatement(candidatesStatement(db.engine, match), [
+      'enable_seqscan',
+      'enable_indexscan',
+    ]);
     if (db.engine === 'sqlite') expect(plan).toMatch(/VIRTUAL TABLE INDEX \d+:M/);
     else expect(plan).toContain('pages_search');
+    // A search matching more than the candidates fetched walks the sort index, never sorting
+    // every match; a narrow one is looked up by its ids.
+    const broad = await planOf(query({ q: 'body' }), undefined, {
+      kind: 'broad',
+      match,
+      sample: [],
+    });
+    expect(broad).toContain('pages_by_change');
+    if (db.engine === 'sqlite') expect(broad).not.toContain('TEMP B-TREE');
+    else expect(broad).not.toMatch(/^\s*(->\s*)?Sort/m);
   });
 });
 
@@ -148,7 +169,49 @@ describe('search', () => {
     const { counts, rows } = await store.listPages(query({ state: 'changed' }));
     expect(rows.map((row) => [row.slug, row.title])).toEqual([['live-0001', 'Changed']]);
     expect(counts).toEqual({ all: 5, published: 2, changed: 1, 'draft-only': 2, scheduled: 0 });
-    expect((await store.listPages(query({ state: 'draft-only' }))).matching).toBe(2);
+    expect((await store.listPages(query({ state: 'draft-only' }))).matching).toEqual({
+      n: 2,
+      exact: true,
+    });
+    // The kept counts follow every change, a deleted page and its search entry included.
+    await store.discardDraft('draft-0000');
+    await store.unpublish('live-0002');
+    await store.publish('live-0001');
+    const recount = await db.query<{ state: string; n: number | string }>`
+      SELECT state, COUNT(*) AS n FROM pages GROUP BY state`;
+    const kept = (await store.listPages(query())).counts;
+    for (const state of ['published', 'changed', 'draft-only'] as const)
+      expect(kept[state], state).toBe(Number(recount.find((row) => row.state === state)?.n ?? 0));
+    expect(kept).toEqual({ all: 4, published: 2, changed: 0, 'draft-only': 2, scheduled: 0 });
+    expect((await store.listPages(query({ q: 'draft 0' }))).rows.map((row) => row.slug)).toEqual([
+      'draft-0001',
+    ]);
+  });
+});
+
+describe('a broad search', () => {
+  test('lists the same rows, in the same order, as a narrow one, and says how many roughly', async () => {
+    await addPages(6, 'wide');
+    await addPages(4, 'wide-draft', false);
+    for (const sort of ['changed', 'title'] as const)
+      for (const state of ['all', 'draft-only', 'published'] as const) {
+        const asked = query({ q: 'wide', sort, state });
+        const narrow = await store.listPages(asked, { size: 3 });
+        const broad = await store.listPages(asked, { size: 3, candidates: 2 });
+        expect(broad.rows, `${sort} ${state}`).toEqual(narrow.rows);
+        const after = await store.listPages(
+          { ...asked, cursor: broad.next },
+          { size: 3, candidates: 2 },
+        );
+        const afterNarrow = await store.listPages({ ...asked, cursor: narrow.next }, { size: 3 });
+        expect(after.rows, `${sort} ${state}`).toEqual(afterNarrow.rows);
+      }
+    // The first three matches (ids in index order) say "at least" this many drafts.
+    const counted = await store.listPages(query({ q: 'wide', state: 'draft-only' }), {
+      candidates: 2,
+    });
+    expect(counted.matching.exact).toBe(false);
+    expect((await store.listPages(query({ q: 'wide' }))).matching).toEqual({ n: 10, exact: true });
   });
 });
 
@@ -156,7 +219,7 @@ describe('keyset pages', () => {
   test('walking forward and back shows each page once, while new pages are added', async () => {
     await addPages(7, 'walk');
     const seen: string[] = [];
-    let page = await store.listPages(query({ sort: 'title' }), 3);
+    let page = await store.listPages(query({ sort: 'title' }), { size: 3 });
     seen.push(...page.rows.map((row) => row.slug));
     const firstRows = page.rows.map((row) => row.slug);
     // New pages sorted before and among the listed ones move nothing on the next pages.
@@ -164,7 +227,7 @@ describe('keyset pages', () => {
     await store.putPage({ slug: 'walk-0003b', title: 'walk page 3b', summary: '', body: '' });
     while (page.next) {
       const cursor = page.next;
-      page = await store.listPages(query({ sort: 'title', cursor }), 3);
+      page = await store.listPages(query({ sort: 'title', cursor }), { size: 3 });
       seen.push(...page.rows.map((row) => row.slug));
     }
     expect(seen.filter((slug) => slug.startsWith('walk-') && slug !== 'walk-0003b')).toEqual(
@@ -172,21 +235,25 @@ describe('keyset pages', () => {
     );
     expect(new Set(seen).size).toBe(seen.length);
     // Back from the second page gives the rows before it, the new ones included.
-    const second = await store.listPages(query({ sort: 'title', cursor: null }), 3);
+    const second = await store.listPages(query({ sort: 'title', cursor: null }), { size: 3 });
     expect(second.previous).toBeNull();
-    const onward = await store.listPages(query({ sort: 'title', cursor: second.next }), 3);
-    const back = await store.listPages(query({ sort: 'title', cursor: onward.previous }), 3);
+    const onward = await store.listPages(query({ sort: 'title', cursor: second.next }), {
+      size: 3,
+    });
+    const back = await store.listPages(query({ sort: 'title', cursor: onward.previous }), {
+      size: 3,
+    });
     expect(back.rows.map((row) => row.slug)).toEqual(second.rows.map((row) => row.slug));
     expect(firstRows).toEqual(['walk-0000', 'walk-0001', 'walk-0002']);
   });
 
   test('"last change first" pages stay put when pages change meanwhile', async () => {
     await addPages(6, 'older');
-    const first = await store.listPages(query(), 2);
+    const first = await store.listPages(query(), { size: 2 });
     // A page saved now jumps to the top; the next page goes on where the first one ended.
     await store.putPage({ slug: 'older-0000', title: 'Bumped', summary: '', body: '' });
-    const second = await store.listPages(query({ cursor: first.next }), 2);
-    const all = (await store.listPages(query(), 100)).rows.map((row) => row.slug);
+    const second = await store.listPages(query({ cursor: first.next }), { size: 2 });
+    const all = (await store.listPages(query(), { size: 100 })).rows.map((row) => row.slug);
     expect(all[0]).toBe('older-0000');
     const endOfFirst = all.indexOf(first.rows[1]?.slug ?? '');
     expect(second.rows.map((row) => row.slug)).toEqual(all.slice(endOfFirst + 1, endOfFirst + 3));

@@ -28,14 +28,64 @@ export function searchTerms(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
 }
 
-/** SQL that is true for a page matching every term (`p` is pages), with its values. */
-function matchClause(engine: Engine, terms: readonly string[]): [string, unknown] {
-  if (engine === 'sqlite')
-    return [
-      'p.id IN (SELECT rowid FROM page_search WHERE page_search MATCH ',
-      terms.map((term) => `"${term}"*`).join(' '),
-    ];
-  return ["p.search @@ to_tsquery('simple', ", terms.map((term) => `${term}:*`).join(' & ')];
+/** The engine's full-text query for these terms (each a prefix; all must match). */
+function ftsQuery(engine: Engine, terms: readonly string[]): string {
+  return engine === 'sqlite'
+    ? terms.map((term) => `"${term}"*`).join(' ')
+    : terms.map((term) => `${term}:*`).join(' & ');
+}
+
+/**
+ * Matches fetched first. Up to this many, a search is narrow: its pages are looked up by id and
+ * sorted (cheap at any site size). Past it, it is broad ("page"): the sort index is walked and
+ * each row checked against the full-text match, which finds a page of rows within a few hundred.
+ * Walking for a rare word, or sorting every match of a common one, is what costs seconds at
+ * 100 000 pages (measured: bench/scale-dashboard.ts).
+ */
+const CANDIDATES = 2000;
+
+/** What a search resolved to before the listing runs. */
+export type Search =
+  | { kind: 'none' }
+  | { kind: 'ids'; ids: number[] }
+  | { kind: 'broad'; match: string; sample: number[] };
+
+/** One full-text lookup, at most CANDIDATES + 1 ids, in the index's own order. */
+export function candidatesStatement(engine: Engine, match: string, limit = CANDIDATES): Fragment {
+  const sql =
+    engine === 'sqlite'
+      ? 'SELECT rowid AS id FROM page_search WHERE page_search MATCH '
+      : "SELECT id FROM pages WHERE search @@ to_tsquery('simple', ";
+  const fragment: Fragment = { sql: [sql], values: [] };
+  add(fragment, '', match);
+  add(fragment, `${engine === 'sqlite' ? '' : ')'} LIMIT `, limit + 1);
+  return fragment;
+}
+
+export async function resolveSearch(
+  q: Query,
+  engine: Engine,
+  text: string,
+  limit = CANDIDATES,
+): Promise<Search> {
+  const terms = searchTerms(text);
+  if (terms.length === 0) return { kind: 'none' };
+  const match = ftsQuery(engine, terms);
+  const found = await run<{ id: number | string }>(q, candidatesStatement(engine, match, limit));
+  const ids = found.map((row) => Number(row.id));
+  return ids.length > limit ? { kind: 'broad', match, sample: ids } : { kind: 'ids', ids };
+}
+
+/** `AND p.id IN (…these ids…)`, as one JSON value. */
+function idsIn(engine: Engine, ids: readonly number[], into: Fragment) {
+  add(
+    into,
+    engine === 'sqlite'
+      ? ' AND p.id IN (SELECT value FROM json_each('
+      : ' AND p.id IN (SELECT CAST(value AS INTEGER) FROM json_array_elements_text(CAST(CAST(',
+    JSON.stringify(ids),
+  );
+  add(into, engine === 'sqlite' ? '))' : ' AS text) AS json)))');
 }
 
 export type Fragment = { sql: string[]; values: unknown[] };
@@ -53,14 +103,26 @@ function run<T>(q: Query, fragment: Fragment): Promise<T[]> {
   return q<T>(sqlTemplate(fragment.sql), ...fragment.values);
 }
 
+/** The state filter, as `AND …` after a WHERE. */
+function stateFilter(state: PageListState, into: Fragment) {
+  if (state === 'scheduled') add(into, ' AND p.publish_at IS NOT NULL');
+  else if (state !== 'all') add(into, ' AND p.state = ', state);
+}
+
 /** The filter and search, as `AND …` after a WHERE. */
-function filters(engine: Engine, query: Pick<PageListQuery, 'q' | 'state'>, into: Fragment) {
-  if (query.state === 'scheduled') add(into, ' AND p.publish_at IS NOT NULL');
-  else if (query.state !== 'all') add(into, ' AND p.state = ', query.state);
-  const terms = searchTerms(query.q);
-  if (terms.length > 0) {
-    const [sql, value] = matchClause(engine, terms);
-    add(into, ` AND ${sql}`, value);
+function filters(engine: Engine, state: PageListState, search: Search, into: Fragment) {
+  stateFilter(state, into);
+  if (search.kind === 'ids') idsIn(engine, search.ids, into);
+  else if (search.kind === 'broad') {
+    // SQLite: the unary + keeps the planner from driving the query by the (huge) match set;
+    // it walks the sort index and checks each row. PostgreSQL weighs both by its statistics.
+    if (engine === 'sqlite')
+      add(
+        into,
+        ' AND +p.id IN (SELECT rowid FROM page_search WHERE page_search MATCH ',
+        search.match,
+      );
+    else add(into, " AND p.search @@ to_tsquery('simple', ", search.match);
     add(into, ')');
   }
 }
@@ -80,7 +142,12 @@ type ListingRow = {
 };
 
 /** The dashboard's one statement for a page of rows (exported for its query-plan test). */
-export function listStatement(engine: Engine, query: PageListQuery, size: number): Fragment {
+export function listStatement(
+  engine: Engine,
+  query: PageListQuery,
+  size: number,
+  search: Search,
+): Fragment {
   // The sort key, ascending in the order shown: the newest change first reads the index
   // backwards from a cursor just as the title reads it forwards.
   const key = query.sort === 'title' ? 'LOWER(p.title)' : 'p.updated_at';
@@ -96,7 +163,7 @@ export function listStatement(engine: Engine, query: PageListQuery, size: number
     ],
     values: [],
   };
-  filters(engine, query, list);
+  filters(engine, query.state, search, list);
   if (cursor) {
     // (key, slug) strictly past the cursor in the walking order; written as a range on the
     // key alone plus a tie-break, so both engines seek the index to the cursor.
@@ -118,12 +185,15 @@ export async function listPages(
   q: Query,
   engine: Engine,
   query: PageListQuery,
-  size = PAGE_LIST_SIZE,
+  { size = PAGE_LIST_SIZE, candidates = CANDIDATES }: { size?: number; candidates?: number } = {},
 ): Promise<PageListResult> {
   const cursor = query.cursor;
   const backwards = cursor?.direction === 'before';
-  const list = listStatement(engine, query, size);
-  const found = await run<ListingRow>(q, list);
+  const search = await resolveSearch(q, engine, query.q, candidates);
+  const [found, counts] = await Promise.all([
+    run<ListingRow>(q, listStatement(engine, query, size, search)),
+    stateCounts(q),
+  ]);
   const more = found.length > size;
   const rows = found.slice(0, size);
   if (backwards) rows.reverse();
@@ -137,7 +207,7 @@ export async function listPages(
   const previous = first && (backwards ? more : cursor !== null) ? at(first, 'before') : null;
   const next = last && (backwards || more) ? at(last, 'after') : null;
 
-  const [counts, matching] = await Promise.all([stateCounts(q), countMatching(q, engine, query)]);
+  const matching = await countMatching(q, engine, query.state, search, counts);
   return {
     rows: rows.map((row) => ({
       id: Number(row.id),
@@ -158,11 +228,10 @@ export async function listPages(
   };
 }
 
-/** Pages per state: one pass over the narrow state index, and the scheduled ones' own index. */
+/** Pages per state, as the triggers keep them (page_counts), and the scheduled ones. */
 async function stateCounts(q: Query): Promise<Record<PageListState, number>> {
   const [rows, [scheduled]] = await Promise.all([
-    q<{ state: PageState; n: number | string }>`
-      SELECT state, COUNT(*) AS n FROM pages GROUP BY state`,
+    q<{ state: PageState; n: number | string }>`SELECT state, n FROM page_counts`,
     q<{ n: number | string }>`SELECT COUNT(*) AS n FROM pages WHERE publish_at IS NOT NULL`,
   ]);
   const counts: Record<PageListState, number> = {
@@ -179,17 +248,29 @@ async function stateCounts(q: Query): Promise<Record<PageListState, number>> {
   return counts;
 }
 
-/** How many pages match, counted to COUNT_LIMIT + 1 at most (a search may match them all). */
-async function countMatching(q: Query, engine: Engine, query: PageListQuery): Promise<number> {
-  const count: Fragment = {
-    sql: ['SELECT COUNT(*) AS n FROM (SELECT 1 FROM pages p WHERE 1 = 1'],
-    values: [],
-  };
-  filters(engine, query, count);
-  add(count, ' LIMIT ', COUNT_LIMIT + 1);
-  add(count, ') matched');
-  const [row] = await run<{ n: number | string }>(q, count);
-  return Number(row?.n ?? 0);
+/**
+ * How many pages the filter and search match: exact without a search (the counts) or for a
+ * narrow one; for a broad one, past COUNT_LIMIT as soon as its first matches say so, else the
+ * number among them (the dashboard says "more than" or "at least").
+ */
+async function countMatching(
+  q: Query,
+  engine: Engine,
+  state: PageListState,
+  search: Search,
+  counts: Record<PageListState, number>,
+): Promise<{ n: number; exact: boolean }> {
+  if (search.kind === 'none') return { n: counts[state], exact: true };
+  const ids = search.kind === 'ids' ? search.ids : search.sample;
+  let n = ids.length;
+  if (state !== 'all' && ids.length > 0) {
+    const count: Fragment = { sql: ['SELECT COUNT(*) AS n FROM pages p WHERE 1 = 1'], values: [] };
+    stateFilter(state, count);
+    idsIn(engine, ids, count);
+    const [row] = await run<{ n: number | string }>(q, count);
+    n = Number(row?.n ?? 0);
+  }
+  return { n, exact: search.kind === 'ids' || n > COUNT_LIMIT };
 }
 
 /**
@@ -209,7 +290,7 @@ export async function findPublishedPages(
     values: [],
   };
   add(find, '', homeSlug);
-  filters(engine, { q: text, state: 'all' }, find);
+  filters(engine, 'all', await resolveSearch(q, engine, text), find);
   add(find, ' ORDER BY LOWER(p.title), p.slug LIMIT ', PICKER_RESULTS);
   const rows = await run<{ id: number | string; slug: string; title: string }>(q, find);
   return rows.map((row) => ({ id: Number(row.id), slug: row.slug, title: row.title }));

@@ -145,9 +145,9 @@ export function readModel(
     },
 
     /** One page of the editors' dashboard, filtered, sorted and searched in SQL (page-list.ts). */
-    async listPages(query: PageListQuery, size?: number) {
+    async listPages(query: PageListQuery, sizes?: { size?: number; candidates?: number }) {
       const db = await opened();
-      return traced('db.query', 'listPages', () => listPages(db.query, db.engine, query, size));
+      return traced('db.query', 'listPages', () => listPages(db.query, db.engine, query, sizes));
     },
 
     /** The navigation picker: published pages (not home) matching a search, a few at most. */
