@@ -4,7 +4,7 @@
 import { fsRouter } from 'waku';
 import adapter from 'waku/adapters/bun';
 import { REQUEST_BODY_MAX_BYTES } from './lib/content/field-limits';
-import { currentContentVersion } from './lib/data/content-version';
+import { contentStillCurrent, currentContentVersion } from './lib/data/content-version';
 import { createFrontDoor } from './lib/http/front-door';
 import { createMediaResponder } from './lib/http/media-serving';
 import { actions } from './lib/http/middleware/actions';
@@ -51,6 +51,7 @@ const renderCache =
     : processSingleton('render-cache', () =>
         createRenderCache({
           contentVersion: currentContentVersion,
+          stillCurrent: contentStillCurrent,
           maxBytes: env.FOLIO_RENDER_CACHE_MB * 1024 * 1024,
         }),
       );

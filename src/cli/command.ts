@@ -14,7 +14,8 @@ export type CliIo = {
   siteUrl: string;
   exists: (path: string) => Promise<boolean>;
   writeFiles: (dir: string, files: ContentFile[]) => Promise<void>;
-  readDir: (dir: string) => Promise<ContentFile[]>;
+  /** The folder's `.md` files, and one line for each that is not a regular file. */
+  readDir: (dir: string) => Promise<{ files: ContentFile[]; problems: string[] }>;
   replaceDatabase: (backup: string, target: string) => Promise<void>;
 };
 

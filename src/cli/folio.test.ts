@@ -209,8 +209,18 @@ describe('folio CLI', () => {
     expect(await getSession(cli.db, session.id)).toBeNull();
     expect((await checkPreviewLink(cli.db, beforeReset)).ok).toBe(false);
     await createSession(cli.db.query, editorId);
+    const kept = await linkOf();
+    expect(await cli.run('editor', 'sessions', 'revoke', 'ed@example.com', '--keep-links')).toBe(0);
+    expect(cli.out.at(-1)).toBe(
+      '1 session(s) of ed@example.com ended; their share links still work\n',
+    );
+    expect((await checkPreviewLink(cli.db, kept)).ok).toBe(true);
+    await createSession(cli.db.query, editorId);
     expect(await cli.run('editor', 'sessions', 'revoke', 'ed@example.com')).toBe(0);
-    expect(cli.out.at(-1)).toBe('1 session(s) of ed@example.com ended\n');
+    expect(cli.out.at(-1)).toBe(
+      '1 session(s) of ed@example.com ended; revoked 1 share link they made\n',
+    );
+    expect((await checkPreviewLink(cli.db, kept)).ok).toBe(false);
     const beforeRemoval = [await linkOf(), await linkOf()];
     expect(await cli.run('editor', 'remove', 'ed@example.com')).toBe(0);
     expect(cli.out.at(-1)).toBe(

@@ -117,9 +117,10 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'editor sessions revoke',
-    args: '<email>',
+    args: '<email> [--keep-links]',
     positionals: 1,
-    summary: 'sign an editor out everywhere',
+    options: { 'keep-links': { type: 'boolean' } },
+    summary: 'sign an editor out everywhere and revoke their share links (unless --keep-links)',
     load: async () => (await import('./commands/editor')).editorSessionsRevoke,
   },
   {

@@ -1,6 +1,7 @@
 // Owns the `folio` CLI's real I/O: the file system, and a new password read from a terminal
 // (without echo) or a pipe. Tests pass their own; only the command line's entry uses these.
-import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { copyFile, lstat, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContentFile } from '../lib/content/files';
 import { CliError } from './command';
@@ -14,13 +15,50 @@ export const fileSystemIo = {
       .catch(() => false),
   async writeFiles(dir: string, files: ContentFile[]) {
     await mkdir(dir, { recursive: true });
-    for (const file of files) await Bun.write(path.join(dir, file.name), file.text);
+    // Every name is checked before anything is written: an export refused is an export not
+    // begun. A link is refused, never followed: writing through `about.md -> ~/.bashrc` put
+    // Markdown outside the folder (fourth hostile review).
+    const problems: string[] = [];
+    for (const file of files) {
+      const stats = await lstat(path.join(dir, file.name)).catch(notFound);
+      const kind = stats && notRegular(stats);
+      if (kind) problems.push(`${file.name}: ${kind}; export writes regular files only`);
+    }
+    if (problems.length > 0)
+      throw new CliError(
+        `nothing exported; move these out of ${dir} first:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+      );
+    for (const file of files) {
+      const target = path.join(dir, file.name);
+      // O_NOFOLLOW: a link put there since the check is refused by the kernel, not followed;
+      // O_NONBLOCK: a FIFO put there fails (no reader) instead of waiting for ever.
+      const handle = await open(
+        target,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+        0o644,
+      ).catch((error: unknown) => {
+        throw new CliError(`cannot write ${target}: ${notWritable(error)}`);
+      });
+      try {
+        const kind = notRegular(await handle.stat());
+        if (kind) throw new CliError(`cannot write ${target}: ${kind}`);
+        await handle.truncate(0);
+        await handle.writeFile(file.text);
+      } finally {
+        await handle.close();
+      }
+    }
   },
-  async readDir(dir: string): Promise<ContentFile[]> {
+  async readDir(dir: string) {
     const names = (await readdir(dir)).filter((name) => name.endsWith('.md')).sort();
-    return Promise.all(
-      names.map(async (name) => ({ name, text: await Bun.file(path.join(dir, name)).text() })),
-    );
+    const files: ContentFile[] = [];
+    const problems: string[] = [];
+    for (const name of names) {
+      const text = await readRegularFile(path.join(dir, name));
+      if (typeof text === 'string') files.push({ name, text });
+      else problems.push(`${name}: ${text.problem}; import reads regular files only`);
+    }
+    return { files, problems };
   },
   async replaceDatabase(backup: string, target: string) {
     // Copy beside the target, then rename: the database file is replaced in one step.
@@ -31,6 +69,57 @@ export const fileSystemIo = {
     await rename(staging, target);
   },
 };
+
+/**
+ * What a file is when it is not a regular file, or null. Import and export take regular files
+ * only: a FIFO blocked `import` for ever, and a link to a file outside the folder was imported
+ * and published (fourth hostile review).
+ */
+function notRegular(stats: Stats): string | null {
+  if (stats.isFile()) return null;
+  if (stats.isSymbolicLink()) return 'a symbolic link';
+  if (stats.isDirectory()) return 'a folder';
+  if (stats.isFIFO()) return 'a named pipe (FIFO)';
+  if (stats.isSocket()) return 'a socket';
+  return 'a device';
+}
+
+const notFound = (error: unknown) => {
+  if ((error as { code?: unknown }).code === 'ENOENT') return null;
+  throw error;
+};
+
+const notWritable = (error: unknown) =>
+  (error as { code?: unknown }).code === 'ELOOP'
+    ? 'a symbolic link; export writes regular files only'
+    : error instanceof Error
+      ? error.message
+      : String(error);
+
+/**
+ * A regular file's text, or what it is instead. lstat refuses a link, a FIFO or a device
+ * without opening it (opening some devices does something); O_NOFOLLOW and the check on the
+ * opened file close the gap between the two, and O_NONBLOCK keeps a FIFO swapped in from
+ * blocking the open.
+ */
+async function readRegularFile(file: string): Promise<string | { problem: string }> {
+  const kind = notRegular(await lstat(file));
+  if (kind) return { problem: kind };
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ELOOP') return { problem: 'a symbolic link' };
+    throw error;
+  }
+  try {
+    const opened = notRegular(await handle.stat());
+    if (opened) return { problem: opened };
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
 
 /** Asks twice on a terminal, without echo; Ctrl-C (or Ctrl-D on an empty line) cancels. */
 export async function askPasswordOnTerminal(): Promise<string> {

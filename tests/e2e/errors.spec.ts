@@ -139,7 +139,7 @@ test('page-data and action requests carry sentry-trace and baggage, and the serv
   await page.goto('/preview/about');
   await sentryReady();
   await page.getByRole('button', { name: 'Create share link' }).click();
-  await expect(page.getByLabel('Share link')).toBeVisible();
+  await expect(page.getByLabel('Share link', { exact: true })).toBeVisible();
 
   for (const kind of ['page data', 'action']) {
     const request = traced.find((t) => t.kind === kind);
@@ -221,5 +221,5 @@ test("with JavaScript an action is a POST to the page's own address, naming the 
   ]);
   expect(new URL(request.url()).pathname).toBe('/preview/about');
   expect(request.headers()['x-folio-action']).toMatch(/^\/RSC\/F\/[^/]+\/createShareLink\.txt$/);
-  await expect(page.getByLabel('Share link')).toBeVisible();
+  await expect(page.getByLabel('Share link', { exact: true })).toBeVisible();
 });

@@ -186,7 +186,7 @@ test('a share link works signed out, read-only, and stops working after expiry',
   await page.goto('/preview/upcoming-feature');
   await page.getByLabel('Share for').selectOption('1h');
   await page.getByRole('button', { name: 'Create share link' }).click();
-  const url = await page.getByLabel('Share link').inputValue();
+  const url = await page.getByLabel('Share link', { exact: true }).inputValue();
   expect(url).toContain('/preview/upcoming-feature?share=');
   const reviewer = await (await browser.newContext()).newPage();
   const problems = watchPageErrors(reviewer);

@@ -221,4 +221,70 @@ describe('a call is bounded before anything decodes it (issue 24, second finding
     expect(raw.status).toBe(413);
     expect(folio.unexpectedErrors()).toEqual([]);
   });
+
+  /** A form posted without JavaScript, as a script can forge it, anonymous unless `cookie`. */
+  const noScript = (form: FormData, address = `/preview/${SLUG}`, withCookie = false) =>
+    fetch(`${folio.url}${address}`, {
+      method: 'POST',
+      body: form,
+      headers: { origin: folio.url, accept: 'text/html', ...(withCookie ? { cookie } : {}) },
+      redirect: 'manual',
+    });
+
+  test('hostile pass: `$ACTION_REF_<any name>` is judged too, not only digits', async () => {
+    for (const name of ['x', '', '1a']) {
+      const inline = new FormData();
+      inline.append(`$ACTION_REF_${name}`, '');
+      inline.append(
+        `$ACTION_${name}:0`,
+        `{"id":"${modules.createShareLink}#createShareLink","bound":${nested(100_000)}}`,
+      );
+      const split = new FormData();
+      split.append(`$ACTION_REF_${name}`, '');
+      split.append(
+        `$ACTION_${name}:0`,
+        `{"id":"${modules.createShareLink}#createShareLink","bound":"$@1"}`,
+      );
+      split.append(`$ACTION_${name}:1`, nested(100_000));
+      for (const form of [inline, split]) {
+        const response = await noScript(form);
+        expect(response.status, `$ACTION_REF_${name}`).toBe(400);
+      }
+    }
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+
+  test('hostile pass: a form of thousands of parts is refused before it is parsed', async () => {
+    // One real action's id 25 000 times (each was looked up in the build, one after another).
+    const ids = new FormData();
+    for (let i = 0; i < 25_000; i++)
+      ids.append(`$ACTION_ID_${modules.createShareLink}#createShareLink`, '');
+    const repeated = await noScript(ids);
+    expect(repeated.status).toBe(400);
+    const fields = new FormData();
+    for (let i = 0; i < 25_000; i++) fields.append(`f${i}`, 'x');
+    expect((await noScript(fields)).status).toBe(400);
+    // Folio's own forms are far from the limit: an editor's save still goes through.
+    const values = await editorValues();
+    const response = await call('autosaveDraft', JSON.stringify([{ ...values, body: 'PARTS' }]));
+    expect(response.status).toBe(200);
+  });
+
+  test('hostile pass: an upload’s megabytes are for a signed-in editor only, unread for anyone else', async () => {
+    const mb = 1024 * 1024;
+    const form = () => {
+      const upload = new FormData();
+      upload.append('0', '["$undefined","$K1"]');
+      upload.append('_1_file', new File([new Uint8Array(4)], 'tiny.png', { type: 'image/png' }));
+      upload.append('_1_alt', 'x'.repeat(5 * mb));
+      return upload;
+    };
+    const anonymous = await call('uploadMedia', form(), { signedIn: false });
+    expect(anonymous.status).toBe(413);
+    // Signed in, the same body is read and judged as an upload (its tiny file is refused).
+    const editor = await call('uploadMedia', form());
+    expect(editor.status).not.toBe(413);
+    expect(editor.status).toBeLessThan(500);
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
 });

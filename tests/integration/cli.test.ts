@@ -1,6 +1,18 @@
 // The CLI as an operator runs it (`bun run folio …`): on a terminal, from a pipe, with mistakes.
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -200,6 +212,69 @@ describe('the folio CLI, run as an operator runs it', () => {
       );
     },
   );
+
+  // Fourth hostile review: `import` blocked for ever on a FIFO and imported (and published) a
+  // link to a file outside its folder; `export` wrote through a link outside its folder.
+  test('import and export take regular files only: a FIFO or a link is refused in one line, nothing published', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'folio-files-'));
+    try {
+      const page = (title: string) => `---\ntitle: "${title}"\nsummary: ""\n---\nText.\n`;
+      const outside = path.join(dir, 'outside');
+      mkdirSync(outside);
+      writeFileSync(path.join(outside, 'secret.md'), page('Secret'));
+      const pages = path.join(dir, 'pages');
+      mkdirSync(pages);
+      writeFileSync(path.join(pages, 'hello.md'), page('Hello'));
+      symlinkSync(path.join(outside, 'secret.md'), path.join(pages, 'secret.md'));
+      const fifo = path.join(pages, 'notes.md');
+      execFileSync('mkfifo', [fifo]);
+      const databaseUrl = await newDatabaseUrl();
+      // A CLI still waiting on the FIFO after 15 s is let go (a writer opens and closes it, so
+      // its read ends), and fails the test below rather than hanging it. Non-blocking: with no
+      // reader waiting the open fails, and nothing is done.
+      const letGo = setTimeout(() => {
+        try {
+          closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+        } catch {}
+      }, 15_000);
+      const imported = await folio(['import', pages], { databaseUrl }).finally(() =>
+        clearTimeout(letGo),
+      );
+      expect(imported.stderr).toBe(
+        'folio: nothing imported; fix these files first:\n' +
+          '  notes.md: a named pipe (FIFO); import reads regular files only\n' +
+          '  secret.md: a symbolic link; import reads regular files only\n',
+      );
+      expect(imported.code).toBe(1);
+      const listed = await folio(['page', 'list', '--json'], { databaseUrl });
+      expect(JSON.parse(listed.stdout)).toEqual([]);
+
+      await folio(
+        [
+          'page',
+          'put',
+          'about',
+          '--title',
+          'About',
+          '--body-file',
+          path.join(pages, 'hello.md'),
+          '--publish',
+        ],
+        { databaseUrl },
+      );
+      const target = path.join(dir, 'export');
+      mkdirSync(target);
+      symlinkSync(path.join(outside, 'secret.md'), path.join(target, 'about.md'));
+      const exported = await folio(['export', target], { databaseUrl });
+      expect(exported.stderr).toBe(
+        `folio: nothing exported; move these out of ${target} first:\n  about.md: a symbolic link; export writes regular files only\n`,
+      );
+      expect(exported.code).toBe(1);
+      expect(readFileSync(path.join(outside, 'secret.md'), 'utf8')).toBe(page('Secret'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   test('import names the images its pages lack; page put --publish refuses them', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'folio-import-'));

@@ -371,7 +371,9 @@ describe.if(TEST_ENGINE === 'sqlite')(
           cookie: editorCookie,
           set: { body: 'TEXT-TYPED-WHILE-BUSY' },
         });
-        expect(saved.status).toBe(200);
+        // The form again, its text kept, as the 503 every busy answer is (issue 24: was 200).
+        expect(saved.status).toBe(503);
+        expect(saved.headers.get('retry-after')).toBe('2');
         const savedHtml = await saved.text();
         expect(savedHtml).toContain('Folio is busy');
         expect(savedHtml).toContain('TEXT-TYPED-WHILE-BUSY');
@@ -379,7 +381,7 @@ describe.if(TEST_ENGINE === 'sqlite')(
         const shared = await submitForm(`${folio.url}/preview/about`, share, {
           cookie: editorCookie,
         });
-        expect(shared.status).toBe(200);
+        expect(shared.status).toBe(503);
         expect(await shared.text()).toContain(
           'No link was made: Folio is busy. Try again in a moment.',
         );
@@ -387,8 +389,8 @@ describe.if(TEST_ENGINE === 'sqlite')(
         const signedIn = await submitForm(`${folio.url}/preview`, signIn, {
           set: { email: 'review@example.com', password: 'the review passphrase' },
         });
-        // The sign-in form again (401: still not signed in), saying why.
-        expect(signedIn.status).toBe(401);
+        // The sign-in form again, saying why: a 503 (nothing was checked), not a wrong password.
+        expect(signedIn.status).toBe(503);
         expect(await signedIn.text()).toContain('Folio is busy. Nothing was checked');
 
         const signedOut = await submitForm(`${folio.url}/preview/about`, signOut, {

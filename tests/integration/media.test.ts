@@ -2,6 +2,7 @@
 // form without JavaScript, the variants and how they are served, the <picture> a published
 // page renders, and every bad file the issue names refused with nothing stored.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import path from 'node:path';
 import sharp from 'sharp';
 import { addEditor } from '../../src/lib/editors/accounts';
 import { formWithButton, signInWithForm, submitForm } from '../forms';
@@ -231,6 +232,13 @@ describe('on a published page', () => {
   });
 });
 
+/** An image kept beside the media unit tests (src/lib/media/fixtures/README.md says how made). */
+const fixture = async (name: string) =>
+  new File(
+    [await Bun.file(path.join(import.meta.dir, '../../src/lib/media/fixtures', name)).bytes()],
+    name,
+  );
+
 describe('bad files and bad requests: a clear 4xx, nothing stored', () => {
   const cases: [string, () => Promise<File> | File, number, string][] = [
     [
@@ -260,6 +268,19 @@ describe('bad files and bad requests: a clear 4xx, nothing stored', () => {
       'damaged or cut short',
     ],
     ['a 20 000 × 20 000 pixel PNG', pngBomb, 422, 'at most 40 million pixels'],
+    // Fourth hostile review: decoded nine times (120 s) while every upload waited; "damaged".
+    [
+      'a 581-byte AVIF of 6000 × 6000 pixels',
+      () => fixture('one-colour-6000.avif'),
+      422,
+      'That AVIF image is too large: 6000 × 6000 pixels',
+    ],
+    [
+      'a GIF of 11 frames of 2000 × 2000 pixels',
+      () => fixture('eleven-frames-2000.gif'),
+      422,
+      'That animation is too large: 11 frames',
+    ],
     [
       'a file of 10.5 MB (over the 10 MB limit)',
       () => new File([new Uint8Array(10.5 * 1024 * 1024)], 'big.jpg'),

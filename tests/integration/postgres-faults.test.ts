@@ -69,6 +69,10 @@ describe.if(RUN && canMakeCluster())('PostgreSQL stops and comes back', () => {
       await fetch(`${b.url}/preview/about?edit`, { headers: { cookie } })
     ).text();
     const saveForm = await formWithButton(editorPage, 'Save draft');
+    const signInForm = await formWithButton(
+      await (await fetch(`${a.url}/preview`)).text(),
+      'Sign in',
+    );
 
     cluster.stop();
 
@@ -93,6 +97,15 @@ describe.if(RUN && canMakeCluster())('PostgreSQL stops and comes back', () => {
     const savedPage = await saved.text();
     expect(savedPage).toContain('Nothing was saved.');
     expect(savedPage).toContain('TYPED-DURING-THE-OUTAGE');
+
+    // Signing in without JavaScript: nothing can be checked, and that is a 503 too, not the
+    // 401 of a wrong password (hostile pass).
+    const signIn = await submitForm(`${a.url}/preview`, signInForm, {
+      set: { email: EDITOR.email, password: EDITOR.password },
+    });
+    expect(signIn.status).toBe(503);
+    expect(signIn.headers.get('retry-after')).toBe('2');
+    expect(await signIn.text()).toContain('Folio cannot reach its database right now');
 
     cluster.start();
 

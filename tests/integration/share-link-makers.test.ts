@@ -92,11 +92,17 @@ describe('share links end with their maker’s access', () => {
     expect(response.status).toBe(303);
     const landing = new URL(response.headers.get('location') ?? '', folio.url);
     expect(landing.pathname + landing.search).toBe(
-      '/preview?notice=signed-out-everywhere&revoked=1',
+      '/preview?notice=signed-out-everywhere&links=revoked',
     );
     const after = await (await fetch(landing)).text();
     expect(after).toContain('Signed out everywhere: every session of yours has ended.');
-    expect(after).toContain('1 share link you made was revoked.');
+    expect(after).toContain('Any share links you made were revoked.');
+    // A hand-made address cannot make it say a number (hostile pass): there is none to say.
+    const forged = await (
+      await fetch(`${folio.url}/preview?notice=signed-out-everywhere&revoked=999999`)
+    ).text();
+    expect(forged).not.toContain('999999 share links');
+    expect(forged).toContain('Your share links still work.');
     expect(await opensDraft(path)).toBe(false);
   }, 60_000);
 

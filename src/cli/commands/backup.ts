@@ -74,7 +74,13 @@ export const exportPages: Run = async ({ positionals }, { db, io }) => {
 export const importPages: Run = async ({ positionals }, { db, io }) => {
   const dir = one(positionals);
   if (!(await io.exists(dir))) throw new CliError(`cannot read ${dir}: no such folder`);
-  const result = await importContent(createContentStore(db), await io.readDir(dir));
+  const read = await io.readDir(dir);
+  // A link, a FIFO or a device among the files refuses the whole import, as a bad file does:
+  // a folder imported in part would publish some pages and not the ones beside them.
+  const result =
+    read.problems.length > 0
+      ? { problems: read.problems, imported: 0, missingMedia: [] }
+      : await importContent(createContentStore(db), read.files);
   if (result.problems.length > 0) {
     throw new CliError(
       `nothing imported; fix these files first:\n${result.problems.map((p) => `  ${p}`).join('\n')}`,

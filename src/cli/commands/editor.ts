@@ -34,9 +34,12 @@ export const editorRemove: Run = async ({ positionals }, { db, io }) => {
   io.stdout(`editor ${email} removed and ${linksRevoked(removed.linksRevoked)}\n`);
 };
 
-export const editorSessionsRevoke: Run = async ({ positionals }, { db, io }) => {
+export const editorSessionsRevoke: Run = async ({ positionals, values }, { db, io }) => {
   const email = one(positionals);
-  const ended = await endSessionsOf(db, email);
+  const keepLinks = values['keep-links'] === true;
+  const ended = await endSessionsOf(db, email, { revokeLinks: !keepLinks });
   if (ended === null) throw new CliError(`there is no editor ${email}`);
-  io.stdout(`${ended} session(s) of ${email} ended\n`);
+  io.stdout(
+    `${ended.sessionsEnded} session(s) of ${email} ended; ${keepLinks ? 'their share links still work' : linksRevoked(ended.linksRevoked)}\n`,
+  );
 };

@@ -33,11 +33,7 @@ export function SiteSettingsForm({
   const state = answer ?? {};
   const values = state.values;
   const current = state.current;
-  const chosen = new Set(
-    values
-      ? values.navigation.map(Number)
-      : (settings.navigation ?? published.map((page) => page.id)),
-  );
+  const chosen = new Set(values ? values.navigation.map(Number) : (settings.navigation ?? []));
   return (
     <>
       <form action={action} className="settings-form">
@@ -97,7 +93,7 @@ export function SiteSettingsForm({
               value="all"
               defaultChecked={settings.navigation === null}
             />{' '}
-            Every published page, by title
+            None: the site's name links to the home page
           </label>
           <label className="inline-choice">
             <input

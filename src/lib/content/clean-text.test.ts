@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { cleanLine, cleanMultiline } from './clean-text';
+import { cleanLine, cleanMultiline, cleanSummary } from './clean-text';
 import { pageFieldsSchema } from './page-fields';
 import { siteSettingsSchema } from './settings';
 
@@ -56,4 +56,26 @@ test('page fields and site settings both use it (one rule for every typed field)
   expect(pageFieldsSchema.safeParse({ title: '\u200b\u202e', summary: '', body: '' }).success).toBe(
     false,
   );
+});
+
+describe('what the hostile pass saved that shows nothing', () => {
+  test('a title of only fillers is empty; soft hyphens and invisible operators go', () => {
+    for (const blank of [
+      '\u3164',
+      '\u115f\u1160',
+      '\uffa0',
+      '\u200b\u3164',
+      '\u00ad',
+      '\u2061\u034f',
+    ])
+      expect(cleanLine(blank).trim(), JSON.stringify(blank)).toBe('');
+    expect(cleanLine('Caf\u00ade \u180eNotes')).toBe('Cafe Notes');
+  });
+  test('a summary keeps its prose but loses bidi overrides; direction marks stay everywhere', () => {
+    expect(cleanSummary('Read \u202emy notes\u202c here')).toBe('Read my notes here');
+    expect(cleanSummary('line one\r\nline two')).toBe('line one\nline two');
+    expect(cleanLine('\u05e9\u05dc\u05d5\u05dd\u200f 2026')).toBe(
+      '\u05e9\u05dc\u05d5\u05dd\u200f 2026',
+    );
+  });
 });

@@ -22,6 +22,11 @@ const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
 const ZERO_WIDTH =
   /[\u200b\u200c\u2060\ufeff]|(?<!\p{Extended_Pictographic}(?:\ufe0f|\p{Emoji_Modifier})?)\u200d|\u200d(?!\p{Extended_Pictographic})/gu;
 
+// Characters that show nothing where they stand, so a title of only them looks blank (the
+// hostile pass saved a site title of one Hangul filler, U+3164): soft hyphen, combining
+// grapheme joiner, Hangul fillers, Mongolian vowel separator, invisible math operators.
+const INVISIBLE = /\u034f|[\u00ad\u115f\u1160\u180e\u2061-\u2064\u3164\uffa0]/g;
+
 /**
  * Multi-line text (a page's body and summary): CRLF and CR become LF, and every control but
  * tab and line feed is dropped. Bidi and zero-width characters stay: a body is the editor's
@@ -41,11 +46,25 @@ export function cleanLine(text: string): string {
     .replace(LINE_BREAKS_AND_TABS, ' ')
     .replace(CONTROLS, '')
     .replace(BIDI_CONTROLS, '')
-    .replace(ZERO_WIDTH, '');
+    .replace(ZERO_WIDTH, '')
+    .replace(INVISIBLE, '');
+}
+
+/**
+ * A page's summary: prose, but shown on one line beside other text (listings, the feed, a
+ * page's description), where a bidi override would turn what follows it around too; so those
+ * go, as in one-line fields. Direction marks (U+200E, U+200F, U+061C) stay everywhere: they
+ * are how right-to-left text is written, and they reorder nothing beyond their own word.
+ */
+export function cleanSummary(text: string): string {
+  return cleanMultiline(text).replace(BIDI_CONTROLS, '');
 }
 
 /** A one-line text field of a schema, cleaned before its other rules (trim, limits). */
 export const lineText = () => z.string().transform(cleanLine);
+
+/** A page's summary in a schema, cleaned before its other rules. */
+export const summaryText = () => z.string().transform(cleanSummary);
 
 /** A multi-line text field of a schema, cleaned before its other rules. */
 export const proseText = () => z.string().transform(cleanMultiline);

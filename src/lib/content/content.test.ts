@@ -65,6 +65,7 @@ describe('migrations', () => {
     const outputs = await Promise.all(children.map((child) => new Response(child.stdout).text()));
     expect(await Promise.all(children.map((child) => child.exited))).toEqual([0, 0]);
     expect(outputs.sort()).toEqual([
+      // Every migration there is (each branch that adds one need not edit this line).
       `applied ${migrations.length} migration(s): ${migrations.map((m) => `${m.id} ${m.name}`).join(', ')}\n`,
       'nothing to do: the database is up to date\n',
     ]);

@@ -8,6 +8,9 @@ import { getDatabase } from '../data/db';
 import { processSingleton } from '../runtime/process-singleton';
 import { type ContentStore, createContentStore } from './store';
 
+/** What a cached feed or sitemap keys by (docs/decisions/0028): serve what was built under
+ * it while it returns the same number. */
+export { listingsVersion } from '../data/content-version';
 export {
   BUSY_MESSAGE,
   ContentError,
@@ -31,7 +34,7 @@ export type {
   PageListSort,
   PageListState,
 } from './page-list-params';
-export { settingsVersion, siteSettingsSchema } from './settings';
+export { NAVIGATION_MAX, settingsVersion, siteSettingsSchema } from './settings';
 export { type ContentStore, createContentStore } from './store';
 export type {
   Expectation,
@@ -48,6 +51,8 @@ export type {
   SaveResult,
   Schedule,
   ScheduledPublish,
+  SitemapEntry,
+  SitemapKey,
   SiteSettings,
 } from './types';
 

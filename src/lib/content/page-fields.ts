@@ -1,6 +1,6 @@
 // Owns the rules for a page's editable fields, shared by the store, forms and actions.
 import { z } from 'zod';
-import { lineText, proseText } from './clean-text';
+import { lineText, proseText, summaryText } from './clean-text';
 import { BODY_MAX, SUMMARY_MAX, TITLE_MAX } from './field-limits';
 
 // Characters that carry no text are dropped before any other rule (clean-text.ts): a title is
@@ -11,7 +11,7 @@ export const pageFieldsSchema = z.object({
     .pipe(
       z.string().min(1, 'Enter a title.').max(TITLE_MAX, `Use at most ${TITLE_MAX} characters.`),
     ),
-  summary: proseText().pipe(
+  summary: summaryText().pipe(
     z.string().trim().max(SUMMARY_MAX, `Use at most ${SUMMARY_MAX} characters.`),
   ),
   // Line endings carry no meaning in Markdown, and browsers send a textarea's as CRLF: one

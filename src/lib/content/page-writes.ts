@@ -4,6 +4,7 @@
 // saving a draft and publishing it. The store's methods (write-model.ts, history.ts,
 // schedules.ts) compose them; nothing here opens a transaction.
 import 'server-only';
+import { type ContentChange, EVERYTHING, pagesChanged } from '../data/content-changes';
 import type { Query } from '../data/db';
 import { renderMarkdown } from '../markdown/markdown';
 import {
@@ -16,7 +17,9 @@ import { ContentError } from './errors';
 import { recordEvent } from './events';
 import { type PageFields, pageFieldsSchema } from './page-fields';
 import { type PageRowRef, pageById, pageRowById, pageRowBySlug } from './rows';
+import { headerNavigationIn, headerShows } from './settings';
 import { HOME_SLUG, validateNewSlug } from './slugs';
+import type { Changed } from './store-context';
 import type { Expectation, PageChange, SaveResult } from './types';
 
 function parseFields(input: PageFields): PageFields {
@@ -105,6 +108,21 @@ export async function moveSlug(
   return true;
 }
 
+/**
+ * What visitors see change when `page` changes at these addresses (its slug; old and new on a
+ * rename): those pages and the listings — and every page when its link in the header changes
+ * (`linkChanged`: its title, its slug or whether it is published) and the header shows it.
+ */
+export async function visibleChange(
+  q: Query,
+  page: { id: number; slug: string },
+  slugs: string[],
+  linkChanged: boolean,
+): Promise<ContentChange> {
+  if (linkChanged && headerShows(await headerNavigationIn(q), page)) return EVERYTHING;
+  return pagesChanged(...slugs);
+}
+
 /** A page changed: its version moves on, with when, by whom and how. */
 export async function touch(
   q: Query,
@@ -178,7 +196,7 @@ export type SaveInput = {
 export async function saveDraftIn(
   now: () => Date,
   q: Query,
-  changed: () => Promise<void>,
+  changed: Changed,
   input: SaveInput,
   fields: StoredFields,
 ): Promise<SaveResult> {
@@ -210,7 +228,15 @@ export async function saveDraftIn(
     return { ok: false, reason: 'conflict', current: await pageById(q, existing.id) };
   }
   const renamed = await moveSlug(q, existing, input.slug, at, input.editor);
-  if (renamed) await changed();
+  if (renamed)
+    await changed(
+      await visibleChange(
+        q,
+        existing,
+        [existing.slug, input.slug],
+        existing.published_revision_id !== null,
+      ),
+    );
   await writeDraft(q, existing.id, fields, input.editor, at);
   // A draft that says what is published is no draft: a rename alone went live, and the page
   // is "published", not "published with a newer draft".
@@ -223,7 +249,7 @@ export async function saveDraftIn(
 export async function publishIn(
   now: () => Date,
   q: Query,
-  changed: () => Promise<void>,
+  changed: Changed,
   slug: string,
   {
     editor = null,
@@ -251,6 +277,13 @@ export async function publishIn(
   // visitors would see it broken. Every publish comes here: the editor, the CLI, a schedule.
   const missing = allowMissingMedia ? [] : await missingMediaIn(q, draft.body_html);
   if (missing.length > 0) throw new ContentError('missing-media', missingMediaMessage(missing));
+  // Read before the publish replaces it: whether the header's link to this page changes.
+  const [before] =
+    page.published_revision_id === null
+      ? []
+      : await q<{ title: string }>`
+          SELECT title FROM revisions WHERE id = ${page.published_revision_id}`;
+  const linkChanged = before?.title !== draft.title;
   const at = now().toISOString();
   const [revision] = await q<{ id: number }>`
     INSERT INTO revisions
@@ -275,6 +308,6 @@ export async function publishIn(
     editor,
     at,
   });
-  await changed();
+  await changed(await visibleChange(q, page, [page.slug], linkChanged));
   return page.version + 1;
 }

@@ -1,14 +1,17 @@
 // Owns what the page store reads: a page by slug (public or preview) or by id, where an old
-// slug now points, the listings (published, all, the feed's, the dashboard's page of rows: page-list.ts), the header's navigation, the
-// page count, and unsaved Markdown rendered for the editor's preview. Reads only; every write
-// is in write-model.ts, history.ts, schedules.ts and settings.ts.
+// slug now points, the listings (published, all, the feed's, the sitemap's, the dashboard's
+// page of rows: page-list.ts), the header's navigation, the page count, and unsaved Markdown
+// rendered for the editor's preview. Reads only; every write is in write-model.ts, history.ts,
+// schedules.ts and settings.ts.
 import 'server-only';
+import { sqlTemplate } from '../data/db';
 import { renderMarkdown } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn, missingMediaIn } from '../media/media-refs';
 import { traced } from '../observability/spans';
 import { findPublishedPages, listPages, publishedByIds } from './page-list';
 import type { PageListQuery } from './page-list-params';
 import { PAGE_BY_SLUG, type PageRow, pageById, toView } from './rows';
+import { NAVIGATION_MAX } from './settings';
 import { HOME_SLUG, isValidSlug } from './slugs';
 import type { StoreContext } from './store-context';
 import type {
@@ -19,8 +22,64 @@ import type {
   PageState,
   PageSummary,
   PageView,
+  SitemapEntry,
+  SitemapKey,
   SiteSettings,
 } from './types';
+
+/** The header's query for `count` page ids (templates made once per count, at most 20). */
+const navigationQueries = new Map<number, TemplateStringsArray>();
+function navigationQuery(count: number): TemplateStringsArray {
+  let template = navigationQueries.get(count);
+  if (!template) {
+    template = sqlTemplate([
+      `SELECT p.id, p.slug, r.title FROM pages p
+       JOIN revisions r ON r.id = p.published_revision_id
+       WHERE p.id IN (`,
+      ...Array.from({ length: count - 1 }, () => ', '),
+      ')',
+    ]);
+    navigationQueries.set(count, template);
+  }
+  return template;
+}
+
+// The published pages in the order of the revisions_published index (migration 9): the
+// revisions are walked newest first and each is kept when its page publishes it. CROSS JOIN
+// makes SQLite take the tables in the order written (revisions first, so the index gives the
+// order and LIMIT stops the walk early); PostgreSQL reads it as the inner join it is. Kept as
+// templates so a test can ask each engine for its plan of the very same text.
+const PUBLISHED_NEWEST_FIRST = `
+  FROM revisions r CROSS JOIN pages p
+  WHERE p.published_revision_id = r.id`;
+const NEWEST_FIRST = '\n  ORDER BY r.published_at DESC, r.page_id DESC\n  LIMIT ';
+export const PUBLISHED_ORDER_QUERIES = {
+  /** The feed's entries. Values: limit. */
+  feed: sqlTemplate([
+    `SELECT p.id, p.slug, r.title, r.summary, r.body_html, r.published_at,
+       (SELECT MIN(f.published_at) FROM revisions f WHERE f.page_id = p.id) AS first_published_at
+     ${PUBLISHED_NEWEST_FIRST}${NEWEST_FIRST}`,
+    '',
+  ]),
+  /** The sitemap's first file. Values: limit. */
+  sitemapFirst: sqlTemplate([
+    `SELECT p.slug, r.published_at${PUBLISHED_NEWEST_FIRST}${NEWEST_FIRST}`,
+    '',
+  ]),
+  /** The key of one page in the order. Values: how many to skip. */
+  keyAt: sqlTemplate([
+    `SELECT r.published_at, r.page_id${PUBLISHED_NEWEST_FIRST}${NEWEST_FIRST}1 OFFSET `,
+    '',
+  ]),
+  /** A later file, after the previous one's last key. Values: published_at, page_id, limit. */
+  sitemapAfter: sqlTemplate([
+    `SELECT p.slug, r.published_at${PUBLISHED_NEWEST_FIRST}
+       AND (r.published_at, r.page_id) < (`,
+    ', ',
+    `)${NEWEST_FIRST}`,
+    '',
+  ]),
+};
 
 /** The store's reads; `getSiteSettings` is the settings' own (navigation follows them). */
 export function readModel(
@@ -58,11 +117,15 @@ export function readModel(
       return row?.slug ?? null;
     },
 
-    /** The `limit` most recently published pages, newest first, for the feed. */
+    /**
+     * The `limit` most recently published pages, newest first, for the feed: read in the order
+     * of the revisions_published index (migration 9), so only `limit` pages are read whatever
+     * the site's size, never a sort of every page with its HTML.
+     */
     async listRecentlyPublished(limit: number): Promise<FeedEntry[]> {
       const rows = await traced('db.query', 'listRecentlyPublished', () =>
-        read(
-          (q) => q<{
+        read((q) =>
+          q<{
             id: number | string;
             slug: string;
             title: string;
@@ -70,14 +133,7 @@ export function readModel(
             body_html: string;
             first_published_at: string;
             published_at: string;
-          }>`
-            SELECT p.id, p.slug, r.title, r.summary, r.body_html, r.published_at,
-              (SELECT MIN(f.published_at) FROM revisions f WHERE f.page_id = p.id)
-                AS first_published_at
-            FROM pages p
-            JOIN revisions r ON r.id = p.published_revision_id
-            ORDER BY r.published_at DESC, p.id DESC
-            LIMIT ${limit}`,
+          }>(PUBLISHED_ORDER_QUERIES.feed, limit),
         ),
       );
       return rows.map((row) => ({
@@ -89,6 +145,55 @@ export function readModel(
         firstPublishedAt: row.first_published_at,
         publishedAt: row.published_at,
       }));
+    },
+
+    /** How many pages are published (the sitemap's count of URLs): one count of an index. */
+    async publishedCount(): Promise<number> {
+      const [row] = await traced('db.query', 'publishedCount', () =>
+        read(
+          (q) => q<{ n: number | string }>`
+            SELECT COUNT(*) AS n FROM pages WHERE published_revision_id IS NOT NULL`,
+        ),
+      );
+      return Number(row?.n ?? 0);
+    },
+
+    /**
+     * The sitemap order's key of the `position`th published page (from 1), or null past the
+     * last: where a later sitemap file starts. Walks the index to it (an offset, once per file
+     * and content version, over index entries only on SQLite); the file itself is then read by
+     * keyset. A window function numbering every page cost SQLite 20 times as much.
+     */
+    async sitemapKeyAt(position: number): Promise<SitemapKey | null> {
+      const [row] = await traced('db.query', 'sitemapKeyAt', () =>
+        read((q) =>
+          q<{ published_at: string; page_id: number | string }>(
+            PUBLISHED_ORDER_QUERIES.keyAt,
+            position - 1,
+          ),
+        ),
+      );
+      return row ? { publishedAt: row.published_at, pageId: Number(row.page_id) } : null;
+    },
+
+    /**
+     * Up to `limit` published pages for the sitemap, in the plan's order, after `after` (the
+     * last key of the previous file; null for the first): a keyset read of the index.
+     */
+    async sitemapEntries(after: SitemapKey | null, limit: number): Promise<SitemapEntry[]> {
+      const rows = await traced('db.query', 'sitemapEntries', () =>
+        read((q) =>
+          after === null
+            ? q<{ slug: string; published_at: string }>(PUBLISHED_ORDER_QUERIES.sitemapFirst, limit)
+            : q<{ slug: string; published_at: string }>(
+                PUBLISHED_ORDER_QUERIES.sitemapAfter,
+                after.publishedAt,
+                after.pageId,
+                limit,
+              ),
+        ),
+      );
+      return rows.map((row) => ({ slug: row.slug, publishedAt: row.published_at }));
     },
 
     async listPublished(): Promise<PageSummary[]> {
@@ -178,28 +283,27 @@ export function readModel(
     },
 
     /**
-     * The public header's links: the pages the settings name, in their order, that are
-     * published; without a setting, every published page but home.
+     * The public header's links: the pages the settings name (at most NAVIGATION_MAX), in
+     * their order, that are published — read by id, so a render reads as many rows as it
+     * shows whatever the site's size. Without a setting, none: the site's name links home,
+     * and a site of 100 000 pages does not put 100 000 links on every page (issue 25).
      */
     async navigation(): Promise<NavigationLink[]> {
-      const [settings, published] = await Promise.all([
-        getSiteSettings(),
-        read(
-          (q) => q<{ id: number; slug: string; title: string }>`
-            SELECT p.id, p.slug, r.title FROM pages p
-            JOIN revisions r ON r.id = p.published_revision_id
-            ORDER BY LOWER(r.title), p.slug`,
+      const ids = ((await getSiteSettings()).navigation ?? []).slice(0, NAVIGATION_MAX);
+      if (ids.length === 0) return [];
+      const rows = await traced('db.query', 'navigation', () =>
+        read((q) =>
+          q<{ id: number | string; slug: string; title: string }>(
+            navigationQuery(ids.length),
+            ...ids,
+          ),
         ),
-      ]);
-      const byId = new Map(published.map((row) => [Number(row.id), row]));
-      const chosen =
-        settings.navigation === null
-          ? published.filter((row) => row.slug !== HOME_SLUG)
-          : settings.navigation.flatMap((id) => {
-              const row = byId.get(id);
-              return row ? [row] : [];
-            });
-      return chosen.map((row) => ({ slug: row.slug, title: row.title }));
+      );
+      const byId = new Map(rows.map((row) => [Number(row.id), row]));
+      return ids.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [{ slug: row.slug, title: row.title }] : [];
+      });
     },
 
     /** The `/media/` addresses a page's rendered HTML points at that answer no image. */

@@ -14,7 +14,13 @@ import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from './field-limits';
 import type { StoreContext } from './store-context';
 import type { SiteSettings } from './types';
 
-/** The stored navigation (a JSON list of page ids), or null for "every published page". */
+/**
+ * The most pages the header links to: the form refuses more, and a public render reads at
+ * most this many (read-model.ts navigation), whatever the stored value says.
+ */
+export const NAVIGATION_MAX = 20;
+
+/** The stored navigation (a JSON list of page ids), or null for none (the site's name links home). */
 function parseNavigation(value: string | undefined): readonly number[] | null {
   if (value === undefined) return null;
   try {
@@ -23,6 +29,26 @@ function parseNavigation(value: string | undefined): readonly number[] | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether the header shows this page while it is published: the first NAVIGATION_MAX pages
+ * chosen, which is what the header's read (read-model.ts navigation) takes; a write's
+ * invalidation (page-writes.ts visibleChange) asks this.
+ */
+export function headerShows(
+  navigation: readonly number[] | null,
+  page: { id: number; slug: string },
+): boolean {
+  // No navigation chosen: the header is the site's name alone (issue 25), so it shows no page.
+  return navigation?.slice(0, NAVIGATION_MAX).includes(page.id) ?? false;
+}
+
+/** The header's navigation as stored, inside the caller's transaction. */
+export async function headerNavigationIn(q: Query): Promise<readonly number[] | null> {
+  const [row] = await q<{ value: string }>`
+    SELECT value FROM settings WHERE key = 'site_navigation'`;
+  return parseNavigation(row?.value);
 }
 
 /**
@@ -64,7 +90,10 @@ export const siteSettingsSchema = z.object({
   footer: lineText().pipe(
     z.string().trim().max(FOOTER_MAX, `Use at most ${FOOTER_MAX} characters.`),
   ),
-  navigation: z.array(z.number().int().positive()).max(20, 'Twenty links at most.').nullable(),
+  navigation: z
+    .array(z.number().int().positive())
+    .max(NAVIGATION_MAX, 'Twenty links at most.')
+    .nullable(),
 });
 
 const storedSettings = (q: Query) =>

@@ -51,6 +51,11 @@ export type FeedEntry = {
   publishedAt: string;
 };
 
+/** A published page's place in the sitemap's order (newest publish first): a keyset key. */
+export type SitemapKey = { publishedAt: string; pageId: number };
+/** A published page as the sitemap lists it. */
+export type SitemapEntry = { slug: string; publishedAt: string };
+
 export type PageListing = {
   id: number;
   slug: string;

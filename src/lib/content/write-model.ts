@@ -16,6 +16,7 @@ import {
   type SaveInput,
   saveDraftIn,
   touch,
+  visibleChange,
 } from './page-writes';
 import { pageRowBySlug } from './rows';
 import type { StoreContext } from './store-context';
@@ -81,7 +82,7 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
           editor,
           at,
         });
-        await changed();
+        await changed(await visibleChange(q, page, [page.slug], true));
       });
     },
 
@@ -115,7 +116,10 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
         const page = await requirePage(q, oldSlug);
         if (oldSlug === newSlug) return;
         const at = now().toISOString();
-        if (await moveSlug(q, page, newSlug, at, null)) await changed();
+        if (await moveSlug(q, page, newSlug, at, null))
+          await changed(
+            await visibleChange(q, page, [oldSlug, newSlug], page.published_revision_id !== null),
+          );
         await touch(q, page.id, at, 'renamed', null);
       });
     },

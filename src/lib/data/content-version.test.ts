@@ -47,6 +47,81 @@ describe(`the content version (${TEST_ENGINE})`, () => {
     await followed.stop();
   });
 
+  test('says which page another handle changed: every other page stays current (0028)', async () => {
+    const followed = contentVersionOf(db);
+    await followed.follow();
+    const store = createContentStore(other);
+    const reached = (version: number) =>
+      waitFor(() => (followed.current() >= version ? true : undefined));
+    await store.putPage(page, { publish: true });
+    await store.putPage({ ...page, slug: 'q', title: 'Q' }, { publish: true });
+    const before = contentVersionOf(other).current();
+    await reached(before);
+    // New text under the same title: only that page (and the listings) changed.
+    await store.putPage({ ...page, body: 'new text' }, { publish: true });
+    await reached(before + 1);
+    expect(followed.stillCurrent(before, 'q')).toBe(true);
+    expect(followed.stillCurrent(before, 'p')).toBe(false);
+    expect(followed.stillCurrent(before + 1, 'p')).toBe(true);
+    expect(followed.listingsVersion()).toBe(before + 1);
+    // No navigation chosen: the header shows no page (issue 25), so a new title is p's alone.
+    await store.putPage({ ...page, title: 'P renamed' }, { publish: true });
+    await reached(before + 2);
+    expect(followed.stillCurrent(before + 1, 'q')).toBe(true);
+    expect(followed.stillCurrent(before + 1, 'p')).toBe(false);
+    // In the header, its new title is a new link on every page: everything changed.
+    const pageId = (await store.getPage('p', { draft: false }))?.id ?? 0;
+    await store.saveSiteSettings({ ...(await store.getSiteSettings()), navigation: [pageId] });
+    await store.putPage({ ...page, title: 'P in the header' }, { publish: true });
+    await reached(before + 4);
+    expect(followed.stillCurrent(before + 3, 'q')).toBe(false);
+    // A rename changes the old and the new address; the site's settings, everything.
+    const settings = await store.getSiteSettings();
+    await store.saveSiteSettings({ ...settings, navigation: [] });
+    await reached(before + 5);
+    expect(followed.stillCurrent(before + 4, 'q')).toBe(false);
+    await store.renameSlug('q', 'r');
+    await reached(before + 6);
+    expect(followed.stillCurrent(before + 5, 'q')).toBe(false);
+    expect(followed.stillCurrent(before + 5, 'r')).toBe(false);
+    expect(followed.stillCurrent(before + 5, 'p')).toBe(true);
+    await followed.stop();
+  });
+
+  test('what it did not hear of counts as everything: a dropped listener (PostgreSQL), a follower too far behind (SQLite)', async () => {
+    const followed = contentVersionOf(db);
+    await followed.follow();
+    const store = createContentStore(other);
+    await store.putPage(page, { publish: true });
+    await store.putPage({ ...page, slug: 'q', title: 'Q' }, { publish: true });
+    const before = contentVersionOf(other).current();
+    await waitFor(() => (followed.current() >= before ? true : undefined));
+    if (TEST_ENGINE === 'postgres') {
+      // The listener's connection is cut; a publish of p alone goes by unheard.
+      await waitFor(async () => {
+        const cut = await other.query<{ ok: boolean }>`
+          SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity
+          WHERE datname = current_database() AND query ILIKE 'LISTEN%'`;
+        return cut.length > 0 ? true : undefined;
+      });
+      await store.putPage({ ...page, body: 'unheard' }, { publish: true });
+      // After the outage it is in step once it listens again; it reads the stored version.
+      followed.suspect();
+      await waitFor(async () => ((await followed.inStep()) ? true : undefined), {
+        timeoutMs: 15_000,
+      });
+    } else {
+      // More changes of p alone than the ring beside the file keeps, before the next read.
+      for (let i = 0; i < 65; i++)
+        await store.putPage({ ...page, body: `text ${i}` }, { publish: true });
+    }
+    await waitFor(() => (followed.current() > before ? true : undefined));
+    // Only p changed, but this process cannot know that: q is not served from before.
+    expect(followed.stillCurrent(before, 'q')).toBe(false);
+    expect(followed.stillCurrent(followed.current(), 'q')).toBe(true);
+    await followed.stop();
+  });
+
   test('never moves back, whatever order writers announce in', async () => {
     const followed = contentVersionOf(db);
     await followed.follow();

@@ -10,10 +10,21 @@
 //    request of any process sees it — the CLI's writes included. A periodic check repairs the
 //    sidecar if a writer died between its commit and that store.
 //  - In-memory SQLite: one process, a variable.
+// Each version also says what it changed (content-changes.ts, docs/decisions/0028): the NOTIFY
+// payload carries it, and on a SQLite file a ring of slots beside the sidecar
+// (`<file>.changes`) does; the render cache keeps a page that no later version changed.
 import 'server-only';
 import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { log } from '../observability/log';
 import { processSingleton } from '../runtime/process-singleton';
+import {
+  type ChangeLog,
+  type ContentChange,
+  createChangeLog,
+  decodeChange,
+  EVERYTHING,
+  encodeChange,
+} from './content-changes';
 import type { Database, Query } from './db';
 
 export const CONTENT_CHANNEL = 'folio_content';
@@ -23,18 +34,26 @@ export type ContentVersion = {
   /** The version now, from memory. Throws until `follow` has read the stored one. */
   current(): number;
   /**
-   * Inside a write transaction that changed what visitors see: bumps the stored version (on
-   * PostgreSQL, notifies every instance at commit). Call `committed` with the result after the
-   * transaction commits.
+   * Whether a page made at `version` for `slug` is still what visitors should see: no version
+   * since changed that page, or everything, or is unknown here (content-changes.ts).
    */
-  bump(q: Query): Promise<number>;
+  stillCurrent(version: number, slug: string): boolean;
+  /** The version the listings (feed, sitemap) last changed at; only moves forward. */
+  listingsVersion(): number;
+  /**
+   * Inside a write transaction that changed what visitors see: bumps the stored version (on
+   * PostgreSQL, notifies every instance at commit, saying what changed). Call `committed`
+   * with the result and the same change after the transaction commits. Without a change:
+   * everything.
+   */
+  bump(q: Query, change?: ContentChange): Promise<number>;
   /**
    * After the commit: this process, and every process sharing a SQLite file, sees it now. On
    * PostgreSQL the promise resolves once this instance's own listener has heard the NOTIFY
    * (at most a second): the server sends it to every listener at once, so by then the other
    * instances have it too, and a response that says "published" is not ahead of them.
    */
-  committed(version: number): void | Promise<void>;
+  committed(version: number, change?: ContentChange): void | Promise<void>;
   /** Reads the stored version and keeps in step with other processes until `stop`. */
   follow(): Promise<void>;
   /**
@@ -93,19 +112,96 @@ function openSidecar(file: string, initial: number) {
   };
 }
 
+/** Slots in the ring of changes beside a SQLite file: a process further behind than this
+ * (it would have to be stalled for 64 writes between two requests) takes it as everything. */
+const RING_SLOTS = 64;
+/** A version (8 bytes), a length (4) and the encoded change (MAX_PAGES_PER_CHANGE slugs fit). */
+const SLOT_BYTES = 4096;
+
+/**
+ * What each recent version changed, shared by every process on a SQLite file: slot
+ * `version % RING_SLOTS` holds it. The writer fills it inside its transaction, holding the
+ * write lock (so no other writer can be between its version and its slot, and a slot left by
+ * a rolled-back write is overwritten by the next writer of that version before any process
+ * reads it): it marks the slot as being written, fills it, then stores its version. A reader
+ * that does not find the version it looks for, the same before and after reading, takes the
+ * change as unknown (everything).
+ */
+function openChangeRing(file: string) {
+  const path = `${file}.changes`;
+  const size = RING_SLOTS * SLOT_BYTES;
+  let have = -1;
+  try {
+    have = statSync(path).size;
+  } catch {
+    // Not there yet.
+  }
+  if (have < size) {
+    // Grown, never truncated (another process may have it mapped).
+    const from = Math.max(have, 0);
+    const fd = openSync(path, have < 0 ? 'a+' : 'r+');
+    try {
+      writeSync(fd, new Uint8Array(size - from), 0, size - from, from);
+    } finally {
+      closeSync(fd);
+    }
+  }
+  const map = Bun.mmap(path, { shared: true, size });
+  const view = new DataView(map.buffer, map.byteOffset, size);
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  return {
+    write(version: number, change: ContentChange) {
+      const base = (version % RING_SLOTS) * SLOT_BYTES;
+      const bytes = encoder.encode(encodeChange(version, change));
+      view.setFloat64(base, -1);
+      if (bytes.length > SLOT_BYTES - 12) return;
+      map.set(bytes, base + 12);
+      view.setUint32(base + 8, bytes.length);
+      view.setFloat64(base, version);
+    },
+    read(version: number): ContentChange {
+      const base = (version % RING_SLOTS) * SLOT_BYTES;
+      if (view.getFloat64(base) !== version) return EVERYTHING;
+      const length = Math.min(view.getUint32(base + 8), SLOT_BYTES - 12);
+      const payload = decoder.decode(map.subarray(base + 12, base + 12 + length));
+      if (view.getFloat64(base) !== version) return EVERYTHING;
+      const decoded = decodeChange(payload);
+      return decoded.version === version ? decoded.change : EVERYTHING;
+    },
+  };
+}
+
+/** The parts every tracker shares: the log of what changed, and reading it. */
+function changesOf(log: ChangeLog, started: () => boolean) {
+  return {
+    stillCurrent(version: number, slug: string) {
+      return started() && log.stillCurrent(version, slug);
+    },
+    listingsVersion() {
+      if (!started()) throw new Error('content version not read yet');
+      return log.listingsVersion;
+    },
+  };
+}
+
 function memoryVersion(db: Database): ContentVersion {
-  let value: number | null = null;
+  let started = false;
+  const changes = createChangeLog();
   return {
     current() {
-      if (value === null) throw new Error('content version not read yet');
-      return value;
+      if (!started) throw new Error('content version not read yet');
+      return changes.latest;
     },
+    ...changesOf(changes, () => started),
     bump: bumpStored,
-    committed(version) {
-      value = Math.max(value ?? 0, version);
+    committed(version, change = EVERYTHING) {
+      changes.committed(version, change);
+      started = true;
     },
     async follow() {
-      value = Math.max(value ?? 0, await storedVersion(db.query));
+      changes.resync(await storedVersion(db.query));
+      started = true;
     },
     inStep: async () => true,
     suspect() {},
@@ -115,26 +211,58 @@ function memoryVersion(db: Database): ContentVersion {
 
 function sqliteFileVersion(db: Database, file: string): ContentVersion {
   let sidecar: ReturnType<typeof openSidecar> | null = null;
+  let ring: ReturnType<typeof openChangeRing> | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
+  const changes = createChangeLog();
   const sidecarWith = (value: number) => {
     sidecar ??= openSidecar(file, value);
     return sidecar;
   };
+  const ringOf = () => {
+    ring ??= openChangeRing(file);
+    return ring;
+  };
+  /** Reads what the versions this process has not seen yet changed, in order. */
+  const catchUp = (shared: number) => {
+    if (shared <= changes.contiguous) return;
+    if (shared - changes.contiguous > RING_SLOTS) return changes.resync(shared);
+    const slots = ringOf();
+    for (let version = changes.contiguous + 1; version <= shared; version++)
+      changes.heard(version, slots.read(version));
+  };
   return {
     current() {
       if (!sidecar) throw new Error('content version not read yet');
-      return sidecar.read();
+      catchUp(sidecar.read());
+      return changes.latest;
     },
-    bump: bumpStored,
-    committed(version) {
+    stillCurrent(version, slug) {
+      if (!sidecar) return false;
+      catchUp(sidecar.read());
+      return changes.stillCurrent(version, slug);
+    },
+    listingsVersion() {
+      if (!sidecar) throw new Error('content version not read yet');
+      catchUp(sidecar.read());
+      return changes.listingsVersion;
+    },
+    async bump(q, change = EVERYTHING) {
+      const version = await bumpStored(q);
+      // Before the commit: a process that sees the new version finds what it changed.
+      ringOf().write(version, change);
+      return version;
+    },
+    committed(version, change = EVERYTHING) {
       const shared = sidecarWith(version);
       // Two writers may store out of order; the version only moves forward.
       if (shared.read() < version) shared.write(version);
+      changes.committed(version, change);
     },
     async follow() {
       // The database is the truth at start: a restored file may hold a lower version.
       const stored = await storedVersion(db.query);
       sidecarWith(stored).write(stored);
+      changes.resync(stored);
       timer = setInterval(() => {
         storedVersion(db.query)
           .then((value) => {
@@ -186,7 +314,8 @@ export function structureListenWarnings(): void {
 }
 
 function postgresVersion(db: Database): ContentVersion {
-  let value: number | null = null;
+  const changes = createChangeLog();
+  let started = false;
   /** The highest version this instance's listener has heard. */
   let heard = 0;
   /** Probes waiting for the next notification, whatever its version. */
@@ -195,19 +324,24 @@ function postgresVersion(db: Database): ContentVersion {
   let listening = false;
   let subscription: { unlisten(): Promise<void> } | null = null;
   const waiting = new Set<{ version: number; done: () => void }>();
-  const advance = (version: number) => {
-    if (Number.isFinite(version)) value = Math.max(value ?? 0, version);
-  };
   const hear = (version: number) => {
     if (!Number.isFinite(version)) return;
     for (const heardOne of probes) heardOne();
     heard = Math.max(heard, version);
-    advance(version);
     for (const waiter of waiting) if (waiter.version <= heard) waiter.done();
+  };
+  /** A notification: what its version changed, in commit order (a probe says only a version). */
+  const hearPayload = (payload: string) => {
+    const { version, change } = decodeChange(payload);
+    changes.heard(version, change);
+    hear(version);
   };
   const reread = () => {
     storedVersion(db.query)
       .then((version) => {
+        // After a reconnect: whatever was published while the listener was away was not
+        // heard, so it counts as everything (content-changes.ts resync).
+        changes.resync(version);
         hear(version);
         listening = true;
         listenWarnings.said = false;
@@ -215,8 +349,7 @@ function postgresVersion(db: Database): ContentVersion {
       .catch((error) => log.warn('could not read the content version', { error }));
   };
   // onlisten runs after every reconnect too: whatever was published meanwhile is read then.
-  const subscribe = () =>
-    db.client.listen(CONTENT_CHANNEL, (payload) => hear(Number(payload)), reread);
+  const subscribe = () => db.client.listen(CONTENT_CHANNEL, hearPayload, reread);
   let resubscribing: Promise<void> | null = null;
   const resubscribe = async () => {
     const old = subscription;
@@ -245,16 +378,18 @@ function postgresVersion(db: Database): ContentVersion {
   };
   return {
     current() {
-      if (value === null) throw new Error('content version not read yet');
-      return value;
+      if (!started) throw new Error('content version not read yet');
+      return changes.latest;
     },
-    async bump(q) {
+    ...changesOf(changes, () => started),
+    async bump(q, change = EVERYTHING) {
       const version = await bumpStored(q);
-      await q`SELECT pg_notify(${CONTENT_CHANNEL}, ${String(version)})`;
+      await q`SELECT pg_notify(${CONTENT_CHANNEL}, ${encodeChange(version, change)})`;
       return version;
     },
-    committed(version) {
-      advance(version);
+    committed(version, change = EVERYTHING) {
+      changes.committed(version, change);
+      started = true;
       if (!subscription || heard >= version) return;
       return new Promise<void>((resolve) => {
         const waiter = {
@@ -270,7 +405,8 @@ function postgresVersion(db: Database): ContentVersion {
       });
     },
     async follow() {
-      advance(await storedVersion(db.query));
+      changes.resync(await storedVersion(db.query));
+      started = true;
       subscription = await subscribe();
       listening = true;
     },
@@ -351,4 +487,24 @@ export function suspectContentVersion(): void {
 export function currentContentVersion(): number {
   if (!followed.tracker) throw new Error('no content version followed');
   return followed.tracker.current();
+}
+
+/**
+ * Whether what this process made at `version` for the page `slug` (its HTML, its page data)
+ * is still current: false when no version is followed.
+ */
+export function contentStillCurrent(version: number, slug: string): boolean {
+  return followed.tracker?.stillCurrent(version, slug) ?? false;
+}
+
+/**
+ * What a cache of a listing (the feed, the sitemap: anything that lists published pages) keys
+ * by: it changes with every publish, unpublish, rename and settings change, here and on every
+ * other instance, by their next request. Store it with what was built *before* building, and
+ * serve what is stored only while it is still the same number. Throws when none is followed
+ * (then do not cache).
+ */
+export function listingsVersion(): number {
+  if (!followed.tracker) throw new Error('no content version followed');
+  return followed.tracker.listingsVersion();
 }

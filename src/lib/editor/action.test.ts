@@ -210,7 +210,7 @@ describe('every editor action asks the guard', () => {
         expect((outcome as { signedOut?: boolean }).signedOut).toBe(true);
     });
 
-    test(`${name}: a busy database says so, the typed text kept, no refusal status`, async () => {
+    test(`${name}: a busy database says so, the typed text kept, as a 503 (hostile pass: was 200)`, async () => {
       const { outcome, thrown, context } = await inRequest(busy(), call);
       expect(thrown).toBeUndefined();
       const state = outcome as { message?: string; error?: string };
@@ -218,7 +218,8 @@ describe('every editor action asks the guard', () => {
         name === 'createShareLink' ? 'Folio is busy' : BUSY_MESSAGE,
       );
       expect(kept(outcome as never)).toBe(TYPED);
-      expect(context.status).toBeUndefined();
+      // Without JavaScript (these calls carry no x-folio-action): the form page is a 503.
+      expect(context.status).toBe(503);
     });
   }
 
@@ -265,7 +266,8 @@ describe('the action wrapper', () => {
         throw error;
       });
       expect(outcome).toEqual({ message: words, text: 'about' });
-      expect(context.status).toBeUndefined();
+      // The form page without JavaScript is a 503 (with Retry-After), as every such answer.
+      expect(context.status).toBe(503);
     }
   });
 

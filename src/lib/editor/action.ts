@@ -133,15 +133,19 @@ export function editorCall<Input, State>(
       if (error.refusal.reason === 'signed-out') {
         refuseForm(401);
         await keepForSignIn(spec.kept, input);
-      }
+      } else refuseForm(503);
       return spec.refused(input, error.refusal);
     }
     try {
       return await spec.run(input, editor);
     } catch (error) {
-      // A busy database is not the request's fault: that answer stays a 200 form saying so.
+      // A database busy, out of reach or full: the form comes back with its text and says so,
+      // as a 503 (with Retry-After) like every other answer the database could not give.
       const refusal = databaseRefusal(error);
-      if (refusal !== null) return spec.refused(input, refusal);
+      if (refusal !== null) {
+        refuseForm(503);
+        return spec.refused(input, refusal);
+      }
       const answer = isContentError(error) ? spec.rejected?.(input, error) : undefined;
       if (answer === undefined) throw error;
       return answer;

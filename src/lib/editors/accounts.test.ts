@@ -61,7 +61,10 @@ describe('editor accounts', () => {
       ['amy@example.com', 0],
       ['ed@example.com', 1],
     ]);
-    expect(await endSessionsOf(db, 'ed@example.com')).toBe(1);
+    expect(await endSessionsOf(db, 'ed@example.com')).toEqual({
+      sessionsEnded: 1,
+      linksRevoked: 0,
+    });
     expect(await endSessionsOf(db, 'nobody@example.com')).toBeNull();
     expect(await removeEditor(db, 'AMY@example.com')).toEqual({ linksRevoked: 0 });
     expect(await removeEditor(db, 'amy@example.com')).toBeNull();

@@ -99,11 +99,21 @@ export async function removeEditor(
 }
 
 /** Ends every session of the editor with `email`; null when there is no such editor. */
-export async function endSessionsOf(db: Database, email: string): Promise<number | null> {
+export async function endSessionsOf(
+  db: Database,
+  email: string,
+  { revokeLinks = true }: { revokeLinks?: boolean } = {},
+): Promise<{ sessionsEnded: number; linksRevoked: number } | null> {
   return db.transaction(async (q) => {
-    const [editor] = await q<{ id: number }>`
-      SELECT id FROM editors WHERE email = ${email.trim().toLowerCase()}`;
-    return editor ? endAllSessions(q, Number(editor.id)) : null;
+    const [editor] = await q<{ id: number; email: string }>`
+      SELECT id, email FROM editors WHERE email = ${email.trim().toLowerCase()}`;
+    if (!editor) return null;
+    // As "Sign out everywhere" in the preview, links too unless asked not to: whoever took the
+    // sessions may have made links with them.
+    return {
+      sessionsEnded: await endAllSessions(q, Number(editor.id)),
+      linksRevoked: revokeLinks ? await revokeLinksMadeBy(q, editor.email) : 0,
+    };
   });
 }
 
@@ -158,6 +168,19 @@ export async function getSession(
   const expiresAt = new Date(row.expires_at);
   if (expiresAt.getTime() <= now) return null;
   return { editor: { id: Number(row.editor_id), email: row.email }, expiresAt };
+}
+
+/** Whether session `id` is still open, read inside the caller's transaction. */
+export async function sessionIsOpen(
+  q: Query,
+  id: string | undefined,
+  now = Date.now(),
+): Promise<boolean> {
+  if (id?.length !== 43 || !/^[A-Za-z0-9_-]+$/.test(id)) return false;
+  const rows = await q`
+    SELECT 1 AS open FROM editor_sessions
+    WHERE id_hash = ${hashSessionId(id)} AND expires_at > ${new Date(now).toISOString()}`;
+  return rows.length > 0;
 }
 
 export async function endSession(q: Query, id: string | undefined): Promise<void> {

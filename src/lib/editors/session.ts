@@ -2,7 +2,7 @@
 // once per request), signing in (throttled) and out, and the device cookie a sign-in leaves.
 import 'server-only';
 import { parse, serialize } from 'hono/utils/cookie';
-import { getDatabase } from '../data/db';
+import { getDatabase, type Query } from '../data/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
 import { markPrivate, requestContext, setResponseCookie } from '../http/request-context';
 import { DEVICE_COOKIE, SESSION_COOKIE } from '../http/routes';
@@ -17,6 +17,7 @@ import {
   endSession,
   getSession,
   SESSION_TTL_SECONDS,
+  sessionIsOpen,
   verifyCredentials,
 } from './accounts';
 import {
@@ -38,6 +39,28 @@ export async function currentEditorSession(): Promise<EditorSession | null> {
   const session = await context.session;
   if (session) markPrivate();
   return session;
+}
+
+/**
+ * This request's session, to be asked again inside a write (share-links.ts): whether it is
+ * still open once every reset or removal queued before that write has committed.
+ */
+export function sessionStillOpen(): (q: Query) => Promise<boolean> {
+  const id = cookieFromRequest(SESSION_COOKIE);
+  return (q) => sessionIsOpen(q, id);
+}
+
+/**
+ * Whether an editor is signed in on this request, for the edge's limits (an upload's room is
+ * for editors only). Looked up once, like currentEditorSession; a database that cannot say
+ * counts as no: nobody is given more on trust, and the action's guard answers the outage.
+ */
+export async function hasEditorSession(): Promise<boolean> {
+  try {
+    return (await currentEditorSession()) !== null;
+  } catch {
+    return false;
+  }
 }
 
 function cookie(name: string, value: string, maxAge: number, sameSite: 'Lax' | 'Strict'): string {

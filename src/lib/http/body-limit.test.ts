@@ -1,11 +1,16 @@
 import { describe, expect, test } from 'bun:test';
 import { REQUEST_BODY_MAX_BYTES } from '../content/field-limits';
-import { bodyWithinLimits, requestBodyLimit, SMALL_FORM_MAX_BYTES } from './body-limit';
+import {
+  bodyLimitOfAddress,
+  bodyWithinLimits,
+  requestBodyLimit,
+  SMALL_FORM_MAX_BYTES,
+} from './body-limit';
 
 describe('request body limit', () => {
   const mb = 1024 * 1024;
   const limit = (address: string, action: string | null = null) =>
-    requestBodyLimit(new URL(address, 'http://folio.test'), action, 10);
+    bodyLimitOfAddress(new URL(address, 'http://folio.test'), action, 10);
   test('uploads take an image of the configured size with the form around it', () => {
     expect(limit('/preview?media')).toBe(11 * mb);
     // The upload action, called from the library or the editor at the page's address.
@@ -41,5 +46,20 @@ describe('request body limit', () => {
     // The media library's form names the upload; one that names a sign-in too is held to both.
     expect(within(64 * 1024, ['uploadMedia', 'signIn'], true)).toBe(false);
     expect(within(3 * mb, ['saveDraft'])).toBe(true);
+  });
+  test('an upload’s room is for a signed-in editor; anyone else gets a form’s, unasked otherwise', async () => {
+    const url = new URL('/preview?media', 'http://folio.test');
+    let asked = 0;
+    const answer = (yes: boolean) => async () => {
+      asked += 1;
+      return yes;
+    };
+    expect(await requestBodyLimit(url, null, 10, answer(true))).toBe(11 * mb);
+    expect(await requestBodyLimit(url, null, 10, answer(false))).toBe(REQUEST_BODY_MAX_BYTES);
+    expect(asked).toBe(2);
+    const form = new URL('/preview/about?edit', 'http://folio.test');
+    expect(await requestBodyLimit(form, null, 10, answer(false))).toBe(REQUEST_BODY_MAX_BYTES);
+    // Nothing to grant, nothing asked: a visitor's post costs no session lookup.
+    expect(asked).toBe(2);
   });
 });

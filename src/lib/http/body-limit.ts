@@ -38,9 +38,21 @@ export function actionBodyLimit(name: string | null, mediaMaxMb: number): number
  * browser names, null for none), before the body says more: a JavaScript call names its
  * action; a form posted without JavaScript names it inside the body, so only the media
  * library's form is given room for an image up front, and the form's own action is judged
- * once it is read (`formBodyLimit`).
+ * once it is read (`bodyWithinLimits`). An upload's room is for a signed-in editor only
+ * (`signedIn`, asked only then): anyone else's upload is held to a form's size, unread.
  */
-export function requestBodyLimit(url: URL, action: string | null, mediaMaxMb: number): number {
+export async function requestBodyLimit(
+  url: URL,
+  action: string | null,
+  mediaMaxMb: number,
+  signedIn: () => Promise<boolean>,
+): Promise<number> {
+  const limit = bodyLimitOfAddress(url, action, mediaMaxMb);
+  return limit > REQUEST_BODY_MAX_BYTES && !(await signedIn()) ? REQUEST_BODY_MAX_BYTES : limit;
+}
+
+/** The limit the address and the action it names give, whoever asks. */
+export function bodyLimitOfAddress(url: URL, action: string | null, mediaMaxMb: number): number {
   const name = action !== null ? actionNameOf(action) : actionNameOf(url.pathname);
   if (action !== null || name !== null) return actionBodyLimit(name, mediaMaxMb);
   return url.pathname === '/preview' && url.searchParams.has('media')

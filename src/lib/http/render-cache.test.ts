@@ -227,3 +227,44 @@ test('when the content version cannot be read, the cache steps aside and request
   expect(renders).toBe(2);
   expect(cache.lookup(new Request('http://folio.test/about'))).toBeNull();
 });
+
+test('an entry is kept across versions that did not change its page, and dropped by one that did (0028)', async () => {
+  let version = 1;
+  const changedAt = new Map<string, number>();
+  let renders = 0;
+  const cache = createRenderCache({
+    contentVersion: () => version,
+    stillCurrent: (made, slug) => made >= (changedAt.get(slug) ?? 0),
+  });
+  const app = requestLevelApp(
+    [],
+    (c) => {
+      renders += 1;
+      const slug = new URL(c.req.url).pathname.slice(1) || 'home';
+      markPublicPageRendered(slug);
+      return c.html(`<p>${slug} v${version}</p>`);
+    },
+    { renderCache: cache },
+  );
+  const get = async (path: string) => {
+    const response = await app(path);
+    return `${response.headers.get('x-folio-cache')} ${await response.text()}`;
+  };
+  await get('/a');
+  await get('/b');
+  await get('/');
+  // Version 2 changed page a only.
+  version = 2;
+  changedAt.set('a', 2);
+  expect(await get('/b')).toBe('hit <p>b v1</p>');
+  expect(await get('/')).toBe('hit <p>home v1</p>');
+  expect(await get('/a')).toBe('miss <p>a v2</p>');
+  expect(cache.lookup(new Request('http://folio.test/a'))?.headers.get('x-folio-cache')).toBe(
+    'hit',
+  );
+  // Version 3 changed the home page, which `/` shows.
+  version = 3;
+  changedAt.set('home', 3);
+  expect(await get('/')).toBe('miss <p>home v3</p>');
+  expect(renders).toBe(5);
+});

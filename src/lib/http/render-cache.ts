@@ -1,6 +1,7 @@
-// Owns the in-memory cache of public page responses (HTML and page data): stored once per
-// content version with a strong ETag per content coding and bodies compressed once, served
-// before Waku runs. Only responses a published page proved real are stored, so junk addresses
+// Owns the in-memory cache of public page responses (HTML and page data): stored with the
+// content version they were made at, kept while no later version changed their page
+// (docs/decisions/0028), with a strong ETag per content coding and bodies compressed once,
+// served before Waku runs. Only responses a published page proved real are stored, so junk addresses
 // and query strings cannot fill it.
 import 'server-only';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
@@ -9,7 +10,7 @@ import { NO_STORE, PUBLIC_CACHE_HEADERS, setPublicCacheHeaders } from './cache-h
 import { chooseEncoding, clientCopyIsCurrent, type Encoding } from './negotiation';
 import { PAGE_VARY } from './page-data-address';
 import { currentRequestContext } from './request-context';
-import { isReservedSlug, isValidSlug, SESSION_COOKIE } from './routes';
+import { HOME_SLUG, isReservedSlug, isValidSlug, SESSION_COOKIE } from './routes';
 import { OPENER_ISOLATION, SECURITY_HEADERS } from './security-headers';
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -27,6 +28,9 @@ type Variant = {
 };
 type Entry = {
   key: string;
+  /** The page it shows: what a content change names. */
+  slug: string;
+  /** The content version when its render began: it shows every change up to that one. */
   version: number;
   variants: Record<Encoding, Variant>;
   /** Bodies, key and headers: what the entry really costs in memory. */
@@ -36,8 +40,13 @@ type Entry = {
 };
 
 export type RenderCacheOptions = {
-  /** The content version; an entry made under another version is never served. */
+  /** The content version now. */
   contentVersion: () => number;
+  /**
+   * Whether an entry made at `version` for the page `slug` may still be served. Without it,
+   * only an entry made at the current version is.
+   */
+  stillCurrent?: (version: number, slug: string) => boolean;
   maxBytes?: number;
   enabled?: boolean;
 };
@@ -64,6 +73,12 @@ export function cacheKeyOf(request: Request): string | null {
   if (isPublicPagePath(path)) return `doc ${path}`;
   const pagePath = pagePathOfPageData(path);
   return pagePath !== null && isPublicPagePath(pagePath) ? `rsc ${path}` : null;
+}
+
+/** The page a cache key shows (`/` shows the home page). */
+function slugOfKey(key: string): string {
+  const path = key.startsWith('rsc ') ? (pagePathOfPageData(key.slice(4)) ?? '/') : key.slice(4);
+  return path === '/' ? HOME_SLUG : path.slice(1);
 }
 
 function isPublicPagePath(path: string): boolean {
@@ -109,6 +124,7 @@ const UNCACHED_HEADERS = new Set([
 
 export function createRenderCache({
   contentVersion: readVersion,
+  stillCurrent,
   maxBytes = DEFAULT_MAX_BYTES,
   enabled = true,
 }: RenderCacheOptions) {
@@ -119,6 +135,19 @@ export function createRenderCache({
       return readVersion();
     } catch {
       return null;
+    }
+  }
+
+  /** Whether what was made at `version` for `slug` may be served; false when the version
+   * cannot be read. */
+  function current(version: number, slug: string): boolean {
+    const now = contentVersion();
+    if (now === null) return false;
+    if (version === now) return true;
+    try {
+      return stillCurrent?.(version, slug) ?? false;
+    } catch {
+      return false;
     }
   }
 
@@ -196,7 +225,7 @@ export function createRenderCache({
         notModified: new Headers(common),
       };
     }
-    return { key, version, variants, bytes, lastUsed: 0 };
+    return { key, slug: slugOfKey(key), version, variants, bytes, lastUsed: 0 };
   }
 
   async function render(key: string, version: number, request: Request, handler: Handler) {
@@ -211,7 +240,8 @@ export function createRenderCache({
     const response = await handler(bare);
     if (!isStorable(response)) return { response, entry: null };
     const body = new Uint8Array(await response.arrayBuffer());
-    if (!renderProvedReal() || version !== contentVersion()) {
+    // A change to this page while it rendered: what was read may be either side of it.
+    if (!renderProvedReal() || !current(version, slugOfKey(key))) {
       const uncached = new Response(body, response);
       markForSharedCaches(uncached);
       return { response: uncached, entry: null };
@@ -246,7 +276,7 @@ export function createRenderCache({
       const key = cacheKeyOf(request);
       if (key === null) return null;
       const entry = entries.get(key);
-      if (!entry || entry.version !== contentVersion()) return null;
+      if (!entry || !current(entry.version, entry.slug)) return null;
       touch(entry);
       return respond(entry, request);
     },
@@ -262,7 +292,7 @@ export function createRenderCache({
       const version = contentVersion();
       if (version === null) return handler(request);
       const cached = entries.get(key);
-      if (cached && cached.version === version) {
+      if (cached && current(cached.version, cached.slug)) {
         touch(cached);
         return respond(cached, request);
       }
@@ -270,7 +300,7 @@ export function createRenderCache({
       const pending = inFlight.get(key);
       if (pending) {
         const entry = await pending;
-        if (entry && entry.version === contentVersion()) return respond(entry, request);
+        if (entry && current(entry.version, entry.slug)) return respond(entry, request);
         return handler(request);
       }
       let settle: (entry: Entry | null) => void = () => undefined;

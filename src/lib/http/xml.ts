@@ -14,10 +14,17 @@ function isXmlChar(codePoint: number): boolean {
   );
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const MARKUP = /[<>&'"]/g;
+const escapeChar = (ch: string) => `&#${ch.charCodeAt(0)};`;
+
 /** Text for an XML element or attribute: markup escaped, characters XML cannot carry left out. */
 export function escapeXml(text: string): string {
+  // Printable ASCII (every address and date a sitemap holds) has nothing to leave out: the walk
+  // below cost a 50 000-URL sitemap file half a second.
+  if (PRINTABLE_ASCII.test(text)) return text.replace(MARKUP, escapeChar);
   let kept = '';
   // for…of walks code points: a paired surrogate arrives whole, a lone one alone.
   for (const ch of text) if (isXmlChar(ch.codePointAt(0) ?? 0)) kept += ch;
-  return kept.replace(/[<>&'"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  return kept.replace(MARKUP, escapeChar);
 }

@@ -1,6 +1,6 @@
 // Owns what may be uploaded and what is made of it: the type decided from the bytes (never the
 // name or the browser's word), the checks on size and damage, the variants made once with sharp
-// (AVIF and WebP at the widths pages offer, one upload at a time), and the alt text and file
+// (AVIF and WebP at the widths pages offer, from one decode, one upload at a time), and the alt text and file
 // name as kept. No database here: media.ts keeps what this makes.
 import 'server-only';
 import { createHash } from 'node:crypto';
@@ -35,8 +35,18 @@ export function variantTargets(width: number): { name: number; width: number }[]
   return targets;
 }
 
-/** The largest image accepted, in pixels: more is a decompression bomb, not a photograph. */
+/**
+ * The largest image accepted, in pixels (every frame of an animation counted): more is a
+ * decompression bomb, not a photograph.
+ */
 export const MAX_IMAGE_PIXELS = 40_000_000;
+/**
+ * The largest AVIF accepted, in pixels. AVIF has no shrink-on-load and its decoder is the slow
+ * part of an upload (36 million pixels: 1.7 s of a busy 2-core machine for one decode, where a
+ * JPEG of that size reads at a fraction of it); 24 million still takes a 6000 × 4000 camera
+ * export (fourth hostile review: an 879-byte 6000 × 6000 AVIF held the upload queue).
+ */
+export const MAX_AVIF_PIXELS = 24_000_000;
 /** The longest side kept of an original (phone photos are 4000–8000 px; pages need less). */
 const LONGEST_KEPT_SIDE = 2400;
 /** Changes here change every image's URL, so an immutable URL never serves new bytes. */
@@ -133,13 +143,70 @@ async function formatOf(bytes: Uint8Array): Promise<{
     throw refuse(`That file is not an image Folio can use: upload a ${ACCEPTED_TYPES_TEXT}.`);
   const width = meta.width ?? 0;
   const height = meta.pageHeight ?? meta.height ?? 0;
+  const pages = meta.pages ?? 1;
   if (width < 1 || height < 1) throw refuse('That image has no size Folio can read.');
-  if (width * height > MAX_IMAGE_PIXELS)
-    throw refuse(
-      `That image is ${width} × ${height} pixels; Folio takes at most ${MAX_IMAGE_PIXELS / 1_000_000} million pixels. Make it smaller and upload it again.`,
-    );
-  return { format, width, height, pages: meta.pages ?? 1 };
+  const problem = sizeProblem(format, width, height, pages);
+  if (problem) throw refuse(problem);
+  return { format, width, height, pages };
 }
+
+/** The most pixels an image of `format` may have, every frame counted. */
+const pixelLimit = (format: ImageFormat) =>
+  format === 'avif' ? MAX_AVIF_PIXELS : MAX_IMAGE_PIXELS;
+
+const millions = (pixels: number) => `${pixels / 1_000_000} million`;
+
+/**
+ * Why an image this size is refused, or null: judged from its header, before a pixel is
+ * decoded. A too-long animation is "too large" too: sharp's own pixel limit counts every frame,
+ * and its error read as "damaged" (fourth hostile review).
+ */
+export function sizeProblem(
+  format: ImageFormat,
+  width: number,
+  height: number,
+  pages: number,
+): string | null {
+  const limit = pixelLimit(format);
+  if (width * height > limit)
+    return format === 'avif'
+      ? `That AVIF image is too large: ${width} × ${height} pixels; Folio takes AVIF images of at most ${millions(limit)} pixels (they are slow to read). Make it smaller, or save it as JPEG or PNG, and upload it again.`
+      : `That image is too large: ${width} × ${height} pixels; Folio takes at most ${millions(limit)} pixels. Make it smaller and upload it again.`;
+  if (width * height * pages > limit)
+    return `That animation is too large: ${pages} frames of ${width} × ${height} pixels; Folio takes at most ${millions(limit)} pixels in all its frames together. Make it shorter or smaller and upload it again.`;
+  return null;
+}
+
+/** An image's pixels, decoded once; every copy of it is made from these. */
+export type Pixels = { data: Uint8Array; width: number; height: number; channels: 1 | 2 | 3 | 4 };
+
+/**
+ * The one place an image is decoded for its copies: turned the way its EXIF says and shrunk to
+ * the longest side kept, as raw pixels. Each copy used to decode the upload again: nine decodes
+ * of one AVIF, 120 s (fourth hostile review). An object, so a test can count its calls.
+ */
+export const decoder = {
+  async decode(bytes: Uint8Array, limitInputPixels: number): Promise<Pixels> {
+    // failOn 'truncated': a cut-off upload is refused, not stored half grey.
+    const { data, info } = await (await image(bytes, { failOn: 'truncated', limitInputPixels }))
+      .rotate()
+      .resize({
+        width: LONGEST_KEPT_SIDE,
+        height: LONGEST_KEPT_SIDE,
+        fit: 'inside',
+        withoutEnlargement: true,
+      })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height, channels: info.channels };
+  },
+};
+
+/** A pipeline over decoded pixels: nothing is decoded again. */
+const fromPixels = (pixels: Pixels) =>
+  image(pixels.data, {
+    raw: { width: pixels.width, height: pixels.height, channels: pixels.channels },
+  });
 
 /**
  * Checks an upload and makes its variants: the bytes decide the type; SVG, other files,
@@ -153,15 +220,6 @@ export function processImage(bytes: Uint8Array): Promise<ProcessedImage> {
 async function processNow(bytes: Uint8Array): Promise<ProcessedImage> {
   const { format, pages } = await formatOf(bytes);
   const animated = format === 'gif' || pages > 1;
-  // failOn 'truncated': a cut-off upload is refused, not stored half grey.
-  const source = async () =>
-    (
-      await image(bytes, {
-        failOn: 'truncated',
-        limitInputPixels: MAX_IMAGE_PIXELS,
-        animated,
-      })
-    ).rotate();
   const hash = createHash('sha256')
     .update(PIPELINE_VERSION)
     .update(bytes)
@@ -169,23 +227,36 @@ async function processNow(bytes: Uint8Array): Promise<ProcessedImage> {
     .slice(0, 32);
   const variants: Variant[] = [];
   try {
-    const kept = await encode(
-      (await source()).resize({
-        width: LONGEST_KEPT_SIDE,
-        height: LONGEST_KEPT_SIDE,
-        fit: 'inside',
-        withoutEnlargement: true,
-      }),
-      format,
-    );
-    variants.push({ name: `original.${FORMATS[format].extension}`, ...kept });
-    if (!animated)
+    if (animated) {
+      // An animation is kept as one file, made in one pass (decoded once): no sized copies.
+      const source = (
+        await image(bytes, {
+          failOn: 'truncated',
+          limitInputPixels: pixelLimit(format),
+          animated,
+        })
+      ).rotate();
+      const kept = await encode(
+        source.resize({
+          width: LONGEST_KEPT_SIDE,
+          height: LONGEST_KEPT_SIDE,
+          fit: 'inside',
+          withoutEnlargement: true,
+        }),
+        format,
+      );
+      variants.push({ name: `original.${FORMATS[format].extension}`, ...kept });
+    } else {
+      const pixels = await decoder.decode(bytes, pixelLimit(format));
+      const kept = await encode(await fromPixels(pixels), format);
+      variants.push({ name: `original.${FORMATS[format].extension}`, ...kept });
       for (const target of variantTargets(kept.width))
         for (const type of SIZED_TYPES)
           variants.push({
             name: `${target.name}.${type}`,
-            ...(await encode(variantOf(await source(), target.width), type)),
+            ...(await encode(variantOf(await fromPixels(pixels), target.width), type)),
           });
+    }
   } catch (error) {
     if (error instanceof ContentError) throw error;
     throw refuse('That image is damaged or cut short: upload the whole file again.');
@@ -264,17 +335,14 @@ export function encodeSizes(
   targets: readonly { name: number; width: number; type: (typeof SIZED_TYPES)[number] }[],
 ): Promise<Variant[]> {
   return oneAtATime(async () => {
+    // A kept original is at most LONGEST_KEPT_SIDE square, already turned: decoded once.
+    const pixels = await decoder.decode(bytes, MAX_IMAGE_PIXELS);
     const encoded: Variant[] = [];
-    for (const target of targets) {
-      const source = await image(bytes, {
-        failOn: 'truncated',
-        limitInputPixels: MAX_IMAGE_PIXELS,
-      });
+    for (const target of targets)
       encoded.push({
         name: `${target.name}.${target.type}`,
-        ...(await encode(variantOf(source, target.width), target.type)),
+        ...(await encode(variantOf(await fromPixels(pixels), target.width), target.type)),
       });
-    }
     return encoded;
   });
 }

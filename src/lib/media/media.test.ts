@@ -1,6 +1,8 @@
-import { describe, expect, test } from 'bun:test';
+import { describe, expect, spyOn, test } from 'bun:test';
+import path from 'node:path';
 import sharp from 'sharp';
 import { renderMarkdown } from '../markdown/markdown';
+import { decoder } from './images';
 import { processImage, variantTargets } from './media';
 import { mediaAddressesIn, missingMediaMessage, pictureHtml } from './media-refs';
 
@@ -40,6 +42,60 @@ describe('the copies made at upload', () => {
       expect([variant.width, variant.height]).toEqual([1, 2400]);
     }
   });
+});
+
+// Fourth hostile review: an 879-byte 6000 × 6000 AVIF was decoded once for each of its nine
+// copies (120 s, 881 MB) while every other upload waited; an 11-frame GIF was "damaged".
+describe('the cost of reading an upload, bounded', () => {
+  const fixture = (name: string) =>
+    Bun.file(path.join(import.meta.dir, 'fixtures', name))
+      .bytes()
+      .then((bytes) => new Uint8Array(bytes));
+  const refusal = (bytes: Uint8Array) =>
+    processImage(bytes).then(
+      () => 'accepted',
+      (error: Error & { code?: string }) => `${error.code}: ${error.message}`,
+    );
+
+  test('a huge AVIF is refused as too large from its header, before it is decoded', async () => {
+    const decode = spyOn(decoder, 'decode');
+    try {
+      expect(await refusal(await fixture('one-colour-6000.avif'))).toBe(
+        'invalid: That AVIF image is too large: 6000 × 6000 pixels; Folio takes AVIF images of at most 24 million pixels (they are slow to read). Make it smaller, or save it as JPEG or PNG, and upload it again.',
+      );
+      expect(decode).not.toHaveBeenCalled();
+    } finally {
+      decode.mockRestore();
+    }
+  }, 30_000);
+
+  test('an animation with too many frames is too large, not damaged', async () => {
+    expect(await refusal(await fixture('eleven-frames-2000.gif'))).toBe(
+      'invalid: That animation is too large: 11 frames of 2000 × 2000 pixels; Folio takes at most 40 million pixels in all its frames together. Make it shorter or smaller and upload it again.',
+    );
+  }, 30_000);
+
+  test('an upload is decoded once, however many copies are made of it', async () => {
+    const decode = spyOn(decoder, 'decode');
+    try {
+      const image = await processed(1700, 900, 'avif');
+      // The original, then AVIF and WebP at 480, 720, 960 and 1600: nine files, one decode.
+      expect(image.variants.map((variant) => variant.name)).toEqual([
+        'original.avif',
+        '480.avif',
+        '480.webp',
+        '720.avif',
+        '720.webp',
+        '960.avif',
+        '960.webp',
+        '1600.avif',
+        '1600.webp',
+      ]);
+      expect(decode).toHaveBeenCalledTimes(1);
+    } finally {
+      decode.mockRestore();
+    }
+  }, 30_000);
 });
 
 describe('the sources a page offers', () => {

@@ -112,6 +112,9 @@ const MESSAGE_VERDICTS: [RegExp, RequestErrorVerdict][] = [
   ],
 ];
 
+/** How soon a 503 (a database busy, out of reach or full) asks to be tried again. */
+export const RETRY_AFTER_SECONDS = '2';
+
 /** The answer to a request-caused error: plain text for fetches, a small page for documents. */
 export function requestErrorResponse(
   verdict: RequestErrorVerdict,
@@ -119,7 +122,7 @@ export function requestErrorResponse(
 ): Response {
   const headers: Record<string, string> = { 'cache-control': PRIVATE_CACHE_CONTROL };
   if (verdict.status === 405) headers.allow = 'POST';
-  if (verdict.status === 503) headers['retry-after'] = '2';
+  if (verdict.status === 503) headers['retry-after'] = RETRY_AFTER_SECONDS;
   if (verdict.stale) headers['x-folio-stale'] = '1';
   if (!document) {
     return new Response(`${verdict.message}\n`, {

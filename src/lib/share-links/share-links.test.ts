@@ -3,6 +3,7 @@ import { createThrowAwayDatabase, openTestDatabase } from '../../../tests/databa
 import { type ContentStore, createContentStore } from '../content/content';
 import { migrate, openDatabase } from '../data/db';
 import { migrations } from '../data/migrations';
+import { addEditor, createSession, sessionIsOpen } from '../editors/accounts';
 import {
   checkPreviewLink,
   createPreviewLink,
@@ -14,6 +15,7 @@ import {
   revokeLinksMadeBy,
   revokePreviewLink,
   ShareLinkCapError,
+  ShareLinkMakerGone,
 } from './share-links';
 
 // On the run's engine (FOLIO_TEST_ENGINE).
@@ -221,6 +223,27 @@ describe('share links answer to their maker, and are capped', () => {
   });
 });
 
+describe('a link is made only while its maker’s session is open (hostile pass)', () => {
+  test('a create queued behind a password reset makes nothing; one before it is revoked by it', async () => {
+    const editor = await addEditor(db, 'racer@example.com', 'the racer passphrase');
+    const session = await db.transaction((q) => createSession(q, editor.id));
+    const create = () =>
+      createPreviewLink(db, {
+        pageId,
+        createdBy: editor.email,
+        ttlSeconds: 60,
+        stillSignedIn: (q) => sessionIsOpen(q, session.id),
+      });
+    // Made before the reset: the reset revokes it in its own write.
+    await create();
+    // The action checked the session (open), then its write waited behind the reset's: on
+    // PostgreSQL the hostile pass saw such creates inserted after the reset had revoked all.
+    await addEditor(db, editor.email, 'a new racer passphrase');
+    expect(await create().catch((error: unknown) => error)).toBeInstanceOf(ShareLinkMakerGone);
+    expect(await listPreviewLinks(db, { pageId })).toEqual([]);
+  });
+});
+
 describe('migration 008', () => {
   test('revokes, once and for good, the open links of editors removed before it', async () => {
     const made = await createThrowAwayDatabase();
@@ -244,7 +267,8 @@ describe('migration 008', () => {
         await link('cli'),
         await link(null),
       ];
-      expect(await migrate(old)).toHaveLength(1);
+      // 008 and every migration after it.
+      expect((await migrate(old)).length).toBe(migrations.filter((m) => m.id >= 8).length);
       const opens = async (token: string) => (await checkPreviewLink(old, token)).ok;
       expect(await opens(kept)).toBe(true);
       expect(await opens(removed)).toBe(false);

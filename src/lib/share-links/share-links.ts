@@ -22,6 +22,14 @@ export const MAX_OPEN_LINKS_PER_PAGE = 20;
 export const MAX_OPEN_LINKS_PER_PERSON = 50;
 
 /** Why a link was not made: a cap was reached. The message is what the editor or operator reads. */
+/** The session making a link ended (signed out everywhere, password reset, removed) meanwhile. */
+export class ShareLinkMakerGone extends Error {
+  constructor() {
+    super('the session making this share link ended before it was made');
+    this.name = 'ShareLinkMakerGone';
+  }
+}
+
 export class ShareLinkCapError extends Error {
   constructor(
     readonly cap: 'page' | 'person',
@@ -107,13 +115,27 @@ export async function createPreviewLink(
     createdBy,
     ttlSeconds,
     now = Date.now(),
-  }: { pageId: number; createdBy: string | null; ttlSeconds: number; now?: number },
+    stillSignedIn,
+  }: {
+    pageId: number;
+    createdBy: string | null;
+    ttlSeconds: number;
+    now?: number;
+    /**
+     * Asked inside the write, after any reset or removal queued before it has committed:
+     * whether the session making the link is still open. A link made by a session that
+     * ended meanwhile would outlive the revoking of its maker's links (on PostgreSQL, creates
+     * queued behind a password reset's transaction were inserted after it).
+     */
+    stillSignedIn?: (q: Query) => Promise<boolean>;
+  },
 ): Promise<{ token: string; link: PreviewLink }> {
   if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0 || ttlSeconds > MAX_PREVIEW_LINK_SECONDS)
     throw new RangeError(`a preview link lasts between 1 second and 7 days, not ${ttlSeconds}s`);
   const token = randomBytes(32).toString('base64url');
   const nowIso = new Date(now).toISOString();
   const [row] = await db.transaction(async (q) => {
+    if (stillSignedIn && !(await stillSignedIn(q))) throw new ShareLinkMakerGone();
     const [onPage] = await q<{ open: number | string }>`
       SELECT COUNT(*) AS open FROM preview_links
       WHERE page_id = ${pageId} AND revoked_at IS NULL AND expires_at > ${nowIso}`;
@@ -223,8 +245,12 @@ export async function revokePreviewLink(
  */
 export function shareLinks() {
   return {
-    create: async (link: { pageId: number; createdBy: string | null; ttlSeconds: number }) =>
-      createPreviewLink(await getDatabase(), link),
+    create: async (link: {
+      pageId: number;
+      createdBy: string | null;
+      ttlSeconds: number;
+      stillSignedIn?: (q: Query) => Promise<boolean>;
+    }) => createPreviewLink(await getDatabase(), link),
     check: async (token: string) => checkPreviewLink(await getDatabase(), token),
     listOpen: async (options: { pageId?: number } = {}) =>
       listPreviewLinks(await getDatabase(), options),

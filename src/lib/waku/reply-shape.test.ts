@@ -56,6 +56,14 @@ describe('how deep a call nests, judged without parsing', () => {
     noScript.set('$ACTION_REF_1', '');
     noScript.set('$ACTION_1:0', `{"id":"x","bound":${nested(100)}}`);
     expect(replyNestsDeeperThan(noScript)).toBe(true);
+    // React reads `$ACTION_<name>:0` for any name after `$ACTION_REF_`, digits or not.
+    for (const name of ['x', '', '1a', 'Z_9']) {
+      const named = new FormData();
+      named.set(`$ACTION_REF_${name}`, '');
+      named.set(`$ACTION_${name}:0`, '{"id":"x","bound":"$@1"}');
+      named.set(`$ACTION_${name}:1`, nested(100));
+      expect(replyNestsDeeperThan(named), `$ACTION_REF_${name}`).toBe(true);
+    }
     expect(replyNestsDeeperThan(nested(REPLY_MAX_DEPTH))).toBe(false);
     expect(replyNestsDeeperThan(nested(REPLY_MAX_DEPTH + 1))).toBe(true);
   });

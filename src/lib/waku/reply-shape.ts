@@ -50,12 +50,14 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 }
 
 /**
- * The form fields React reads as JSON: a reply's chunks are named by their hex id (`0` is the
- * root), and a form posted without JavaScript carries its action's bound arguments the same
- * way under a `$ACTION_<n>:` prefix (`$ACTION_1:0`). Every other field (`1_body`, `title`) is
- * a value React hands over as it is, never parsed, so a page's Markdown is not judged here.
+ * The form fields React reads as JSON: a reply's chunks are named by their id (`0` is the
+ * root), and a form posted without JavaScript carries its action's reference and bound
+ * arguments under `$ACTION_<name>:` — where `<name>` is whatever follows `$ACTION_REF_`, any
+ * text at all (a first version took only digits, and `$ACTION_REF_x` walked around it). So
+ * every `$ACTION_` field and every field named by a hex number (React's chunk ids) is judged;
+ * the values React hands over as they are (`1_body`, `title`) are not, so Markdown never is.
  */
-const JSON_FIELD = /^(?:\$ACTION_\d+:)?[0-9a-f]+$/;
+const JSON_FIELD = /^(?:\$ACTION_|[0-9a-f]+$)/i;
 
 /** Whether any part of a call's body that React parses as JSON nests deeper than `max`. */
 export function replyNestsDeeperThan(body: string | FormData, max = REPLY_MAX_DEPTH): boolean {

@@ -1,6 +1,6 @@
 import { contentStore, type FeedEntry } from '../../lib/content/content';
 import { PUBLIC_CACHE_HEADERS } from '../../lib/http/cache-headers';
-import { clientCopyIsCurrent } from '../../lib/http/negotiation';
+import { type BuiltFile, fileCache } from '../../lib/http/file-cache';
 import { HOME_SLUG } from '../../lib/http/routes';
 import { siteOrigin } from '../../lib/http/site-url';
 import { escapeXml } from '../../lib/http/xml';
@@ -32,9 +32,20 @@ function entryId(entry: FeedEntry, host: string): string {
 
 // An Atom feed (RFC 4287) of published pages, newest first, with their full sanitised HTML
 // (rendered and sanitised at save time, as on the page). Published revisions only: drafts are
-// never read here. Cached by browsers and CDNs like the sitemap.
+// never read here. Built once per content version and origin (file-cache.ts), and cached by
+// browsers and CDNs like the sitemap: feed readers poll, and one whose copy is current gets a
+// 304 before anything is read.
 export async function GET(request: Request): Promise<Response> {
   const origin = siteOrigin();
+  return fileCache().serve(
+    request,
+    `feed ${origin}`,
+    () => buildFeed(origin),
+    PUBLIC_CACHE_HEADERS,
+  );
+}
+
+async function buildFeed(origin: string): Promise<BuiltFile> {
   const host = new URL(origin).hostname;
   const store = contentStore();
   const [settings, entries] = await Promise.all([
@@ -71,14 +82,10 @@ export async function GET(request: Request): Promise<Response> {
     }),
     '</feed>',
   ];
-  const body = `${lines.filter(Boolean).join('\n')}\n`;
-  // Feed readers poll: one whose copy is current gets a 304 and no body.
-  const etag = `"${Bun.hash(body).toString(36)}"`;
-  const headers = { etag, ...PUBLIC_CACHE_HEADERS };
-  if (clientCopyIsCurrent(request, etag)) return new Response(null, { status: 304, headers });
-  return new Response(body, {
-    headers: { 'content-type': 'application/atom+xml; charset=utf-8', ...headers },
-  });
+  return {
+    body: `${lines.filter(Boolean).join('\n')}\n`,
+    contentType: 'application/atom+xml; charset=utf-8',
+  };
 }
 
 export const getConfig = async () => ({ render: 'dynamic' }) as const;

@@ -1,24 +1,23 @@
 import { contentStore } from '../../lib/content/content';
 import { PUBLIC_CACHE_HEADERS } from '../../lib/http/cache-headers';
-import { HOME_SLUG } from '../../lib/http/routes';
+import { fileCache } from '../../lib/http/file-cache';
 import { siteOrigin } from '../../lib/http/site-url';
-import { escapeXml } from '../../lib/http/xml';
+import { buildSitemap, sitemapPartOf } from '../../lib/http/sitemap';
 
-// Published pages only: listPublished() never reads drafts.
-export async function GET(): Promise<Response> {
+// The sitemap, or with more pages than one file takes, its index and its files (?page=N):
+// sitemap.ts. Published pages only: the store's sitemap reads never see drafts. Built once per
+// content version and origin, and a crawler's current copy gets its 304 before any read.
+export async function GET(request: Request): Promise<Response> {
   const origin = siteOrigin();
-  const urls = (await contentStore().listPublished()).map((page) => {
-    const path = page.slug === HOME_SLUG ? '/' : `/${page.slug}`;
-    const lastmod = page.publishedAt ? `<lastmod>${escapeXml(page.publishedAt)}</lastmod>` : '';
-    return `  <url><loc>${escapeXml(origin + path)}</loc>${lastmod}</url>`;
-  });
-  const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
-  return new Response(body, {
-    headers: {
-      'content-type': 'application/xml; charset=utf-8',
-      ...PUBLIC_CACHE_HEADERS,
-    },
-  });
+  const part = sitemapPartOf(new URL(request.url));
+  // Junk in the parameter shares one key: it cannot fill the cache.
+  const key = `sitemap ${origin} ${part ?? 'index'}`;
+  return fileCache().serve(
+    request,
+    key,
+    async () => (part === 'invalid' ? null : buildSitemap(contentStore(), origin, part)),
+    PUBLIC_CACHE_HEADERS,
+  );
 }
 
 export const getConfig = async () => ({ render: 'dynamic' }) as const;

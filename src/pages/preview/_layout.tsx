@@ -45,7 +45,7 @@ export default async function PreviewLayout({ children }: { children: ReactNode 
               {/* Ticked by default: signing out everywhere is what an editor does after losing a
                   device or a password, and the links made from it show drafts just as well.
                   Only "Sign out everywhere" reads it; unticked, reviewers keep their links. */}
-              <label className="revoke-links">
+              <label className="inline-choice">
                 <input type="checkbox" name="revokeLinks" value="1" defaultChecked />
                 Also revoke the share links I made
               </label>

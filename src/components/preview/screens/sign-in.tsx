@@ -7,7 +7,9 @@ import { SignInForm } from '../sign-in-form';
 import type { ScreenProps } from './asked';
 
 export function SignInScreen({ asked: { slug, params } }: ScreenProps) {
-  setDocumentStatus(401);
+  // 401, unless the sign-in that led here already said why otherwise (a database that could
+  // not check the password is a 503, not a wrong password).
+  if (requestContext().status === undefined) setDocumentStatus(401);
   const page = slug && isValidSlug(slug) ? previewPath(slug) : PREVIEW_DASHBOARD;
   return (
     <>
@@ -21,19 +23,17 @@ export function SignInScreen({ asked: { slug, params } }: ScreenProps) {
 
 /**
  * What "Sign out everywhere" did (its action lands here): the sessions ended and, when the
- * editor asked, how many of their share links were revoked. Only fixed words and digits are
- * shown, so a hand-made address can say nothing else.
+ * editor asked, their share links were revoked. The address says only which (no count: a
+ * hand-made link could then tell an editor a number that never happened).
  */
 function SignedOutNotice({ params }: { params: URLSearchParams }) {
   if (params.get('notice') !== 'signed-out-everywhere') return null;
-  const revoked = params.get('revoked');
-  const count = revoked !== null && /^\d{1,6}$/.test(revoked) ? Number(revoked) : null;
   return (
     <p role="status" className="notice">
       Signed out everywhere: every session of yours has ended.
-      {count === null
-        ? ' Your share links still work.'
-        : ` ${count === 1 ? '1 share link' : `${count} share links`} you made ${count === 1 ? 'was' : 'were'} revoked.`}
+      {params.get('links') === 'revoked'
+        ? ' Any share links you made were revoked.'
+        : ' Your share links still work.'}
     </p>
   );
 }

@@ -4,7 +4,7 @@
 import { unstable_redirect as redirect } from 'waku/router/server';
 import { endEditorSession, signInEditor } from '../../editors/session';
 import { siteOrigin } from '../../http/site-url';
-import { readForm } from '../action';
+import { readForm, refuseForm } from '../action';
 import { type SignInState, signInFormSchema, signOutFormSchema } from '../forms';
 
 /** A same-site path to go back to after signing in; anything else falls back to /preview. */
@@ -17,6 +17,8 @@ export async function signIn(_previous: SignInState, input: FormData): Promise<S
   const { email, password, next } = readForm(signInFormSchema, input);
   const outcome = await signInEditor(email, password);
   if (!outcome.ok) {
+    // Nothing was checked: a 503 like every answer the database could not give.
+    if (outcome.reason === 'busy' || outcome.reason === 'unavailable') refuseForm(503);
     if (outcome.reason === 'throttled') {
       const minutes = Math.ceil(outcome.retryAfterSeconds / 60);
       return { email, error: `Too many attempts. Try again in ${minutes} minute(s).` };
@@ -39,15 +41,12 @@ export async function signIn(_previous: SignInState, input: FormData): Promise<S
 
 export async function signOut(input: FormData): Promise<void> {
   const { everywhere, revokeLinks } = readForm(signOutFormSchema, input);
-  const { signedOutEverywhere, linksRevoked } = await endEditorSession({
-    everywhere,
-    revokeLinks,
-  });
-  // The sign-in page says what happened; the count is only words on it (digits, read as such).
+  const { signedOutEverywhere } = await endEditorSession({ everywhere, revokeLinks });
+  // The sign-in page says what happened, in fixed words the address only chooses between.
   redirect(
     new URL(
       signedOutEverywhere
-        ? `/preview?notice=signed-out-everywhere${revokeLinks ? `&revoked=${linksRevoked}` : ''}`
+        ? `/preview?notice=signed-out-everywhere${revokeLinks ? '&links=revoked' : ''}`
         : '/preview',
       siteOrigin(),
     ),

@@ -50,7 +50,7 @@ export const saveSiteSettings = editorForm({
       { name: 'tagline', value: values.tagline },
       { name: 'footer', value: values.footer },
     ].filter(({ value }) => value.trim() !== '');
-    let navigation = 'Every published page.';
+    let navigation = "None: the site's name links to the home page.";
     if (mode !== 'all') {
       let titles = new Map<number, string>();
       try {

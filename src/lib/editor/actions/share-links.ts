@@ -2,6 +2,7 @@
 // Owns the share-link actions (share-link-form.tsx, the banner's list): make a read-only link
 // to a page's draft, and revoke one.
 import { contentStore } from '../../content/content';
+import { sessionStillOpen } from '../../editors/session';
 import { shareLinkPath } from '../../http/routes';
 import { siteOrigin } from '../../http/site-url';
 import {
@@ -9,11 +10,13 @@ import {
   SHARE_DURATIONS,
   type ShareDuration,
   ShareLinkCapError,
+  ShareLinkMakerGone,
   shareLinks,
 } from '../../share-links/share-links';
 import { rerenderActionRoute } from '../../waku/rerender';
 import { editorCommand, editorForm, readForm, refuseForm } from '../action';
 import { revokeShareLinkSchema, type ShareLinkState, shareLinkFormSchema } from '../forms';
+import { SIGNED_OUT_MESSAGE } from '../guard';
 import { backToPage } from '../landing';
 
 function isShareDuration(value: string): value is ShareDuration {
@@ -47,12 +50,22 @@ export const createShareLink = editorForm({
       return { error: 'This page no longer exists.', ttl };
     }
     const made = await shareLinks()
-      .create({ pageId: page.id, createdBy: editor.editor.email, ttlSeconds: SHARE_DURATIONS[ttl] })
-      // A cap reached is the editor's to fix (revoke one), not a fault: said, nothing made.
+      .create({
+        pageId: page.id,
+        createdBy: editor.editor.email,
+        ttlSeconds: SHARE_DURATIONS[ttl],
+        stillSignedIn: sessionStillOpen(),
+      })
+      // A cap reached is the editor's to fix (revoke one), not a fault: said, nothing made;
+      // a session ended meanwhile is signed out, like one ended before the call.
       .catch((error: unknown) => {
-        if (error instanceof ShareLinkCapError) return error;
+        if (error instanceof ShareLinkCapError || error instanceof ShareLinkMakerGone) return error;
         throw error;
       });
+    if (made instanceof ShareLinkMakerGone) {
+      refuseForm(401);
+      return { error: SIGNED_OUT_MESSAGE, ttl };
+    }
     if (made instanceof ShareLinkCapError) {
       refuseForm(409);
       return { error: made.message, ttl };

@@ -11,6 +11,7 @@
 // How the build and React are asked lives in src/lib/waku/actions.ts; this keeps the decision.
 import type { MiddlewareHandler } from 'hono';
 import { TYPED_FIELDS } from '../../editor/forms';
+import { hasEditorSession } from '../../editors/session';
 import {
   isDocumentRequest,
   requestErrorResponse,
@@ -29,7 +30,31 @@ export const ACTION_HEADER = 'x-folio-action';
 export type { ServerActions };
 
 /** A call's body as read, before anything decodes it. */
-type ReadBody = { bytes: number; body: string | FormData | null } | 'too large' | 'too deep';
+type ReadBody =
+  | { bytes: number; body: string | FormData | null }
+  | 'too large'
+  | 'too deep'
+  | 'too many parts';
+
+/**
+ * The most parts a form may have. Folio's largest form (site settings) has a few dozen; every
+ * part costs the parser and each check after it, and 25 000 tiny ones in 3 MB cost a second a
+ * request (issue 24's hostile pass). Counted on the bytes, before the form is parsed.
+ */
+export const MAX_FORM_PARTS = 1000;
+
+/** How many parts a multipart body has: its boundary's occurrences, counted without parsing. */
+function partsOf(bytes: Buffer, contentType: string): number {
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  const delimiter = boundary?.[1] ?? boundary?.[2];
+  if (!delimiter) return 0;
+  const needle = Buffer.from(`--${delimiter}`);
+  let count = 0;
+  for (let at = bytes.indexOf(needle); at !== -1; at = bytes.indexOf(needle, at + needle.length))
+    count += 1;
+  // The last delimiter closes the body; it opens no part.
+  return Math.max(0, count - 1);
+}
 
 /**
  * The body, read from a copy (Waku reads it again) and counted as it comes: past `limit`
@@ -62,6 +87,8 @@ async function readBody(request: Request, limit: number): Promise<ReadBody> {
     }
     if (tooDeep) return 'too deep';
     const whole = new Blob(chunks);
+    if (form && partsOf(Buffer.from(await whole.arrayBuffer()), type) > MAX_FORM_PARTS)
+      return 'too many parts';
     const body = form
       ? await new Response(whole, { headers: { 'content-type': type } }).formData()
       : await whole.text();
@@ -103,9 +130,10 @@ async function judge(
   if (id === null && !request.headers.get('content-type')?.startsWith('multipart/form-data'))
     return 'not an action';
   if (id !== null && !(await actions.exists(id))) return 'stale';
-  const read = await readBody(request, requestBodyLimit(url, header ?? null, mediaMaxMb));
+  const limit = await requestBodyLimit(url, header ?? null, mediaMaxMb, hasEditorSession);
+  const read = await readBody(request, limit);
   if (read === 'too large') return 'too large';
-  if (read === 'too deep') return 'bad';
+  if (read === 'too deep' || read === 'too many parts') return 'bad';
   const { bytes, body } = read;
   // Before anything parses it, ours or React's: linear in the body's length, whatever its shape.
   if (body !== null && replyNestsDeeperThan(body)) return 'bad';
@@ -119,11 +147,12 @@ async function judge(
   }
   if (!(body instanceof FormData)) return 'not an action';
   keepTypedText(body);
-  const named = actionIdsOfForm(body);
-  if (named === 'malformed') return 'bad';
-  if (named.length === 0) return 'not an action';
-  // React uses the last action field it finds; every one must be real.
-  for (const each of named) if (!(await actions.exists(each))) return 'stale';
+  const found = actionIdsOfForm(body);
+  if (found === 'malformed') return 'bad';
+  if (found.length === 0) return 'not an action';
+  // Each id once: a form may repeat one thousands of times, and asking the build is not free.
+  const named = [...new Set(found)];
+  // The size first: it needs no lookup, and a sign-in's id must not buy an upload's reading.
   if (
     !bodyWithinLimits(bytes, {
       actionNames: named.map(nameOfId),
@@ -132,6 +161,8 @@ async function judge(
     })
   )
     return 'too large';
+  // React uses the last action field it finds; every one must be real.
+  for (const each of named) if (!(await actions.exists(each))) return 'stale';
   return (await actions.decodesAsFormAction(body)) ? 'call' : 'bad';
 }
 

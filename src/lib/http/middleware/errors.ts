@@ -2,6 +2,7 @@
 // and replaces a 5xx document response with the server-side fallback page (Waku alone sends an
 // empty <body> when a render fails outside <Suspense>).
 import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { hasEditorSession } from '../../editors/session';
 import {
   clientWentAway,
   isControlFlowError,
@@ -72,7 +73,13 @@ export function errorPages({ app }: { app: Hono }): MiddlewareHandler {
     const declared = Number(c.req.header('content-length') ?? 0);
     const { url } = requestContext();
     if (
-      declared > requestBodyLimit(url, c.req.header(ACTION_HEADER) ?? null, getEnv().MEDIA_MAX_MB)
+      declared >
+      (await requestBodyLimit(
+        url,
+        c.req.header(ACTION_HEADER) ?? null,
+        getEnv().MEDIA_MAX_MB,
+        hasEditorSession,
+      ))
     )
       return requestErrorResponse(TOO_LARGE_VERDICT, {
         document: isDocumentRequest(c.req.raw, url.pathname),
@@ -95,6 +102,9 @@ export function errorPages({ app }: { app: Hono }): MiddlewareHandler {
     const status = c.res.status;
     // The health check answers 503 on purpose when the database does not: that is its answer.
     if (status < 500 || context.route.kind === 'healthz') return;
+    // A status a page or an action asked for on purpose (a form the database could not take
+    // comes back as a 503, its text kept): an answer, not a failure to report.
+    if (context.status === status) return;
     if (context.verdict) {
       answerWith(c, context.verdict, { document, pathname });
       return;

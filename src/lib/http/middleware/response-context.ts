@@ -1,6 +1,7 @@
 // Applies what pages and actions asked of the response (cookies, status, privacy), and makes
 // every preview, signed-in or action response private: `no-store` and `noindex`.
 import type { MiddlewareHandler } from 'hono';
+import { RETRY_AFTER_SECONDS } from '../../observability/request-errors';
 import { PRIVATE_CACHE_CONTROL } from '../cache-headers';
 import { requestContext } from '../request-context';
 import { SESSION_COOKIE } from '../routes';
@@ -22,6 +23,8 @@ export function responseContext(): MiddlewareHandler {
     // The status a page asked for applies to the document; page data stays 200 for the router.
     if (context.status && response.status === 200 && route.kind !== 'page-data') {
       response = new Response(response.body, { status: context.status, headers: response.headers });
+      // A form refused because the database could not take it: the same 503 as every other.
+      if (context.status === 503) response.headers.set('retry-after', RETRY_AFTER_SECONDS);
     }
     for (const cookie of context.cookies) response.headers.append('set-cookie', cookie);
     if (context.isPrivate) {
