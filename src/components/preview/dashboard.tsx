@@ -1,7 +1,15 @@
-// The editors' dashboard at /preview: every page with its state, last change and who made it;
-// search, filter and sort are a GET form, so they work without JavaScript and can be bookmarked.
-import type { PageListing, PageState } from '../../lib/content/content';
+// The editors' dashboard at /preview: one page of pages (keyset-paged, issue 25) with state,
+// last change and who made it; search, filter, sort and the pager are GET addresses, so they
+// work without JavaScript and can be bookmarked.
+import type {
+  PageCursor,
+  PageListing,
+  PageListQuery,
+  PageListResult,
+  PageState,
+} from '../../lib/content/content';
 import { formatUtc } from '../../lib/content/dates';
+import { COUNT_LIMIT, cursorParam, parseCursor } from '../../lib/content/page-list-params';
 import { previewPath, publicPath } from '../../lib/http/routes';
 import { LocalTime } from './local-time';
 
@@ -20,11 +28,7 @@ const CHANGE_TEXT: Record<PageListing['lastChange'], string> = {
   restored: 'restored from history',
 };
 
-export type DashboardQuery = {
-  q: string;
-  state: PageState | 'scheduled' | 'all';
-  sort: 'changed' | 'title';
-};
+export type DashboardQuery = PageListQuery;
 
 /** The query a dashboard URL asks for; anything unknown falls back to the defaults. */
 export function dashboardQuery(params: URLSearchParams): DashboardQuery {
@@ -39,44 +43,29 @@ export function dashboardQuery(params: URLSearchParams): DashboardQuery {
         ? state
         : 'all',
     sort: params.get('sort') === 'title' ? 'title' : 'changed',
+    cursor:
+      parseCursor('after', params.get('after')) ?? parseCursor('before', params.get('before')),
   };
 }
 
-export function selectPages(pages: readonly PageListing[], query: DashboardQuery): PageListing[] {
-  const needle = query.q.trim().toLowerCase();
-  return pages
-    .filter(
-      (page) =>
-        query.state === 'all' ||
-        page.state === query.state ||
-        (query.state === 'scheduled' && page.publishAt !== null),
-    )
-    .filter(
-      (page) =>
-        needle === '' || page.title.toLowerCase().includes(needle) || page.slug.includes(needle),
-    )
-    .sort((a, b) =>
-      query.sort === 'title'
-        ? a.title.localeCompare(b.title)
-        : b.updatedAt.localeCompare(a.updatedAt) || a.slug.localeCompare(b.slug),
-    );
+/** The address of another page of the same list (the filter and search kept). */
+function pageHref(query: DashboardQuery, cursor: PageCursor): string {
+  const params = new URLSearchParams();
+  if (query.q !== '') params.set('q', query.q);
+  if (query.state !== 'all') params.set('state', query.state);
+  if (query.sort !== 'changed') params.set('sort', query.sort);
+  params.set(cursor.direction, cursorParam(cursor));
+  return `/preview?${params}`;
 }
 
-export function Dashboard({
-  pages,
-  query,
-}: {
-  pages: readonly PageListing[];
-  query: DashboardQuery;
-}) {
-  const shown = selectPages(pages, query);
-  const counts = {
-    all: pages.length,
-    published: pages.filter((page) => page.state === 'published').length,
-    changed: pages.filter((page) => page.state === 'changed').length,
-    'draft-only': pages.filter((page) => page.state === 'draft-only').length,
-    scheduled: pages.filter((page) => page.publishAt !== null).length,
-  };
+const countText = ({ n, exact }: PageListResult['matching']) =>
+  n > COUNT_LIMIT ? `more than ${COUNT_LIMIT}` : exact ? String(n) : `at least ${n}`;
+
+export function Dashboard({ list, query }: { list: PageListResult; query: DashboardQuery }) {
+  const { rows: shown, counts } = list;
+  const filtered = query.state !== 'all' || query.q.trim() !== '';
+  const [previousText, nextText] =
+    query.sort === 'changed' ? ['Newer', 'Older'] : ['Previous page', 'Next page'];
   return (
     <section className="dashboard" aria-labelledby="dashboard-title">
       <div className="dashboard-head">
@@ -92,7 +81,12 @@ export function Dashboard({
         <form method="get" action="/preview" className="dashboard-filters">
           <label>
             Search
-            <input type="search" name="q" defaultValue={query.q} placeholder="Title or address" />
+            <input
+              type="search"
+              name="q"
+              defaultValue={query.q}
+              placeholder="Title, address or text"
+            />
           </label>
           <label>
             State
@@ -115,9 +109,7 @@ export function Dashboard({
         </form>
       </search>
       <p className="dashboard-count" role="status">
-        {shown.length === pages.length
-          ? `${pages.length} pages`
-          : `${shown.length} of ${pages.length} pages`}
+        {filtered ? `${countText(list.matching)} of ${counts.all} pages` : `${counts.all} pages`}
       </p>
       {shown.length === 0 ? (
         <p>
@@ -195,6 +187,20 @@ export function Dashboard({
           </tbody>
         </table>
       )}
+      {list.previous || list.next ? (
+        <nav className="pager" aria-label="More pages">
+          {list.previous ? (
+            <a href={pageHref(query, list.previous)} rel="prev">
+              {previousText}
+            </a>
+          ) : null}{' '}
+          {list.next ? (
+            <a href={pageHref(query, list.next)} rel="next">
+              {nextText}
+            </a>
+          ) : null}
+        </nav>
+      ) : null}
     </section>
   );
 }

@@ -27,6 +27,13 @@ export type {
   EventSubscriber,
 } from './events';
 export { type PageFields, pageFieldsSchema } from './page-fields';
+export type {
+  PageCursor,
+  PageListQuery,
+  PageListResult,
+  PageListSort,
+  PageListState,
+} from './page-list-params';
 export { NAVIGATION_MAX, settingsVersion, siteSettingsSchema } from './settings';
 export { type ContentStore, createContentStore } from './store';
 export type {

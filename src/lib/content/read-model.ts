@@ -1,12 +1,15 @@
 // Owns what the page store reads: a page by slug (public or preview) or by id, where an old
-// slug now points, the listings (published, all, the feed's, the sitemap's), the header's
-// navigation, the page count, and unsaved Markdown rendered for the editor's preview. Reads
-// only; every write is in write-model.ts, history.ts, schedules.ts and settings.ts.
+// slug now points, the listings (published, all, the feed's, the sitemap's, the dashboard's
+// page of rows: page-list.ts), the header's navigation, the page count, and unsaved Markdown
+// rendered for the editor's preview. Reads only; every write is in write-model.ts, history.ts,
+// schedules.ts and settings.ts.
 import 'server-only';
 import { sqlTemplate } from '../data/db';
 import { renderMarkdown } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn, missingMediaIn } from '../media/media-refs';
 import { traced } from '../observability/spans';
+import { findPublishedPages, listPages, publishedByIds } from './page-list';
+import type { PageListQuery } from './page-list-params';
 import { PAGE_BY_SLUG, type PageRow, pageById, toView } from './rows';
 import { NAVIGATION_MAX } from './settings';
 import { HOME_SLUG, isValidSlug } from './slugs';
@@ -79,7 +82,10 @@ export const PUBLISHED_ORDER_QUERIES = {
 };
 
 /** The store's reads; `getSiteSettings` is the settings' own (navigation follows them). */
-export function readModel({ read }: StoreContext, getSiteSettings: () => Promise<SiteSettings>) {
+export function readModel(
+  { read, opened }: StoreContext,
+  getSiteSettings: () => Promise<SiteSettings>,
+) {
   return {
     async getPage(slug: string, { draft }: { draft: boolean }): Promise<PageView | null> {
       if (!isValidSlug(slug)) return null;
@@ -241,6 +247,25 @@ export function readModel({ read }: StoreContext, getSiteSettings: () => Promise
         publishAt: row.publish_at,
         missedPublishAt: row.missed_publish_at,
       }));
+    },
+
+    /** One page of the editors' dashboard, filtered, sorted and searched in SQL (page-list.ts). */
+    async listPages(query: PageListQuery, sizes?: { size?: number; candidates?: number }) {
+      const db = await opened();
+      return traced('db.query', 'listPages', () => listPages(db.query, db.engine, query, sizes));
+    },
+
+    /** The navigation picker: published pages (not home) matching a search, a few at most. */
+    async findPublishedPages(text: string) {
+      const db = await opened();
+      return traced('db.query', 'findPublishedPages', () =>
+        findPublishedPages(db.query, db.engine, text, HOME_SLUG),
+      );
+    },
+
+    /** Which of these page ids are published, with their slugs and titles, in no order. */
+    async publishedByIds(ids: readonly number[]) {
+      return read((q) => publishedByIds(q, ids));
     },
 
     /**

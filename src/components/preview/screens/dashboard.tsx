@@ -1,4 +1,4 @@
-// Owns /preview: every page with its state, searchable and sortable, and the test-error buttons.
+// Owns /preview: one page of pages with their state, searchable, filterable and sortable, and the test-error buttons.
 import 'server-only';
 import { contentStore } from '../../../lib/content/content';
 import { Dashboard, dashboardQuery } from '../dashboard';
@@ -8,6 +8,7 @@ import type { ScreenProps } from './asked';
 
 export async function DashboardScreen({ asked: { params, notice } }: ScreenProps) {
   const text = noticeText(notice);
+  const query = dashboardQuery(params);
   return (
     <>
       <title>Pages · Folio preview</title>
@@ -16,7 +17,7 @@ export async function DashboardScreen({ asked: { params, notice } }: ScreenProps
           {text}
         </p>
       ) : null}
-      <Dashboard pages={await contentStore().listAll()} query={dashboardQuery(params)} />
+      <Dashboard list={await contentStore().listPages(query)} query={query} />
       <TestErrors />
     </>
   );

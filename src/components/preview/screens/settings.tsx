@@ -1,18 +1,24 @@
-// Owns /preview?settings: the site's title, tagline, footer and header navigation.
+// Owns /preview?settings: the site's title, tagline, footer and header navigation. The
+// navigation picker offers the chosen pages and, at most PICKER_RESULTS at a time, the
+// published pages a search (`&find=`) names — never every page (issue 25).
 import 'server-only';
 import { contentStore, settingsVersion } from '../../../lib/content/content';
-import { HOME_SLUG, PREVIEW_DASHBOARD } from '../../../lib/http/routes';
+import { PREVIEW_DASHBOARD } from '../../../lib/http/routes';
 import { SiteSettingsForm } from '../site-settings-form';
 import type { ScreenProps } from './asked';
 
-export async function SettingsScreen({ asked: { notice } }: ScreenProps) {
+export async function SettingsScreen({ asked: { notice, params } }: ScreenProps) {
   const store = contentStore();
-  const [settings, pages] = await Promise.all([store.getSiteSettings(), store.listAll()]);
-  const published = pages.filter((page) => page.state !== 'draft-only' && page.slug !== HOME_SLUG);
-  // The pages in the navigation first, in its order; then the others by title.
+  const find = (params.get('find') ?? '').slice(0, 100);
+  const [settings, found] = await Promise.all([
+    store.getSiteSettings(),
+    store.findPublishedPages(find),
+  ]);
+  // The pages in the navigation first, in its order; then what the search found, by title.
   const order = settings.navigation ?? [];
-  const rank = (id: number) => (order.includes(id) ? order.indexOf(id) : order.length);
-  published.sort((a, b) => rank(a.id) - rank(b.id) || a.title.localeCompare(b.title));
+  const chosen = await store.publishedByIds(order);
+  chosen.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
+  const offered = [...chosen, ...found.filter((page) => !order.includes(page.id))];
   return (
     <>
       <title>Site settings · Folio preview</title>
@@ -28,7 +34,8 @@ export async function SettingsScreen({ asked: { notice } }: ScreenProps) {
       <SiteSettingsForm
         settings={settings}
         version={settingsVersion(settings)}
-        published={published.map((page) => ({ id: page.id, slug: page.slug, title: page.title }))}
+        published={offered}
+        find={find}
       />
     </>
   );

@@ -9,6 +9,7 @@ import { migration006 } from './006-missed-schedules';
 import { migration007 } from './007-content-events';
 import { migration008 } from './008-share-link-makers';
 import { migration009 } from './009-published-order';
+import { migration010 } from './010-page-listing-and-search';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -24,4 +25,5 @@ export const migrations: readonly Migration[] = [
   migration007,
   migration008,
   migration009,
+  migration010,
 ];

@@ -54,7 +54,8 @@ export const saveSiteSettings = editorForm({
     if (mode !== 'all') {
       let titles = new Map<number, string>();
       try {
-        titles = new Map((await contentStore().listAll()).map((page) => [page.id, page.title]));
+        const named = await contentStore().publishedByIds(values.navigation.map(Number));
+        titles = new Map(named.map((page) => [page.id, page.title]));
       } catch {
         // The titles are a courtesy: without the database the pages are named by number.
       }
@@ -80,10 +81,9 @@ export const saveSiteSettings = editorForm({
     // A page unpublished since the form was made (or an id nobody offered) is not dropped
     // silently: the header would lose links the editor thinks they chose.
     if (mode === 'chosen') {
+      // Only the chosen ids are looked up: the site may have 100 000 pages (issue 25).
       const published = new Set(
-        (await contentStore().listAll())
-          .filter((page) => page.state !== 'draft-only')
-          .map((page) => page.id),
+        (await contentStore().publishedByIds(ordered)).map((page) => page.id),
       );
       if (ordered.some((id) => !published.has(id)) || ordered.length !== navigation.length) {
         refuseForm(422);

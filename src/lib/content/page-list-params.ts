@@ -1,0 +1,62 @@
+// Owns what the editors' page lists are asked and answer (page-list.ts runs them): the query,
+// the keyset cursor as a query parameter, the sizes. No database here: the dashboard's
+// component reads and writes its addresses with these.
+import type { PageListing, PageState } from './types';
+
+/** Rows on one dashboard page: with the layout, well under 200 KB of HTML (issue 25). */
+export const PAGE_LIST_SIZE = 50;
+/** Results the navigation picker shows for one search. */
+export const PICKER_RESULTS = 20;
+/** Matches counted exactly; beyond it the dashboard says "more than". */
+export const COUNT_LIMIT = 1000;
+
+export type PageListState = PageState | 'scheduled' | 'all';
+export type PageListSort = 'changed' | 'title';
+
+/** Where a page of rows starts: after (older/next) or before (newer/previous) a row's key. */
+export type PageCursor = { direction: 'after' | 'before'; key: string; slug: string };
+
+export type PageListQuery = {
+  q: string;
+  state: PageListState;
+  sort: PageListSort;
+  cursor: PageCursor | null;
+};
+
+export type PageListResult = {
+  rows: PageListing[];
+  /** The cursor of the page before (newer / earlier by title), or null on the first page. */
+  previous: PageCursor | null;
+  /** The cursor of the page after, or null on the last page. */
+  next: PageCursor | null;
+  /** Pages in each state (the filter's labels). */
+  counts: Record<PageListState, number>;
+  /**
+   * How many match the filter and search: exact, or (a broad search) more than COUNT_LIMIT, or
+   * at least `n` (a broad search with a state filter whose first matches held only that many).
+   */
+  matching: { n: number; exact: boolean };
+};
+
+/** A cursor as a query parameter value: opaque to the editor, readable by `parseCursor`. */
+export function cursorParam(cursor: PageCursor): string {
+  return Buffer.from(JSON.stringify([cursor.key, cursor.slug])).toString('base64url');
+}
+
+/** The cursor a query parameter names, or null for anything else (a page 1 then). */
+export function parseCursor(direction: PageCursor['direction'], value: string | null) {
+  if (!value || value.length > 2000) return null;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      typeof parsed[0] === 'string' &&
+      typeof parsed[1] === 'string'
+    )
+      return { direction, key: parsed[0], slug: parsed[1] } satisfies PageCursor;
+  } catch {
+    // Not base64url JSON: a hand-edited address shows the first page.
+  }
+  return null;
+}
