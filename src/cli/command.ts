@@ -13,9 +13,18 @@ export type CliIo = {
   readFile: (path: string) => Promise<string>;
   siteUrl: string;
   exists: (path: string) => Promise<boolean>;
+  /** Why export cannot write these names in the folder (made if missing), one line each. */
+  exportProblems: (dir: string, names: readonly string[]) => Promise<string[]>;
   writeFiles: (dir: string, files: ContentFile[]) => Promise<void>;
-  /** The folder's `.md` files, and one line for each that is not a regular file. */
-  readDir: (dir: string) => Promise<{ files: ContentFile[]; problems: string[] }>;
+  /** The folder's `.md` names, sorted. */
+  listMarkdown: (dir: string) => Promise<string[]>;
+  /** One of the folder's files: its text, or what it is instead of a regular file. */
+  readContentFile: (dir: string, name: string) => Promise<string | { problem: string }>;
+  /**
+   * A long command's progress ("imported 12 000 / 100 000 files"), shown on a terminal only
+   * (stderr, rewritten in place); null ends the line. Piped or in tests: nothing.
+   */
+  progress?: (line: string | null) => void;
   replaceDatabase: (backup: string, target: string) => Promise<void>;
 };
 

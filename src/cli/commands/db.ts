@@ -54,13 +54,17 @@ export const dbCopy: Run = async ({ positionals }, { io }) => {
     await migrate(source);
     const target = await openDatabase(to);
     try {
-      const counts = await copySite(source, target).catch((error: unknown) => {
-        if (error instanceof Error && /^it already has/.test(error.message))
-          throw new CliError(`${maskedUrl(to)}: ${error.message}`);
-        // A row the target refuses is named in one line (table, key, field), not a stack.
-        if (error instanceof CopyRowError) throw new CliError(error.message);
-        throw error;
-      });
+      const counts = await copySite(source, target, {
+        onProgress: (table, copied) => io.progress?.(`copying ${table}: ${copied} rows`),
+      })
+        .catch((error: unknown) => {
+          if (error instanceof Error && /^it already has/.test(error.message))
+            throw new CliError(`${maskedUrl(to)}: ${error.message}`);
+          // A row the target refuses is named in one line (table, key, field), not a stack.
+          if (error instanceof CopyRowError) throw new CliError(error.message);
+          throw error;
+        })
+        .finally(() => io.progress?.(null));
       io.stdout(`copied ${maskedUrl(from)} → ${maskedUrl(to)}\n`);
       io.stdout(`${'table'.padEnd(18)}${'source'.padStart(8)}${'target'.padStart(8)}\n`);
       let mismatched = false;
