@@ -63,7 +63,9 @@ function run(what: string, args: string[], databaseUrl: string): Measure {
     ? Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3])
     : Number.NaN;
   const ok = result.status === 0;
-  const note = ok ? (result.stdout.split('\n')[0] ?? '') : (result.stderr.trim().split('\n')[0] ?? '');
+  const note = ok
+    ? (result.stdout.split('\n')[0] ?? '')
+    : (result.stderr.trim().split('\n')[0] ?? '');
   return { what, seconds, peakMb: rssKb / 1024, ok, note: note.slice(0, 60) };
 }
 

@@ -57,7 +57,6 @@ export function parseContentFile(file: ContentFile): ParsedFile {
   return { slug, kind: match.groups?.draft ? 'draft' : 'published', fields: parsed.data };
 }
 
-
 /**
  * Pages per batch of `export` and files per batch of `import`: what either holds in memory at
  * once (with 1–2 KB pages, well under a megabyte of text, plus the store's rendering of it),

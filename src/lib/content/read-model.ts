@@ -6,11 +6,11 @@ import 'server-only';
 import { renderMarkdown } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn, missingMediaIn } from '../media/media-refs';
 import { traced } from '../observability/spans';
+import type { PageFields } from './page-fields';
 import { PAGE_BY_SLUG, type PageRow, pageById, toView } from './rows';
 import { headerShows } from './settings';
 import { HOME_SLUG, isValidSlug } from './slugs';
 import type { StoreContext } from './store-context';
-import type { PageFields } from './page-fields';
 import type {
   FeedEntry,
   NavigationLink,

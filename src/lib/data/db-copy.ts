@@ -70,7 +70,12 @@ const TABLES: readonly CopiedTable[] = [
     order: ['old_slug'],
     columns: ['old_slug', 'page_id', 'renamed_at'],
   },
-  { name: 'editors', key: ['id'], order: ['id'], columns: ['id', 'email', 'password_hash', 'created_at'] },
+  {
+    name: 'editors',
+    key: ['id'],
+    order: ['id'],
+    columns: ['id', 'email', 'password_hash', 'created_at'],
+  },
   // A session is named by its editor and start, never by its (secret's) hash.
   {
     name: 'editor_sessions',
@@ -257,9 +262,12 @@ export async function copySite(
   target: Database,
   {
     onProgress,
+    batchSize,
   }: {
     /** After each batch: the table, and its rows copied so far. */
     onProgress?: (table: string, copied: number) => void;
+    /** Rows per batch for every table (tests); else COPY_BATCH, fewer for image bytes. */
+    batchSize?: number;
   } = {},
 ): Promise<CopyCounts> {
   const problem = await targetProblem(target);
@@ -279,7 +287,7 @@ export async function copySite(
         ')',
       ]);
       let copied = 0;
-      for await (const rows of rowBatches(source, table)) {
+      for await (const rows of rowBatches(source, table, batchSize)) {
         for (const row of rows) await insertRow(target, q, insert, table, row);
         copied += rows.length;
         onProgress?.(table.name, copied);
@@ -291,7 +299,7 @@ export async function copySite(
       order: ['id'],
       columns: ['id', 'published_revision_id'],
     } as const;
-    for await (const rows of rowBatches(source, pointers))
+    for await (const rows of rowBatches(source, pointers, batchSize))
       for (const pointer of rows)
         if (pointer.published_revision_id !== null)
           await q`UPDATE pages SET published_revision_id = ${Number(pointer.published_revision_id)}

@@ -157,10 +157,7 @@ function refuseNesting(database: object): void {
 
 /** Runs `work` as inside a transaction of `database` (and of any it is already inside). */
 function inTransactionOf<T>(database: object, work: () => T): T {
-  return insideTransaction.run(
-    new Set([...(insideTransaction.getStore() ?? []), database]),
-    work,
-  );
+  return insideTransaction.run(new Set([...(insideTransaction.getStore() ?? []), database]), work);
 }
 
 function openSqlite(url: string, busyTimeoutMs: number): Unwatched {
