@@ -44,6 +44,16 @@ export type Parsed = {
  */
 export type Run = (args: Parsed, context: { db: Database; io: CliIo }) => Promise<void>;
 
+/**
+ * Between two batches of a long command (import, export, db copy): a full collection, a few
+ * milliseconds with a heap of about 12 MB. What a batch leaves is garbage, yet the collector
+ * let it pile up the longer a run went (import's peak: 190 MB at 1 000 pages, 328 MB at
+ * 100 000, the live heap flat throughout); collected per batch, the peak is the batch's.
+ */
+export function betweenBatches(): void {
+  Bun.gc(true);
+}
+
 export function one(positionals: string[]): string {
   return positionals[0] ?? '';
 }

@@ -91,7 +91,8 @@ export const COMMANDS: readonly Command[] = [
     name: 'import',
     args: '<dir>',
     positionals: 1,
-    summary: 'read pages from Markdown files; all or nothing',
+    summary:
+      'read pages from Markdown files; every file is checked first, and one bad file imports none',
     load: async () => (await import('./commands/backup')).importPages,
   },
   {

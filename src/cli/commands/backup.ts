@@ -6,7 +6,7 @@ import { createContentStore } from '../../lib/content/content';
 import { exportBatches, ImportStopped, importContent } from '../../lib/content/files';
 import { serversUsing } from '../../lib/data/db';
 import { firstFew } from '../../lib/media/media-refs';
-import { CliError, one, type Run } from '../command';
+import { betweenBatches, CliError, one, type Run } from '../command';
 import { exportRefusal } from '../io';
 
 /** Why a file is not a Folio database we can restore, or null when it is. */
@@ -84,6 +84,7 @@ export const exportPages: Run = async ({ positionals }, { db, io }) => {
     for await (const files of exportBatches(store)) {
       await io.writeFiles(dir, files);
       written += files.length;
+      betweenBatches();
       io.progress?.(`exported ${written} files`);
     }
   } finally {
@@ -101,7 +102,12 @@ export const importPages: Run = async ({ positionals }, { db, io }) => {
   const result = await importContent(
     createContentStore(db),
     { names, read: (name) => io.readContentFile(dir, name) },
-    { onProgress: (done, total) => io.progress?.(`imported ${done} / ${total} files`) },
+    {
+      onProgress: (done, total) => {
+        betweenBatches();
+        io.progress?.(`imported ${done} / ${total} files`);
+      },
+    },
   )
     .catch((error: unknown) => {
       if (error instanceof ImportStopped) throw new CliError(error.message);

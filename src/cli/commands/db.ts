@@ -13,7 +13,7 @@ import {
 } from '../../lib/data/db';
 import { CopyRowError, copySite } from '../../lib/data/db-copy';
 import { migrations } from '../../lib/data/migrations';
-import { CliError, type Run, UsageError } from '../command';
+import { betweenBatches, CliError, type Run, UsageError } from '../command';
 
 /** A URL `db copy` can open, or a usage error naming the argument. */
 function databaseUrlArgument(value: string, which: string): string {
@@ -55,7 +55,10 @@ export const dbCopy: Run = async ({ positionals }, { io }) => {
     const target = await openDatabase(to);
     try {
       const counts = await copySite(source, target, {
-        onProgress: (table, copied) => io.progress?.(`copying ${table}: ${copied} rows`),
+        onProgress: (table, copied) => {
+          betweenBatches();
+          io.progress?.(`copying ${table}: ${copied} rows`);
+        },
       })
         .catch((error: unknown) => {
           if (error instanceof Error && /^it already has/.test(error.message))
