@@ -3,8 +3,8 @@
 import 'server-only';
 
 import type { ContentStore } from './content';
+import type { ExportedPage } from './export-reads';
 import { type PageFields, pageFieldsSchema } from './page-fields';
-import type { ExportedPage } from './read-model';
 import { validateNewSlug } from './slugs';
 
 export type ContentFile = { name: string; text: string };

@@ -6,7 +6,6 @@ import 'server-only';
 import { renderMarkdown } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn, missingMediaIn } from '../media/media-refs';
 import { traced } from '../observability/spans';
-import type { PageFields } from './page-fields';
 import { PAGE_BY_SLUG, type PageRow, pageById, toView } from './rows';
 import { headerShows } from './settings';
 import { HOME_SLUG, isValidSlug } from './slugs';
@@ -21,14 +20,6 @@ import type {
   PageView,
   SiteSettings,
 } from './types';
-
-/** A page as `export` writes it: its published text and its newer draft, each or none. */
-export type ExportedPage = {
-  id: number;
-  slug: string;
-  published: PageFields | null;
-  draft: PageFields | null;
-};
 
 /** The store's reads; `getSiteSettings` is the settings' own (navigation follows them). */
 export function readModel({ read }: StoreContext, getSiteSettings: () => Promise<SiteSettings>) {
@@ -146,39 +137,6 @@ export function readModel({ read }: StoreContext, getSiteSettings: () => Promise
         publishedAt: row.published_at,
         publishAt: row.publish_at,
         missedPublishAt: row.missed_publish_at,
-      }));
-    },
-
-    /**
-     * Up to `limit` pages after id `afterId`, in id order, with their published and draft
-     * text (null when there is none): `export` walks the site by keyset, a batch at a time,
-     * so its memory does not grow with the site (issue 25).
-     */
-    async pagesAfter(afterId: number, limit: number): Promise<ExportedPage[]> {
-      const rows = await read(
-        (q) => q<{
-          id: number | string;
-          slug: string;
-          r_title: string | null;
-          r_summary: string | null;
-          r_body: string | null;
-          d_title: string | null;
-          d_summary: string | null;
-          d_body: string | null;
-        }>`
-          SELECT p.id, p.slug, r.title AS r_title, r.summary AS r_summary, r.body AS r_body,
-            d.title AS d_title, d.summary AS d_summary, d.body AS d_body
-          FROM pages p LEFT JOIN revisions r ON r.id = p.published_revision_id
-          LEFT JOIN drafts d ON d.page_id = p.id
-          WHERE p.id > ${afterId} ORDER BY p.id LIMIT ${limit}`,
-      );
-      const fields = (title: string | null, summary: string | null, body: string | null) =>
-        title === null ? null : { title, summary: summary ?? '', body: body ?? '' };
-      return rows.map((row) => ({
-        id: Number(row.id),
-        slug: row.slug,
-        published: fields(row.r_title, row.r_summary, row.r_body),
-        draft: fields(row.d_title, row.d_summary, row.d_body),
       }));
     },
 
