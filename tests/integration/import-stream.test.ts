@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CONTENT_BATCH, toFrontMatterFile } from '../../src/lib/content/files';
+import { IMPORT_BATCH, toFrontMatterFile } from '../../src/lib/content/files';
 import { openDatabase } from '../../src/lib/data/db';
 import { createThrowAwayDatabase, type ThrowAwayDatabase } from '../databases';
 import { runFolioCli, startFolio, withStore } from '../harness';
@@ -45,7 +45,7 @@ describe('import in batches', () => {
   test('more pages than a batch are written in several transactions; piped, no progress line', async () => {
     const database = await createThrowAwayDatabase();
     made.push(database);
-    const count = CONTENT_BATCH * 2 + 50;
+    const count = IMPORT_BATCH * 2 + 50;
     const dir = folderOf(count, 'batches');
     expect((await runFolioCli(['db', 'migrate'], { databaseUrl: database.url })).code).toBe(0);
     const before = await contentVersion(database.url);
