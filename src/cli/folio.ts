@@ -14,7 +14,7 @@ import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import type { Database } from '../lib/data/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../lib/data/db-errors';
 import { CliError, type CliIo, type Parsed, type Run, UsageError } from './command';
-import { askPasswordOnTerminal, fileSystemIo, readPasswordLine } from './io';
+import { askPasswordOnTerminal, fileSystemIo, readPasswordLine, terminalProgress } from './io';
 
 export type { CliIo };
 export { fileSystemIo };
@@ -91,7 +91,8 @@ export const COMMANDS: readonly Command[] = [
     name: 'import',
     args: '<dir>',
     positionals: 1,
-    summary: 'read pages from Markdown files; all or nothing',
+    summary:
+      'read pages from Markdown files; every file is checked first, and one bad file imports none',
     load: async () => (await import('./commands/backup')).importPages,
   },
   {
@@ -409,6 +410,7 @@ if (import.meta.main) {
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
       readPassword: () => (process.stdin.isTTY ? askPasswordOnTerminal() : readPasswordLine()),
+      progress: process.stderr.isTTY ? terminalProgress() : undefined,
       readFile: (file) => Bun.file(file).text(),
       siteUrl: env.SITE_URL ?? `http://localhost:${env.PORT}`,
     },

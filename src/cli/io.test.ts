@@ -27,14 +27,15 @@ describe('import reads regular files only', () => {
     execFileSync('mkfifo', [path.join(dir, 'pipe.md')]);
     symlinkSync(outside, path.join(dir, 'linked.md'));
     mkdirSync(path.join(dir, 'folder.md'));
-    expect(await fileSystemIo.readDir(dir)).toEqual({
-      files: [{ name: 'good.md', text: PAGE }],
-      problems: [
-        'folder.md: a folder; import reads regular files only',
-        'linked.md: a symbolic link; import reads regular files only',
-        'pipe.md: a named pipe (FIFO); import reads regular files only',
-      ],
-    });
+    const names = await fileSystemIo.listMarkdown(dir);
+    expect(names).toEqual(['folder.md', 'good.md', 'linked.md', 'pipe.md']);
+    const read = await Promise.all(names.map((name) => fileSystemIo.readContentFile(dir, name)));
+    expect(read).toEqual([
+      { problem: 'a folder' },
+      PAGE,
+      { problem: 'a symbolic link' },
+      { problem: 'a named pipe (FIFO)' },
+    ]);
   }, 10_000);
 });
 

@@ -13,21 +13,29 @@ export const fileSystemIo = {
       .stat()
       .then(() => true)
       .catch(() => false),
-  async writeFiles(dir: string, files: ContentFile[]) {
+  /**
+   * Why export cannot write these names in `dir` (made if missing), one line each. Checked
+   * for every name before anything is written: an export refused is an export not begun. A
+   * link is refused, never followed: writing through `about.md -> ~/.bashrc` put Markdown
+   * outside the folder (fourth hostile review).
+   */
+  async exportProblems(dir: string, names: readonly string[]): Promise<string[]> {
     await mkdir(dir, { recursive: true });
-    // Every name is checked before anything is written: an export refused is an export not
-    // begun. A link is refused, never followed: writing through `about.md -> ~/.bashrc` put
-    // Markdown outside the folder (fourth hostile review).
     const problems: string[] = [];
-    for (const file of files) {
-      const stats = await lstat(path.join(dir, file.name)).catch(notFound);
+    for (const name of names) {
+      const stats = await lstat(path.join(dir, name)).catch(notFound);
       const kind = stats && notRegular(stats);
-      if (kind) problems.push(`${file.name}: ${kind}; export writes regular files only`);
+      if (kind) problems.push(`${name}: ${kind}; export writes regular files only`);
     }
-    if (problems.length > 0)
-      throw new CliError(
-        `nothing exported; move these out of ${dir} first:\n${problems.map((p) => `  ${p}`).join('\n')}`,
-      );
+    return problems;
+  },
+  /** Writes the files (regular files only), after checking their names as exportProblems. */
+  async writeFiles(dir: string, files: ContentFile[]) {
+    const problems = await fileSystemIo.exportProblems(
+      dir,
+      files.map((file) => file.name),
+    );
+    if (problems.length > 0) throw new CliError(exportRefusal(dir, problems));
     for (const file of files) {
       const target = path.join(dir, file.name);
       // O_NOFOLLOW: a link put there since the check is refused by the kernel, not followed;
@@ -49,17 +57,12 @@ export const fileSystemIo = {
       }
     }
   },
-  async readDir(dir: string) {
-    const names = (await readdir(dir)).filter((name) => name.endsWith('.md')).sort();
-    const files: ContentFile[] = [];
-    const problems: string[] = [];
-    for (const name of names) {
-      const text = await readRegularFile(path.join(dir, name));
-      if (typeof text === 'string') files.push({ name, text });
-      else problems.push(`${name}: ${text.problem}; import reads regular files only`);
-    }
-    return { files, problems };
+  /** The folder's `.md` names, sorted: import reads the files themselves one at a time. */
+  async listMarkdown(dir: string): Promise<string[]> {
+    return (await readdir(dir)).filter((name) => name.endsWith('.md')).sort();
   },
+  /** One file of the folder: its text, or what it is instead of a regular file. */
+  readContentFile: (dir: string, name: string) => readRegularFile(path.join(dir, name)),
   async replaceDatabase(backup: string, target: string) {
     // Copy beside the target, then rename: the database file is replaced in one step.
     const staging = `${target}.restoring`;
@@ -83,6 +86,10 @@ function notRegular(stats: Stats): string | null {
   if (stats.isSocket()) return 'a socket';
   return 'a device';
 }
+
+/** The one refusal of an export whose folder holds what it must not write through. */
+export const exportRefusal = (dir: string, problems: readonly string[]) =>
+  `nothing exported; move these out of ${dir} first:\n${problems.map((p) => `  ${p}`).join('\n')}`;
 
 const notFound = (error: unknown) => {
   if ((error as { code?: unknown }).code === 'ENOENT') return null;
@@ -119,6 +126,27 @@ async function readRegularFile(file: string): Promise<string | { problem: string
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * A progress line on a terminal's stderr, rewritten in place at most about four times a
+ * second (a write per batch of a fast import is a flicker); null ends it with a newline.
+ */
+export function terminalProgress(): (line: string | null) => void {
+  let shown = false;
+  let last = 0;
+  return (line) => {
+    if (line === null) {
+      if (shown) process.stderr.write('\n');
+      shown = false;
+      return;
+    }
+    const now = Date.now();
+    if (shown && now - last < 250) return;
+    last = now;
+    shown = true;
+    process.stderr.write(`\r\u001b[K${line}`);
+  };
 }
 
 /** Asks twice on a terminal, without echo; Ctrl-C (or Ctrl-D on an empty line) cancels. */

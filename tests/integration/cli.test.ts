@@ -112,6 +112,28 @@ describe('the folio CLI, run as an operator runs it', () => {
     expect(list.stdout).toContain('tty@example.com');
   }, 40_000);
 
+  test('import and export show a progress line on a terminal (and none when piped)', async () => {
+    // Issue 25: an import of 100 000 files runs for minutes; a terminal sees how far it is.
+    // Piped (every other test here), stderr stays empty and stdout says only the result.
+    const databaseUrl = await newDatabaseUrl();
+    const dir = mkdtempSync(path.join(tmpdir(), 'folio-progress-'));
+    try {
+      for (const n of [1, 2, 3])
+        writeFileSync(path.join(dir, `p${n}.md`), `---\ntitle: "P${n}"\nsummary: ""\n---\nx\n`);
+      const imported = await onTerminal(['import', dir], [], databaseUrl);
+      expect(imported.code).toBe(0);
+      expect(imported.terminal).toContain('imported 3 / 3 files');
+      expect(imported.terminal).toContain(`imported 3 files from ${dir}`);
+      const exported = await onTerminal(['export', path.join(dir, 'out')], [], databaseUrl);
+      expect(exported.terminal).toContain('\r\u001b[Kexported 3 files');
+      const piped = await folio(['export', path.join(dir, 'out2')], { databaseUrl });
+      expect(piped).toMatchObject({ code: 0, stderr: '' });
+      expect(piped.stdout).toBe(`exported 3 files to ${path.join(dir, 'out2')}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 40_000);
+
   test('two different passwords on a terminal change nothing', async () => {
     const databaseUrl = await newDatabaseUrl();
     const result = await onTerminal(

@@ -3,10 +3,11 @@
 import 'server-only';
 import { SQL } from 'bun';
 import { createContentStore } from '../../lib/content/content';
-import { exportContent, importContent } from '../../lib/content/files';
+import { exportBatches, ImportStopped, importContent } from '../../lib/content/files';
 import { serversUsing } from '../../lib/data/db';
 import { firstFew } from '../../lib/media/media-refs';
-import { CliError, one, type Run } from '../command';
+import { betweenBatches, CliError, one, type Run } from '../command';
+import { exportRefusal } from '../io';
 
 /** Why a file is not a Folio database we can restore, or null when it is. */
 async function checkBackup(file: string): Promise<string | null> {
@@ -66,21 +67,53 @@ export const dbRestore: Run = async ({ positionals }, { db, io }) => {
 
 export const exportPages: Run = async ({ positionals }, { db, io }) => {
   const dir = one(positionals);
-  const files = await exportContent(createContentStore(db));
-  await io.writeFiles(dir, files);
-  io.stdout(`exported ${files.length} files to ${dir}\n`);
+  const store = createContentStore(db);
+  // Two walks of the site, a batch of pages at a time (never all of it in memory): every
+  // name is checked before anything is written, then the files are written.
+  const problems: string[] = [];
+  for await (const files of exportBatches(store))
+    problems.push(
+      ...(await io.exportProblems(
+        dir,
+        files.map((file) => file.name),
+      )),
+    );
+  if (problems.length > 0) throw new CliError(exportRefusal(dir, problems));
+  let written = 0;
+  try {
+    for await (const files of exportBatches(store)) {
+      await io.writeFiles(dir, files);
+      written += files.length;
+      betweenBatches();
+      io.progress?.(`exported ${written} files`);
+    }
+  } finally {
+    io.progress?.(null);
+  }
+  io.stdout(`exported ${written} files to ${dir}\n`);
 };
 
 export const importPages: Run = async ({ positionals }, { db, io }) => {
   const dir = one(positionals);
   if (!(await io.exists(dir))) throw new CliError(`cannot read ${dir}: no such folder`);
-  const read = await io.readDir(dir);
+  const names = await io.listMarkdown(dir);
   // A link, a FIFO or a device among the files refuses the whole import, as a bad file does:
   // a folder imported in part would publish some pages and not the ones beside them.
-  const result =
-    read.problems.length > 0
-      ? { problems: read.problems, imported: 0, missingMedia: [] }
-      : await importContent(createContentStore(db), read.files);
+  const result = await importContent(
+    createContentStore(db),
+    { names, read: (name) => io.readContentFile(dir, name) },
+    {
+      onProgress: (done, total) => {
+        betweenBatches();
+        io.progress?.(`imported ${done} / ${total} files`);
+      },
+    },
+  )
+    .catch((error: unknown) => {
+      if (error instanceof ImportStopped) throw new CliError(error.message);
+      throw error;
+    })
+    .finally(() => io.progress?.(null));
   if (result.problems.length > 0) {
     throw new CliError(
       `nothing imported; fix these files first:\n${result.problems.map((p) => `  ${p}`).join('\n')}`,

@@ -13,7 +13,7 @@ import {
 } from '../../lib/data/db';
 import { CopyRowError, copySite } from '../../lib/data/db-copy';
 import { migrations } from '../../lib/data/migrations';
-import { CliError, type Run, UsageError } from '../command';
+import { betweenBatches, CliError, type Run, UsageError } from '../command';
 
 /** A URL `db copy` can open, or a usage error naming the argument. */
 function databaseUrlArgument(value: string, which: string): string {
@@ -54,13 +54,20 @@ export const dbCopy: Run = async ({ positionals }, { io }) => {
     await migrate(source);
     const target = await openDatabase(to);
     try {
-      const counts = await copySite(source, target).catch((error: unknown) => {
-        if (error instanceof Error && /^it already has/.test(error.message))
-          throw new CliError(`${maskedUrl(to)}: ${error.message}`);
-        // A row the target refuses is named in one line (table, key, field), not a stack.
-        if (error instanceof CopyRowError) throw new CliError(error.message);
-        throw error;
-      });
+      const counts = await copySite(source, target, {
+        onProgress: (table, copied) => {
+          betweenBatches();
+          io.progress?.(`copying ${table}: ${copied} rows`);
+        },
+      })
+        .catch((error: unknown) => {
+          if (error instanceof Error && /^it already has/.test(error.message))
+            throw new CliError(`${maskedUrl(to)}: ${error.message}`);
+          // A row the target refuses is named in one line (table, key, field), not a stack.
+          if (error instanceof CopyRowError) throw new CliError(error.message);
+          throw error;
+        })
+        .finally(() => io.progress?.(null));
       io.stdout(`copied ${maskedUrl(from)} → ${maskedUrl(to)}\n`);
       io.stdout(`${'table'.padEnd(18)}${'source'.padStart(8)}${'target'.padStart(8)}\n`);
       let mismatched = false;

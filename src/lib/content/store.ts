@@ -4,6 +4,7 @@
 import 'server-only';
 import type { Database } from '../data/db';
 import { createEventDispatcher } from './events';
+import { exportReads } from './export-reads';
 import { history } from './history';
 import { readModel } from './read-model';
 import { schedules } from './schedules';
@@ -25,6 +26,7 @@ export function createContentStore(
   const events = createEventDispatcher(context.opened, now);
   return {
     ...readModel(context, () => settings.getSiteSettings()),
+    ...exportReads(context),
     ...history(context),
     ...writeModel(context),
     ...schedules(context),

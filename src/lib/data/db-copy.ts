@@ -1,16 +1,32 @@
 // Owns copying a whole site from one database to another — SQLite to PostgreSQL and back
 // (`bun run folio db copy`): every table in an order the foreign keys accept, ids kept, in one
-// transaction on the target, and the counts of both sides to compare.
+// transaction on the target, and the counts of both sides to compare. Rows are read and written
+// a batch at a time in key order (keyset), so memory does not grow with the site (issue 25).
 import 'server-only';
 import { type Database, type Query, sqlTemplate } from './db';
 import { isDatabaseBusy, isDatabaseUnavailable } from './db-errors';
 
+/** Rows per batch read from the source: what a copy holds in memory at once (issue 25). */
+export const COPY_BATCH = 500;
+
+type CopiedTable = {
+  name: string;
+  /** What names a row in a refusal. */
+  key: readonly string[];
+  /** The table's primary key: the order, and the keyset, rows are read in. */
+  order: readonly string[];
+  columns: readonly string[];
+  /** Rows per batch when not COPY_BATCH. */
+  batch?: number;
+};
+
 /** Copied tables, parents first, with the columns copied. */
-const TABLES = [
+const TABLES: readonly CopiedTable[] = [
   // published_revision_id points into revisions, copied next: set after them.
   {
     name: 'pages',
     key: ['id', 'slug'],
+    order: ['id'],
     columns: [
       'id',
       'slug',
@@ -29,6 +45,7 @@ const TABLES = [
   {
     name: 'revisions',
     key: ['id', 'page_id'],
+    order: ['id'],
     columns: [
       'id',
       'page_id',
@@ -44,23 +61,32 @@ const TABLES = [
   {
     name: 'drafts',
     key: ['page_id'],
+    order: ['page_id'],
     columns: ['page_id', 'title', 'summary', 'body', 'body_html', 'updated_at', 'updated_by'],
   },
   {
     name: 'slug_history',
     key: ['old_slug', 'page_id'],
+    order: ['old_slug'],
     columns: ['old_slug', 'page_id', 'renamed_at'],
   },
-  { name: 'editors', key: ['id'], columns: ['id', 'email', 'password_hash', 'created_at'] },
+  {
+    name: 'editors',
+    key: ['id'],
+    order: ['id'],
+    columns: ['id', 'email', 'password_hash', 'created_at'],
+  },
   // A session is named by its editor and start, never by its (secret's) hash.
   {
     name: 'editor_sessions',
     key: ['editor_id', 'created_at'],
+    order: ['id_hash'],
     columns: ['id_hash', 'editor_id', 'created_at', 'expires_at'],
   },
   {
     name: 'preview_links',
     key: ['id', 'page_id'],
+    order: ['id'],
     columns: [
       'id',
       'page_id',
@@ -74,6 +100,7 @@ const TABLES = [
   {
     name: 'media',
     key: ['id', 'hash'],
+    order: ['id'],
     columns: [
       'id',
       'hash',
@@ -90,6 +117,9 @@ const TABLES = [
   {
     name: 'media_variants',
     key: ['media_id', 'name'],
+    order: ['media_id', 'name'],
+    // Image bytes: a few variants per batch keep the batch small whatever the images weigh.
+    batch: 16,
     columns: ['media_id', 'name', 'content_type', 'width', 'height', 'data'],
   },
   // The outbox comes along whole, dispatched or not: an undispatched event is delivered by
@@ -97,9 +127,10 @@ const TABLES = [
   {
     name: 'events',
     key: ['id', 'type'],
+    order: ['id'],
     columns: ['id', 'type', 'page_id', 'slug', 'payload', 'editor', 'created_at', 'dispatched_at'],
   },
-] as const;
+];
 
 /**
  * A row the target would not take, named in one line (table, the row's key, the field when it
@@ -159,7 +190,12 @@ async function insertRow(
   }
 }
 
-const SETTINGS_TABLE = { name: 'settings', key: ['key'], columns: ['key', 'value'] } as const;
+const SETTINGS_TABLE = {
+  name: 'settings',
+  key: ['key'],
+  order: ['key'],
+  columns: ['key', 'value'],
+} as const;
 
 /** Tables whose id the target's own sequence must continue after (PostgreSQL identity). */
 const IDENTITY_TABLES = ['revisions', 'editors', 'preview_links', 'media', 'events'] as const;
@@ -173,10 +209,38 @@ async function countRows(q: Query, table: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-async function selectAll(db: Database, table: string, columns: readonly string[]) {
-  return db.query<Record<string, unknown>>(
-    sqlTemplate([`SELECT ${columns.join(', ')} FROM ${table} ORDER BY 1`]),
-  );
+/**
+ * The table's rows a batch at a time in primary-key order: each batch starts after the last
+ * key of the one before (keyset), so each costs the same however far into the table it is.
+ */
+async function* rowBatches(
+  db: Database,
+  table: CopiedTable,
+  batchSize = table.batch ?? COPY_BATCH,
+): AsyncGenerator<Record<string, unknown>[]> {
+  const select = `SELECT ${table.columns.join(', ')} FROM ${table.name}`;
+  const order = ` ORDER BY ${table.order.join(', ')} LIMIT `;
+  const after = `(${table.order.join(', ')}) > (`;
+  let last: Record<string, unknown> | null = null;
+  for (;;) {
+    const rows: Record<string, unknown>[] =
+      last === null
+        ? await db.query<Record<string, unknown>>(sqlTemplate([select + order, '']), batchSize)
+        : await db.query<Record<string, unknown>>(
+            sqlTemplate([
+              `${select} WHERE ${after}`,
+              ...table.order.slice(1).map(() => ', '),
+              `)${order}`,
+              '',
+            ]),
+            ...table.order.map((column) => (last as Record<string, unknown>)[column]),
+            batchSize,
+          );
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < batchSize) return;
+    last = rows[rows.length - 1] ?? null;
+  }
 }
 
 /** Why the target cannot take a copy (it already holds a site), or null. */
@@ -193,19 +257,28 @@ export async function targetProblem(target: Database): Promise<string | null> {
  * empty). Settings come along, except that the target's content version moves past both
  * sides', so no instance's cache can take the copy for a version it has seen.
  */
-export async function copySite(source: Database, target: Database): Promise<CopyCounts> {
+export async function copySite(
+  source: Database,
+  target: Database,
+  {
+    onProgress,
+    batchSize,
+  }: {
+    /** After each batch: the table, and its rows copied so far. */
+    onProgress?: (table: string, copied: number) => void;
+    /** Rows per batch for every table (tests); else COPY_BATCH, fewer for image bytes. */
+    batchSize?: number;
+  } = {},
+): Promise<CopyCounts> {
   const problem = await targetProblem(target);
   if (problem) throw new Error(problem);
-  const rows = new Map<string, Record<string, unknown>[]>();
-  for (const table of TABLES)
-    rows.set(table.name, await selectAll(source, table.name, table.columns));
-  const pagePointers = await source.query<{ id: number; published_revision_id: number | null }>`
-    SELECT id, published_revision_id FROM pages WHERE published_revision_id IS NOT NULL`;
   const settings = await source.query<{
     key: string;
     value: string;
   }>`SELECT key, value FROM settings`;
 
+  // One transaction on the target (a new, empty database nobody serves yet): a copy that
+  // fails leaves nothing behind. Only the batch in hand is held in memory.
   await target.transaction(async (q) => {
     for (const table of TABLES) {
       const insert = sqlTemplate([
@@ -213,11 +286,24 @@ export async function copySite(source: Database, target: Database): Promise<Copy
         ...table.columns.slice(1).map(() => ', '),
         ')',
       ]);
-      for (const row of rows.get(table.name) ?? []) await insertRow(target, q, insert, table, row);
+      let copied = 0;
+      for await (const rows of rowBatches(source, table, batchSize)) {
+        for (const row of rows) await insertRow(target, q, insert, table, row);
+        copied += rows.length;
+        onProgress?.(table.name, copied);
+      }
     }
-    for (const pointer of pagePointers)
-      await q`UPDATE pages SET published_revision_id = ${Number(pointer.published_revision_id)}
-              WHERE id = ${Number(pointer.id)}`;
+    const pointers = {
+      name: 'pages',
+      key: ['id'],
+      order: ['id'],
+      columns: ['id', 'published_revision_id'],
+    } as const;
+    for await (const rows of rowBatches(source, pointers, batchSize))
+      for (const pointer of rows)
+        if (pointer.published_revision_id !== null)
+          await q`UPDATE pages SET published_revision_id = ${Number(pointer.published_revision_id)}
+                  WHERE id = ${Number(pointer.id)}`;
     const [targetVersion] = await q<{ value: string }>`
       SELECT value FROM settings WHERE key = 'content_version'`;
     const upsertSetting = sqlTemplate([

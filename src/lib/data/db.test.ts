@@ -56,3 +56,32 @@ describe('a full SQLite file', () => {
     expect(db.writeFailedFullAt()).toBeNull();
   });
 });
+
+describe('inside a transaction', () => {
+  test('the same database is refused (it would wait for itself); another database answers', async () => {
+    // `db copy` reads its source a batch at a time inside the target's transaction (issue 25).
+    dir = mkdtempSync(path.join(tmpdir(), 'folio-nesting-'));
+    db = await openDatabase(`sqlite:${path.join(dir, 'target.db')}`);
+    const other = await openDatabase(`sqlite:${path.join(dir, 'source.db')}`);
+    try {
+      const target = db;
+      const seen = await target.transaction(async () => {
+        // Refused at once, as it is called (not waited on).
+        let same = 'answered';
+        try {
+          await target.query`SELECT 1 AS n`;
+        } catch (error) {
+          same = (error as Error).message;
+        }
+        const [row] = await other.query<{ n: number }>`SELECT 2 AS n`;
+        return { same, other: row?.n };
+      });
+      expect(seen).toEqual({
+        same: 'database used from inside a transaction: use the query the work was given',
+        other: 2,
+      });
+    } finally {
+      await other.close();
+    }
+  });
+});

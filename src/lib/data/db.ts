@@ -146,12 +146,18 @@ function asQuery(
 
 // A transaction's work must use the query it is given: asking the database for another
 // transaction (or a plain query on SQLite's one connection) from inside it would wait for
-// itself. This notices the mistake instead of hanging.
-const insideTransaction = new AsyncLocalStorage<true>();
+// itself. This notices the mistake instead of hanging. Another database is not itself: `db
+// copy` reads its source a batch at a time inside the target's transaction (issue 25).
+const insideTransaction = new AsyncLocalStorage<ReadonlySet<object>>();
 
-function refuseNesting(): void {
-  if (insideTransaction.getStore())
+function refuseNesting(database: object): void {
+  if (insideTransaction.getStore()?.has(database))
     throw new Error('database used from inside a transaction: use the query the work was given');
+}
+
+/** Runs `work` as inside a transaction of `database` (and of any it is already inside). */
+function inTransactionOf<T>(database: object, work: () => T): T {
+  return insideTransaction.run(new Set([...(insideTransaction.getStore() ?? []), database]), work);
 }
 
 function openSqlite(url: string, busyTimeoutMs: number): Unwatched {
@@ -185,14 +191,14 @@ function openSqlite(url: string, busyTimeoutMs: number): Unwatched {
   })();
   const query = asQuery(
     (strings: TemplateStringsArray, ...values: unknown[]) => {
-      refuseNesting();
+      refuseNesting(client);
       return exclusive(async () => {
         await ready;
         return client(strings, ...values);
       });
     },
     (text) => {
-      refuseNesting();
+      refuseNesting(client);
       return exclusive(async () => {
         await ready;
         return client.unsafe(text);
@@ -209,11 +215,11 @@ function openSqlite(url: string, busyTimeoutMs: number): Unwatched {
       // A local file answers or fails at once (SQLITE_BUSY after busy_timeout, SQLITE_FULL).
     },
     transaction(work) {
-      refuseNesting();
+      refuseNesting(client);
       return exclusive(async () => {
         await ready;
         return client.begin('IMMEDIATE', (tx) =>
-          insideTransaction.run(true, () => work(asQuery(tx, (text) => tx.unsafe(text)))),
+          inTransactionOf(client, () => work(asQuery(tx, (text) => tx.unsafe(text)))),
         ) as Promise<Awaited<ReturnType<typeof work>>>;
       });
     },
@@ -258,11 +264,11 @@ function openPostgres(url: string, poolSize: number, lockTimeoutMs: number): Unw
     displayUrl: maskedUrl(url),
     query: asQuery(
       (strings: TemplateStringsArray, ...values: unknown[]) => {
-        refuseNesting();
+        refuseNesting(client);
         return bounded(client(strings, ...values), answerTimeoutMs);
       },
       (text) => {
-        refuseNesting();
+        refuseNesting(client);
         return bounded(client.unsafe(text), answerTimeoutMs);
       },
     ),
@@ -271,7 +277,7 @@ function openPostgres(url: string, poolSize: number, lockTimeoutMs: number): Unw
       answerTimeoutMs = milliseconds;
     },
     transaction(work) {
-      refuseNesting();
+      refuseNesting(client);
       const limit = answerTimeoutMs;
       // Once a statement has gone unanswered the request is refused ("nothing was saved"), so
       // the transaction must not go on when the server wakes: every later statement fails,
@@ -313,7 +319,7 @@ function openPostgres(url: string, poolSize: number, lockTimeoutMs: number): Unw
         await q.unsafe(`SET LOCAL lock_timeout = ${Math.trunc(lockTimeoutMs)}`);
         // Waiting for the lock is not "no answer": it has its own bound, lock_timeout.
         await run(tx`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`, lockTimeoutMs);
-        const result = await insideTransaction.run(true, () => work(q));
+        const result = await inTransactionOf(client, () => work(q));
         if (abandoned) throw notAnswering(limit ?? 0);
         awaitPhase();
         return result;
