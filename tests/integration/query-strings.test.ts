@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { connect, type Socket } from 'node:net';
 import { IDLE_TIMEOUT_SECONDS } from '../../src/lib/http/connection-limits';
+import { TEST_ENGINE } from '../databases';
 import { type RunningFolio, startFolio, withStore } from '../harness';
 
 const FLOOD = 150;
@@ -66,31 +67,36 @@ describe('junk query strings on a public page', () => {
     expect(folio.unexpectedErrors()).toEqual([]);
   }, 60_000);
 
-  test('a client that stops reading is cut off once the connection has been idle too long', async () => {
-    const { port } = new URL(folio.url);
-    const socket = connect(Number(port), '127.0.0.1');
-    try {
-      // Reads the head, then nothing: the rest of the page waits in the socket's buffers.
-      await new Promise<void>((resolve, reject) => {
-        socket.once('data', () => {
-          socket.pause();
-          resolve();
+  // One engine: Bun's socket timeout knows nothing of the database, and it waits 13 s.
+  test.if(TEST_ENGINE === 'sqlite')(
+    'a client that stops reading is cut off once the connection has been idle too long',
+    async () => {
+      const { port } = new URL(folio.url);
+      const socket = connect(Number(port), '127.0.0.1');
+      try {
+        // Reads the head, then nothing: the rest of the page waits in the socket's buffers.
+        await new Promise<void>((resolve, reject) => {
+          socket.once('data', () => {
+            socket.pause();
+            resolve();
+          });
+          socket.on('error', reject);
+          socket.write('GET /big-page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
         });
-        socket.on('error', reject);
-        socket.write('GET /big-page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-      });
-      await Bun.sleep((IDLE_TIMEOUT_SECONDS + 3) * 1000);
-      // Reading again drains what was sent; a server that kept the connection sends no end.
-      const ended = await new Promise<boolean>((resolve) => {
-        socket.once('end', () => resolve(true));
-        socket.once('close', () => resolve(true));
-        setTimeout(() => resolve(false), 5_000);
-        socket.on('data', () => undefined);
-        socket.resume();
-      });
-      expect(ended).toBe(true);
-    } finally {
-      socket.destroy();
-    }
-  }, 60_000);
+        await Bun.sleep((IDLE_TIMEOUT_SECONDS + 3) * 1000);
+        // Reading again drains what was sent; a server that kept the connection sends no end.
+        const ended = await new Promise<boolean>((resolve) => {
+          socket.once('end', () => resolve(true));
+          socket.once('close', () => resolve(true));
+          setTimeout(() => resolve(false), 5_000);
+          socket.on('data', () => undefined);
+          socket.resume();
+        });
+        expect(ended).toBe(true);
+      } finally {
+        socket.destroy();
+      }
+    },
+    60_000,
+  );
 });
