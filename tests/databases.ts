@@ -71,9 +71,14 @@ export async function createThrowAwayDatabase(
   } finally {
     await admin.close();
   }
+  return postgresThrowAway(name);
+}
+
+/** The throw-away PostgreSQL database `name`, dropped (whoever still holds it) by `drop`. */
+function postgresThrowAway(name: string): ThrowAwayDatabase {
   return {
     url: postgresUrlFor(name),
-    engine,
+    engine: 'postgres',
     file: null,
     async drop() {
       const dropper = new SQL(POSTGRES_ADMIN_URL, { max: 1 });
@@ -114,19 +119,7 @@ async function migratedPostgresDatabase(): Promise<ThrowAwayDatabase> {
   } finally {
     await admin.close();
   }
-  return {
-    url: postgresUrlFor(name),
-    engine: 'postgres',
-    file: null,
-    async drop() {
-      const dropper = new SQL(POSTGRES_ADMIN_URL, { max: 1 });
-      try {
-        await dropper.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await dropper.close();
-      }
-    },
-  };
+  return postgresThrowAway(name);
 }
 
 /** A migrated throw-away database, opened; `dispose` closes and drops it. */

@@ -15,7 +15,8 @@ import {
   type PageListState,
   PICKER_RESULTS,
 } from './page-list-params';
-import type { PageChange, PageState } from './types';
+import { type ListingRow, toListing } from './rows';
+import type { PageState } from './types';
 
 /** A search's words beyond this many are ignored (each is one index lookup). */
 const MAX_TERMS = 8;
@@ -133,19 +134,8 @@ function filters(engine: Engine, state: PageListState, search: Search, into: Fra
   }
 }
 
-type ListingRow = {
-  id: number | string;
-  slug: string;
-  title: string;
-  state: PageState;
-  sort_key: string;
-  updated_at: string;
-  updated_by: string | null;
-  last_change: PageChange;
-  published_at: string | null;
-  publish_at: string | null;
-  missed_publish_at: string | null;
-};
+/** A listed page with the key its sort is by (the keyset cursor). */
+type SortedListingRow = ListingRow & { sort_key: string };
 
 /** The dashboard's one statement for a page of rows (exported for its query-plan test). */
 export function listStatement(
@@ -197,7 +187,7 @@ export async function listPages(
   const backwards = cursor?.direction === 'before';
   const search = await resolveSearch(q, engine, query.q, candidates);
   const [found, counts] = await Promise.all([
-    run<ListingRow>(q, listStatement(engine, query, size, search)),
+    run<SortedListingRow>(q, listStatement(engine, query, size, search)),
     stateCounts(q),
   ]);
   const more = found.length > size;
@@ -205,7 +195,7 @@ export async function listPages(
   if (backwards) rows.reverse();
   const first = rows[0];
   const last = rows.at(-1);
-  const at = (row: ListingRow, direction: PageCursor['direction']): PageCursor => ({
+  const at = (row: SortedListingRow, direction: PageCursor['direction']): PageCursor => ({
     direction,
     key: row.sort_key,
     slug: row.slug,
@@ -215,18 +205,7 @@ export async function listPages(
 
   const matching = await countMatching(q, engine, query.state, search, counts);
   return {
-    rows: rows.map((row) => ({
-      id: Number(row.id),
-      slug: row.slug,
-      title: row.title,
-      state: row.state,
-      updatedAt: row.updated_at,
-      updatedBy: row.updated_by,
-      lastChange: row.last_change,
-      publishedAt: row.published_at,
-      publishAt: row.publish_at,
-      missedPublishAt: row.missed_publish_at,
-    })),
+    rows: rows.map(toListing),
     previous,
     next,
     counts,

@@ -10,16 +10,14 @@ import { mediaByHashes, mediaHashesIn, missingMediaIn } from '../media/media-ref
 import { traced } from '../observability/spans';
 import { findPublishedPages, listPages, publishedByIds } from './page-list';
 import type { PageListQuery } from './page-list-params';
-import { PAGE_BY_SLUG, type PageRow, pageById, toView } from './rows';
+import { type ListingRow, PAGE_BY_SLUG, type PageRow, pageById, toListing, toView } from './rows';
 import { NAVIGATION_MAX } from './settings';
 import { HOME_SLUG, isValidSlug } from './slugs';
 import type { StoreContext } from './store-context';
 import type {
   FeedEntry,
   NavigationLink,
-  PageChange,
   PageListing,
-  PageState,
   PageSummary,
   PageView,
   SitemapEntry,
@@ -215,18 +213,7 @@ export function readModel(
 
     async listAll(): Promise<PageListing[]> {
       const rows = await read(
-        (q) => q<{
-          id: number;
-          slug: string;
-          title: string;
-          state: PageState;
-          updated_at: string;
-          updated_by: string | null;
-          last_change: PageChange;
-          published_at: string | null;
-          publish_at: string | null;
-          missed_publish_at: string | null;
-        }>`
+        (q) => q<ListingRow>`
           SELECT p.id, p.slug, COALESCE(d.title, r.title) AS title, p.updated_at, p.updated_by,
             p.last_change, r.published_at, p.publish_at, p.missed_publish_at,
             CASE WHEN p.published_revision_id IS NULL THEN 'draft-only'
@@ -235,18 +222,7 @@ export function readModel(
           LEFT JOIN drafts d ON d.page_id = p.id
           ORDER BY CASE WHEN p.slug = ${HOME_SLUG} THEN 0 ELSE 1 END, p.slug`,
       );
-      return rows.map((row) => ({
-        id: Number(row.id),
-        slug: row.slug,
-        title: row.title,
-        state: row.state,
-        updatedAt: row.updated_at,
-        updatedBy: row.updated_by,
-        lastChange: row.last_change,
-        publishedAt: row.published_at,
-        publishAt: row.publish_at,
-        missedPublishAt: row.missed_publish_at,
-      }));
+      return rows.map(toListing);
     },
 
     /** One page of the editors' dashboard, filtered, sorted and searched in SQL (page-list.ts). */

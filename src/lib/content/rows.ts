@@ -4,7 +4,14 @@
 import 'server-only';
 import { type Query, sqlTemplate } from '../data/db';
 import { isValidSlug } from './slugs';
-import type { PageChange, PageState, PageView, Revision, RevisionSummary } from './types';
+import type {
+  PageChange,
+  PageListing,
+  PageState,
+  PageView,
+  Revision,
+  RevisionSummary,
+} from './types';
 
 export type PageRow = {
   id: number;
@@ -149,4 +156,33 @@ export async function pageRowById(q: Query, id: number): Promise<PageRowRef | nu
 export async function pageById(q: Query, id: number): Promise<PageView | null> {
   const [row] = await q<PageRow>(PAGE_BY_ID, id);
   return row ? toView(row) : null;
+}
+
+/** A page as the editors' lists read it (the CLI's `page list`, the dashboard). */
+export type ListingRow = {
+  id: number | string;
+  slug: string;
+  title: string;
+  state: PageState;
+  updated_at: string;
+  updated_by: string | null;
+  last_change: PageChange;
+  published_at: string | null;
+  publish_at: string | null;
+  missed_publish_at: string | null;
+};
+
+export function toListing(row: ListingRow): PageListing {
+  return {
+    id: Number(row.id),
+    slug: row.slug,
+    title: row.title,
+    state: row.state,
+    updatedAt: row.updated_at,
+    updatedBy: row.updated_by,
+    lastChange: row.last_change,
+    publishedAt: row.published_at,
+    publishAt: row.publish_at,
+    missedPublishAt: row.missed_publish_at,
+  };
 }
