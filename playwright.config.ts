@@ -2,10 +2,18 @@ import { defineConfig } from '@playwright/test';
 import { CHROMIUM_LAUNCH } from './tests/support';
 
 // The PostgreSQL half of `bun run test:e2e` (scripts/test-engines.ts) leaves out the specs that
-// exercise only the browser's side (client navigation and prefetch, the theme, the pages'
-// markup): nothing in them differs by engine, the data layer under them is tested on both by
-// `bun test`, and the SQLite half runs them. Every other spec runs on both.
-const BROWSER_SIDE_SPECS = ['navigation.spec.ts', 'foundation.spec.ts', 'theme.spec.ts'];
+// exercise only the browser's side and the server's HTTP and error handling (client navigation
+// and prefetch, the theme, the pages' markup, query strings, error reporting and its fallback
+// pages): nothing in them differs by engine, the data layer under them is tested on both by
+// `bun test`, and the SQLite half runs them. Every spec that saves, publishes, schedules or
+// uploads runs on both.
+const ENGINE_INDEPENDENT_SPECS = [
+  'navigation.spec.ts',
+  'foundation.spec.ts',
+  'theme.spec.ts',
+  'errors.spec.ts',
+  'query-strings.spec.ts',
+];
 
 const ENGINE = process.env.FOLIO_TEST_ENGINE ?? 'sqlite';
 
@@ -18,7 +26,7 @@ export default defineConfig({
   outputDir: `test-results/${ENGINE}`,
   testIgnore:
     process.env.FOLIO_TEST_ENGINE === 'postgres'
-      ? BROWSER_SIDE_SPECS.map((spec) => `**/${spec}`)
+      ? ENGINE_INDEPENDENT_SPECS.map((spec) => `**/${spec}`)
       : [],
   globalSetup: './tests/e2e/global-setup.ts',
   fullyParallel: false,

@@ -1,4 +1,5 @@
-// `bun run bench [--duration 5] [--rounds 3] [--lighthouse] [--lighthouse-runs 5] [--no-build]`: one run that
+// `bun run bench [--duration 5] [--rounds 3] [--lighthouse] [--lighthouse-runs 5] [--no-build]`
+// (or `bun run bench --scale …`: the scale benches, bench/scale.ts): one run that
 // measures Folio against the raw-Bun limit on this machine, on SQLite and on PostgreSQL (the
 // server at FOLIO_TEST_POSTGRES_URL, when one answers), and writes bench/results.md. All
 // traffic goes to 127.0.0.1; every process it starts is stopped by PID before it exits, and
@@ -22,6 +23,14 @@ import {
 import { freePort, startFolio } from '../tests/harness';
 import { startEnvelopeReceiver } from '../tests/sentry-receiver';
 import { CHROMIUM_LAUNCH } from '../tests/support';
+
+// `--scale`: the scale benches instead (bench/scale.ts, issue 25), with the rest of the options.
+if (Bun.argv.includes('--scale')) {
+  const scale = Bun.spawn(['bun', path.join(import.meta.dir, 'scale.ts'), ...Bun.argv.slice(2)], {
+    stdio: ['inherit', 'inherit', 'inherit'],
+  });
+  process.exit(await scale.exited);
+}
 
 const { values } = parseArgs({
   options: {
