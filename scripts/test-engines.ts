@@ -16,7 +16,10 @@
 // that cannot differ by engine. Those are the ones that import neither tests/databases.ts nor
 // tests/harness.ts and never name the engine: every bun test process gets DATABASE_URL
 // sqlite::memory: from tests/setup.ts, so they run the same code on the same database in both
-// halves. The SQLite half runs them.
+// halves. The SQLite half runs them. So does a file that names the engine only to start a
+// server, whose tests are about HTTP, the browser or Sentry and never about what the database
+// does: it says so on a line of its own, `// test-engines: the SQLite half only`, with its reason
+// beside it, and the PostgreSQL half leaves it out too.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { POSTGRES_ADMIN_URL, postgresAnswers } from '../tests/databases';
@@ -65,9 +68,15 @@ function testFiles(dir: string): string[] {
   });
 }
 
+/** The line by which a file that starts servers says its outcome cannot differ by engine. */
+const SQLITE_HALF_ONLY = /^\/\/ test-engines: the SQLite half only\b/m;
+
 function engineDependentFiles(): string[] {
   return [...testFiles('src'), ...testFiles('tests/integration')]
-    .filter((file) => NAMES_THE_ENGINE.test(readFileSync(path.join(ROOT, file), 'utf8')))
+    .filter((file) => {
+      const source = readFileSync(path.join(ROOT, file), 'utf8');
+      return NAMES_THE_ENGINE.test(source) && !SQLITE_HALF_ONLY.test(source);
+    })
     .map((file) => `./${file}`);
 }
 

@@ -2,6 +2,8 @@
 // envelope receiver: a page view that is neither sampled nor failing downloads no Sentry code;
 // the first error loads the errors-only SDK and still arrives; a sampled view adds tracing.
 
+// test-engines: the SQLite half only — what loads in the browser and what reaches the receiver
+// does not depend on the database under the server.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { addEditor } from '../../src/lib/editors/accounts';

@@ -3,6 +3,8 @@
 // reachable from anywhere, and the nginx file in front lets through every body Folio takes
 // (fourth hostile review: nginx capped bodies at 1 MiB and reads at 30 s while Folio took
 // 4 MiB forms and 11 MB uploads, and instances listened on every interface).
+// test-engines: the SQLite half only — where an instance listens and what nginx lets through
+// are the same on either engine.
 import { afterAll, describe, expect, test } from 'bun:test';
 import { connect } from 'node:net';
 import path from 'node:path';

@@ -1,6 +1,8 @@
 // What src/lib/waku/internals.ts assumes about Waku, checked against Waku itself: its own code
 // (read from node_modules, the internals are not exported) and the server as the README starts
 // it. After a Waku upgrade, this file says which assumption broke.
+// test-engines: the SQLite half only — Waku's code and its answers are the same on either
+// engine.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
