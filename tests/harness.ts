@@ -10,10 +10,9 @@
 // harness signals `bun run start` itself, and the shell ends the server when bun test goes away.
 import path from 'node:path';
 import { type ContentStore, createContentStore } from '../src/lib/content/content';
-import { seedDemoContent } from '../src/lib/content/seed';
 import { contentVersionOf } from '../src/lib/data/content-version';
 import { type Database, openDatabase } from '../src/lib/data/db';
-import { createThrowAwayDatabase, type ThrowAwayDatabase } from './databases';
+import { seededThrowAwayDatabase, type ThrowAwayDatabase } from './databases';
 
 export type LogLine = { level?: string; msg?: string } & Record<string, unknown>;
 
@@ -44,12 +43,8 @@ export type RunningFolio = {
 };
 
 /** A throw-away database with the demo content, made before a server starts on it. */
-export async function seededDatabase(): Promise<ThrowAwayDatabase> {
-  const made = await createThrowAwayDatabase();
-  const db = await openDatabase(made.url);
-  await seedDemoContent(db, createContentStore(db));
-  await db.close();
-  return made;
+export function seededDatabase(): Promise<ThrowAwayDatabase> {
+  return seededThrowAwayDatabase();
 }
 
 /**
@@ -127,8 +122,10 @@ export function freePort(): number {
 }
 
 /**
- * `bun run start` with PORT=0 on a database of its own (a new one, seeded by the server itself
- * as on a first start, unless one is given). Resolves once the server has said where it listens.
+ * `bun run start` with PORT=0 on a database of its own (a copy of one a first start leaves:
+ * migrated and seeded, tests/databases.ts; or the one given: an empty one from
+ * `createThrowAwayDatabase` for a first start). Resolves once the server has said where it
+ * listens.
  */
 export async function startFolio({
   env = {},
@@ -140,7 +137,7 @@ export async function startFolio({
   database?: ThrowAwayDatabase;
   keepDatabase?: boolean;
 } = {}): Promise<RunningFolio> {
-  const made = database ?? (await createThrowAwayDatabase());
+  const made = database ?? (await seededThrowAwayDatabase());
   const child = Bun.spawn(['sh', '-c', SUPERVISOR], {
     cwd: path.resolve(import.meta.dir, '..'),
     env: {
@@ -197,8 +194,14 @@ export async function startFolio({
       // It exited meanwhile: the supervisor follows it.
     }
   };
-  const timeout = Bun.sleep(START_TIMEOUT_MS).then(() => 'timeout' as const);
+  // Cleared once decided: a pending minute-long sleep kept a script that had started a server
+  // (a bench) alive for a minute after it was done.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), START_TIMEOUT_MS);
+  });
   const first = await Promise.race([announced, exited.then(() => 'exited' as const), timeout]);
+  clearTimeout(timer);
   if (first === 'exited' || first === 'timeout') {
     signal('SIGKILL');
     child.kill('SIGKILL');
