@@ -214,8 +214,19 @@ export const markdownBlockCache = {
  */
 export async function renderMarkdown(
   source: string,
-  { media }: { media?: ReadonlyMap<string, MediaItem> } = {},
+  options: { media?: ReadonlyMap<string, MediaItem> } = {},
 ): Promise<string> {
+  return (await renderMarkdownBlocks(source, options)).join('');
+}
+
+/**
+ * The page's HTML as its top-level blocks' HTML, in order (joined, renderMarkdown's result):
+ * each is whole elements, so the live preview can replace only the blocks that changed.
+ */
+export async function renderMarkdownBlocks(
+  source: string,
+  { media }: { media?: ReadonlyMap<string, MediaItem> } = {},
+): Promise<string[]> {
   const env: RenderEnv = {};
   const state = new blockParser.core.State(source, blockParser, env);
   blockParser.core.process(state);
@@ -243,14 +254,15 @@ export async function renderMarkdown(
       const key = createHash('sha256')
         .update(JSON.stringify([text, references, shown, text.includes('![') && sawImage]))
         .digest('base64');
-      let block = cache.get(key);
+      // markdown-it gives every top-level block its lines; one without is rendered, not kept.
+      let block = first.map ? cache.get(key) : undefined;
       if (!block) {
         block = renderBlock(state.tokens.slice(start, end), {
           media,
           sawImage,
           references: env.references,
         });
-        cache.set(key, block);
+        if (first.map) cache.set(key, block);
       }
       sawImage ||= block.sawImage;
       blocks.push(block);
@@ -274,23 +286,23 @@ function renderBlock(
 }
 
 /** The blocks in order: heading ids numbered across the page, fences coloured or plain. */
-async function assemble(blocks: readonly BlockHtml[]): Promise<string> {
+async function assemble(blocks: readonly BlockHtml[]): Promise<string[]> {
   const fences = blocks.flatMap((block) => block.fences);
   const coloured = fences.length > 0 ? await highlightBlocks(fences) : [];
   const seen = new Map<string, number>();
   let fence = 0;
-  return blocks
-    .map((block) => block.html)
-    .join('')
-    .replace(SLOTS, (_, base: string) => {
-      if (base === '') {
-        const index = fence++;
-        return coloured[index] ?? fences[index]?.plain ?? '';
-      }
-      const count = seen.get(base) ?? 0;
-      seen.set(base, count + 1);
-      return count === 0 ? base : `${base}-${count}`;
-    });
+  const fill = (_: string, base: string) => {
+    if (base === '') {
+      const index = fence++;
+      return coloured[index] ?? fences[index]?.plain ?? '';
+    }
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    return count === 0 ? base : `${base}-${count}`;
+  };
+  return blocks.map((block) =>
+    block.html.includes(SLOT) ? block.html.replace(SLOTS, fill) : block.html,
+  );
 }
 
 /**
