@@ -72,18 +72,27 @@ try {
   await page.goto(`${folio.url}/preview/${SLUG}?edit`);
   await page.getByText('(updates as you type)').waitFor({ timeout: 30_000 });
 
-  // The caret after the mark; every keydown in the body is timed from here on.
-  await page.evaluate((mark) => {
-    const area = document.querySelector<HTMLTextAreaElement>('#editor-body');
-    if (!area) throw new Error('no body field');
-    const at = area.value.indexOf(mark) + mark.length;
-    area.focus();
-    area.setSelectionRange(at, at);
+  // Every keydown is timed from here on.
+  await page.evaluate(() => {
     const timed = window as unknown as { lastKeydown: number };
-    area.addEventListener('keydown', () => {
-      timed.lastKeydown = performance.now();
-    });
-  }, MARK);
+    window.addEventListener(
+      'keydown',
+      () => {
+        timed.lastKeydown = performance.now();
+      },
+      true,
+    );
+  });
+  /** The caret after the mark and what was typed there (a save's re-render may move it). */
+  const placeCaret = (typed: string) =>
+    page.evaluate((text) => {
+      const area = document.querySelector<HTMLTextAreaElement>('#editor-body');
+      if (!area) throw new Error('no body field');
+      const at = area.value.indexOf(text) + text.length;
+      area.focus();
+      area.setSelectionRange(at, at);
+    }, typed);
+  await placeCaret(MARK);
 
   /** Milliseconds from the last keydown until `selector`'s text has `text` in it, painted. */
   const timeUntil = (selector: string, text: string) =>
@@ -126,6 +135,7 @@ try {
 
   const saves: number[] = [];
   for (let i = 0; i < SAVES; i += 1) {
+    await placeCaret(`${MARK}${typed}`);
     typed += letter(i);
     await page.keyboard.press(letter(i));
     await timeUntil('.live-preview', `${MARK}${typed}`);

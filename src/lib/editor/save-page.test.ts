@@ -34,7 +34,7 @@ describe('the live preview in blocks', () => {
     'The end.',
   ].join('\n\n');
   const joined = (preview: { ids: string[]; html: Record<string, string> }, kept = {}) =>
-    preview.ids.map((id) => ({ ...kept, ...preview.html }[id])).join('');
+    preview.ids.map((id) => ({ ...kept, ...preview.html })[id]).join('');
 
   test('adds up to the whole preview, and sends only the blocks the pane lacks', async () => {
     const first = await livePreviewOf(body, []);

@@ -177,9 +177,10 @@ const inlineParser = createRenderer();
 inlineParser.core.ruler.disable(['normalize', 'block']);
 
 /**
- * Rendered blocks kept, by a hash of everything their HTML depends on (their source, the
- * page's reference definitions, the images they show, whether an image came before). 16 MiB:
- * a 5 000-line page's blocks weigh about 0.6 MB; highlighted code is kept apart (highlight.ts).
+ * Rendered blocks kept, by everything their HTML depends on: their source, the page's
+ * reference definitions (by a SHA-256 of them), the images they show, whether an image came
+ * before. A 5 000-line page's blocks weigh 0.8 MB here, so 16 MiB holds about twenty such
+ * pages; coloured code is kept apart (highlight.ts).
  */
 export const BLOCK_CACHE_BYTES = 16 * 1024 * 1024;
 
@@ -233,6 +234,7 @@ export async function renderMarkdownBlocks(
   const lines = state.src.split('\n');
   // Everything a block's HTML depends on beyond its own lines.
   const references = JSON.stringify(env.references ?? {});
+  const definitions = createHash('sha256').update(references).digest('base64');
   const blocks: BlockHtml[] = [];
   let sawImage = false;
   const cache = blockCache();
@@ -245,15 +247,16 @@ export async function renderMarkdownBlocks(
           depth += (state.tokens[end] as Token).nesting;
       }
       const text = first.map ? lines.slice(first.map[0], first.map[1]).join('\n') : '';
-      const shown = media
-        ? mediaHashesIn(text + references).flatMap((hash) => {
-            const item = media.get(hash);
-            return item ? [[hash, item]] : [];
-          })
-        : [];
-      const key = createHash('sha256')
-        .update(JSON.stringify([text, references, shown, text.includes('![') && sawImage]))
-        .digest('base64');
+      const shown =
+        media && media.size > 0 && (text.includes('/media/') || references.includes('/media/'))
+          ? mediaHashesIn(text + references).flatMap((hash) => {
+              const item = media.get(hash);
+              return item ? [[hash, item]] : [];
+            })
+          : [];
+      // The block's own text is the key's bulk, kept whole (no hash to collide); the rest is
+      // small, the page's definitions by their hash.
+      const key = `${definitions}\u0001${text.includes('![') && sawImage ? 1 : 0}\u0001${shown.length > 0 ? JSON.stringify(shown) : ''}\u0001${text}`;
       // markdown-it gives every top-level block its lines; one without is rendered, not kept.
       let block = first.map ? cache.get(key) : undefined;
       if (!block) {
