@@ -120,7 +120,8 @@ export async function highlightBlocks(
   const cache = colouredCache();
   let budget = HIGHLIGHT_RENDER_BUDGET_CHARS;
   const html: (string | null)[] = [];
-  const missing: { index: number; key: string; code: string; language: string }[] = [];
+  // Blocks not coloured yet, each asked once however often the page repeats it.
+  const missing = new Map<string, { code: string; language: string; at: number[] }>();
   blocks.forEach(({ code, language }, index) => {
     html.push(null);
     const lang = language.trim().toLowerCase();
@@ -130,17 +131,22 @@ export async function highlightBlocks(
     const key = `${lang}\n${code}`;
     const kept = cache.get(key);
     if (kept !== undefined) html[index] = kept;
-    else missing.push({ index, key, code, language: lang });
+    else {
+      const asked = missing.get(key);
+      if (asked) asked.at.push(index);
+      else missing.set(key, { code, language: lang, at: [index] });
+    }
   });
-  if (missing.length === 0) return html;
+  if (missing.size === 0) return html;
+  const asked = [...missing];
   const { coloured, warm } = await fromWorker(
-    missing.map(({ code, language }) => ({ code, language })),
+    asked.map(([, { code, language }]) => ({ code, language })),
   );
-  missing.forEach(({ index, key }, i) => {
+  asked.forEach(([key, { at }], i) => {
     const block = coloured[i];
     // Null here is a worker that failed or was too slow: not kept, tried again next time.
     if (typeof block !== 'string') return;
-    html[index] = block;
+    for (const index of at) html[index] = block;
     // A worker's first answer may have lines cut short by the per-line time limit while its
     // grammars compiled (on a busy machine): shown, not kept.
     if (warm) cache.set(key, block);
