@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { PageView } from '../lib/content/content';
 import { formatDay } from '../lib/content/dates';
 
@@ -6,8 +7,11 @@ import { formatDay } from '../lib/content/dates';
 export function Article({
   page,
   dates,
+  body,
 }: {
   page: Pick<PageView, 'title' | 'summary' | 'bodyHtml'>;
+  /** In place of the body's HTML: the editor's live preview, which updates it in place. */
+  body?: ReactNode;
   /** When it was first published and last updated; "Updated" only on a later day. */
   dates?: { published: string; updated: string | null };
 }) {
@@ -28,8 +32,10 @@ export function Article({
           ) : null}
         </p>
       ) : null}
-      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised at save time */}
-      <div dangerouslySetInnerHTML={{ __html: page.bodyHtml }} />
+      {body ?? (
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised at save time
+        <div dangerouslySetInnerHTML={{ __html: page.bodyHtml }} />
+      )}
     </article>
   );
 }

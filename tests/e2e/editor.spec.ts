@@ -91,6 +91,64 @@ test('the page beside the form follows the typing: a new heading shows within a 
   await expect(livePreview(page).locator('article em')).toHaveText('a line');
 });
 
+test('the preview replaces only the block an edit changed, and a late answer never overwrites a newer one', async ({
+  page,
+  signIn,
+  seedPage,
+}) => {
+  const slug = 'e2e-live-blocks';
+  await seedPage({
+    slug,
+    title: 'Blocks page',
+    body: 'First paragraph.\n\n```ts\nconst kept = 1;\n```\n\nLast paragraph.',
+  });
+  await signIn(page);
+  await openEditor(page, slug);
+  const pane = livePreview(page).locator('article');
+  const body = page.getByLabel('Body (Markdown)');
+  await body.fill('First paragraph.\n\n```ts\nconst kept = 1;\n```\n\nLast paragraph one.');
+  await expect(pane).toContainText('Last paragraph one.');
+  // The untouched blocks' elements are marked: an edit elsewhere must leave them in place.
+  await pane.locator('p', { hasText: 'First paragraph.' }).evaluate((p) => {
+    p.dataset.kept = 'yes';
+  });
+  await pane.locator('pre').evaluate((pre) => {
+    pre.dataset.kept = 'yes';
+  });
+
+  // The answer to "two" is held back until the answer to "three" has been shown.
+  const inFlight = requestsInFlight(page);
+  let answers = 0;
+  let releaseTwo: () => void = () => undefined;
+  const twoHeld = new Promise<void>((resolve) => {
+    releaseTwo = resolve;
+  });
+  await page.route(`**/preview/${slug}*`, async (route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    answers += 1;
+    const response = await route.fetch();
+    if (answers === 1) await twoHeld;
+    await route.fulfill({ response });
+  });
+  await body.fill('First paragraph.\n\n```ts\nconst kept = 1;\n```\n\nLast paragraph two.');
+  await expect.poll(() => answers).toBe(1);
+  await body.fill('First paragraph.\n\n```ts\nconst kept = 1;\n```\n\nLast paragraph three.');
+  await expect(pane).toContainText('Last paragraph three.');
+  releaseTwo();
+  // The late answer has reached the page, and the page has had two frames to act on it.
+  await expect.poll(inFlight).toBe(0);
+  await page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+  );
+  await expect(pane).toContainText('Last paragraph three.');
+  await expect(pane).not.toContainText('Last paragraph two.');
+  await expect(pane.locator('p[data-kept="yes"]')).toHaveText('First paragraph.');
+  await expect(pane.locator('pre[data-kept="yes"] .shiki, pre.shiki[data-kept="yes"]')).toHaveCount(
+    1,
+  );
+  await page.unroute(`**/preview/${slug}*`);
+});
+
 test('leaving with unsaved text asks first; staying keeps every word', async ({
   page,
   signIn,

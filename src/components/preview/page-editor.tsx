@@ -23,6 +23,7 @@ import { EditorStatus } from './editor/editor-status';
 import { tooLongMessage } from './editor/editor-text';
 import { EditorToolbar, type LibraryImage } from './editor/editor-toolbar';
 import { FieldError } from './editor/field-error';
+import { LivePreviewBody } from './editor/live-preview-body';
 import { useAutosave } from './editor/use-autosave';
 import { useBodyText } from './editor/use-body-text';
 import { useDraftRecovery } from './editor/use-draft-recovery';
@@ -65,7 +66,7 @@ export function PageEditor({
   const { fieldErrors, autosaveOff, dirty, update } = editor;
   const recovery = useDraftRecovery({ initial, savedAt, values, setValues, dirty, enhanced });
   useAutosave(editor, { enhanced, pending });
-  const previewHtml = useLivePreview({ initialHtml, formState, body: values.body, enhanced });
+  const preview = useLivePreview({ initialHtml, formState, body: values.body, enhanced });
   useUnsavedPrompt(dirty);
   const form = useRef<HTMLFormElement>(null);
   useSaveShortcut(form);
@@ -272,8 +273,9 @@ export function PageEditor({
           page={{
             title: values.title || 'Untitled',
             summary: values.summary,
-            bodyHtml: previewHtml,
+            bodyHtml: preview.kind === 'html' ? preview.html : '',
           }}
+          body={<LivePreviewBody content={preview} />}
         />
       </section>
     </div>

@@ -204,10 +204,18 @@ export const autosaveSchema = z.object({
   version: versionText(z.string()),
 });
 
-/** The live preview's call: the body as typed. */
+/** The live preview's call: the body as typed, and the ids of the blocks the pane shows. */
 export const previewDraftSchema = z.object({
   body: z.string('This action takes a body to preview.'),
+  // A 200 000-character body has at most 100 000 blocks (a line and a blank line each).
+  have: z.array(z.string().max(16)).max(100_000).default([]),
 });
+
+/**
+ * The live preview's answer: the page's blocks in order by id (a hash of the block's HTML),
+ * and the HTML of each block the call did not say it has.
+ */
+export type LivePreview = { ids: string[]; html: Record<string, string> };
 
 /** Publish, unpublish, discard (the banner, the confirmation page): the page and version shown. */
 export const pageCommandSchema = z.object({ slug, pageId: whole, version: whole });

@@ -1,7 +1,8 @@
 // The words a stale save answers with, for every kind of change another tab or editor made: each
-// a sentence (it once read "this page was had its draft discarded").
+// a sentence (it once read "this page was had its draft discarded"); and the live preview's
+// answer in blocks, which must add up to the preview a page without JavaScript gets.
 import { describe, expect, test } from 'bun:test';
-import { CHANGE_WORDS, conflictMessage } from './save-page';
+import { CHANGE_WORDS, conflictMessage, livePreviewOf, previewHtmlOf } from './save-page';
 
 describe('a stale save’s message', () => {
   test('reads as a sentence for every change kind', () => {
@@ -20,5 +21,42 @@ describe('a stale save’s message', () => {
       );
       expect(message).not.toMatch(/\bwas (had|was)\b/);
     }
+  });
+});
+
+describe('the live preview in blocks', () => {
+  const body = [
+    '# Notes',
+    'A [link](/about) to another page, and one [home](/).',
+    '```ts\nconst a = 1;\n```',
+    '- one\n- two',
+    '## Notes',
+    'The end.',
+  ].join('\n\n');
+  const joined = (preview: { ids: string[]; html: Record<string, string> }, kept = {}) =>
+    preview.ids.map((id) => ({ ...kept, ...preview.html })[id]).join('');
+
+  test('adds up to the whole preview, and sends only the blocks the pane lacks', async () => {
+    const first = await livePreviewOf(body, []);
+    expect(first.ids).toHaveLength(6);
+    expect(joined(first)).toBe(await previewHtmlOf(body));
+    expect(joined(first)).toContain('href="/preview/about"');
+
+    // Nothing changed: ids only.
+    expect(await livePreviewOf(body, first.ids)).toEqual({ ids: first.ids, html: {} });
+
+    // One paragraph edited: that block alone comes back.
+    const edited = body.replace('The end.', 'The very end.');
+    const second = await livePreviewOf(edited, first.ids);
+    expect(Object.keys(second.html)).toHaveLength(1);
+    expect(Object.values(second.html)[0]).toBe('<p>The very end.</p>\n');
+    expect(joined(second, first.html)).toBe(await previewHtmlOf(edited));
+
+    // A heading added above renumbers the one below: it takes the id the pane already shows
+    // (notes-1), and the one below comes back as notes-2.
+    const heading = body.replace('A [link]', '## Notes\n\nA [link]');
+    const third = await livePreviewOf(heading, first.ids);
+    expect(Object.values(third.html)).toEqual(['<h2 id="notes-2">Notes</h2>\n']);
+    expect(joined(third, first.html)).toBe(await previewHtmlOf(heading));
   });
 });

@@ -7,13 +7,14 @@ import { contentStore, isContentError, type PageView } from '../content/content'
 import { BODY_MAX } from '../content/field-limits';
 import { getDatabase } from '../data/db';
 import { rewriteLinksForPreview } from '../http/routes';
-import { renderMarkdown } from '../markdown/markdown';
+import { renderMarkdown, renderMarkdownBlocks } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn } from '../media/media-refs';
 import {
   type Conflict,
   type EditorFormState,
   type EditorFormValues,
   editorFormSchema,
+  type LivePreview,
 } from './forms';
 import type { EditorSession } from './guard';
 
@@ -160,4 +161,24 @@ export async function previewHtmlOf(body: string): Promise<string> {
   const text = body.slice(0, BODY_MAX);
   const media = await mediaByHashes((await getDatabase()).query, mediaHashesIn(text));
   return rewriteLinksForPreview(await renderMarkdown(text, { media }));
+}
+
+/**
+ * The live preview of these fields as its blocks (issue 25): every block's id, in order, and
+ * the HTML of those the editor's page does not already show (`have`, ids from an earlier
+ * answer). A keystroke in a 5 000-line page sends back one paragraph, not 400 KB.
+ */
+export async function livePreviewOf(body: string, have: readonly string[]): Promise<LivePreview> {
+  const text = body.slice(0, BODY_MAX);
+  const media = await mediaByHashes((await getDatabase()).query, mediaHashesIn(text));
+  const blocks = (await renderMarkdownBlocks(text, { media })).map(rewriteLinksForPreview);
+  const shown = new Set(have);
+  const ids: string[] = [];
+  const html: Record<string, string> = {};
+  for (const block of blocks) {
+    const id = Bun.hash(block).toString(36);
+    ids.push(id);
+    if (!shown.has(id)) html[id] = block;
+  }
+  return { ids, html };
 }

@@ -10,3 +10,39 @@ export const HIGHLIGHT_BLOCK_MAX_CHARS = 8_000;
  * the costliest TypeScript (`a<a<…`), 20 ms for ordinary code.
  */
 export const HIGHLIGHT_RENDER_BUDGET_CHARS = 20_000;
+
+/**
+ * The language names (and aliases) the worker loads: a fence in any other language is plain,
+ * and costs a render none of its budget. Known here, in the serving thread, so a render decides
+ * which blocks to colour (and finds those already coloured) before it asks the worker.
+ */
+export const HIGHLIGHTED_LANGUAGES: ReadonlySet<string> = new Set([
+  'bash',
+  'cjs',
+  'css',
+  'cts',
+  'diff',
+  'go',
+  'html',
+  'javascript',
+  'js',
+  'json',
+  'jsx',
+  'mjs',
+  'mts',
+  'py',
+  'python',
+  'rs',
+  'rust',
+  'sh',
+  'shell',
+  'shellscript',
+  'sql',
+  'toml',
+  'ts',
+  'tsx',
+  'typescript',
+  'yaml',
+  'yml',
+  'zsh',
+]);

@@ -9,6 +9,12 @@ import 'server-only';
 import path from 'node:path';
 import { log } from '../observability/log';
 import { processSingleton } from '../runtime/process-singleton';
+import { ByteLru } from './byte-lru';
+import {
+  HIGHLIGHT_BLOCK_MAX_CHARS,
+  HIGHLIGHT_RENDER_BUDGET_CHARS,
+  HIGHLIGHTED_LANGUAGES,
+} from './highlight-limits';
 import type { HighlightReply, HighlightRequest } from './highlight-worker';
 
 /** A render waits at most this long for its code to be coloured; then it is shown plain. */
@@ -21,6 +27,19 @@ const WAIT_MS = 3_000;
 const START_MS = 12_000;
 /** The worker ends after this long without work (and starts again when asked). */
 const IDLE_MS = 60_000;
+/**
+ * Coloured blocks kept, by language and code (issue 25): a keystroke in a long page re-renders
+ * it whole, and colouring its code again was most of the time (0.3–0.5 s for 69 blocks). 16 MiB
+ * holds the code of some 40 pages at the render budget (HTML is ~20× the code it colours).
+ */
+export const HIGHLIGHT_CACHE_BYTES = 16 * 1024 * 1024;
+
+function colouredCache(): ByteLru<string> {
+  return processSingleton(
+    'highlighted-blocks',
+    () => new ByteLru<string>(HIGHLIGHT_CACHE_BYTES, (html) => 2 * html.length),
+  );
+}
 
 type Pending = { resolve: (html: (string | null)[]) => void; timer: ReturnType<typeof setTimeout> };
 type Highlighting = {
@@ -91,17 +110,61 @@ function worker(): Worker {
 /**
  * Each fenced block as highlighted HTML (a complete `<pre>`), or null where it is to be
  * shown plain: no or an unknown language, a block or a page's code past the budget, or the
- * worker too slow or broken (then it is ended, and the next render starts another).
+ * worker too slow or broken (then it is ended, and the next render starts another). Which
+ * blocks are coloured is decided here, in order, by the budget alone, so the same text always
+ * gives the same HTML whichever blocks were coloured before; those are taken from the cache.
  */
 export async function highlightBlocks(
   blocks: readonly { code: string; language: string }[],
 ): Promise<(string | null)[]> {
-  if (!blocks.some((block) => block.language.trim() !== '')) return blocks.map(() => null);
+  const cache = colouredCache();
+  let budget = HIGHLIGHT_RENDER_BUDGET_CHARS;
+  const html: (string | null)[] = [];
+  // Blocks not coloured yet, each asked once however often the page repeats it.
+  const missing = new Map<string, { code: string; language: string; at: number[] }>();
+  blocks.forEach(({ code, language }, index) => {
+    html.push(null);
+    const lang = language.trim().toLowerCase();
+    if (!HIGHLIGHTED_LANGUAGES.has(lang) || code.length > HIGHLIGHT_BLOCK_MAX_CHARS) return;
+    if (code.length > budget) return;
+    budget -= code.length;
+    const key = `${lang}\n${code}`;
+    const kept = cache.get(key);
+    if (kept !== undefined) html[index] = kept;
+    else {
+      const asked = missing.get(key);
+      if (asked) asked.at.push(index);
+      else missing.set(key, { code, language: lang, at: [index] });
+    }
+  });
+  if (missing.size === 0) return html;
+  const asked = [...missing];
+  const { coloured, warm } = await fromWorker(
+    asked.map(([, { code, language }]) => ({ code, language })),
+  );
+  asked.forEach(([key, { at }], i) => {
+    const block = coloured[i];
+    // Null here is a worker that failed or was too slow: not kept, tried again next time.
+    if (typeof block !== 'string') return;
+    for (const index of at) html[index] = block;
+    // A worker's first answer may have lines cut short by the per-line time limit while its
+    // grammars compiled (on a busy machine): shown, not kept.
+    if (warm) cache.set(key, block);
+  });
+  return html;
+}
+
+/** The worker's colouring of these blocks (all within the budget). */
+async function fromWorker(
+  blocks: readonly { code: string; language: string }[],
+): Promise<{ coloured: (string | null)[]; warm: boolean }> {
   const current = state();
   const id = current.nextId++;
   if (current.idle) clearTimeout(current.idle);
+  let warm = false;
   const html = await new Promise<(string | null)[]>((resolve) => {
     const running = worker();
+    warm = !current.starting;
     const wait = current.starting ? WAIT_MS + START_MS : WAIT_MS;
     const timer = setTimeout(() => stop(`no answer within ${wait} ms`), wait);
     current.pending.set(id, { resolve, timer });
@@ -111,5 +174,5 @@ export async function highlightBlocks(
     current.idle = setTimeout(() => stop(), IDLE_MS);
     (current.idle as { unref?: () => void }).unref?.();
   }
-  return blocks.map((_, index) => html[index] ?? null);
+  return { coloured: blocks.map((_, index) => html[index] ?? null), warm };
 }

@@ -1,8 +1,13 @@
-// Owns Markdown → HTML: safe by construction (raw HTML escaped, only safe link schemes).
+// Owns Markdown → HTML: safe by construction (raw HTML escaped, only safe link schemes), and
+// rendered a top-level block at a time with each block's HTML kept (issue 25): a keystroke in
+// a 5 000-line page re-renders the block it changed, not the page.
 import 'server-only';
-import MarkdownIt, { type MarkdownIt as MarkdownRenderer } from 'markdown-it';
-import { type MediaItem, mediaHashOf, pictureHtml } from '../media/media-refs';
+import { createHash } from 'node:crypto';
+import MarkdownIt, { type MarkdownIt as MarkdownRenderer, type Token } from 'markdown-it';
+import { type MediaItem, mediaHashesIn, mediaHashOf, pictureHtml } from '../media/media-refs';
 import { traced } from '../observability/spans';
+import { processSingleton } from '../runtime/process-singleton';
+import { ByteLru } from './byte-lru';
 import { highlightBlocks } from './highlight';
 
 const SAFE_URL = /^(?:https?:|mailto:|[/#?.]|[^:/?#]*(?:[/?#]|$))/i;
@@ -64,10 +69,17 @@ function createRenderer() {
 
   md.core.ruler.push('heading_ids', (state) => {
     const seen = new Map<string, number>();
+    const slots = (state.env as RenderEnv | undefined)?.slots;
     state.tokens.forEach((token, i) => {
       if (token.type !== 'heading_open') return;
       const inline = state.tokens[i + 1];
       const base = slugifyHeading(inline?.content ?? '');
+      // A block alone cannot know the headings before it: its ids are numbered as the
+      // blocks are put together (assemble).
+      if (slots) {
+        token.attrSet('id', `${SLOT}${base}${SLOT}`);
+        return;
+      }
       const count = seen.get(base) ?? 0;
       seen.set(base, count + 1);
       token.attrSet('id', count === 0 ? base : `${base}-${count}`);
@@ -79,11 +91,18 @@ function createRenderer() {
   // escapes the code; anything not coloured is markdown-it's plain, escaped block.
   const defaultFence = md.renderer.rules.fence;
   md.renderer.rules.fence = (tokens, idx, options, renderEnv, self) => {
-    const coloured = (renderEnv as RenderEnv | undefined)?.highlighted?.get(idx);
+    const env = renderEnv as RenderEnv | undefined;
+    const coloured = env?.highlighted?.get(idx);
     if (coloured) return coloured;
-    return defaultFence
+    const plain = defaultFence
       ? defaultFence(tokens, idx, options, renderEnv, self)
       : self.renderToken(tokens, idx, options);
+    const token = tokens[idx];
+    if (!env?.slots || !token) return plain;
+    // Whether it is coloured depends on the code before it (the page's budget): decided as
+    // the blocks are put together.
+    env.slots.push({ code: token.content, language: languageOf(token), plain });
+    return `${SLOT}${SLOT}`;
   };
 
   const defaultImage = md.renderer.rules.image;
@@ -92,6 +111,7 @@ function createRenderer() {
     const token = tokens[idx];
     const hash = mediaHashOf(String(token?.attrGet('src') ?? ''));
     const item = hash ? env.media?.get(hash) : undefined;
+    env.renderedImage = true;
     if (token && item) {
       // An uploaded image: its <picture> with every variant and its size.
       const html = pictureHtml(item, self.renderInlineAsText(token.children ?? [], options, env), {
@@ -114,15 +134,185 @@ function createRenderer() {
 /** What one render knows beyond the Markdown: the uploaded images it names. */
 type RenderEnv = {
   media?: ReadonlyMap<string, MediaItem>;
+  /** An image came before (the first one is not lazy). */
   sawImage?: boolean;
+  /** This render (of a block) showed an image. */
+  renderedImage?: boolean;
   /** Highlighted HTML of fenced blocks, by token index. */
   highlighted?: ReadonlyMap<number, string>;
+  /** Rendering one block: its fences, in order, left as slots (see BlockHtml). */
+  slots?: FenceSlot[];
+  /** Reference definitions of the whole page (markdown-it's block parse fills it). */
+  // biome-ignore lint/suspicious/noExplicitAny: markdown-it's own type for it
+  references?: any;
 };
 
-const renderer = createRenderer();
+/**
+ * Marks a slot in a block's HTML: a heading's id (`SLOT base SLOT`) or a fence (`SLOT SLOT`).
+ * markdown-it turns every NUL of the source into U+FFFD, so no text can make one.
+ */
+const SLOT = '\u0000';
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the slot marker is exactly that
+const SLOTS = /\u0000([^\u0000]*)\u0000/g;
 
-/** The page's HTML, its fenced code highlighted (in the highlighter's own thread). */
+type FenceSlot = { code: string; language: string; plain: string };
+/** A top-level block's HTML, with its heading ids and fences as slots. */
+type BlockHtml = {
+  html: string;
+  fences: FenceSlot[];
+  /** Whether the block shows an image (those after it are lazy). */
+  sawImage: boolean;
+};
+
+function languageOf(token: Token): string {
+  return token.info.trim().split(/\s+/)[0] ?? '';
+}
+
+const renderer = createRenderer();
+/** Block structure only: cheap (7–30 ms for 5 000 lines), and what splits a page into blocks. */
+const blockParser = createRenderer();
+blockParser.core.ruler.enableOnly(['normalize', 'block']);
+/** Everything after the block structure (inline, links, heading ids), one block at a time. */
+const inlineParser = createRenderer();
+inlineParser.core.ruler.disable(['normalize', 'block']);
+
+/**
+ * Rendered blocks kept, by everything their HTML depends on: their source, the page's
+ * reference definitions (by a SHA-256 of them), the images they show, whether an image came
+ * before. A 5 000-line page's blocks weigh 0.8 MB here, so 16 MiB holds about twenty such
+ * pages; coloured code is kept apart (highlight.ts).
+ */
+export const BLOCK_CACHE_BYTES = 16 * 1024 * 1024;
+
+function blockCache(): ByteLru<BlockHtml> {
+  return processSingleton(
+    'markdown-blocks',
+    () =>
+      new ByteLru<BlockHtml>(
+        BLOCK_CACHE_BYTES,
+        (block) =>
+          2 * block.html.length +
+          block.fences.reduce(
+            (sum, fence) =>
+              sum + 2 * (fence.code.length + fence.plain.length + fence.language.length),
+            64,
+          ),
+      ),
+  );
+}
+
+/** For tests: the block cache's current weight and count, and a way to empty it. */
+export const markdownBlockCache = {
+  stats: () => ({ bytes: blockCache().bytes, blocks: blockCache().size }),
+  clear: () => blockCache().clear(),
+};
+
+/**
+ * The page's HTML, its fenced code highlighted (in the highlighter's own thread). Each
+ * top-level block (a paragraph, a list, a table, a fence…) is rendered on its own and kept,
+ * so only the blocks an edit touched are rendered again; the result is exactly what a render
+ * of the whole page gives (renderWholeMarkdown; the tests compare them).
+ */
 export async function renderMarkdown(
+  source: string,
+  options: { media?: ReadonlyMap<string, MediaItem> } = {},
+): Promise<string> {
+  return (await renderMarkdownBlocks(source, options)).join('');
+}
+
+/**
+ * The page's HTML as its top-level blocks' HTML, in order (joined, renderMarkdown's result):
+ * each is whole elements, so the live preview can replace only the blocks that changed.
+ */
+export async function renderMarkdownBlocks(
+  source: string,
+  { media }: { media?: ReadonlyMap<string, MediaItem> } = {},
+): Promise<string[]> {
+  const env: RenderEnv = {};
+  const state = new blockParser.core.State(source, blockParser, env);
+  blockParser.core.process(state);
+  const lines = state.src.split('\n');
+  // Everything a block's HTML depends on beyond its own lines.
+  const references = JSON.stringify(env.references ?? {});
+  const definitions = createHash('sha256').update(references).digest('base64');
+  const blocks: BlockHtml[] = [];
+  let sawImage = false;
+  const cache = blockCache();
+  traced('function', 'markdown.render', () => {
+    for (let start = 0; start < state.tokens.length; ) {
+      const first = state.tokens[start] as Token;
+      let end = start + 1;
+      if (first.nesting === 1) {
+        for (let depth = 1; depth > 0 && end < state.tokens.length; end += 1)
+          depth += (state.tokens[end] as Token).nesting;
+      }
+      const text = first.map ? lines.slice(first.map[0], first.map[1]).join('\n') : '';
+      const shown =
+        media && media.size > 0 && (text.includes('/media/') || references.includes('/media/'))
+          ? mediaHashesIn(text + references).flatMap((hash) => {
+              const item = media.get(hash);
+              return item ? [[hash, item]] : [];
+            })
+          : [];
+      // The block's own text is the key's bulk, kept whole (no hash to collide); the rest is
+      // small, the page's definitions by their hash.
+      const key = `${definitions}\u0001${text.includes('![') && sawImage ? 1 : 0}\u0001${shown.length > 0 ? JSON.stringify(shown) : ''}\u0001${text}`;
+      // markdown-it gives every top-level block its lines; one without is rendered, not kept.
+      let block = first.map ? cache.get(key) : undefined;
+      if (!block) {
+        block = renderBlock(state.tokens.slice(start, end), {
+          media,
+          sawImage,
+          references: env.references,
+        });
+        if (first.map) cache.set(key, block);
+      }
+      sawImage ||= block.sawImage;
+      blocks.push(block);
+      start = end;
+    }
+  });
+  return assemble(blocks);
+}
+
+/** One top-level block's tokens (from the page's block parse) as HTML with slots. */
+function renderBlock(
+  tokens: Token[],
+  { media, sawImage, references }: Pick<RenderEnv, 'media' | 'sawImage' | 'references'>,
+): BlockHtml {
+  const env: RenderEnv = { media, sawImage, references, slots: [] };
+  const state = new inlineParser.core.State('', inlineParser, env);
+  state.tokens = tokens;
+  inlineParser.core.process(state);
+  const html = renderer.renderer.render(state.tokens, renderer.options, env);
+  return { html, fences: env.slots ?? [], sawImage: env.renderedImage === true };
+}
+
+/** The blocks in order: heading ids numbered across the page, fences coloured or plain. */
+async function assemble(blocks: readonly BlockHtml[]): Promise<string[]> {
+  const fences = blocks.flatMap((block) => block.fences);
+  const coloured = fences.length > 0 ? await highlightBlocks(fences) : [];
+  const seen = new Map<string, number>();
+  let fence = 0;
+  const fill = (_: string, base: string) => {
+    if (base === '') {
+      const index = fence++;
+      return coloured[index] ?? fences[index]?.plain ?? '';
+    }
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    return count === 0 ? base : `${base}-${count}`;
+  };
+  return blocks.map((block) =>
+    block.html.includes(SLOT) ? block.html.replace(SLOTS, fill) : block.html,
+  );
+}
+
+/**
+ * The page's HTML rendered whole, in one pass: what renderMarkdown must always equal (the
+ * tests compare the two on varied Markdown).
+ */
+export async function renderWholeMarkdown(
   source: string,
   { media }: { media?: ReadonlyMap<string, MediaItem> } = {},
 ): Promise<string> {

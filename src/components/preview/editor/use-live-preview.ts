@@ -1,12 +1,21 @@
 // Owns the preview pane's HTML: the body rendered by the server as visitors will get it,
-// asked for a moment after typing stops (the latest answer wins), and the Preview a submit
-// without JavaScript came back with.
+// asked for a moment after typing stops (only the latest answer is shown: an older keystroke's
+// answer arriving late is dropped), and the Preview a submit without JavaScript came back with.
+// The server answers with the page's blocks by id and the HTML of the blocks the pane does not
+// show yet (issue 25): a keystroke in a 5 000-line page brings one paragraph back, and the
+// pane (LivePreviewBody) replaces only that.
 import { useEffect, useRef, useState } from 'react';
 import { BODY_MAX } from '../../../lib/content/field-limits';
 import { previewDraft } from '../../../lib/editor/actions/pages';
 import type { EditorFormState } from '../../../lib/editor/forms';
 
-const PREVIEW_AFTER_MS = 300;
+/** Long enough not to ask at every key of a word, short enough to follow the typing. */
+export const PREVIEW_AFTER_MS = 150;
+
+/** What the pane shows: the whole HTML, or blocks by id (from the live preview). */
+export type PreviewContent =
+  | { kind: 'html'; html: string }
+  | { kind: 'blocks'; ids: readonly string[]; html: ReadonlyMap<string, string> };
 
 export function useLivePreview({
   initialHtml,
@@ -18,11 +27,18 @@ export function useLivePreview({
   formState: EditorFormState | undefined;
   body: string;
   enhanced: boolean;
-}): string {
-  const [previewHtml, setPreviewHtml] = useState(formState?.previewHtml ?? initialHtml);
+}): PreviewContent {
+  const [content, setContent] = useState<PreviewContent>({
+    kind: 'html',
+    html: formState?.previewHtml ?? initialHtml,
+  });
+  // What the latest answer showed, for the next call's `have`.
+  const shown = useRef<{ ids: readonly string[]; html: ReadonlyMap<string, string> } | null>(null);
 
   useEffect(() => {
-    if (formState?.previewHtml !== undefined) setPreviewHtml(formState.previewHtml);
+    if (formState?.previewHtml === undefined) return;
+    shown.current = null;
+    setContent({ kind: 'html', html: formState.previewHtml });
   }, [formState]);
 
   const previewRequest = useRef(0);
@@ -30,9 +46,24 @@ export function useLivePreview({
     if (!enhanced) return;
     const request = ++previewRequest.current;
     const timer = setTimeout(async () => {
+      // The blocks this call builds on: an answer is read against what was shown when it was
+      // asked, whatever arrived meanwhile.
+      const known = shown.current;
       try {
-        const answer = await previewDraft({ body: body.slice(0, BODY_MAX) });
-        if (request === previewRequest.current && 'html' in answer) setPreviewHtml(answer.html);
+        const answer = await previewDraft({
+          body: body.slice(0, BODY_MAX),
+          have: known ? [...new Set(known.ids)] : [],
+        });
+        if (request !== previewRequest.current || !('ids' in answer)) return;
+        const html = new Map<string, string>();
+        for (const id of answer.ids) {
+          const block = answer.html[id] ?? known?.html.get(id);
+          // Not in the answer nor on screen: cannot happen; the next keystroke asks afresh.
+          if (block === undefined) return;
+          html.set(id, block);
+        }
+        shown.current = { ids: answer.ids, html };
+        setContent({ kind: 'blocks', ids: answer.ids, html });
       } catch {
         // The pane keeps the last preview; the status line speaks about saving.
       }
@@ -40,5 +71,5 @@ export function useLivePreview({
     return () => clearTimeout(timer);
   }, [enhanced, body]);
 
-  return previewHtml;
+  return content;
 }

@@ -15,12 +15,13 @@ import {
   type EditorFormState,
   type EditorFormValues,
   editorSubmitSchema,
+  type LivePreview,
   pageCommandSchema,
   previewDraftSchema,
   restoreRevisionSchema,
 } from '../forms';
 import { backToPage } from '../landing';
-import { previewHtmlOf, saveEditorValues } from '../save-page';
+import { livePreviewOf, previewHtmlOf, saveEditorValues } from '../save-page';
 
 /**
  * The editor form's action (with and without JavaScript). The button pressed names the
@@ -105,13 +106,15 @@ export const autosaveDraft = editorCall({
   },
 });
 
-/** The live preview beside the editor (JavaScript only): the page as visitors would see it. */
+/**
+ * The live preview beside the editor (JavaScript only): the page as visitors would see it, as
+ * the blocks the pane does not show yet (livePreviewOf).
+ */
 export const previewDraft = editorCall({
   read: (input) => readCall(previewDraftSchema, input, 'This action takes a body to preview.'),
-  refused: (_fields, { message }): { html: string } | { error: string } => ({ error: message }),
-  run: async ({ body }): Promise<{ html: string } | { error: string }> => ({
-    html: await previewHtmlOf(body),
-  }),
+  refused: (_fields, { message }): LivePreview | { error: string } => ({ error: message }),
+  run: async ({ body, have }): Promise<LivePreview | { error: string }> =>
+    livePreviewOf(body, have),
 });
 
 /**
