@@ -65,8 +65,12 @@ function load(): Promise<HighlighterCore> {
 
 export type HighlightRequest = { id: number; blocks: { code: string; language: string }[] };
 export type HighlightReply =
-  | { id: number; html: (string | null)[] }
-  | { id: number; error: string };
+  /**
+   * `whole[i]`: block i took less than a line's time limit in all, so no line of it can have
+   * been cut short: only such a colouring may be kept (highlight.ts caches it; a half-coloured
+   * block kept would be shown, and published, until evicted).
+   */
+  { id: number; html: (string | null)[]; whole: boolean[] } | { id: number; error: string };
 
 self.onmessage = async (event: MessageEvent<HighlightRequest>) => {
   const { id, blocks } = event.data;
@@ -74,7 +78,9 @@ self.onmessage = async (event: MessageEvent<HighlightRequest>) => {
     const shiki = await load();
     const known = new Set(shiki.getLoadedLanguages());
     let budget = HIGHLIGHT_RENDER_BUDGET_CHARS;
-    const html = blocks.map(({ code, language }) => {
+    const whole: boolean[] = [];
+    const html = blocks.map(({ code, language }, index) => {
+      whole[index] = false;
       const lang = language.trim().toLowerCase();
       if (
         !lang ||
@@ -84,16 +90,19 @@ self.onmessage = async (event: MessageEvent<HighlightRequest>) => {
       )
         return null;
       budget -= code.length;
+      const started = performance.now();
       // markdown-it hands over the block with its final newline, which would be an empty line.
-      return shiki.codeToHtml(code.replace(/\n$/, ''), {
+      const coloured = shiki.codeToHtml(code.replace(/\n$/, ''), {
         lang,
         themes: THEMES,
         defaultColor: false,
         tokenizeMaxLineLength: LONGEST_TOKENIZED_LINE,
         tokenizeTimeLimit: LINE_TIME_LIMIT_MS,
       });
+      whole[index] = performance.now() - started < LINE_TIME_LIMIT_MS;
+      return coloured;
     });
-    self.postMessage({ id, html } satisfies HighlightReply);
+    self.postMessage({ id, html, whole } satisfies HighlightReply);
   } catch (error) {
     self.postMessage({ id, error: String(error) } satisfies HighlightReply);
   }

@@ -41,7 +41,9 @@ function colouredCache(): ByteLru<string> {
   );
 }
 
-type Pending = { resolve: (html: (string | null)[]) => void; timer: ReturnType<typeof setTimeout> };
+/** The worker's answer: each block's colouring, and whether it is whole (fit to keep). */
+type Coloured = { html: (string | null)[]; whole: boolean[] };
+type Pending = { resolve: (answer: Coloured) => void; timer: ReturnType<typeof setTimeout> };
 type Highlighting = {
   worker: Worker | null;
   /** Whether the worker has not answered yet (it is still starting). */
@@ -79,7 +81,7 @@ function stop(reason?: string) {
   for (const [id, waiting] of current.pending) {
     clearTimeout(waiting.timer);
     current.pending.delete(id);
-    waiting.resolve([]);
+    waiting.resolve({ html: [], whole: [] });
   }
 }
 
@@ -98,8 +100,8 @@ function worker(): Worker {
     clearTimeout(waiting.timer);
     if ('error' in reply) {
       log.error('syntax highlighting failed', { error: reply.error });
-      waiting.resolve([]);
-    } else waiting.resolve(reply.html);
+      waiting.resolve({ html: [], whole: [] });
+    } else waiting.resolve({ html: reply.html, whole: reply.whole });
   };
   started.onerror = (event) => stop(event.message || 'the worker failed');
   current.worker = started;
@@ -139,7 +141,7 @@ export async function highlightBlocks(
   });
   if (missing.size === 0) return html;
   const asked = [...missing];
-  const { coloured, warm } = await fromWorker(
+  const { coloured, whole, warm } = await fromWorker(
     asked.map(([, { code, language }]) => ({ code, language })),
   );
   asked.forEach(([key, { at }], i) => {
@@ -148,8 +150,9 @@ export async function highlightBlocks(
     if (typeof block !== 'string') return;
     for (const index of at) html[index] = block;
     // A worker's first answer may have lines cut short by the per-line time limit while its
-    // grammars compiled (on a busy machine): shown, not kept.
-    if (warm) cache.set(key, block);
+    // grammars compiled (on a busy machine), and so may any block that took as long as that
+    // limit: shown, not kept, coloured again next time.
+    if (warm && whole[i] === true) cache.set(key, block);
   });
   return html;
 }
@@ -157,12 +160,12 @@ export async function highlightBlocks(
 /** The worker's colouring of these blocks (all within the budget). */
 async function fromWorker(
   blocks: readonly { code: string; language: string }[],
-): Promise<{ coloured: (string | null)[]; warm: boolean }> {
+): Promise<{ coloured: (string | null)[]; whole: boolean[]; warm: boolean }> {
   const current = state();
   const id = current.nextId++;
   if (current.idle) clearTimeout(current.idle);
   let warm = false;
-  const html = await new Promise<(string | null)[]>((resolve) => {
+  const answer = await new Promise<Coloured>((resolve) => {
     const running = worker();
     warm = !current.starting;
     const wait = current.starting ? WAIT_MS + START_MS : WAIT_MS;
@@ -174,5 +177,9 @@ async function fromWorker(
     current.idle = setTimeout(() => stop(), IDLE_MS);
     (current.idle as { unref?: () => void }).unref?.();
   }
-  return { coloured: blocks.map((_, index) => html[index] ?? null), warm };
+  return {
+    coloured: blocks.map((_, index) => answer.html[index] ?? null),
+    whole: blocks.map((_, index) => answer.whole[index] ?? false),
+    warm,
+  };
 }
