@@ -245,6 +245,10 @@ for (const engine of engines)
       // What every publish did before 0028: the whole cache dropped.
       const settings = await store.getSiteSettings();
       await store.saveSiteSettings({ ...settings, title: `Scale ${Date.now()}` });
+      // As after each publish: counted once the server is on that version (on PostgreSQL this
+      // process does not listen, so its commit does not wait for the server's NOTIFY).
+      const settingsVersion = contentVersionOf(db).current();
+      while ((await servedVersion(folio)) < settingsVersion);
       const afterSettings = await stillCached(folio, sample);
       rows.push({
         engine,
