@@ -122,28 +122,6 @@ describe('the dashboard statement', () => {
   });
 });
 
-describe('the search index', () => {
-  test('SQLite: without positions, with prefix indexes for words of 2 to 6 letters (migration 12)', async () => {
-    if (db.engine !== 'sqlite') return;
-    const [table] = await db.query<{ sql: string }>`
-      SELECT sql FROM sqlite_master WHERE name = 'page_search'`;
-    // A prefix query of a common word then reads one list in order instead of merging every
-    // term's (bench/scale-dashboard.ts: 0.5 ms for 2 001 of 100 000 matches, was 160 ms).
-    expect(table?.sql).toContain('detail = none');
-    expect(table?.sql).toContain("prefix = '2 3 4 5 6'");
-    await store.putPage({ slug: 'kept', title: 'Kept', summary: '', body: 'Lighthouse.' });
-    expect((await store.listPages(query({ q: 'li' }))).rows.map((row) => row.slug)).toEqual([
-      'kept',
-    ]);
-    // A query the index cannot take (a phrase: two tokens in one word) is no match, not an error.
-    const phrase = await db.query<{ id: number }>`
-      SELECT rowid AS id FROM page_search WHERE page_search MATCH '"light house"*'`.catch(
-      (error: unknown) => String(error),
-    );
-    expect(String(phrase)).toContain('phrase queries are not supported');
-  });
-});
-
 describe('search', () => {
   test('finds pages by title, slug and text, the draft for editors, and forgets what went', async () => {
     await store.putPage(

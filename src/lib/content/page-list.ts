@@ -72,16 +72,7 @@ export async function resolveSearch(
   const terms = searchTerms(text);
   if (terms.length === 0) return { kind: 'none' };
   const match = ftsQuery(engine, terms);
-  let found: { id: number | string }[];
-  try {
-    found = await run<{ id: number | string }>(q, candidatesStatement(engine, match, limit));
-  } catch (error) {
-    // SQLite's index keeps no positions (migration 12), so a word its tokenizer splits in two
-    // (a letter newer than its Unicode tables) would be a phrase it refuses: no match, not a 500.
-    if (engine === 'sqlite' && /phrase queries are not supported/.test(String(error)))
-      return { kind: 'ids', ids: [] };
-    throw error;
-  }
+  const found = await run<{ id: number | string }>(q, candidatesStatement(engine, match, limit));
   const ids = found.map((row) => Number(row.id));
   return ids.length > limit ? { kind: 'broad', match, sample: ids } : { kind: 'ids', ids };
 }

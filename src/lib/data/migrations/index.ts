@@ -10,7 +10,6 @@ import { migration007 } from './007-content-events';
 import { migration008 } from './008-share-link-makers';
 import { migration009 } from './009-published-order';
 import { migration010 } from './010-page-listing-and-search';
-import { migration012 } from './012-page-search-prefixes';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -27,5 +26,4 @@ export const migrations: readonly Migration[] = [
   migration008,
   migration009,
   migration010,
-  migration012,
 ];
