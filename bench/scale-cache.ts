@@ -1,5 +1,5 @@
 // `bun bench/scale-cache.ts [--sizes 1000,10000] [--engine sqlite|postgres|both]
-//  [--publishes 40] [--sample 200] [--no-build]`: dependency-aware invalidation at scale
+//  [--publishes 40] [--sample 200] [--no-build] [--sites <dir>]`: dependency-aware invalidation at scale
 // (issue 25, docs/decisions/0028). For each engine and size it builds a throw-away site of that
 // many published pages (1–2 KB of Markdown each, a quarter with a code block; the demo content's
 // short header navigation), starts `bun run start` on it, caches a sample of pages, then:
@@ -10,14 +10,23 @@
 //  - changes the site's title (what every publish did to the cache before 0028: everything),
 //    and counts the same.
 // It prints a table and drops every database it made. Kept out of `bun run check`.
+// With `--sites <dir>` each site is built once and kept (a SQLite file in <dir>, a PostgreSQL
+// database folio_bench_site_<pages>), and every run measures a fresh copy of it: a 100 000-page
+// site takes minutes to build, and a before/after comparison then measures the same site.
+// Drop the PostgreSQL ones by hand when done (`DROP DATABASE folio_bench_site_100000`).
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { SQL } from 'bun';
 import { type ContentStore, createContentStore } from '../src/lib/content/content';
 import { seedDemoContent } from '../src/lib/content/seed';
 import { contentVersionOf } from '../src/lib/data/content-version';
 import { type Database, openDatabase } from '../src/lib/data/db';
 import {
   createThrowAwayDatabase,
+  POSTGRES_ADMIN_URL,
   postgresAnswers,
+  postgresUrlFor,
   type ThrowAwayDatabase,
 } from '../tests/databases';
 import { type RunningFolio, startFolio } from '../tests/harness';
@@ -29,6 +38,7 @@ const { values: options } = parseArgs({
     publishes: { type: 'string', default: '40' },
     sample: { type: 'string', default: '200' },
     'no-build': { type: 'boolean', default: false },
+    sites: { type: 'string' },
   },
 });
 const sizes = (options.sizes ?? '')
@@ -83,6 +93,69 @@ async function buildSite(store: ContentStore, db: Database, pages: number) {
   }
 }
 
+/** A database holding the site: built now, or (with --sites) copied from the one kept. */
+async function siteDatabase(
+  engine: 'sqlite' | 'postgres',
+  pages: number,
+): Promise<{ made: ThrowAwayDatabase; buildS: number }> {
+  const build = async (made: ThrowAwayDatabase) => {
+    const db = await openDatabase(made.url);
+    try {
+      const t0 = performance.now();
+      await buildSite(createContentStore(db), db, pages);
+      if (engine === 'postgres') await db.query.unsafe('VACUUM ANALYZE');
+      return (performance.now() - t0) / 1000;
+    } finally {
+      await db.close();
+    }
+  };
+  if (!options.sites) {
+    const made = await createThrowAwayDatabase(engine);
+    return { made, buildS: await build(made) };
+  }
+  const dir = path.resolve(options.sites);
+  mkdirSync(dir, { recursive: true });
+  let buildS = 0;
+  if (engine === 'sqlite') {
+    const kept = path.join(dir, `site-${pages}.db`);
+    if (!existsSync(kept)) {
+      await Bun.write(kept, '');
+      buildS = await build({ url: `sqlite:${kept}`, engine, file: kept, drop: async () => {} });
+    }
+    const file = path.join(dir, `run-${pages}-${process.pid}.db`);
+    copyFileSync(kept, file);
+    const drop = async () => {
+      for (const end of ['', '-wal', '-shm', '.version', '.changes'])
+        rmSync(`${file}${end}`, { force: true });
+      rmSync(`${file}.serving`, { recursive: true, force: true });
+    };
+    return { made: { url: `sqlite:${file}`, engine, file, drop }, buildS };
+  }
+  const kept = `folio_bench_site_${pages}`;
+  const admin = new SQL(POSTGRES_ADMIN_URL, { max: 1 });
+  try {
+    if ((await admin`SELECT 1 FROM pg_database WHERE datname = ${kept}`).length === 0) {
+      await admin.unsafe(`CREATE DATABASE "${kept}"`);
+      buildS = await build({
+        url: postgresUrlFor(kept),
+        engine,
+        file: null,
+        drop: async () => {},
+      });
+    }
+    const copy = `folio_bench_run_${pages}_${process.pid}`;
+    await admin.unsafe(`CREATE DATABASE "${copy}" TEMPLATE "${kept}"`);
+    const drop = async () => {
+      const again = new SQL(POSTGRES_ADMIN_URL, { max: 1 });
+      await again.unsafe(`DROP DATABASE IF EXISTS "${copy}" WITH (FORCE)`);
+      await again.close();
+    };
+    return { made: { url: postgresUrlFor(copy), engine, file: null, drop }, buildS };
+  } finally {
+    await admin.close();
+  }
+}
+
 async function get(folio: RunningFolio, pathname: string) {
   const response = await fetch(`${folio.url}${pathname}`);
   return { hit: response.headers.get('x-folio-cache') === 'hit', text: await response.text() };
@@ -132,12 +205,11 @@ for (const engine of engines)
     let db: Database | null = null;
     let folio: RunningFolio | null = null;
     try {
-      made = await createThrowAwayDatabase(engine);
+      const site = await siteDatabase(engine, pages);
+      made = site.made;
+      const buildS = site.buildS;
       db = await openDatabase(made.url);
       const store = createContentStore(db);
-      const t0 = performance.now();
-      await buildSite(store, db, pages);
-      const buildS = (performance.now() - t0) / 1000;
       folio = await startFolio({ database: made, keepDatabase: true });
       const target = slugOf(0);
       // A spread of pages (never the one published), and the data of some, and the home page.
@@ -173,6 +245,10 @@ for (const engine of engines)
       // What every publish did before 0028: the whole cache dropped.
       const settings = await store.getSiteSettings();
       await store.saveSiteSettings({ ...settings, title: `Scale ${Date.now()}` });
+      // As after each publish: counted once the server is on that version (on PostgreSQL this
+      // process does not listen, so its commit does not wait for the server's NOTIFY).
+      const settingsVersion = contentVersionOf(db).current();
+      while ((await servedVersion(folio)) < settingsVersion);
       const afterSettings = await stillCached(folio, sample);
       rows.push({
         engine,

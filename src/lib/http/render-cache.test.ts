@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { brotliDecompressSync } from 'node:zlib';
 import type { Context } from 'hono';
 import { requestLevelApp } from '../../../tests/request-level';
 import { PUBLIC_CACHE_HEADERS } from './cache-headers';
@@ -161,6 +162,29 @@ describe('render cache', () => {
     );
     expect(gzip.headers.get('vary')).toBe('Accept-Encoding, RSC');
     expect(h.renders()).toBe(1);
+  });
+
+  test('the rendering request is answered without waiting for brotli, made once afterwards', async () => {
+    const h = harness();
+    const browser = { 'accept-encoding': 'gzip, deflate, br' };
+    const miss = await h.get('/about', browser);
+    expect(miss.headers.get('x-folio-cache')).toBe('miss');
+    expect(miss.headers.get('content-encoding')).toBe('gzip');
+    const withoutBrotli = h.cache.size.bytes;
+    // Made once the response has gone (a timer), or by the first hit that wants it.
+    await Bun.sleep(5);
+    expect(h.cache.size.bytes).toBeGreaterThan(withoutBrotli);
+    const hit = await h.get('/about', browser);
+    expect(hit.headers.get('content-encoding')).toBe('br');
+    expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await miss.arrayBuffer())))).toBe(
+      new TextDecoder().decode(brotliDecompressSync(new Uint8Array(await hit.arrayBuffer()))),
+    );
+    // A client that takes brotli but not gzip gets brotli at once.
+    h.publish();
+    const brOnly = await h.get('/about', { 'accept-encoding': 'br' });
+    expect(brOnly.headers.get('x-folio-cache')).toBe('miss');
+    expect(brOnly.headers.get('content-encoding')).toBe('br');
+    expect(h.renders()).toBe(2);
   });
 
   test('counts keys and headers in its budget and evicts the least recently used', async () => {
