@@ -111,7 +111,7 @@ const imagesIn = (html: string) =>
   );
 
 describe(`the media library at ${PAGES} pages and ${IMAGES} images on ${TEST_ENGINE}`, () => {
-  test('shows 50 images a page, bounded in size, with their use, paged and searched by GET', async () => {
+  test('shows 40 images a page, bounded in size, with their use, paged and searched by GET', async () => {
     const db = await folio.database();
     const hashOf = (i: number) => i.toString(16).padStart(32, '0');
     await db.transaction(async (q) => {
@@ -138,7 +138,7 @@ describe(`the media library at ${PAGES} pages and ${IMAGES} images on ${TEST_ENG
     const first = await screen('/preview?media');
     expect(first.length).toBeLessThan(MAX_BYTES);
     const shown = imagesIn(first);
-    expect(shown).toHaveLength(50);
+    expect(shown).toHaveLength(40);
     expect(shown[0]).toBe(hashOf(IMAGES - 1));
     expect(first).toContain(`${IMAGES} images`);
     expect(plain(first)).toContain(
@@ -149,7 +149,7 @@ describe(`the media library at ${PAGES} pages and ${IMAGES} images on ${TEST_ENG
     if (!earlier) throw new Error('no "Earlier" link');
     const second = await screen(earlier);
     const secondShown = imagesIn(second);
-    expect(secondShown).toHaveLength(50);
+    expect(secondShown).toHaveLength(40);
     expect(secondShown.some((hash) => shown.includes(hash))).toBe(false);
     const newer = linkIn(second, 'Newer');
     if (!newer) throw new Error('no "Newer" link');

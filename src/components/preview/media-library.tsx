@@ -1,4 +1,4 @@
-// The media library at /preview?media: upload, then one page of images (newest first, 50 at a
+// The media library at /preview?media: upload, then one page of images (newest first, 40 at a
 // time, keyset-paged; issue 25) with where each is used, its alt text (editable), the Markdown
 // that shows it, and delete — refused while a page uses it. Search and the pager are GET
 // addresses, so they work without JavaScript and can be bookmarked.
