@@ -10,7 +10,7 @@ import type { MediaItem } from './media-refs';
  */
 export const MEDIA_LIST_SIZE = 40;
 /** Pages named under each image; the rest are counted. */
-export const USES_SHOWN = 5;
+export const USES_SHOWN = 3;
 /** Pages counted exactly for one image; past it the library says "more than". */
 export const USES_COUNTED = 1000;
 /** Search matches counted exactly; past it the library says "more than". */

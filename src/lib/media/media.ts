@@ -1,8 +1,9 @@
 // Owns the store of uploaded images (docs/decisions/0019): where they are kept (the database:
 // every instance and every backup has them), their alt text, which page uses which image
 // (media_uses, kept by migration 11's triggers), one page of the library at a time
-// (media-list.ts), what may be deleted, and sizes added later (`folio media refresh`). What may be uploaded and the
-// variants made of it are images.ts's; this module re-exports its names for callers.
+// (media-list.ts), what may be deleted, and sizes added later (`folio media refresh`). What
+// may be uploaded and the variants made of it are images.ts's; this module re-exports its
+// names for callers.
 import 'server-only';
 import { ContentError } from '../content/errors';
 import { type Database, getDatabase, type Query } from '../data/db';
