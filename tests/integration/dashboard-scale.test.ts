@@ -142,7 +142,7 @@ describe(`the media library at ${PAGES} pages and ${IMAGES} images on ${TEST_ENG
     expect(shown[0]).toBe(hashOf(IMAGES - 1));
     expect(first).toContain(`${IMAGES} images`);
     expect(plain(first)).toContain(
-      'Used on 61 pages: /pictured-0 (draft), /pictured-1 (published), /pictured-2 (published), /pictured-3 (published), /pictured-4 (published) and 56 more',
+      'Used on 61 pages: /pictured-0 (draft), /pictured-1 (published), /pictured-2 (published) and 58 more',
     );
     expect(first).toContain('Not used on any page.');
     const earlier = linkIn(first, 'Earlier');

@@ -46,7 +46,7 @@ function pageHref(query: MediaListQuery, cursor: MediaCursor): string {
 
 const imagesText = (n: number) => (n === 1 ? '1 image' : `${n} images`);
 
-/** "Used on /a (published), /b (draft) and 40 more pages", or "Not used on any page." */
+/** "Used on 42 pages: /a (published), /b (draft) and 40 more", or "Not used on any page." */
 function UsedOn({ use }: { use: MediaUse | undefined }) {
   if (!use || use.pages === 0) return <>Not used on any page.</>;
   const more = use.pages - use.shown.length;
