@@ -107,6 +107,14 @@ async function usageByScanning(db: Database): Promise<number> {
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
+/** Each figure as it is measured too (stderr), so a long run that is stopped keeps its figures. */
+function record(row: Row) {
+  table.push(row);
+  console.error(
+    `${row.engine} ${row.size} ${row.screen}: median ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms${Number.isNaN(row.bytes) ? '' : `, ${(row.bytes / 1024).toFixed(1)} KB`}`,
+  );
+}
+
 type Row = {
   engine: string;
   size: number;
@@ -159,7 +167,7 @@ for (const engine of engines)
           bytes = Buffer.byteLength(text);
         }
         times.sort((a, b) => a - b);
-        table.push({
+        record({
           engine,
           size,
           screen,
@@ -174,7 +182,7 @@ for (const engine of engines)
         const times: number[] = [];
         for (let run = 0; run < Math.min(RUNS, 5); run += 1) times.push(await usageByScanning(own));
         times.sort((a, b) => a - b);
-        table.push({
+        record({
           engine,
           size,
           screen: 'usage by reading every page (query + parse only)',
