@@ -1,5 +1,5 @@
 // `bun run bench --scale [--sizes 1000,10000,100000] [--engine sqlite|postgres|both]
-//  [--only public,dashboard,cache,stream] [--out bench/scale-results.md] [--no-build]`:
+//  [--only public,dashboard,media,cache,stream] [--out bench/scale-results.md] [--no-build]`:
 // issue 25's table in one command. It builds once, then runs each scale bench (each kept out of
 // `bun run check`, each usable alone) on sites of every size and engine, reads the Markdown
 // table each one prints, and writes one table of every figure beside its ratio to the smallest
@@ -15,7 +15,7 @@ const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '1000,10000,100000' },
     engine: { type: 'string', default: 'both' },
-    only: { type: 'string', default: 'public,dashboard,cache,stream' },
+    only: { type: 'string', default: 'public,dashboard,media,cache,stream' },
     out: { type: 'string', default: 'bench/scale-results.md' },
     'no-build': { type: 'boolean', default: false },
   },
@@ -59,6 +59,15 @@ const runs: Run[] = engines.flatMap((engine): Run[] => [
           bench: 'dashboard',
           engine,
           command: ['bench/scale-dashboard.ts', '--sizes', list, '--engine', engine],
+        },
+      ]
+    : []),
+  ...(only.has('media')
+    ? [
+        {
+          bench: 'media',
+          engine,
+          command: ['bench/scale-media.ts', '--sizes', list, '--engine', engine],
         },
       ]
     : []),

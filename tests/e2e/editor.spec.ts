@@ -475,6 +475,51 @@ test('site settings: title, footer and header links change on the next request',
   }
 });
 
+// Issue 25: the navigation picker searches instead of listing every page, and its search used
+// to reload the screen, throwing away what was typed above it. It now submits the form itself.
+for (const javaScriptEnabled of [true, false]) {
+  test.describe(`with JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
+    test.use({ javaScriptEnabled });
+
+    test('site settings: a search in the navigation picker keeps the typed settings; save works', async ({
+      page,
+      signIn,
+      store,
+    }) => {
+      const before = await store.getSiteSettings();
+      const title = `Typed before searching ${javaScriptEnabled ? 'js' : 'nojs'}`;
+      try {
+        await signIn(page);
+        await page.goto('/preview?settings');
+        if (javaScriptEnabled)
+          await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+        await page.getByLabel('Site title').fill(title);
+        await page.getByLabel('Footer text').fill('Typed footer, unsaved.');
+        await page.getByLabel('These pages, in this order:').check();
+        await page.getByLabel('Find published pages').fill('contact');
+        await page.getByRole('button', { name: 'Search', exact: true }).click();
+        await expect(page.getByRole('checkbox', { name: 'Contact /contact' })).toBeVisible();
+        await expect(page.getByLabel('Site title')).toHaveValue(title);
+        await expect(page.getByLabel('Footer text')).toHaveValue('Typed footer, unsaved.');
+        await expect(page.getByLabel('These pages, in this order:')).toBeChecked();
+        await expect(page.getByLabel('Find published pages')).toHaveValue('contact');
+        // A search saves nothing.
+        expect((await store.getSiteSettings()).title).toBe(before.title);
+        await page.getByRole('checkbox', { name: 'Contact /contact' }).check();
+        await page.getByRole('button', { name: 'Save settings' }).click();
+        await expect(page.getByText('Settings saved.')).toBeVisible();
+        const saved = await store.getSiteSettings();
+        expect(saved.title).toBe(title);
+        expect(saved.footer).toBe('Typed footer, unsaved.');
+        const contact = await store.getPage('contact', { draft: false });
+        expect(saved.navigation).toContain(contact?.id);
+      } finally {
+        await store.saveSiteSettings(before);
+      }
+    });
+  });
+}
+
 test('signed out, the dashboard, settings, history and confirmation pages show nothing', async ({
   request,
 }) => {

@@ -1,7 +1,8 @@
 // The editors' screens on a site of 2 000 pages (issue 25), against a server started as the
-// README starts it: the dashboard and the settings weigh a bounded size whatever the site's
-// size (they read one page of rows, never every page), its pager and search are plain GET
-// addresses (no JavaScript needed), and the navigation picker searches instead of listing.
+// README starts it: the dashboard, the settings and the media library weigh a bounded size
+// whatever the site's size (they read one page of rows, never every page), their pagers and
+// searches are plain GET addresses (no JavaScript needed), and the navigation picker searches
+// instead of listing.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { addEditor } from '../../src/lib/editors/accounts';
 import { TEST_ENGINE } from '../databases';
@@ -98,5 +99,63 @@ describe(`editors' screens at ${PAGES} pages on ${TEST_ENGINE}`, () => {
     );
     expect(offered.length).toBeGreaterThan(0);
     for (const slug of offered) expect(Number(slug?.slice(5)) % 100).toBe(7);
+  });
+});
+
+const IMAGES = 130;
+/** The page's text: no tags, no React's text separators. */
+const plain = (html: string) => html.replaceAll('<!-- -->', '').replace(/<[^>]+>/g, '');
+const imagesIn = (html: string) =>
+  [...html.matchAll(/<code class="markdown-snippet">!\[[^\]]*\]\(\/media\/([0-9a-f]{32})\)/g)].map(
+    (m) => m[1],
+  );
+
+describe(`the media library at ${PAGES} pages and ${IMAGES} images on ${TEST_ENGINE}`, () => {
+  test('shows 40 images a page, bounded in size, with their use, paged and searched by GET', async () => {
+    const db = await folio.database();
+    const hashOf = (i: number) => i.toString(16).padStart(32, '0');
+    await db.transaction(async (q) => {
+      for (let i = 0; i < IMAGES; i++)
+        await q`INSERT INTO media (hash, filename, alt, format, width, height, bytes, created_at)
+                VALUES (${hashOf(i)}, ${`photo-${i}.jpg`},
+                        ${i % 50 === 7 ? 'A wombat asleep' : `Photograph ${i}`}, 'jpeg', 40, 30,
+                        100, ${new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString()})`;
+    });
+    // The newest image on 60 published pages and a draft; the import's allowance lets pages name
+    // images that have no bytes here (the list reads only their rows).
+    await withStore(folio, (store) =>
+      store.putPages(
+        Array.from({ length: 61 }, (_, i) => ({
+          slug: `pictured-${i}`,
+          title: `Pictured ${i}`,
+          summary: '',
+          body: `![x](/media/${hashOf(IMAGES - 1)})`,
+          publish: i > 0,
+        })),
+        { allowMissingMedia: true },
+      ),
+    );
+    const first = await screen('/preview?media');
+    expect(first.length).toBeLessThan(MAX_BYTES);
+    const shown = imagesIn(first);
+    expect(shown).toHaveLength(40);
+    expect(shown[0]).toBe(hashOf(IMAGES - 1));
+    expect(first).toContain(`${IMAGES} images`);
+    expect(plain(first)).toContain(
+      'Used on 61 pages: /pictured-0 (draft), /pictured-1 (published), /pictured-2 (published) and 58 more',
+    );
+    expect(first).toContain('Not used on any page.');
+    const earlier = linkIn(first, 'Earlier');
+    if (!earlier) throw new Error('no "Earlier" link');
+    const second = await screen(earlier);
+    const secondShown = imagesIn(second);
+    expect(secondShown).toHaveLength(40);
+    expect(secondShown.some((hash) => shown.includes(hash))).toBe(false);
+    const newer = linkIn(second, 'Newer');
+    if (!newer) throw new Error('no "Newer" link');
+    expect(imagesIn(await screen(newer))).toEqual(shown);
+    const wombats = await screen('/preview?media&q=wombat');
+    expect(imagesIn(wombats).sort()).toEqual([7, 57, 107].map(hashOf).sort());
+    expect(plain(wombats)).toContain('3 of 130 images');
   });
 });

@@ -1,7 +1,18 @@
-// The media library at /preview?media: upload, every image with where it is used, its alt
-// text (editable), the Markdown that shows it, and delete — refused while visitors see it.
+// The media library at /preview?media: upload, then one page of images (newest first, 40 at a
+// time, keyset-paged; issue 25) with where each is used, its alt text (editable), the Markdown
+// that shows it, and delete — refused while a page uses it. Search and the pager are GET
+// addresses, so they work without JavaScript and can be bookmarked.
 import { formatUtc } from '../../lib/content/dates';
-import { PREVIEW_DASHBOARD, previewPath } from '../../lib/http/routes';
+import { MEDIA_LIBRARY, PREVIEW_DASHBOARD, previewPath } from '../../lib/http/routes';
+import {
+  MEDIA_MATCHES_COUNTED,
+  type MediaCursor,
+  type MediaListQuery,
+  type MediaListResult,
+  type MediaUse,
+  mediaCursorParam,
+  USES_COUNTED,
+} from '../../lib/media/media-list-params';
 import type { MediaItem } from '../../lib/media/media-refs';
 import { imageMarkdown, mediaPath } from '../../lib/media/media-refs';
 import { MediaItemForm } from './media-item-form';
@@ -25,18 +36,52 @@ function thumbnailOf(item: MediaItem): string {
   return small ? mediaPath(item.hash, small.name) : item.src;
 }
 
+/** The address of another page of the same list (the search kept). */
+function pageHref(query: MediaListQuery, cursor: MediaCursor): string {
+  const params = new URLSearchParams();
+  if (query.q !== '') params.set('q', query.q);
+  params.set(cursor.direction, mediaCursorParam(cursor));
+  return `${MEDIA_LIBRARY}&${params}`;
+}
+
+const imagesText = (n: number) => (n === 1 ? '1 image' : `${n} images`);
+
+/** "Used on 42 pages: /a (published), /b (draft) and 40 more", or "Not used on any page." */
+function UsedOn({ use }: { use: MediaUse | undefined }) {
+  if (!use || use.pages === 0) return <>Not used on any page.</>;
+  const more = use.pages - use.shown.length;
+  return (
+    <>
+      Used on {use.pages > USES_COUNTED ? `more than ${USES_COUNTED}` : use.pages}{' '}
+      {use.pages === 1 ? 'page' : 'pages'}:{' '}
+      {use.shown.map((page, index) => (
+        <span key={page.slug}>
+          {index > 0 ? ', ' : ''}
+          <a href={previewPath(page.slug)}>{`/${page.slug}`}</a> (
+          {[page.published ? 'published' : '', page.draft ? 'draft' : '']
+            .filter(Boolean)
+            .join(', ')}
+          )
+        </span>
+      ))}
+      {more > 0 ? (use.pages > USES_COUNTED ? ' and more' : ` and ${more} more`) : ''}
+    </>
+  );
+}
+
 export function MediaLibrary({
-  items,
-  usage,
+  list,
+  query,
   notice,
   maxMb,
 }: {
-  items: readonly MediaItem[];
-  usage: ReadonlyMap<string, { published: string[]; draft: string[] }>;
+  list: MediaListResult;
+  query: MediaListQuery;
   notice: string | null;
   maxMb: number;
 }) {
   const text = notice === null ? undefined : NOTICES.get(notice);
+  const searching = query.q.trim() !== '';
   return (
     <section className="media-library" aria-labelledby="media-title">
       <title>Media · Folio preview</title>
@@ -50,10 +95,34 @@ export function MediaLibrary({
         </p>
       ) : null}
       <UploadForm maxMb={maxMb} />
-      <p className="dashboard-count">{items.length === 1 ? '1 image' : `${items.length} images`}</p>
+      <search>
+        <form method="get" action="/preview" className="dashboard-filters">
+          <input type="hidden" name="media" value="" />
+          <label>
+            Search
+            <input
+              type="search"
+              name="q"
+              defaultValue={query.q}
+              placeholder="File name or alt text"
+            />
+          </label>
+          <button type="submit">Show</button>
+        </form>
+      </search>
+      <p className="dashboard-count" role="status">
+        {searching
+          ? `${list.matching > MEDIA_MATCHES_COUNTED ? `More than ${MEDIA_MATCHES_COUNTED}` : list.matching} of ${imagesText(list.total)}`
+          : imagesText(list.total)}
+      </p>
+      {list.items.length === 0 && searching ? (
+        <p>
+          No image matches. <a href={MEDIA_LIBRARY}>Show every image</a>
+        </p>
+      ) : null}
       <ul className="media-list">
-        {items.map((item) => {
-          const used = usage.get(item.hash) ?? { published: [], draft: [] };
+        {list.items.map((item) => {
+          const use = list.uses.get(item.hash);
           return (
             <li key={item.hash} className="media-item">
               <img
@@ -73,34 +142,28 @@ export function MediaLibrary({
                   <code className="markdown-snippet">{imageMarkdown(item.hash, item.alt)}</code>
                 </p>
                 <p>
-                  {used.published.length + used.draft.length === 0 ? (
-                    'Not used on any page.'
-                  ) : (
-                    <>
-                      Used on{' '}
-                      {[
-                        ...used.published.map((slug) => ({ slug, draft: false })),
-                        ...used.draft.map((slug) => ({ slug, draft: true })),
-                      ].map((use, index) => (
-                        <span key={`${use.slug}-${use.draft}`}>
-                          {index > 0 ? ', ' : ''}
-                          <a href={previewPath(use.slug)}>{`/${use.slug}`}</a>
-                          {use.draft ? ' (draft)' : ' (published)'}
-                        </span>
-                      ))}
-                    </>
-                  )}
+                  <UsedOn use={use} />
                 </p>
-                <MediaItemForm
-                  hash={item.hash}
-                  alt={item.alt}
-                  inUse={used.published.length + used.draft.length > 0}
-                />
+                <MediaItemForm hash={item.hash} alt={item.alt} inUse={(use?.pages ?? 0) > 0} />
               </div>
             </li>
           );
         })}
       </ul>
+      {list.previous || list.next ? (
+        <nav className="pager" aria-label="More images">
+          {list.previous ? (
+            <a href={pageHref(query, list.previous)} rel="prev">
+              Newer
+            </a>
+          ) : null}{' '}
+          {list.next ? (
+            <a href={pageHref(query, list.next)} rel="next">
+              Earlier
+            </a>
+          ) : null}
+        </nav>
+      ) : null}
     </section>
   );
 }

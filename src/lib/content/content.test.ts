@@ -434,7 +434,10 @@ describe('a text naming an image the library does not have', () => {
       'published',
     );
     // That last page shows the image through an entity: it is in use, so it stays.
-    expect((await createMediaStore(db).usage()).get(hash)?.published).toEqual(['spelt']);
+    expect((await createMediaStore(db).uses([hash])).get(hash)).toEqual({
+      pages: 1,
+      shown: [{ slug: 'spelt', published: true, draft: false }],
+    });
     const kept = await createMediaStore(db)
       .remove(hash)
       .catch((error: unknown) => (error as ContentError).code);
@@ -456,8 +459,9 @@ describe('a text naming an image the library does not have', () => {
         inside = resolve;
       });
       const publishing = db.transaction(async (q) => {
-        await q`UPDATE drafts SET body_html = ${`<p><img src="/media/${hash}/original.png" alt="x"></p>`}
-                WHERE page_id = ${page?.id ?? -1}`;
+        // As a save writes it: the HTML and the images it uses (migration 11).
+        await q`UPDATE drafts SET body_html = ${`<p><img src="/media/${hash}/original.png" alt="x"></p>`},
+                media_refs = ${JSON.stringify([hash])} WHERE page_id = ${page?.id ?? -1}`;
         inside();
         await Bun.sleep(300);
       });

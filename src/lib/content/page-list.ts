@@ -30,7 +30,7 @@ export function searchTerms(text: string): string[] {
 }
 
 /** The engine's full-text query for these terms (each a prefix; all must match). */
-function ftsQuery(engine: Engine, terms: readonly string[]): string {
+export function ftsQuery(engine: Engine, terms: readonly string[]): string {
   return engine === 'sqlite'
     ? terms.map((term) => `"${term}"*`).join(' ')
     : terms.map((term) => `${term}:*`).join(' & ');

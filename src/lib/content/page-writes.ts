@@ -10,6 +10,7 @@ import { renderMarkdown } from '../markdown/markdown';
 import {
   mediaByHashes,
   mediaHashesIn,
+  mediaRefsOf,
   missingMediaIn,
   missingMediaMessage,
 } from '../media/media-refs';
@@ -178,12 +179,15 @@ export async function writeDraft(
   editor: string | null,
   at: string,
 ) {
+  // The images the HTML uses go beside it: the library's usage follows (migration 11).
   await q`
-    INSERT INTO drafts (page_id, title, summary, body, body_html, updated_at, updated_by)
-    VALUES (${pageId}, ${fields.title}, ${fields.summary}, ${fields.body}, ${fields.bodyHtml}, ${at}, ${editor})
+    INSERT INTO drafts
+      (page_id, title, summary, body, body_html, media_refs, updated_at, updated_by)
+    VALUES (${pageId}, ${fields.title}, ${fields.summary}, ${fields.body}, ${fields.bodyHtml},
+            ${mediaRefsOf(fields.bodyHtml)}, ${at}, ${editor})
     ON CONFLICT (page_id) DO UPDATE SET title = excluded.title, summary = excluded.summary,
-      body = excluded.body, body_html = excluded.body_html, updated_at = excluded.updated_at,
-      updated_by = excluded.updated_by`;
+      body = excluded.body, body_html = excluded.body_html, media_refs = excluded.media_refs,
+      updated_at = excluded.updated_at, updated_by = excluded.updated_by`;
 }
 
 export type SaveInput = {
@@ -267,8 +271,13 @@ export async function publishIn(
   } & Expectation,
 ): Promise<number> {
   const page = await requirePage(q, slug, expected);
-  const [draft] = await q<{ title: string; summary: string; body: string; body_html: string }>`
-    SELECT title, summary, body, body_html FROM drafts WHERE page_id = ${page.id}`;
+  const [draft] = await q<{
+    title: string;
+    summary: string;
+    body: string;
+    body_html: string;
+    media_refs: string;
+  }>`SELECT title, summary, body, body_html, media_refs FROM drafts WHERE page_id = ${page.id}`;
   if (!draft) {
     if (page.published_revision_id !== null) return page.version;
     throw new ContentError('invalid', 'There is nothing to publish.');
@@ -287,9 +296,10 @@ export async function publishIn(
   const at = now().toISOString();
   const [revision] = await q<{ id: number }>`
     INSERT INTO revisions
-      (page_id, title, summary, body, body_html, published_at, published_by, published_via)
+      (page_id, title, summary, body, body_html, media_refs, published_at, published_by,
+       published_via)
     VALUES (${page.id}, ${draft.title}, ${draft.summary}, ${draft.body}, ${draft.body_html},
-            ${at}, ${editor}, ${via})
+            ${draft.media_refs}, ${at}, ${editor}, ${via})
     RETURNING id`;
   if (!revision) throw new Error('revision insert returned no row');
   await q`UPDATE pages SET published_revision_id = ${Number(revision.id)} WHERE id = ${page.id}`;

@@ -66,8 +66,10 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
         if (page.published_revision_id === null) return;
         const at = now().toISOString();
         await q`
-          INSERT INTO drafts (page_id, title, summary, body, body_html, updated_at, updated_by)
-          SELECT page_id, title, summary, body, body_html, ${at}, ${editor} FROM revisions
+          INSERT INTO drafts
+            (page_id, title, summary, body, body_html, media_refs, updated_at, updated_by)
+          SELECT page_id, title, summary, body, body_html, media_refs, ${at}, ${editor}
+          FROM revisions
           WHERE id = ${page.published_revision_id}
           ON CONFLICT (page_id) DO NOTHING`;
         // Taking a page down is deliberate: a pending schedule must not bring it back.

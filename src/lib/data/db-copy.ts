@@ -53,6 +53,8 @@ const TABLES: readonly CopiedTable[] = [
       'summary',
       'body',
       'body_html',
+      // The images the HTML uses: the target's triggers rebuild media_uses from them.
+      'media_refs',
       'published_at',
       'published_by',
       'published_via',
@@ -62,7 +64,16 @@ const TABLES: readonly CopiedTable[] = [
     name: 'drafts',
     key: ['page_id'],
     order: ['page_id'],
-    columns: ['page_id', 'title', 'summary', 'body', 'body_html', 'updated_at', 'updated_by'],
+    columns: [
+      'page_id',
+      'title',
+      'summary',
+      'body',
+      'body_html',
+      'media_refs',
+      'updated_at',
+      'updated_by',
+    ],
   },
   {
     name: 'slug_history',

@@ -417,6 +417,7 @@ export async function migrate(
     const ran = migrations.filter((migration) => !applied.has(migration.id));
     for (const migration of ran) {
       await q.unsafe(migration[db.engine]);
+      await migration.backfill?.(q, db.engine);
       await q`INSERT INTO schema_migrations (id, name, applied_at)
               VALUES (${migration.id}, ${migration.name}, ${new Date().toISOString()})`;
     }

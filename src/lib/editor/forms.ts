@@ -120,8 +120,26 @@ export type AutosaveResult =
     };
 
 export type SettingsFormState = {
-  values?: { title: string; tagline: string; footer: string; navigation: string[] };
+  values?: {
+    title: string;
+    tagline: string;
+    footer: string;
+    navigation: string[];
+    /** The header's choice as sent ('all' or 'chosen'), and each chosen page's position. */
+    mode?: string;
+    positions?: Record<string, string>;
+  };
   message?: string;
+  /**
+   * The navigation picker searched (the search button submits the whole form, so nothing
+   * typed is lost): what was searched, the pages offered (the ticked ones, then what it
+   * found), and the settings version the form carried, which it keeps carrying.
+   */
+  picker?: {
+    find: string;
+    offered: { id: number; slug: string; title: string }[];
+    version: string;
+  };
   /**
    * Refused as stale: the settings as they are now, shown beside the typed values, and their
    * version, which the form carries from then on (saving again means "mine over those").
@@ -275,5 +293,9 @@ export const siteSettingsSchema = z
     'navigation-mode': field,
     /** settingsVersion of the settings the form was made from (a stale form is refused). */
     settings_version: field,
+    /** 'find': the picker's search button (nothing is saved); anything else saves. */
+    intent: field,
+    /** The picker's search, as typed. */
+    find: field,
   })
   .catchall(z.unknown());

@@ -195,6 +195,15 @@ export function mediaHashesInHtml(html: string): string[] {
 }
 
 /**
+ * The images a page's rendered HTML uses, as kept beside it (drafts.media_refs,
+ * revisions.media_refs: a JSON list of hashes, sorted) for the library's `media_uses`
+ * (migration 11). Written wherever HTML is written, from this one rule.
+ */
+export function mediaRefsOf(html: string): string {
+  return JSON.stringify(mediaHashesInHtml(html).sort());
+}
+
+/**
  * The `/media/` addresses in a page's rendered HTML that would not answer with an image: an
  * image deleted from the library, a hash typed by hand or misspelt (routing takes lowercase
  * hex only), a file the image does not have. Publishing such a page would show visitors a

@@ -1,7 +1,9 @@
 // Owns the store of uploaded images (docs/decisions/0019): where they are kept (the database:
-// every instance and every backup has them), their alt text, which page uses which image, what
-// may be deleted, and sizes added later (`folio media refresh`). What may be uploaded and the
-// variants made of it are images.ts's; this module re-exports its names for callers.
+// every instance and every backup has them), their alt text, which page uses which image
+// (media_uses, kept by migration 11's triggers), one page of the library at a time
+// (media-list.ts), what may be deleted, and sizes added later (`folio media refresh`). What
+// may be uploaded and the variants made of it are images.ts's; this module re-exports its
+// names for callers.
 import 'server-only';
 import { ContentError } from '../content/errors';
 import { type Database, getDatabase, type Query } from '../data/db';
@@ -18,14 +20,19 @@ import {
   type Variant,
   variantTargets,
 } from './images';
+import { listMedia, mediaUses } from './media-list';
+import {
+  type MediaListQuery,
+  type MediaListResult,
+  type MediaUse,
+  USES_COUNTED,
+} from './media-list-params';
 import {
   type ImageFormat,
   type MediaItem,
   type MediaRow,
   mediaByHashes,
-  mediaHashesInHtml,
   toItem,
-  type VariantRow,
   variantsOf,
 } from './media-refs';
 
@@ -53,25 +60,24 @@ async function keepVariant(q: Query, mediaId: number, variant: Variant): Promise
 }
 
 /**
- * The pages that use each image: `published` (visitors see it) and `draft` (only editors),
- * by slug. A page uses an image when its HTML points at it (an image, a `srcset`, a link):
- * what a browser will ask for, whatever the Markdown's spelling.
+ * The pages that use an image (its HTML points at it, published or in a draft: media_uses,
+ * migration 11), by slug: the first `first` and how many in all (counted up to USES_COUNTED + 1).
  */
-async function usageIn(q: Query): Promise<Map<string, { published: string[]; draft: string[] }>> {
-  const rows = await q<{ slug: string; body_html: string; kind: string }>`
-    SELECT p.slug, r.body_html, 'published' AS kind FROM pages p
-    JOIN revisions r ON r.id = p.published_revision_id
-    UNION ALL
-    SELECT p.slug, d.body_html, 'draft' AS kind FROM pages p
-    JOIN drafts d ON d.page_id = p.id`;
-  const usage = new Map<string, { published: string[]; draft: string[] }>();
-  for (const row of rows)
-    for (const hash of mediaHashesInHtml(row.body_html)) {
-      const entry = usage.get(hash) ?? { published: [], draft: [] };
-      (row.kind === 'published' ? entry.published : entry.draft).push(row.slug);
-      usage.set(hash, entry);
-    }
-  return usage;
+async function pagesUsing(
+  q: Query,
+  hash: string,
+  first = 5,
+): Promise<{ slugs: string[]; pages: number }> {
+  // One after the other: inside the delete's transaction, one connection answers both.
+  const slugs = await q<{ slug: string }>`
+    SELECT p.slug FROM pages p
+    WHERE p.id IN (SELECT u.page_id FROM media_uses u WHERE u.hash = ${hash}
+                   ORDER BY u.page_id LIMIT ${first * 2})
+    ORDER BY p.slug`;
+  const [counted] = await q<{ n: number | string }>`
+    SELECT COUNT(*) AS n FROM (SELECT DISTINCT page_id FROM media_uses WHERE hash = ${hash}
+                               LIMIT ${USES_COUNTED + 1}) c`;
+  return { slugs: slugs.slice(0, first).map((row) => row.slug), pages: Number(counted?.n ?? 0) };
 }
 
 export function createMediaStore(database: Database | (() => Promise<Database>)) {
@@ -112,23 +118,28 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
       return mediaByHashes((await opened()).query, hashes);
     },
 
-    /** Every image, newest first; or the newest `limit` (the editor's Image menu). */
-    async list({ limit }: { limit?: number } = {}): Promise<MediaItem[]> {
+    /** The newest `limit` images (the editor's Image menu). */
+    async list({ limit }: { limit: number }): Promise<MediaItem[]> {
       const db = await opened();
-      if (limit !== undefined) {
-        const newest = await db.query<MediaRow>`
-          SELECT * FROM media ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
-        const variants = await variantsOf(
-          db.query,
-          newest.map((row) => Number(row.id)),
-        );
-        return newest.map((row) => toItem(row, variants));
-      }
-      const rows = await db.query<MediaRow>`SELECT * FROM media ORDER BY created_at DESC, id DESC`;
-      // Every variant's description in one query (never the bytes).
-      const variants = await db.query<VariantRow>`
-        SELECT media_id, name, content_type, width, height FROM media_variants ORDER BY name`;
-      return rows.map((row) => toItem(row, variants));
+      const newest = await db.query<MediaRow>`
+        SELECT * FROM media ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
+      const variants = await variantsOf(
+        db.query,
+        newest.map((row) => Number(row.id)),
+      );
+      return newest.map((row) => toItem(row, variants));
+    },
+
+    /** One page of the library (keyset, newest first, searched), with where each image is used. */
+    async page(query: MediaListQuery): Promise<MediaListResult> {
+      const db = await opened();
+      return listMedia(db.query, db.engine, query);
+    },
+
+    /** Where each of these images is used (pages counted, the first few named). */
+    async uses(hashes: readonly string[]): Promise<Map<string, MediaUse>> {
+      const db = await opened();
+      return mediaUses(db.query, db.engine, hashes);
     },
 
     /** One variant's bytes and type, or null. */
@@ -220,11 +231,6 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
         throw new ContentError('not-found', 'That image was deleted meanwhile.');
     },
 
-    /** The pages that use each image (usageIn), as committed now. */
-    async usage(): Promise<Map<string, { published: string[]; draft: string[] }>> {
-      return usageIn((await opened()).query);
-    },
-
     /** Deletes an image, unless a published page or a draft shows it (then says which). */
     async remove(hash: string): Promise<void> {
       const db = await opened();
@@ -233,13 +239,15 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
       // between them deleted an image a published page showed (hostile pass).
       const deleted = await db.transaction(async (q) => {
         // A draft's image too: publishing that draft later would show visitors a broken image.
-        const { published = [], draft = [] } = (await usageIn(q)).get(hash) ?? {};
-        const used = [...new Set([...published, ...draft])];
-        if (used.length > 0)
+        const { slugs, pages } = await pagesUsing(q, hash);
+        if (pages > 0) {
+          const named = slugs.map((slug) => `/${slug}`).join(', ');
+          const more = pages > USES_COUNTED ? `more than ${USES_COUNTED}` : pages - slugs.length;
           throw new ContentError(
             'conflict',
-            `This image is on ${used.map((slug) => `/${slug}`).join(', ')}: take it out of ${used.length === 1 ? 'that page' : 'those pages'} (and publish), then delete it.`,
+            `This image is on ${more === 0 ? named : `${named} and ${more} more`}: take it out of ${pages === 1 ? 'that page' : 'those pages'} (and publish), then delete it.`,
           );
+        }
         await q`DELETE FROM media_variants WHERE media_id IN (SELECT id FROM media WHERE hash = ${hash})`;
         return q`DELETE FROM media WHERE hash = ${hash} RETURNING id`;
       });

@@ -253,9 +253,13 @@ describe('migration 008', () => {
         old,
         migrations.filter((migration) => migration.id < 8),
       );
-      const oldStore = createContentStore(old);
-      await oldStore.putPage({ slug: 'old', title: 'Old', summary: '', body: 'secret' });
-      const oldPage = (await oldStore.getPage('old', { draft: true }))?.id ?? 0;
+      // Written as the tables were then: today's store writes columns added since (media_refs).
+      const at = new Date().toISOString();
+      const oldPage = 1;
+      await old.query`INSERT INTO pages (id, slug, created_at, updated_at)
+                      VALUES (${oldPage}, 'old', ${at}, ${at})`;
+      await old.query`INSERT INTO drafts (page_id, title, summary, body, body_html, updated_at)
+                      VALUES (${oldPage}, 'Old', '', 'secret', '<p>secret</p>', ${at})`;
       await old.query`
         INSERT INTO editors (email, password_hash, created_at)
         VALUES ('kept@x.org', 'x', ${new Date().toISOString()})`;

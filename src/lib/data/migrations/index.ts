@@ -1,5 +1,7 @@
 // The ordered list of schema migrations, each written for both engines; add a numbered file
 // and append it here. Ids are shared: migration 3 is the same change on SQLite and PostgreSQL.
+
+import type { Query } from '../db';
 import { migration001 } from './001-initial';
 import { migration002 } from './002-links-and-throttle';
 import { migration003 } from './003-editor-and-site-settings';
@@ -10,10 +12,17 @@ import { migration007 } from './007-content-events';
 import { migration008 } from './008-share-link-makers';
 import { migration009 } from './009-published-order';
 import { migration010 } from './010-page-listing-and-search';
+import { migration011 } from './011-media-uses-and-search';
 
 export type Engine = 'sqlite' | 'postgres';
 
-export type Migration = { id: number; name: string } & Record<Engine, string>;
+export type Migration = { id: number; name: string } & Record<Engine, string> & {
+    /**
+     * Work the SQL cannot do, run after it in the same transaction: filling a new column from
+     * what only Folio's code can read (migration 11 reads which images each page's HTML uses).
+     */
+    backfill?: (q: Query, engine: Engine) => Promise<void>;
+  };
 
 export const migrations: readonly Migration[] = [
   migration001,
@@ -26,4 +35,5 @@ export const migrations: readonly Migration[] = [
   migration008,
   migration009,
   migration010,
+  migration011,
 ];

@@ -12,19 +12,32 @@ export const saveSiteSettings = editorForm({
   read: (input) => {
     const form = readForm(siteSettingsSchema, input);
     const { title, tagline, footer, navigation, settings_version: version } = form;
-    // The order: each chosen page's position field (1, 2, 3…), then the list order.
-    const position = (id: string) => {
+    const typedPosition = (id: string) => {
       const value = form[`position-${id}`];
-      return Number((typeof value === 'string' ? value : '') || Number.NaN);
+      return typeof value === 'string' ? value.slice(0, 10) : '';
     };
+    // The order: each chosen page's position field (1, 2, 3…), then the list order.
+    const position = (id: string) => Number(typedPosition(id) || Number.NaN);
+    const mode = form['navigation-mode'];
     return {
-      values: { title, tagline, footer, navigation },
-      mode: form['navigation-mode'],
+      values: {
+        title,
+        tagline,
+        footer,
+        navigation,
+        mode,
+        positions: Object.fromEntries(navigation.map((id) => [id, typedPosition(id)])),
+      },
+      mode,
       position,
       version,
+      finding: form.intent === 'find',
+      find: form.find.slice(0, 100),
     };
   },
-  check: ({ values, mode, position }): SettingsFormState | undefined => {
+  check: ({ values, mode, position, finding }): SettingsFormState | undefined => {
+    // A search saves nothing, so nothing in the form can refuse it.
+    if (finding) return undefined;
     if (mode !== 'all' && mode !== 'chosen') {
       refuseForm(422);
       return { values, message: 'Choose which pages the header lists.' };
@@ -71,13 +84,33 @@ export const saveSiteSettings = editorForm({
     }
     return [...kept, { name: 'header navigation', value: navigation }];
   },
-  run: async ({ values, mode, position, version }): Promise<SettingsFormState> => {
+  run: async ({ values, mode, position, version, finding, find }): Promise<SettingsFormState> => {
     const { navigation } = values;
     const ordered = navigation
       .map((id, index) => ({ id: Number(id), index, at: position(id) }))
       .filter((entry) => Number.isSafeInteger(entry.id) && entry.id > 0)
-      .sort((a, b) => a.at - b.at || a.index - b.index)
+      .sort((a, b) => (a.at || 100) - (b.at || 100) || a.index - b.index)
       .map((entry) => entry.id);
+    if (finding) {
+      // The picker's search: the form comes back as typed, with the pages ticked (in their
+      // order) and what the search found; nothing is saved (issue 25: a search that reloaded
+      // the screen threw away what was typed above it).
+      const store = contentStore();
+      const [ticked, found] = await Promise.all([
+        store.publishedByIds(ordered),
+        store.findPublishedPages(find),
+      ]);
+      ticked.sort((a, b) => ordered.indexOf(a.id) - ordered.indexOf(b.id));
+      const tickedIds = new Set(ticked.map((page) => page.id));
+      return {
+        values,
+        picker: {
+          find,
+          offered: [...ticked, ...found.filter((page) => !tickedIds.has(page.id))],
+          version,
+        },
+      };
+    }
     // A page unpublished since the form was made (or an id nobody offered) is not dropped
     // silently: the header would lose links the editor thinks they chose.
     if (mode === 'chosen') {
