@@ -57,11 +57,8 @@ function UsedOn({ use }: { use: MediaUse | undefined }) {
       {use.shown.map((page, index) => (
         <span key={page.slug}>
           {index > 0 ? ', ' : ''}
-          <a href={previewPath(page.slug)}>{`/${page.slug}`}</a> (
-          {[page.published ? 'published' : '', page.draft ? 'draft' : '']
-            .filter(Boolean)
-            .join(', ')}
-          )
+          <a href={previewPath(page.slug)}>{`/${page.slug}`}</a>
+          {` (${[page.published ? 'published' : '', page.draft ? 'draft' : ''].filter(Boolean).join(', ')})`}
         </span>
       ))}
       {more > 0 ? (use.pages > USES_COUNTED ? ' and more' : ` and ${more} more`) : ''}

@@ -57,6 +57,22 @@ describe('cacheKeyOf', () => {
 });
 
 describe('render cache', () => {
+  test('the gzip copy a miss answered (brotli made after it) is still current: 304 with its tag', async () => {
+    const h = harness();
+    const both = 'gzip, deflate, br';
+    const first = await h.get('/about', { 'accept-encoding': both });
+    expect(first.headers.get('x-folio-cache')).toBe('miss');
+    const etag = first.headers.get('etag') ?? '';
+    expect(etag).toMatch(/-gz"$/);
+    const again = await h.get('/about', { 'accept-encoding': both, 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(etag);
+    // A client that takes only brotli holds no gzip copy it may use: it gets the body.
+    const brOnly = await h.get('/about', { 'accept-encoding': 'br', 'if-none-match': etag });
+    expect(brOnly.status).toBe(200);
+    expect(brOnly.headers.get('content-encoding')).toBe('br');
+  });
+
   test('a second request is a hit with the same strong ETag; a matching ETag gets 304', async () => {
     const h = harness();
     const first = await h.get('/about', { 'accept-encoding': 'gzip' });

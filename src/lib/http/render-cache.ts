@@ -329,6 +329,14 @@ export function createRenderCache({
     const variant = encoding === 'br' ? withBrotli(entry) : entry.variants[encoding];
     if (clientCopyIsCurrent(request, variant.etag))
       return new Response(null, { status: 304, headers: variant.notModified });
+    // The miss that rendered this entry answered gzip (brotli came after): a client holding
+    // that copy, which it may still take, has a current one. 304, naming its copy's tag.
+    if (
+      encoding === 'br' &&
+      chooseEncoding(accepted, true, false) === 'gzip' &&
+      clientCopyIsCurrent(request, entry.variants.gzip.etag)
+    )
+      return new Response(null, { status: 304, headers: entry.variants.gzip.notModified });
     return new Response(request.method === 'HEAD' ? null : variant.blob, {
       status: 200,
       headers: variant.headers,
