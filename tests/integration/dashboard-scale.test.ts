@@ -158,4 +158,21 @@ describe(`the media library at ${PAGES} pages and ${IMAGES} images on ${TEST_ENG
     expect(imagesIn(wombats).sort()).toEqual([7, 57, 107].map(hashOf).sort());
     expect(plain(wombats)).toContain('3 of 130 images');
   });
+
+  // Hostile pass: a hand-made cursor holding a NUL was a 500 on PostgreSQL (it refuses NUL in
+  // a parameter); a lone surrogate is not UTF-8 either. Both are no cursor: the first page.
+  test('a cursor holding a control character or a lone surrogate is the first page, never a 500', async () => {
+    const cursor = (value: unknown[]) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const first = rowsIn(await screen('/preview'));
+    for (const pathname of [
+      `/preview?after=${cursor(['2026-11-26T09:25:33.712Z', '\u0000'])}`,
+      `/preview?sort=title&before=${cursor(['a\u0000', 'b'])}`,
+      `/preview?after=${cursor(['2026-11-26T09:25:33.712Z', '\ud800'])}`,
+    ])
+      expect(rowsIn(await screen(pathname)), pathname).toEqual(
+        pathname.includes('sort=title') ? rowsIn(await screen('/preview?sort=title')) : first,
+      );
+    await screen(`/preview?media&after=${cursor(['2026-11-26T09:35:14.885Z\u0000', 32])}`);
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
 });

@@ -43,6 +43,16 @@ export function cursorParam(cursor: PageCursor): string {
   return Buffer.from(JSON.stringify([cursor.key, cursor.slug])).toString('base64url');
 }
 
+/**
+ * Whether a cursor's text could be a key Folio wrote: no control characters (PostgreSQL refuses
+ * a NUL in a parameter, and answered a hand-made cursor holding one with a 500: hostile pass)
+ * and no lone surrogates (not UTF-8).
+ */
+export function isCursorText(value: unknown): value is string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+  return typeof value === 'string' && value.isWellFormed() && !/[\u0000-\u001f\u007f]/.test(value);
+}
+
 /** The cursor a query parameter names, or null for anything else (a page 1 then). */
 export function parseCursor(direction: PageCursor['direction'], value: string | null) {
   if (!value || value.length > 2000) return null;
@@ -51,8 +61,8 @@ export function parseCursor(direction: PageCursor['direction'], value: string | 
     if (
       Array.isArray(parsed) &&
       parsed.length === 2 &&
-      typeof parsed[0] === 'string' &&
-      typeof parsed[1] === 'string'
+      isCursorText(parsed[0]) &&
+      isCursorText(parsed[1])
     )
       return { direction, key: parsed[0], slug: parsed[1] } satisfies PageCursor;
   } catch {

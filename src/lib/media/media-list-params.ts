@@ -1,6 +1,7 @@
 // Owns what the media library's list is asked and answers (media-list.ts runs it): the query,
 // the keyset cursor as a query parameter, the sizes. No database here: the library's
 // component reads and writes its addresses with these.
+import { isCursorText } from '../content/page-list-params';
 import type { MediaItem } from './media-refs';
 
 /**
@@ -63,7 +64,7 @@ export function parseMediaCursor(
     if (
       Array.isArray(parsed) &&
       parsed.length === 2 &&
-      typeof parsed[0] === 'string' &&
+      isCursorText(parsed[0]) &&
       Number.isSafeInteger(parsed[1])
     )
       return { direction, key: parsed[0], id: parsed[1] as number };
