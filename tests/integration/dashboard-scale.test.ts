@@ -175,4 +175,13 @@ describe(`the media library at ${PAGES} pages and ${IMAGES} images on ${TEST_ENG
     await screen(`/preview?media&after=${cursor(['2026-11-26T09:35:14.885Z\u0000', 32])}`);
     expect(folio.unexpectedErrors()).toEqual([]);
   });
+
+  // Hostile pass: a search of only punctuation or emoji was dropped without a word.
+  test('a search with no word in it says so, and lists every page or image', async () => {
+    const pages = plain(await screen(`/preview?q=${encodeURIComponent('😀 (^)')}`));
+    expect(pages).toContain('search looks for words and numbers, and “😀 (^)” has none');
+    const images = plain(await screen('/preview?media&q=*'));
+    expect(images).toContain('search looks for words and numbers, and “*” has none');
+    expect(plain(await screen('/preview?q=wombat'))).not.toContain('has none');
+  });
 });

@@ -9,7 +9,12 @@ import type {
   PageState,
 } from '../../lib/content/content';
 import { formatUtc } from '../../lib/content/dates';
-import { COUNT_LIMIT, cursorParam, parseCursor } from '../../lib/content/page-list-params';
+import {
+  COUNT_LIMIT,
+  cursorParam,
+  parseCursor,
+  searchIsWordless,
+} from '../../lib/content/page-list-params';
 import { previewPath, publicPath } from '../../lib/http/routes';
 import { LocalTime } from './local-time';
 
@@ -110,6 +115,9 @@ export function Dashboard({ list, query }: { list: PageListResult; query: Dashbo
       </search>
       <p className="dashboard-count" role="status">
         {filtered ? `${countText(list.matching)} of ${counts.all} pages` : `${counts.all} pages`}
+        {searchIsWordless(query.q)
+          ? `: search looks for words and numbers, and “${query.q.trim()}” has none`
+          : ''}
       </p>
       {shown.length === 0 ? (
         <p>

@@ -3,6 +3,7 @@
 // that shows it, and delete — refused while a page uses it. Search and the pager are GET
 // addresses, so they work without JavaScript and can be bookmarked.
 import { formatUtc } from '../../lib/content/dates';
+import { searchIsWordless } from '../../lib/content/page-list-params';
 import { MEDIA_LIBRARY, PREVIEW_DASHBOARD, previewPath } from '../../lib/http/routes';
 import {
   MEDIA_MATCHES_COUNTED,
@@ -111,6 +112,9 @@ export function MediaLibrary({
         {searching
           ? `${list.matching > MEDIA_MATCHES_COUNTED ? `More than ${MEDIA_MATCHES_COUNTED}` : list.matching} of ${imagesText(list.total)}`
           : imagesText(list.total)}
+        {searchIsWordless(query.q)
+          ? `: search looks for words and numbers, and “${query.q.trim()}” has none`
+          : ''}
       </p>
       {list.items.length === 0 && searching ? (
         <p>

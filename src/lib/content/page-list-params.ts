@@ -70,3 +70,18 @@ export function parseCursor(direction: PageCursor['direction'], value: string | 
   }
   return null;
 }
+
+/** A search's words beyond this many are ignored (each is one index lookup). */
+const MAX_TERMS = 8;
+
+/**
+ * The words of a search, for the engine's full-text query: letters and digits only, so nothing
+ * an editor types is ever query syntax. Each word matches as a prefix ("pub" finds "publish").
+ */
+export function searchTerms(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
+}
+
+/** Text typed in a search box that holds no word to search for (`😀`, `*`): every row is shown. */
+export const searchIsWordless = (text: string) =>
+  text.trim() !== '' && searchTerms(text).length === 0;

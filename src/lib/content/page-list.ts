@@ -14,20 +14,13 @@ import {
   type PageListResult,
   type PageListState,
   PICKER_RESULTS,
+  searchTerms,
 } from './page-list-params';
 import { type ListingRow, toListing } from './rows';
+
 import type { PageState } from './types';
 
-/** A search's words beyond this many are ignored (each is one index lookup). */
-const MAX_TERMS = 8;
-
-/**
- * The words of a search, for the engine's full-text query: letters and digits only, so nothing
- * an editor types is ever query syntax. Each word matches as a prefix ("pub" finds "publish").
- */
-export function searchTerms(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
-}
+export { searchTerms };
 
 /** The engine's full-text query for these terms (each a prefix; all must match). */
 export function ftsQuery(engine: Engine, terms: readonly string[]): string {
