@@ -111,9 +111,8 @@ function postgresTemplate(): Promise<string> {
   return migratedTemplate;
 }
 
-/** A new database copied from the migrated template (PostgreSQL). */
-async function migratedPostgresDatabase(): Promise<ThrowAwayDatabase> {
-  const template = await postgresTemplate();
+/** A new throw-away PostgreSQL database copied from `template`. */
+async function postgresCopyOf(template: string): Promise<ThrowAwayDatabase> {
   const name = `folio_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new SQL(POSTGRES_ADMIN_URL, { max: 1 });
   try {
@@ -122,6 +121,11 @@ async function migratedPostgresDatabase(): Promise<ThrowAwayDatabase> {
     await admin.close();
   }
   return postgresThrowAway(name);
+}
+
+/** A new database copied from the migrated template (PostgreSQL). */
+async function migratedPostgresDatabase(): Promise<ThrowAwayDatabase> {
+  return postgresCopyOf(await postgresTemplate());
 }
 
 /**
@@ -165,14 +169,7 @@ export async function seededThrowAwayDatabase(
     copyFileSync(template, made.file as string);
     return made;
   }
-  const name = `folio_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new SQL(POSTGRES_ADMIN_URL, { max: 1 });
-  try {
-    await admin.unsafe(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
-  } finally {
-    await admin.close();
-  }
-  return postgresThrowAway(name);
+  return postgresCopyOf(template);
 }
 
 /** A migrated throw-away database, opened; `dispose` closes and drops it. */

@@ -53,22 +53,25 @@ export function isCursorText(value: unknown): value is string {
   return typeof value === 'string' && value.isWellFormed() && !/[\u0000-\u001f\u007f]/.test(value);
 }
 
-/** The cursor a query parameter names, or null for anything else (a page 1 then). */
-export function parseCursor(direction: PageCursor['direction'], value: string | null) {
-  if (!value || value.length > 2000) return null;
+/**
+ * A cursor parameter's two parts (base64url JSON of `[key, second]`), or null for anything
+ * else: a hand-edited address shows the first page. The dashboard's and the library's cursors.
+ */
+export function cursorParts(value: string | null, maxLength: number): [unknown, unknown] | null {
+  if (!value || value.length > maxLength) return null;
   try {
     const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(parsed) &&
-      parsed.length === 2 &&
-      isCursorText(parsed[0]) &&
-      isCursorText(parsed[1])
-    )
-      return { direction, key: parsed[0], slug: parsed[1] } satisfies PageCursor;
+    return Array.isArray(parsed) && parsed.length === 2 ? [parsed[0], parsed[1]] : null;
   } catch {
-    // Not base64url JSON: a hand-edited address shows the first page.
+    return null;
   }
-  return null;
+}
+
+/** The cursor a query parameter names, or null for anything else (a page 1 then). */
+export function parseCursor(direction: PageCursor['direction'], value: string | null) {
+  const parts = cursorParts(value, 2000);
+  if (!parts || !isCursorText(parts[0]) || !isCursorText(parts[1])) return null;
+  return { direction, key: parts[0], slug: parts[1] } satisfies PageCursor;
 }
 
 /** A search's words beyond this many are ignored (each is one index lookup). */

@@ -1,7 +1,7 @@
 // Owns what the media library's list is asked and answers (media-list.ts runs it): the query,
 // the keyset cursor as a query parameter, the sizes. No database here: the library's
 // component reads and writes its addresses with these.
-import { isCursorText } from '../content/page-list-params';
+import { cursorParts, isCursorText } from '../content/page-list-params';
 import type { MediaItem } from './media-refs';
 
 /**
@@ -58,18 +58,7 @@ export function parseMediaCursor(
   direction: MediaCursor['direction'],
   value: string | null,
 ): MediaCursor | null {
-  if (!value || value.length > 200) return null;
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(parsed) &&
-      parsed.length === 2 &&
-      isCursorText(parsed[0]) &&
-      Number.isSafeInteger(parsed[1])
-    )
-      return { direction, key: parsed[0], id: parsed[1] as number };
-  } catch {
-    // Not base64url JSON: a hand-edited address shows the first page.
-  }
-  return null;
+  const parts = cursorParts(value, 200);
+  if (!parts || !isCursorText(parts[0]) || !Number.isSafeInteger(parts[1])) return null;
+  return { direction, key: parts[0], id: parts[1] as number };
 }
