@@ -4,7 +4,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { BODY_MAX } from '../../src/lib/content/field-limits';
 import { SEED_DRAFT_MARKERS } from '../../src/lib/content/seed';
-import { EDITOR, expect, requestsInFlight, test, watchPageErrors } from './fixtures';
+import { bodyEditor, EDITOR, expect, requestsInFlight, test, watchPageErrors } from './fixtures';
 
 const editorStatus = (page: Page) => page.locator('.editor-status');
 const livePreview = (page: Page) =>
@@ -50,7 +50,7 @@ test('typed text autosaves a few seconds after typing stops, and is there after 
   await seedPage({ slug, title: 'Autosave page', body: 'Published text.' });
   await signIn(page);
   await openEditor(page, slug);
-  await page.getByLabel('Body (Markdown)').fill('Autosaved text AUTOSAVE-MARK.');
+  await bodyEditor(page).fill('Autosaved text AUTOSAVE-MARK.');
   await expect(editorStatus(page)).toHaveText('Unsaved changes');
   await autosaveNow(page);
   await expect(editorStatus(page)).toContainText('Saved ', { timeout: 10_000 });
@@ -60,7 +60,7 @@ test('typed text autosaves a few seconds after typing stops, and is there after 
   // An autosave is a draft: visitors still get the published text.
   expect(await (await request.get(`/${slug}`)).text()).not.toContain('AUTOSAVE-MARK');
   await page.reload();
-  await expect(page.getByLabel('Body (Markdown)')).toHaveValue('Autosaved text AUTOSAVE-MARK.');
+  await bodyEditor(page).expectText('Autosaved text AUTOSAVE-MARK.');
   await expect(editorStatus(page)).toContainText('Saved ');
 });
 
@@ -75,7 +75,7 @@ test('the page beside the form follows the typing: a new heading shows within a 
   await openEditor(page, slug);
   await expect(livePreview(page).locator('article')).toContainText('Before.');
   const started = Date.now();
-  await page.getByLabel('Body (Markdown)').fill('## A heading typed just now\n\nAnd *a line*.');
+  await bodyEditor(page).fill('## A heading typed just now\n\nAnd *a line*.');
   // The issue's "within a second" holds on a quiet machine (the annotation below records it);
   // the bound here is looser so that a busy one does not fail it, and still under autosave's
   // wait: what shows is the preview following the typing, not the result of a save.
@@ -105,7 +105,7 @@ test('the preview replaces only the block an edit changed, and a late answer nev
   await signIn(page);
   await openEditor(page, slug);
   const pane = livePreview(page).locator('article');
-  const body = page.getByLabel('Body (Markdown)');
+  const body = bodyEditor(page);
   await body.fill('First paragraph.\n\n```ts\nconst kept = 1;\n```\n\nLast paragraph one.');
   await expect(pane).toContainText('Last paragraph one.');
   // The untouched blocks' elements are marked: an edit elsewhere must leave them in place.
@@ -158,7 +158,7 @@ test('leaving with unsaved text asks first; staying keeps every word', async ({
   await seedPage({ slug, title: 'Leave page', body: 'Saved words.' });
   await signIn(page);
   await openEditor(page, slug);
-  await page.getByLabel('Body (Markdown)').fill('Words not saved yet.');
+  await bodyEditor(page).fill('Words not saved yet.');
   const asked: string[] = [];
   page.once('dialog', (dialog) => {
     asked.push(dialog.message());
@@ -170,7 +170,7 @@ test('leaving with unsaved text asks first; staying keeps every word', async ({
     .click();
   expect(asked).toEqual(['You have unsaved changes on this page. Leave without saving them?']);
   await expect(page).toHaveURL(new RegExp(`/preview/${slug}\\?edit$`));
-  await expect(page.getByLabel('Body (Markdown)')).toHaveValue('Words not saved yet.');
+  await bodyEditor(page).expectText('Words not saved yet.');
   // Closing the tab (or reloading) is asked by the browser itself.
   const beforeUnload = page.waitForEvent('dialog');
   await page.close({ runBeforeUnload: true });
@@ -191,11 +191,11 @@ test('a body too long to save is never sent: the editor says so and keeps every 
   await openEditor(page, slug);
   const inFlight = requestsInFlight(page);
   const long = `${'word '.repeat(BODY_MAX / 5)}and more`;
-  await page.getByLabel('Body (Markdown)').fill(long);
+  await bodyEditor(page).fill(long);
   await page.getByRole('button', { name: 'Save draft' }).click();
   await expect(page.getByRole('alert')).toContainText('Not saved: the body is');
   await expect(page).toHaveURL(new RegExp(`/preview/${slug}\\?edit$`));
-  expect((await page.getByLabel('Body (Markdown)').inputValue()).length).toBe(long.length);
+  expect((await bodyEditor(page).text()).length).toBe(long.length);
   // Autosave holds back too: the stored draft is untouched.
   await wellPastAutosave(page, inFlight);
   expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe('Short.');
@@ -206,7 +206,7 @@ test('Ctrl+S saves the draft at once', async ({ page, signIn, seedPage, store })
   await seedPage({ slug, title: 'Shortcut page', body: 'Before.' });
   await signIn(page);
   await openEditor(page, slug);
-  await page.getByLabel('Body (Markdown)').fill('Saved with the keyboard.');
+  await bodyEditor(page).fill('Saved with the keyboard.');
   await page.keyboard.press('Control+s');
   // Only the form Ctrl+S submits lands on notice=saved (an autosave leaves the address alone):
   // the bound is a busy machine's round trip to the server, looser than the 2 s it was.
@@ -214,7 +214,7 @@ test('Ctrl+S saves the draft at once', async ({ page, signIn, seedPage, store })
   expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
     'Saved with the keyboard.',
   );
-  await expect(page.getByLabel('Body (Markdown)')).toHaveValue('Saved with the keyboard.');
+  await bodyEditor(page).expectText('Saved with the keyboard.');
 });
 
 /**
@@ -233,7 +233,7 @@ async function firstTabSaves(
   await signIn(second);
   await openEditor(first, slug);
   await openEditor(second, slug);
-  await first.getByLabel('Body (Markdown)').fill('Text from the first tab.');
+  await bodyEditor(first).fill('Text from the first tab.');
   await autosaveNow(first);
   await expect(editorStatus(first)).toContainText('Saved ', { timeout: 10_000 });
   return { second, problems, inFlight: requestsInFlight(second) };
@@ -248,7 +248,7 @@ test("a second tab's stale autosave never overwrites the first's text; it shows 
   const slug = 'e2e-two-tabs';
   await seedPage({ slug, title: 'Two tabs', body: 'Base text.' });
   const { second, problems, inFlight } = await firstTabSaves(browser, signIn, slug);
-  await second.getByLabel('Body (Markdown)').fill('Text from the second tab.');
+  await bodyEditor(second).fill('Text from the second tab.');
   await autosaveNow(second);
   await expect(second.getByRole('alert')).toContainText(
     'saved again since you opened it, by you in another tab or window',
@@ -257,7 +257,7 @@ test("a second tab's stale autosave never overwrites the first's text; it shows 
   expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
     'Text from the first tab.',
   );
-  await expect(second.getByLabel('Body (Markdown)')).toHaveValue('Text from the second tab.');
+  await bodyEditor(second).expectText('Text from the second tab.');
   // Autosave waits for the editor's decision: nothing more is sent on its own.
   await wellPastAutosave(second, inFlight);
   expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
@@ -265,7 +265,7 @@ test("a second tab's stale autosave never overwrites the first's text; it shows 
   );
   // Take theirs: the form holds the first tab's text, and the editor can go on from it.
   await second.getByRole('button', { name: 'Take theirs' }).click();
-  await expect(second.getByLabel('Body (Markdown)')).toHaveValue('Text from the first tab.');
+  await bodyEditor(second).expectText('Text from the first tab.');
   expect(problems.flatMap((collected) => collected())).toEqual([]);
 });
 
@@ -280,7 +280,7 @@ test("a second tab's refused Publish stops its autosave too: the first tab's dra
   const slug = 'e2e-two-tabs-publish';
   await seedPage({ slug, title: 'Two tabs, publish', body: 'Base text.' });
   const { second, problems, inFlight } = await firstTabSaves(browser, signIn, slug);
-  await second.getByLabel('Body (Markdown)').fill('Text from the second tab.\n\nTwo lines.');
+  await bodyEditor(second).fill('Text from the second tab.\n\nTwo lines.');
   await second.getByRole('button', { name: 'Publish', exact: true }).click();
   await expect(second.getByRole('alert').first()).toContainText('since you opened it', {
     timeout: 10_000,
@@ -290,9 +290,7 @@ test("a second tab's refused Publish stops its autosave too: the first tab's dra
   expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
     'Text from the first tab.',
   );
-  await expect(second.getByLabel('Body (Markdown)')).toHaveValue(
-    'Text from the second tab.\n\nTwo lines.',
-  );
+  await bodyEditor(second).expectText('Text from the second tab.\n\nTwo lines.');
   expect(problems.flatMap((collected) => collected())).toEqual([]);
 });
 
@@ -310,7 +308,7 @@ test('after a refused Publish, the text autosaves once and the editor settles', 
   await openEditor(page, slug);
   const inFlight = requestsInFlight(page);
   const missing = `/media/${'c'.repeat(32)}`;
-  await page.getByLabel('Body (Markdown)').fill(`First line.\n\n![A lost image](${missing})`);
+  await bodyEditor(page).fill(`First line.\n\n![A lost image](${missing})`);
   await page.getByRole('button', { name: 'Publish', exact: true }).click();
   await expect(page.getByText('Not published: the page names an image').first()).toBeVisible();
   // The refused text autosaves once (its wait passed at once on the page's clock)…
@@ -434,11 +432,13 @@ for (const javaScriptEnabled of [true, false]) {
       await seedPage({ slug, title: 'Preview button', body: 'Before.' });
       await signIn(page);
       await page.goto(`/preview/${slug}?edit`);
-      await page.getByLabel('Body (Markdown)').fill('Typed: **PREVIEW-MARK**');
+      await bodyEditor(page, { javaScript: javaScriptEnabled }).fill('Typed: **PREVIEW-MARK**');
       if (!javaScriptEnabled)
         await page.getByRole('button', { name: 'Preview', exact: true }).click();
       await expect(livePreview(page).locator('article strong')).toHaveText('PREVIEW-MARK');
-      await expect(page.getByLabel('Body (Markdown)')).toHaveValue('Typed: **PREVIEW-MARK**');
+      await bodyEditor(page, { javaScript: javaScriptEnabled }).expectText(
+        'Typed: **PREVIEW-MARK**',
+      );
       expect(await (await request.get(`/${slug}`)).text()).not.toContain('PREVIEW-MARK');
     });
   });

@@ -11,6 +11,7 @@ import {
   type BrowserContext,
   test as base,
   expect,
+  type Locator,
   type Page,
   type Request,
 } from '@playwright/test';
@@ -198,4 +199,113 @@ export const PAGE_DATA_URL = new RegExp(`[?&]${PAGE_DATA_PARAM}=`);
 export function pageDataPathOf(url: string): string | null {
   const parsed = new URL(url);
   return parsed.searchParams.has(PAGE_DATA_PARAM) ? parsed.pathname : null;
+}
+
+/**
+ * The page body's Markdown editor (CodeMirror, once the page has hydrated): it is a
+ * contenteditable, not a text box, so Playwright's `inputValue()` and `toHaveValue` cannot read
+ * it and `fill` would go through the DOM line by line. `fill`, `select` and `text` talk to the
+ * editor's own state instead (what a person's typing ends in); `type` is real keystrokes.
+ * The editor is reached through CodeMirror's own DOM-to-view link (`EditorView.findFromDOM`
+ * reads the same `cmTile` property), kept here, in one place, for the tests.
+ */
+/** The body field, however the page shows it (bodyEditor). */
+export type BodyField = {
+  locator: Locator;
+  ready: () => Promise<void>;
+  text: () => Promise<string>;
+  fill: (text: string) => Promise<void>;
+  select: (anchor: number, head?: number) => Promise<void>;
+  typeAtEnd: (text: string) => Promise<void>;
+  expectText: (expected: string | RegExp) => Promise<void>;
+};
+
+export function bodyEditor(
+  page: Page,
+  { javaScript = true }: { javaScript?: boolean } = {},
+): BodyField {
+  const content = page.getByLabel('Body (Markdown)');
+  if (!javaScript) return plainBody(page);
+  type View = {
+    state: { doc: { length: number; toString(): string } };
+    dispatch: (spec: unknown) => void;
+    focus: () => void;
+  };
+  const withView = async <A, R>(fn: (view: View, arg: A) => R, arg: A): Promise<R> => {
+    const element = page.locator('.body-codemirror .cm-content');
+    await expect(element).toBeVisible();
+    const view = await element.evaluateHandle((node) => {
+      const tile = (node as unknown as { cmTile?: { root?: { view?: View } } }).cmTile;
+      if (!tile?.root?.view) throw new Error('no CodeMirror view on .cm-content');
+      return tile.root.view;
+    });
+    try {
+      return (await view.evaluate(fn as never, arg as never)) as R;
+    } finally {
+      await view.dispose();
+    }
+  };
+  const editor: BodyField = {
+    /** The content element (labelled "Body (Markdown)"). */
+    locator: content,
+    /** Waits for the editor to replace the plain text box. */
+    ready: () => expect(page.locator('.body-codemirror .cm-content')).toBeVisible(),
+    text: () => withView((view) => view.state.doc.toString(), null),
+    /** Replaces the whole text, as typing would (the page's state follows). */
+    fill: (text: string) =>
+      withView((view, value) => {
+        view.focus();
+        view.dispatch({
+          changes: { from: 0, to: view.state.doc.length, insert: value },
+          selection: { anchor: value.length },
+          userEvent: 'input.type',
+        });
+      }, text),
+    /** Puts the selection (or caret) at these offsets, with the editor focused. */
+    select: (anchor: number, head = anchor) =>
+      withView(
+        (view, [a, h]) => {
+          view.focus();
+          view.dispatch({ selection: { anchor: a, head: h } });
+        },
+        [anchor, head] as const,
+      ),
+    /** Real keystrokes at the end of the text. */
+    typeAtEnd: async (text: string) => {
+      const length = await editor.text().then((t) => t.length);
+      await editor.select(length);
+      await page.keyboard.type(text);
+    },
+    /** Waits until the editor's text is (or matches) this. */
+    expectText: (expected: string | RegExp) =>
+      typeof expected === 'string'
+        ? expect.poll(editor.text).toBe(expected)
+        : expect.poll(editor.text).toMatch(expected),
+  };
+  return editor;
+}
+
+/** The same, for a page without JavaScript: the plain text box the server renders. */
+function plainBody(page: Page): BodyField {
+  const area = page.locator('textarea#editor-body');
+  const plain: BodyField = {
+    locator: area,
+    ready: () => expect(area).toBeVisible(),
+    text: () => area.inputValue(),
+    fill: (text: string) => area.fill(text),
+    select: (anchor: number, head = anchor) =>
+      area.evaluate(
+        (node: HTMLTextAreaElement, [a, h]) => {
+          node.focus();
+          node.setSelectionRange(Math.min(a, h), Math.max(a, h));
+        },
+        [anchor, head] as const,
+      ),
+    typeAtEnd: async (text: string) => {
+      await plain.select((await area.inputValue()).length);
+      await page.keyboard.type(text);
+    },
+    expectText: (expected: string | RegExp) => expect(area).toHaveValue(expected),
+  };
+  return plain;
 }

@@ -3,7 +3,15 @@ import { createContentStore as createContentStoreFor } from '../../src/lib/conte
 import { SEED_DRAFT_MARKERS } from '../../src/lib/content/seed';
 import { openDatabase } from '../../src/lib/data/db';
 import { createPreviewLink } from '../../src/lib/share-links/share-links';
-import { databaseUrl, EDITOR, expect, sessionCookie, test, watchPageErrors } from './fixtures';
+import {
+  bodyEditor,
+  databaseUrl,
+  EDITOR,
+  expect,
+  sessionCookie,
+  test,
+  watchPageErrors,
+} from './fixtures';
 
 test('signed out, /preview answers 401 with the sign-in form and no draft content', async ({
   page,
@@ -68,7 +76,9 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page).toHaveURL(/\?edit$/);
       if (javaScriptEnabled)
         await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
-      await page.getByLabel('Body (Markdown)').fill('Changed body: DRAFT-E2E-TEXT.');
+      await bodyEditor(page, { javaScript: javaScriptEnabled }).fill(
+        'Changed body: DRAFT-E2E-TEXT.',
+      );
       await page.getByRole('button', { name: 'Save draft' }).click();
       await expect(notice(page)).toContainText('Draft saved');
       await expect(editorStatus(page)).toContainText('Saved ');
@@ -76,7 +86,9 @@ for (const javaScriptEnabled of [true, false]) {
       expect(await (await request.get(`/${slug}`)).text()).not.toContain('DRAFT-E2E-TEXT');
 
       // In the editor, Publish publishes what is on screen: saved or not.
-      await page.getByLabel('Body (Markdown)').fill('Changed body: DRAFT-E2E-TEXT, then more.');
+      await bodyEditor(page, { javaScript: javaScriptEnabled }).fill(
+        'Changed body: DRAFT-E2E-TEXT, then more.',
+      );
       await page.getByRole('button', { name: 'Publish', exact: true }).click();
       await expect(notice(page)).toContainText('Published');
       await expect(page).not.toHaveURL(/[?&]edit/);
@@ -156,10 +168,10 @@ test('two editors saving the same page: the second is refused and keeps their te
   await second.goto(`/preview/${slug}?edit`);
   await expect(first.locator('html')).toHaveAttribute('data-hydrated', 'true');
   await expect(second.locator('html')).toHaveAttribute('data-hydrated', 'true');
-  await first.getByLabel('Body (Markdown)').fill('Text from the first editor.');
+  await bodyEditor(first).fill('Text from the first editor.');
   await first.getByRole('button', { name: 'Save draft' }).click();
   await expect(notice(first)).toContainText('Draft saved');
-  await second.getByLabel('Body (Markdown)').fill('Text from the second editor.');
+  await bodyEditor(second).fill('Text from the second editor.');
   await second.getByRole('button', { name: 'Save draft' }).click();
   await expect(second.getByRole('alert')).toContainText(
     // Both tabs are the same editor's account.
@@ -169,7 +181,7 @@ test('two editors saving the same page: the second is refused and keeps their te
   const body = second.getByLabel('Saved meanwhile').getByLabel('body compared');
   await expect(body.locator('del')).toHaveText('first');
   await expect(body.locator('ins')).toHaveText('second');
-  await expect(second.getByLabel('Body (Markdown)')).toHaveValue('Text from the second editor.');
+  await bodyEditor(second).expectText('Text from the second editor.');
   // Saving again, knowingly, replaces the other version.
   await second.getByRole('button', { name: 'Save draft' }).click();
   await expect(notice(second)).toContainText('Draft saved');

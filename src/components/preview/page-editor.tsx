@@ -18,11 +18,13 @@ import {
 import { HOME_SLUG, MAX_SLUG_LENGTH } from '../../lib/http/routes';
 import { Article } from '../article';
 import { BackupNotice } from './editor/backup-notice';
+import { BodyEditor } from './editor/body-editor';
 import { ConflictPanel } from './editor/conflict-panel';
 import { EditorStatus } from './editor/editor-status';
 import { tooLongMessage } from './editor/editor-text';
 import { EditorToolbar, type LibraryImage } from './editor/editor-toolbar';
 import { FieldError } from './editor/field-error';
+import { LinkDialog } from './editor/link-dialog';
 import { LivePreviewBody } from './editor/live-preview-body';
 import { useAutosave } from './editor/use-autosave';
 import { useBodyText } from './editor/use-body-text';
@@ -78,7 +80,10 @@ export function PageEditor({
     setPendingImage({ file, others });
   }, []);
   const dragging = useImageDrop(enhanced, offerImage);
-  const { body, caretPlaced, insertImage, applyWrap } = useBodyText(setValues, update);
+  const text = useBodyText(update);
+  const { insertImage, applyWrap } = text;
+  // The link dialog, and the text it will link (read when it opens).
+  const [linking, setLinking] = useState<string | null>(null);
 
   const words = useMemo(
     () => values.body.trim().split(/\s+/).filter(Boolean).length,
@@ -205,49 +210,60 @@ export function PageEditor({
           <FieldError name="summary" message={errorOf('summary')} />
         </label>
         <div className="body-field">
-          <label htmlFor="editor-body">Body (Markdown)</label>
-          <EditorToolbar
+          <BodyEditor
+            value={values.body}
             enhanced={enhanced}
-            images={images}
-            onWrap={applyWrap}
-            onPickImage={offerImage}
-          />
-          {pendingImage ? (
-            <EditorImageUpload
-              file={pendingImage.file}
-              others={pendingImage.others}
-              maxMb={maxUploadMb}
-              onCancel={() => {
-                setPendingImage(null);
-                body.current?.focus();
+            textarea={text.body}
+            editor={text.editor}
+            invalid={invalid('body')}
+            dragging={dragging}
+            hooks={{
+              onChange: (next) => update('body', next),
+              onWrap: applyWrap,
+              onLink: () => setLinking(text.selectedText()),
+              onImage: offerImage,
+              onFocus: () => {
+                text.caretPlaced.current = true;
+              },
+            }}
+          >
+            <EditorToolbar
+              enhanced={enhanced}
+              images={images}
+              onWrap={applyWrap}
+              onLink={() => setLinking(text.selectedText())}
+              onPickImage={offerImage}
+            />
+            {pendingImage ? (
+              <EditorImageUpload
+                file={pendingImage.file}
+                others={pendingImage.others}
+                maxMb={maxUploadMb}
+                onCancel={() => {
+                  setPendingImage(null);
+                  text.focus();
+                }}
+                onUploaded={(markdown) => {
+                  insertImage(markdown);
+                  setPendingImage(null);
+                }}
+              />
+            ) : null}
+          </BodyEditor>
+          {enhanced ? (
+            <LinkDialog
+              open={linking !== null}
+              selected={linking ?? ''}
+              onInsert={(url, title) => {
+                setLinking(null);
+                text.insertLink(url, title);
               }}
-              onUploaded={(markdown) => {
-                insertImage(markdown);
-                setPendingImage(null);
+              onClose={() => {
+                setLinking(null);
+                text.focus();
               }}
             />
           ) : null}
-          <textarea
-            id="editor-body"
-            ref={body}
-            name="body"
-            value={values.body}
-            onChange={(event) => update('body', event.target.value)}
-            onFocus={() => {
-              caretPlaced.current = true;
-            }}
-            onPaste={(event) => {
-              // A copied screenshot or image: uploaded like a dropped one. Text copied from a
-              // word processor comes with a picture of itself: the text is what was meant.
-              const file = [...event.clipboardData.files].find((f) => f.type.startsWith('image/'));
-              if (!file || event.clipboardData.getData('text/plain').trim() !== '') return;
-              event.preventDefault();
-              offerImage(file);
-            }}
-            className={dragging ? 'drop-target' : undefined}
-            rows={20}
-            {...invalid('body')}
-          />
           <span className="hint">
             {words} {words === 1 ? 'word' : 'words'}, about {minutes} min to read
             {enhanced ? '. Drop or paste an image to upload it.' : ''}

@@ -1,42 +1,35 @@
-// The body's toolbar once the page is hydrated: Markdown around the selection, an image from
-// the media library or this computer, and the Markdown guide. Without JavaScript, links to the
-// guide and the library in its place.
+// The body's toolbar once the page is hydrated: Markdown around the selection, a link (the
+// dialog), an image from the media library or this computer, and the Markdown guide. Each is
+// one undo step in the editor (use-body-text.ts). Without JavaScript, links to the guide and
+// the library in its place.
 import { IMAGE_ACCEPT, imageMarkdown } from '../../../lib/media/media-refs';
-import type { Wrap } from './use-body-text';
+import { WRAPS, type Wrap } from './markdown-edits';
 
 /** An image the editor can insert (from the media library). */
 export type LibraryImage = { hash: string; alt: string; thumbnail: string };
 
-const TOOLBAR: { label: string; title: string; wrap: Wrap }[] = [
-  { label: 'B', title: 'Bold', wrap: { before: '**', after: '**', placeholder: 'bold text' } },
-  { label: 'I', title: 'Italic', wrap: { before: '_', after: '_', placeholder: 'italic text' } },
-  {
-    label: 'Link',
-    title: 'Link',
-    wrap: { before: '[', after: '](https://)', placeholder: 'link text' },
-  },
-  {
-    label: 'H2',
-    title: 'Heading',
-    wrap: { before: '## ', after: '', placeholder: 'Heading', line: true },
-  },
-  {
-    label: '• List',
-    title: 'List',
-    wrap: { before: '- ', after: '', placeholder: 'item', line: true },
-  },
-  { label: '</>', title: 'Code', wrap: { before: '`', after: '`', placeholder: 'code' } },
+// The shortcut is in the title (a tooltip) and in aria-keyshortcuts (read out with the name).
+const TOOLBAR: { label: string; title: string; wrap: Wrap; keys?: string }[] = [
+  { label: 'B', title: 'Bold', wrap: WRAPS.bold, keys: 'Control+B' },
+  { label: 'I', title: 'Italic', wrap: WRAPS.italic, keys: 'Control+I' },
+  { label: 'H2', title: 'Heading', wrap: WRAPS.heading },
+  { label: '• List', title: 'List', wrap: WRAPS.list },
+  { label: '❝ Quote', title: 'Quote', wrap: WRAPS.quote },
+  { label: '</>', title: 'Code', wrap: WRAPS.code },
 ];
 
 export function EditorToolbar({
   enhanced,
   images,
   onWrap,
+  onLink,
   onPickImage,
 }: {
   enhanced: boolean;
   images: readonly LibraryImage[];
   onWrap: (wrap: Wrap) => void;
+  /** Link: the dialog that asks for the address. */
+  onLink: () => void;
   /** A file picked from this computer, for the upload panel. */
   onPickImage: (file: File) => void;
 }) {
@@ -50,17 +43,27 @@ export function EditorToolbar({
     );
   return (
     <div className="toolbar" role="toolbar" aria-label="Formatting">
-      {TOOLBAR.map(({ label, title, wrap }) => (
+      {TOOLBAR.map(({ label, title, wrap, keys }) => (
         <button
           key={title}
           type="button"
-          title={title}
+          title={keys ? `${title} (${keys.replace('Control', 'Ctrl')})` : title}
           aria-label={title}
+          aria-keyshortcuts={keys}
           onClick={() => onWrap(wrap)}
         >
           {label}
         </button>
       ))}
+      <button
+        type="button"
+        title="Link (Ctrl+K)"
+        aria-label="Link"
+        aria-keyshortcuts="Control+K"
+        onClick={onLink}
+      >
+        Link
+      </button>
       <details className="image-menu">
         <summary title="Insert an image from the media library">Image</summary>
         <div className="image-choices">

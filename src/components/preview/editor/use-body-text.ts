@@ -1,79 +1,75 @@
-// Owns edits made to the body other than by typing: Markdown a toolbar button puts around the
-// selection, and an uploaded image's Markdown placed as a paragraph of its own. Both leave the
-// caret after what they put in.
-import { type Dispatch, type SetStateAction, useRef } from 'react';
+// Owns edits made to the body other than by typing: Markdown a toolbar button (or Ctrl/Cmd+B,
+// I) puts around the selection, a link from the link dialog, and an uploaded image's Markdown
+// placed as a paragraph of its own (markdown-edits.ts says what each puts where). In the
+// CodeMirror editor each is one transaction, so Undo takes back exactly it; in the plain text
+// box (before the editor has loaded) it goes through the form's state.
+import { useRef } from 'react';
 import type { EditorFormValues } from '../../../lib/editor/forms';
+import type { BodyEditor } from './body-codemirror';
+import {
+  type Edit,
+  imageEdit,
+  LINK_PLACEHOLDER,
+  linkEdit,
+  type Wrap,
+  wrapEdit,
+} from './markdown-edits';
 
-/** Markdown a toolbar button puts around (or before) the selection. */
-export type Wrap = { before: string; after: string; placeholder: string; line?: boolean };
+export type { Wrap };
 
-export function useBodyText(
-  setValues: Dispatch<SetStateAction<EditorFormValues>>,
-  update: (field: keyof EditorFormValues, value: string) => void,
-) {
+export function useBodyText(update: (field: keyof EditorFormValues, value: string) => void) {
   const body = useRef<HTMLTextAreaElement>(null);
+  const editor = useRef<BodyEditor | null>(null);
   // Whether the editor has been in the text box: until then an image goes at the end, not
   // at the top where an untouched caret sits.
   const caretPlaced = useRef(false);
 
-  /**
-   * Puts an uploaded image's Markdown in the body as a paragraph of its own, after the line the
-   * caret is on when it arrives (the editor may have typed elsewhere meanwhile: never inside a
-   * word), or at the end when the editor has not been in the text box.
-   */
-  const insertImage = (markdown: string) => {
-    const area = body.current;
-    const caret = area && caretPlaced.current ? area.selectionEnd : Number.POSITIVE_INFINITY;
-    let end = 0;
-    setValues((current) => {
-      const text = current.body;
-      let at = Math.min(caret, text.length);
-      if (at > 0 && text[at - 1] !== '\n') {
-        const lineEnd = text.indexOf('\n', at);
-        at = lineEnd === -1 ? text.length : lineEnd;
-      }
-      const before = text.slice(0, at);
-      const after = text.slice(at);
-      const lead =
-        before === '' || before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n';
-      const trail =
-        after === ''
-          ? '\n'
-          : after.startsWith('\n\n')
-            ? ''
-            : after.startsWith('\n')
-              ? '\n'
-              : '\n\n';
-      end = before.length + lead.length + markdown.length;
-      return { ...current, body: `${before}${lead}${markdown}${trail}${after}` };
-    });
-    requestAnimationFrame(() => {
-      body.current?.focus();
-      body.current?.setSelectionRange(end, end);
-    });
-  };
-
-  const applyWrap = (wrap: Wrap) => {
+  const apply = (make: (text: string, from: number, to: number) => Edit, userEvent: string) => {
+    const view = editor.current;
+    if (view) {
+      const { from, to } = view.selection();
+      view.apply(make(view.text(), from, to), userEvent);
+      return;
+    }
     const area = body.current;
     if (!area) return;
-    const { selectionStart: start, selectionEnd: end, value } = area;
-    const selected = value.slice(start, end) || wrap.placeholder;
-    const lineStart = wrap.line ? value.lastIndexOf('\n', start - 1) + 1 : start;
-    const before = wrap.line ? value.slice(0, lineStart) : value.slice(0, start);
-    const inserted = wrap.line
-      ? `${wrap.before}${value.slice(lineStart, end) || wrap.placeholder}`
-      : `${wrap.before}${selected}${wrap.after}`;
-    const next = `${before}${inserted}${value.slice(end)}`;
-    update('body', next);
+    const edit = make(area.value, area.selectionStart, area.selectionEnd);
+    update('body', `${area.value.slice(0, edit.from)}${edit.insert}${area.value.slice(edit.to)}`);
     requestAnimationFrame(() => {
       area.focus();
-      const caret = before.length + inserted.length - wrap.after.length;
-      area.setSelectionRange(
-        caret - (value.slice(start, end) ? 0 : wrap.placeholder.length),
-        caret,
-      );
+      area.setSelectionRange(Math.min(edit.anchor, edit.head), Math.max(edit.anchor, edit.head));
     });
   };
 
-  return { body, caretPlaced, insertImage, applyWrap };
+  /** An uploaded image, after the line the caret is on when it arrives (or at the end). */
+  const insertImage = (markdown: string) =>
+    apply(
+      (text, _from, to) => imageEdit(text, caretPlaced.current ? to : null, markdown),
+      'input.image',
+    );
+
+  const applyWrap = (wrap: Wrap) =>
+    apply((text, from, to) => wrapEdit(text, from, to, wrap), 'input.format');
+
+  /** A link over the selection; with none, `title` (or a placeholder to type over) as its text. */
+  const insertLink = (url: string, title?: string) =>
+    apply(
+      (text, from, to) => linkEdit(text, from, to, url, title || LINK_PLACEHOLDER),
+      'input.link',
+    );
+
+  /** The selected text (the link dialog says what it will link). */
+  const selectedText = () => {
+    const view = editor.current;
+    if (view) {
+      const { from, to } = view.selection();
+      return view.text().slice(from, to);
+    }
+    const area = body.current;
+    return area ? area.value.slice(area.selectionStart, area.selectionEnd) : '';
+  };
+
+  const focus = () => (editor.current ? editor.current.focus() : body.current?.focus());
+
+  return { body, editor, caretPlaced, insertImage, applyWrap, insertLink, selectedText, focus };
 }

@@ -1,6 +1,7 @@
 // Owns images dropped anywhere on the editor's page: they go to the upload panel, since a file
 // let go beside the text box must not replace the page (and whatever was typed) with the file
 // itself. Returns whether files are being dragged over the window (the text box shows it).
+// Also says which pasted data is an image to upload (the text box and the editor both ask).
 import { useEffect, useState } from 'react';
 
 export function useImageDrop(enhanced: boolean, offerImage: (file: File, others?: number) => void) {
@@ -36,4 +37,15 @@ export function useImageDrop(enhanced: boolean, offerImage: (file: File, others?
     };
   }, [enhanced, offerImage]);
   return dragging;
+}
+
+/**
+ * The image a paste carries, if it is one to upload: a copied screenshot or picture. Text copied
+ * from a word processor comes with a picture of itself: the text is what was meant.
+ */
+export function pastedImage(data: DataTransfer | null): File | null {
+  if (!data) return null;
+  const file = [...data.files].find((f) => f.type.startsWith('image/'));
+  if (!file || data.getData('text/plain').trim() !== '') return null;
+  return file;
 }

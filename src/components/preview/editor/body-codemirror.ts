@@ -1,0 +1,187 @@
+// Owns the body's CodeMirror 6 editor (decision record 0029): Markdown colouring, native
+// undo/redo that includes every toolbar action (each is one transaction, its own undo step),
+// Ctrl/Cmd+B, I, K, list and quote continuation on Enter, find and replace (Ctrl/Cmd+F), a URL
+// pasted over a selection made a link, spell-check, and images pasted or dropped handed to the
+// upload panel. Only the editor screen imports it, and only once the page has hydrated
+// (body-editor.tsx), so a visitor's page never loads it and the editor screen paints its plain
+// text box first.
+import { defaultKeymap, history, historyKeymap, isolateHistory } from '@codemirror/commands';
+import { markdownKeymap, markdownLanguage, pasteURLAsLink } from '@codemirror/lang-markdown';
+import { LanguageSupport, syntaxHighlighting } from '@codemirror/language';
+import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
+import { Annotation, Compartment, EditorState, Prec } from '@codemirror/state';
+import { EditorView, keymap } from '@codemirror/view';
+import { tagHighlighter, tags } from '@lezer/highlight';
+import { type Edit, WRAPS, type Wrap } from './markdown-edits';
+import { pastedImage } from './use-image-drop';
+
+/** What the editor tells the page about. */
+export type BodyEditorHooks = {
+  /** The text changed (typing, a command, Undo): the page's state follows. */
+  onChange: (text: string) => void;
+  /** Ctrl/Cmd+B or I: the same Markdown as the toolbar's button. */
+  onWrap: (wrap: Wrap) => void;
+  /** Ctrl/Cmd+K: the link dialog. */
+  onLink: () => void;
+  /** An image pasted (a screenshot, a copied picture): the upload panel asks for alt text. */
+  onImage: (file: File) => void;
+  onFocus: () => void;
+};
+
+/** The editor as the page sees it (body-editor.tsx and use-body-text.ts). */
+export type BodyEditor = {
+  text: () => string;
+  /** The main selection (from ≤ to). */
+  selection: () => { from: number; to: number };
+  /** Applies one edit as a single undo step and puts the caret/selection where it says. */
+  apply: (edit: Edit, userEvent: string) => void;
+  /** Replaces the text from outside (a recovered draft, their version after a conflict). */
+  setText: (text: string) => void;
+  /** The content element's attributes that follow the form (aria-invalid, describedby). */
+  setAttributes: (attributes: Record<string, string>) => void;
+  focus: () => void;
+  destroy: () => void;
+};
+
+/** Marks a change made from outside, which the page already knows about. */
+const fromPage = Annotation.define<boolean>();
+
+// Classes instead of inline styles: the colours live in preview.css with the site's variables,
+// so they follow light and dark like the rest of the editor.
+const markdownClasses = tagHighlighter([
+  { tag: tags.heading, class: 'md-heading' },
+  { tag: tags.strong, class: 'md-strong' },
+  { tag: tags.emphasis, class: 'md-emphasis' },
+  { tag: tags.strikethrough, class: 'md-strike' },
+  { tag: [tags.link, tags.url], class: 'md-link' },
+  { tag: tags.monospace, class: 'md-code' },
+  { tag: tags.quote, class: 'md-quote' },
+  { tag: [tags.processingInstruction, tags.contentSeparator], class: 'md-mark' },
+  { tag: [tags.labelName, tags.string, tags.comment], class: 'md-meta' },
+]);
+
+export function createBodyEditor(
+  parent: HTMLElement,
+  doc: string,
+  attributes: Record<string, string>,
+  hooks: BodyEditorHooks,
+  /** Where the plain text box's caret was, and whether it had focus, as the editor replaces it. */
+  carried?: { anchor: number; head: number; focused: boolean },
+): BodyEditor {
+  const contentAttributes = new Compartment();
+  const attributesOf = (extra: Record<string, string>) =>
+    EditorView.contentAttributes.of({
+      spellcheck: 'true',
+      autocorrect: 'on',
+      autocapitalize: 'sentences',
+      ...extra,
+    });
+  const run = (action: () => void) => () => {
+    action();
+    return true;
+  };
+  const view = new EditorView({
+    parent,
+    state: EditorState.create({
+      doc,
+      selection: carried
+        ? { anchor: Math.min(carried.anchor, doc.length), head: Math.min(carried.head, doc.length) }
+        : undefined,
+      extensions: [
+        history(),
+        // Before the default keymap: its Mod-i selects the syntax node around the caret.
+        Prec.high(
+          keymap.of([
+            { key: 'Mod-b', run: run(() => hooks.onWrap(WRAPS.bold)) },
+            { key: 'Mod-i', run: run(() => hooks.onWrap(WRAPS.italic)) },
+            { key: 'Mod-k', run: run(hooks.onLink) },
+          ]),
+        ),
+        keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap]),
+        // Markdown (with GitHub's tables and strikethrough, as markdown-it renders them); Enter
+        // continues a list or quote (an empty item ends it); a URL pasted over a selection makes
+        // it a link. Not lang-markdown's markdown(): it brings the HTML, CSS and JavaScript
+        // grammars for HTML inside Markdown, three times the code for colours nobody asked for.
+        new LanguageSupport(markdownLanguage, [
+          Prec.high(keymap.of(markdownKeymap)),
+          pasteURLAsLink,
+        ]),
+        syntaxHighlighting(markdownClasses),
+        search({ top: true }),
+        highlightSelectionMatches(),
+        EditorView.lineWrapping,
+        contentAttributes.of(attributesOf(attributes)),
+        EditorView.domEventHandlers({
+          paste: (event) => {
+            const file = pastedImage(event.clipboardData);
+            if (!file) return false;
+            hooks.onImage(file);
+            return true;
+          },
+          // CodeMirror would read a dropped file as text into the page; files go to the upload
+          // panel instead (use-image-drop.ts hears the drop on the window).
+          drop: (event) => event.dataTransfer?.types.includes('Files') ?? false,
+          focus: () => {
+            hooks.onFocus();
+            return false;
+          },
+        }),
+        EditorView.updateListener.of((update) => {
+          if (!update.docChanged) return;
+          if (update.transactions.every((tr) => tr.annotation(fromPage))) return;
+          hooks.onChange(update.state.doc.toString());
+        }),
+      ],
+    }),
+  });
+
+  if (carried?.focused) view.focus();
+
+  return {
+    text: () => view.state.doc.toString(),
+    selection: () => {
+      const { from, to } = view.state.selection.main;
+      return { from, to };
+    },
+    apply: (edit, userEvent) => {
+      view.dispatch({
+        changes: { from: edit.from, to: edit.to, insert: edit.insert },
+        selection: { anchor: edit.anchor, head: edit.head },
+        // Its own undo step: without it, a button pressed right after typing would be undone
+        // together with the words typed before it.
+        annotations: isolateHistory.of('full'),
+        userEvent,
+        scrollIntoView: true,
+      });
+      view.focus();
+    },
+    setText: (text) => {
+      const current = view.state.doc.toString();
+      if (current === text) return;
+      // Only the part that differs: the caret stays where it was in the unchanged text, and
+      // Undo (one step) brings back what was replaced.
+      let start = 0;
+      const shortest = Math.min(current.length, text.length);
+      while (start < shortest && current.charCodeAt(start) === text.charCodeAt(start)) start++;
+      let end = 0;
+      while (
+        end < shortest - start &&
+        current.charCodeAt(current.length - 1 - end) === text.charCodeAt(text.length - 1 - end)
+      )
+        end++;
+      view.dispatch({
+        changes: {
+          from: start,
+          to: current.length - end,
+          insert: text.slice(start, text.length - end),
+        },
+        annotations: [fromPage.of(true), isolateHistory.of('full')],
+      });
+    },
+    setAttributes: (extra) => {
+      view.dispatch({ effects: contentAttributes.reconfigure(attributesOf(extra)) });
+    },
+    focus: () => view.focus(),
+    destroy: () => view.destroy(),
+  };
+}

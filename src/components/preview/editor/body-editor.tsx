@@ -1,0 +1,159 @@
+// The body field: the plain text box the server renders (all there is without JavaScript), and
+// once the page has hydrated, the CodeMirror editor in its place (body-codemirror.ts, loaded
+// only then and only here). The form's state (`value`) stays the one source of the text: the
+// editor reports every change to it, takes changes made from outside (a recovered draft, their
+// version after a conflict), and a hidden field carries it when the form is submitted.
+import {
+  type ClipboardEvent,
+  type ReactNode,
+  type RefObject,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
+import type { BodyEditorHooks, BodyEditor as Editor } from './body-codemirror';
+import { pastedImage } from './use-image-drop';
+
+const LABEL_ID = 'editor-body-label';
+
+export function BodyEditor({
+  value,
+  enhanced,
+  textarea,
+  editor,
+  hooks,
+  invalid,
+  dragging,
+  children,
+}: {
+  value: string;
+  enhanced: boolean;
+  textarea: RefObject<HTMLTextAreaElement | null>;
+  editor: RefObject<Editor | null>;
+  hooks: BodyEditorHooks;
+  /** aria-invalid and aria-describedby while the field is refused. */
+  invalid: { 'aria-invalid'?: boolean; 'aria-describedby'?: string };
+  /** Files are being dragged over the window. */
+  dragging: boolean;
+  /** Between the label and the text: the toolbar, the image waiting for its alt text. */
+  children: ReactNode;
+}) {
+  const holder = useRef<HTMLDivElement>(null);
+  const [ready, setReady] = useState(false);
+  // The latest props for the editor's callbacks, which are made once.
+  const latest = useRef({ value, hooks });
+  latest.current = { value, hooks };
+  // The text the editor last reported: a `value` that differs came from outside.
+  const reported = useRef(value);
+  const attributes = Object.fromEntries(
+    Object.entries({ 'aria-labelledby': LABEL_ID, ...invalid })
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  );
+  const attributesKey = JSON.stringify(attributes);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: made once per page; the attributes follow in the effect below
+  useEffect(() => {
+    if (!enhanced) return;
+    let cancelled = false;
+    let made: Editor | undefined;
+    import('./body-codemirror')
+      .then(({ createBodyEditor }) => {
+        const parent = holder.current;
+        if (cancelled || !parent) return;
+        const area = textarea.current;
+        const text = latest.current.value;
+        made = createBodyEditor(
+          parent,
+          text,
+          attributes,
+          {
+            onChange: (next) => {
+              reported.current = next;
+              latest.current.hooks.onChange(next);
+            },
+            onWrap: (wrap) => latest.current.hooks.onWrap(wrap),
+            onLink: () => latest.current.hooks.onLink(),
+            onImage: (file) => latest.current.hooks.onImage(file),
+            onFocus: () => latest.current.hooks.onFocus(),
+          },
+          area
+            ? {
+                anchor: area.selectionStart,
+                head: area.selectionEnd,
+                focused: document.activeElement === area,
+              }
+            : undefined,
+        );
+        reported.current = text;
+        editor.current = made;
+        setReady(true);
+      })
+      .catch(() => {
+        // The editor's code did not load (a deploy meanwhile, a network fault): the plain text
+        // box stays, and works.
+      });
+    return () => {
+      cancelled = true;
+      made?.destroy();
+      editor.current = null;
+      setReady(false);
+    };
+  }, [enhanced]);
+
+  useEffect(() => {
+    const view = editor.current;
+    if (!ready || !view || value === reported.current) return;
+    reported.current = value;
+    view.setText(value);
+  }, [ready, value, editor]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the attributes
+  useEffect(() => {
+    if (ready) editor.current?.setAttributes(attributes);
+  }, [ready, attributesKey]);
+
+  return (
+    <>
+      {/* Without the editor, the label names the text box; with it, the editor's content
+          element names itself by this label (aria-labelledby), and a click on it focuses. */}
+      {ready ? (
+        // biome-ignore lint/a11y/noLabelWithoutControl: the editor's content element is labelled by it (aria-labelledby)
+        // biome-ignore lint/a11y/useKeyWithClickEvents: a pointer's shortcut into the editor, which the keyboard reaches by Tab
+        <label id={LABEL_ID} onClick={() => editor.current?.focus()}>
+          Body (Markdown)
+        </label>
+      ) : (
+        <label id={LABEL_ID} htmlFor="editor-body">
+          Body (Markdown)
+        </label>
+      )}
+      {children}
+      {ready ? <input type="hidden" name="body" value={value} /> : null}
+      <div
+        ref={holder}
+        className={`body-codemirror${dragging ? ' drop-target' : ''}`}
+        hidden={!ready}
+      />
+      {ready ? null : (
+        <textarea
+          id="editor-body"
+          ref={textarea}
+          name="body"
+          value={value}
+          onChange={(event) => latest.current.hooks.onChange(event.target.value)}
+          onFocus={() => latest.current.hooks.onFocus()}
+          onPaste={(event: ClipboardEvent<HTMLTextAreaElement>) => {
+            const file = pastedImage(event.clipboardData);
+            if (!file) return;
+            event.preventDefault();
+            latest.current.hooks.onImage(file);
+          }}
+          className={dragging ? 'drop-target' : undefined}
+          rows={20}
+          {...invalid}
+        />
+      )}
+    </>
+  );
+}
