@@ -277,10 +277,10 @@ export function bodyEditor(
       await page.keyboard.type(text);
     },
     /** Waits until the editor's text is (or matches) this. */
-    expectText: (expected: string | RegExp) =>
-      typeof expected === 'string'
-        ? expect.poll(editor.text).toBe(expected)
-        : expect.poll(editor.text).toMatch(expected),
+    expectText: async (expected: string | RegExp) => {
+      if (typeof expected === 'string') await expect.poll(editor.text).toBe(expected);
+      else await expect.poll(editor.text).toMatch(expected);
+    },
   };
   return editor;
 }
