@@ -1,0 +1,291 @@
+// The body's Markdown editor as a writer uses it (issue 26): every toolbar action is one undo
+// step and earlier typing stays undoable, Ctrl+B/I/K, lists and quotes continue on Enter, the
+// link dialog offers the site's pages by title, a URL pasted over a selection makes a link, a
+// 1 MB paste keeps every character, emoji and right-to-left text survive a save, and without
+// JavaScript the plain text box still saves.
+import type { Page } from '@playwright/test';
+import { BODY_MAX } from '../../src/lib/content/field-limits';
+import { bodyEditor, expect, test } from './fixtures';
+
+const status = (page: Page) => page.locator('.editor-status');
+
+async function openEditor(page: Page, slug: string) {
+  await page.goto(`/preview/${slug}?edit`);
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+  const body = bodyEditor(page);
+  await body.ready();
+  return body;
+}
+
+/** A paste as the browser delivers one: a paste event carrying the clipboard's text. */
+async function paste(page: Page, text: string) {
+  await page.locator('.body-codemirror .cm-content').evaluate((content, value) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', value);
+    content.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  }, text);
+}
+
+const toolbar = (page: Page) => page.getByRole('toolbar', { name: 'Formatting' });
+
+test('undo after each toolbar action restores the text; the typing before stays undoable', async ({
+  page,
+  signIn,
+  seedPage,
+}) => {
+  const slug = 'e2e-md-undo';
+  await seedPage({ slug, title: 'Undo page', body: 'Start.' });
+  await signIn(page);
+  const body = await openEditor(page, slug);
+  await body.typeAtEnd(' Typed words here.');
+  const typed = 'Start. Typed words here.';
+  await body.expectText(typed);
+
+  const actions: [string, RegExp][] = [
+    ['Bold', /\*\*words\*\*/],
+    ['Italic', /_words_/],
+    ['Heading', /^## Start\./],
+    ['List', /^- Start\./],
+    ['Quote', /^> Start\./],
+    ['Code', /`words`/],
+  ];
+  for (const [name, made] of actions) {
+    // "words", selected.
+    await body.select(13, 18);
+    await toolbar(page).getByRole('button', { name, exact: true }).click();
+    await body.expectText(made);
+    await page.keyboard.press('Control+z');
+    await body.expectText(typed);
+  }
+
+  // Typing and a button at once: Undo takes back the button only, then the typing.
+  await body.typeAtEnd(' More');
+  await toolbar(page).getByRole('button', { name: 'Bold', exact: true }).click();
+  await body.expectText(`${typed} More**bold text**`);
+  await page.keyboard.press('Control+z');
+  await body.expectText(`${typed} More`);
+
+  // The link dialog's insert is one step too.
+  await body.select(13, 18);
+  await toolbar(page).getByRole('button', { name: 'Link', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Insert a link' });
+  await dialog.getByLabel('Address').fill('https://example.org/words');
+  await dialog.getByLabel('Address').press('Enter');
+  await expect(dialog).toBeHidden();
+  await body.expectText(`Start. Typed [words](https://example.org/words) here. More`);
+  await page.keyboard.press('Control+z');
+  await body.expectText(`${typed} More`);
+  // Redo brings it back.
+  await page.keyboard.press('Control+y');
+  await body.expectText(/\[words\]\(https:\/\/example\.org\/words\)/);
+  await page.keyboard.press('Control+z');
+
+  // Every earlier keystroke is still in the history: Undo walks back to the saved text.
+  await expect
+    .poll(async () => {
+      await page.keyboard.press('Control+z');
+      return body.text();
+    })
+    .toBe('Start.');
+});
+
+test('Ctrl+B, Ctrl+I and Ctrl+K format the selection; Escape closes the link dialog', async ({
+  page,
+  signIn,
+  seedPage,
+}) => {
+  const slug = 'e2e-md-keys';
+  await seedPage({ slug, title: 'Keys page', body: 'one two three' });
+  await signIn(page);
+  const body = await openEditor(page, slug);
+  await body.select(0, 3);
+  await page.keyboard.press('Control+b');
+  await body.expectText('**one** two three');
+  await body.select(8, 11);
+  await page.keyboard.press('Control+i');
+  await body.expectText('**one** _two_ three');
+  // Nothing selected: the placeholder is selected, to be typed over.
+  await body.typeAtEnd(' ');
+  await page.keyboard.press('Control+b');
+  await page.keyboard.type('four');
+  await body.expectText('**one** _two_ three **four**');
+
+  await body.select(14, 19);
+  await page.keyboard.press('Control+k');
+  const dialog = page.getByRole('dialog', { name: 'Insert a link' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('Links “three”');
+  // Escape closes it, nothing inserted, and the keys go back to the text.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.locator('.body-codemirror .cm-content')).toBeFocused();
+  await body.expectText('**one** _two_ three **four**');
+  await page.keyboard.press('Control+k');
+  await dialog.getByLabel('Address').fill('https://example.org/three');
+  await dialog.getByRole('button', { name: 'Insert link' }).click();
+  await body.expectText('**one** _two_ [three](https://example.org/three) **four**');
+  await expect(page.locator('.body-codemirror .cm-content')).toBeFocused();
+});
+
+test('Enter continues a list or a quote; Enter on an empty item ends it', async ({
+  page,
+  signIn,
+  seedPage,
+}) => {
+  const slug = 'e2e-md-lists';
+  await seedPage({ slug, title: 'Lists page', body: 'Intro.' });
+  await signIn(page);
+  const body = await openEditor(page, slug);
+  await body.typeAtEnd('\n\n- one\ntwo\n');
+  await body.expectText('Intro.\n\n- one\n- two\n- ');
+  // Enter on the empty item takes its marker away: the list has ended.
+  await page.keyboard.press('Enter');
+  await body.expectText('Intro.\n\n- one\n- two\n');
+  await page.keyboard.type('\nAfter.');
+  await body.expectText('Intro.\n\n- one\n- two\n\nAfter.');
+
+  await body.typeAtEnd('\n\n1. first\nsecond\n');
+  await body.expectText(/\n\n1\. first\n2\. second\n3\. $/);
+  await page.keyboard.press('Enter');
+  await body.expectText(/\n\n1\. first\n2\. second\n$/);
+
+  await body.typeAtEnd('\n\n> quoted\nstill quoted');
+  await body.expectText(/\n\n> quoted\n> still quoted$/);
+});
+
+test('the link dialog finds a site page by title and links it', async ({
+  page,
+  signIn,
+  seedPage,
+}) => {
+  await seedPage({ slug: 'e2e-md-ferry-times', title: 'Ferry timetable', body: 'Boats.' });
+  const slug = 'e2e-md-link';
+  await seedPage({ slug, title: 'Link page', body: 'See the boats.' });
+  await signIn(page);
+  const body = await openEditor(page, slug);
+  // "the boats" selected: the link is made of it.
+  await body.select(4, 13);
+  await toolbar(page).getByRole('button', { name: 'Link', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Insert a link' });
+  await dialog.getByLabel('Or find a page on this site').fill('ferry');
+  await dialog.getByRole('button', { name: /Ferry timetable/ }).click();
+  await expect(dialog).toBeHidden();
+  await body.expectText('See [the boats](/e2e-md-ferry-times).');
+  // Nothing selected: the page's title is the link's text.
+  await body.typeAtEnd(' Also ');
+  await page.keyboard.press('Control+k');
+  await dialog.getByLabel('Or find a page on this site').fill('timetable');
+  await expect(dialog.getByRole('button', { name: /Ferry timetable/ })).toBeVisible();
+  await dialog.getByLabel('Or find a page on this site').press('Enter');
+  await body.expectText(
+    'See [the boats](/e2e-md-ferry-times). Also [Ferry timetable](/e2e-md-ferry-times)',
+  );
+  // The live preview shows it as a link visitors can follow.
+  await expect(
+    page
+      .getByRole('region', { name: 'Preview as visitors will see it' })
+      .getByRole('link', { name: 'Ferry timetable' }),
+  ).toBeVisible();
+});
+
+test('a URL pasted over a selection makes a link; elsewhere it is text', async ({
+  page,
+  signIn,
+  seedPage,
+}) => {
+  const slug = 'e2e-md-paste-url';
+  await seedPage({ slug, title: 'Paste page', body: 'Read the manual first.' });
+  await signIn(page);
+  const body = await openEditor(page, slug);
+  await body.select(9, 15);
+  await paste(page, 'https://example.org/manual');
+  await body.expectText('Read the [manual](https://example.org/manual) first.');
+  await body.typeAtEnd(' ');
+  await paste(page, 'https://example.org/plain');
+  await body.expectText(
+    'Read the [manual](https://example.org/manual) first. https://example.org/plain',
+  );
+});
+
+test('a 1 MB paste keeps every character; the most a page holds pastes and saves', async ({
+  page,
+  signIn,
+  seedPage,
+  store,
+}) => {
+  const slug = 'e2e-md-big-paste';
+  await seedPage({ slug, title: 'Big paste', body: '' });
+  await signIn(page);
+  const body = await openEditor(page, slug);
+  const line = 'A line of pasted prose, long enough to fill a page quickly. ';
+  const megabyte = `${line.repeat(Math.ceil(1_048_576 / line.length))}END`;
+  await body.select(0);
+  await paste(page, megabyte);
+  await expect.poll(async () => (await body.text()).length).toBe(megabyte.length);
+  expect(await body.text()).toBe(megabyte);
+  // More than a page holds (BODY_MAX): never sent, said so, and every character stays.
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByRole('alert')).toContainText('Not saved: the body is');
+  expect((await body.text()).length).toBe(megabyte.length);
+
+  // The most a page holds, pasted over everything: it saves, whole.
+  const most = megabyte.slice(0, BODY_MAX - 3) + 'END';
+  await body.select(0, megabyte.length);
+  await paste(page, most);
+  await expect.poll(async () => (await body.text()).length).toBe(most.length);
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(status(page)).toContainText('Saved ');
+  expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(most);
+});
+
+test('emoji and right-to-left text survive a save and a reload', async ({
+  page,
+  signIn,
+  seedPage,
+  store,
+}) => {
+  const slug = 'e2e-md-scripts';
+  await seedPage({ slug, title: 'Scripts page', body: 'Mixed:' });
+  await signIn(page);
+  const body = await openEditor(page, slug);
+  const typed = ' 👋🏽 family 👨‍👩‍👧 שלום עולם مرحبا بالعالم done';
+  await body.typeAtEnd(typed);
+  await body.expectText(`Mixed:${typed}`);
+  await page.keyboard.press('Control+s');
+  await expect(status(page)).toContainText('Saved ');
+  expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(`Mixed:${typed}`);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+  await bodyEditor(page).expectText(`Mixed:${typed}`);
+  await expect(page.getByRole('region', { name: 'Preview as visitors will see it' })).toContainText(
+    'שלום עולם مرحبا بالعالم',
+  );
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the plain text box is the body, and it saves', async ({
+    page,
+    signIn,
+    seedPage,
+    store,
+  }) => {
+    const slug = 'e2e-md-nojs';
+    await seedPage({ slug, title: 'No script page', body: 'Before.' });
+    await signIn(page);
+    await page.goto(`/preview/${slug}?edit`);
+    await expect(page.locator('.cm-content')).toHaveCount(0);
+    const body = bodyEditor(page, { javaScript: false });
+    await expect(body.locator).toBeVisible();
+    await body.fill('Saved without JavaScript: **bold** and 👋🏽 שלום.');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect(page.getByRole('status').first()).toContainText('Draft saved');
+    expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
+      'Saved without JavaScript: **bold** and 👋🏽 שלום.',
+    );
+    await body.expectText('Saved without JavaScript: **bold** and 👋🏽 שלום.');
+  });
+});
