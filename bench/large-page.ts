@@ -8,10 +8,13 @@
 // preview of its own and the autosave never fires), and times keystroke → preview showing it,
 // debounce included; then `--saves` times: one letter, its preview, Ctrl+S, and times the
 // keystroke → the status line saying "Saved …". Both are measured inside the page (keydown to
-// the DOM change), printed as median and p95. Everything goes to 127.0.0.1; the server is
-// stopped by PID and its database dropped. Kept out of `bun run check`.
+// the DOM change), printed as median and p95. Every keystroke is also timed to the character
+// painted in the body's editor (CodeMirror, issue 26: keydown → the editor's DOM changed → the
+// next frame). Last, the JavaScript (gzip) the editor screen loads, against what a visitor's
+// view of the same page loads. Run it at 200 lines too (`--lines 200`). Everything goes to
+// 127.0.0.1; the server is stopped by PID and its database dropped. Kept out of `bun run check`.
 import { parseArgs } from 'node:util';
-import { chromium } from '@playwright/test';
+import { type BrowserContext, chromium } from '@playwright/test';
 import { createContentStore } from '../src/lib/content/content';
 import { addEditor } from '../src/lib/editors/accounts';
 import { createThrowAwayDatabase } from '../tests/databases';
@@ -47,9 +50,46 @@ const summary = (times: number[]) => {
   return { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), max: sorted.at(-1) ?? 0 };
 };
 
+/**
+ * The scripts a view of `url` loads once settled (gzip, as bench/run.ts counts the budget), and
+ * how much of it is the Markdown editor's chunk. Signed in (the editor) or not (a visitor).
+ */
+async function javaScriptOf(url: string, signedIn: boolean) {
+  const context = signedIn ? editorContext : await browser.newContext();
+  const page = await context.newPage();
+  const sizes: { name: string; gzip: number }[] = [];
+  const pending: Promise<void>[] = [];
+  page.on('requestfinished', (request) => {
+    if (request.resourceType() !== 'script') return;
+    pending.push(
+      (async () => {
+        const body = await (await request.response())?.body().catch(() => null);
+        if (body)
+          sizes.push({
+            name: new URL(request.url()).pathname,
+            gzip: Bun.gzipSync(new Uint8Array(body)).length,
+          });
+      })(),
+    );
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  if (signedIn) await page.locator('.body-codemirror .cm-content').waitFor();
+  await page.waitForLoadState('networkidle');
+  await Promise.all(pending);
+  await page.close();
+  return {
+    files: sizes.length,
+    gzip: sizes.reduce((total, script) => total + script.gzip, 0),
+    editorChunk: sizes
+      .filter((script) => script.name.includes('body-codemirror'))
+      .reduce((total, script) => total + script.gzip, 0),
+  };
+}
+
 const database = await createThrowAwayDatabase('sqlite');
 const folio = await startFolio({ database });
 const browser = await chromium.launch(CHROMIUM_LAUNCH);
+let editorContext: BrowserContext;
 try {
   const db = await folio.database();
   await addEditor(db, EDITOR.email, EDITOR.password);
@@ -62,7 +102,8 @@ try {
     `page: ${body.split('\n').length} lines, ${(body.length / 1024).toFixed(0)} KB of Markdown, ${(body.match(/^```\w/gm) ?? []).length} code blocks`,
   );
 
-  const page = await (await browser.newContext()).newPage();
+  editorContext = await browser.newContext();
+  const page = await editorContext.newPage();
   page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
   await page.goto(`${folio.url}/preview`);
   await page.getByLabel('Email').fill(EDITOR.email);
@@ -72,25 +113,46 @@ try {
   await page.goto(`${folio.url}/preview/${SLUG}?edit`);
   await page.getByText('(updates as you type)').waitFor({ timeout: 30_000 });
 
-  // Every keydown is timed from here on.
+  await page.locator('.body-codemirror .cm-content').waitFor();
+  // Every keydown is timed from here on: to the preview (below), and to the character painted
+  // in the editor — the first change of the editor's DOM after the key, then the next frame.
   await page.evaluate(() => {
-    const timed = window as unknown as { lastKeydown: number };
+    const timed = window as unknown as { lastKeydown: number; painted: number[] };
+    timed.painted = [];
+    const content = document.querySelector('.body-codemirror .cm-content');
+    if (!content) throw new Error('no editor');
     window.addEventListener(
       'keydown',
-      () => {
-        timed.lastKeydown = performance.now();
+      (event) => {
+        const started = performance.now();
+        timed.lastKeydown = started;
+        if (event.key.length !== 1 || event.ctrlKey) return;
+        const observer = new MutationObserver(() => {
+          observer.disconnect();
+          requestAnimationFrame(() =>
+            setTimeout(() => timed.painted.push(performance.now() - started)),
+          );
+        });
+        observer.observe(content, { childList: true, subtree: true, characterData: true });
       },
       true,
     );
   });
   /** The caret after the mark and what was typed there (a save's re-render may move it). */
   const placeCaret = (typed: string) =>
-    page.evaluate((text) => {
-      const area = document.querySelector<HTMLTextAreaElement>('#editor-body');
-      if (!area) throw new Error('no body field');
-      const at = area.value.indexOf(text) + text.length;
-      area.focus();
-      area.setSelectionRange(at, at);
+    page.locator('.body-codemirror .cm-content').evaluate((content, text) => {
+      // CodeMirror's view, as EditorView.findFromDOM finds it (tests/e2e/fixtures.ts too).
+      type View = {
+        state: { doc: { toString(): string } };
+        dispatch: (spec: unknown) => void;
+        focus: () => void;
+      };
+      const view = (content as unknown as { cmTile?: { root?: { view?: View } } }).cmTile?.root
+        ?.view;
+      if (!view) throw new Error('no editor');
+      const at = view.state.doc.toString().indexOf(text) + text.length;
+      view.focus();
+      view.dispatch({ selection: { anchor: at }, scrollIntoView: true });
     }, typed);
   await placeCaret(MARK);
 
@@ -143,12 +205,18 @@ try {
     saves.push(await timeUntil('.editor-status', 'Saved '));
     await page.waitForTimeout(PAUSE_MS);
   }
+  const painted = await page.evaluate(() =>
+    (window as unknown as { painted: number[] }).painted.slice(2),
+  );
   const stored = await createContentStore(db).getPage(SLUG, { draft: true });
   if (!stored?.bodyMarkdown.includes(`${MARK}${typed}`))
     throw new Error('the last save is not in the database');
 
   const p = summary(previews);
   const s = summary(saves);
+  const e = summary(painted);
+  const editorJs = await javaScriptOf(`${folio.url}/preview/${SLUG}?edit`, true);
+  const visitorJs = await javaScriptOf(`${folio.url}/${SLUG}`, false);
   console.log(
     `\n${LINES}-line page, SQLite: ${KEYS} keystrokes, ${SAVES} saves (median / p95 / worst)\n`,
   );
@@ -158,7 +226,13 @@ try {
     `| keystroke → preview (debounce included) | ${p.p50.toFixed(0)} ms | ${p.p95.toFixed(0)} ms | ${p.max.toFixed(0)} ms |`,
   );
   console.log(
+    `| keystroke → character painted in the editor (${painted.length}) | ${e.p50.toFixed(0)} ms | ${e.p95.toFixed(0)} ms | ${e.max.toFixed(0)} ms |`,
+  );
+  console.log(
     `| Ctrl+S → "Saved" | ${s.p50.toFixed(0)} ms | ${s.p95.toFixed(0)} ms | ${s.max.toFixed(0)} ms |`,
+  );
+  console.log(
+    `\nJavaScript (gzip): the editor screen ${(editorJs.gzip / 1024).toFixed(1)} KB in ${editorJs.files} files (the Markdown editor's own chunk ${(editorJs.editorChunk / 1024).toFixed(1)} KB); a visitor's page ${(visitorJs.gzip / 1024).toFixed(1)} KB in ${visitorJs.files} files (the editor's chunk: ${visitorJs.editorChunk === 0 ? 'not loaded' : 'LOADED'})`,
   );
 } finally {
   await browser.close();

@@ -3,7 +3,7 @@
 // link dialog offers the site's pages by title, a URL pasted over a selection makes a link, a
 // 1 MB paste keeps every character, emoji and right-to-left text survive a save, and without
 // JavaScript the plain text box still saves.
-import type { Page } from '@playwright/test';
+import type { Page, Response } from '@playwright/test';
 import { BODY_MAX } from '../../src/lib/content/field-limits';
 import { bodyEditor, expect, test } from './fixtures';
 
@@ -231,7 +231,7 @@ test('a 1 MB paste keeps every character; the most a page holds pastes and saves
   expect((await body.text()).length).toBe(megabyte.length);
 
   // The most a page holds, pasted over everything: it saves, whole.
-  const most = megabyte.slice(0, BODY_MAX - 3) + 'END';
+  const most = `${megabyte.slice(0, BODY_MAX - 3)}END`;
   await body.select(0, megabyte.length);
   await paste(page, most);
   await expect.poll(async () => (await body.text()).length).toBe(most.length);
@@ -288,4 +288,40 @@ test.describe('without JavaScript', () => {
     );
     await body.expectText('Saved without JavaScript: **bold** and 👋🏽 שלום.');
   });
+});
+
+test('a visitor’s page loads none of the editor’s code; the editor screen does', async ({
+  page,
+  signIn,
+  seedPage,
+}) => {
+  const slug = 'e2e-md-budget';
+  await seedPage({ slug, title: 'Budget page', body: 'Words for visitors.' });
+  /** The scripts the page requests, and whether any of them is CodeMirror's. */
+  const scriptsOf = async (path: string) => {
+    const bodies: Promise<string>[] = [];
+    const listener = (response: Response) => {
+      if (response.request().resourceType() === 'script')
+        bodies.push(response.text().catch(() => ''));
+    };
+    page.on('response', listener);
+    await page.goto(path);
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+    return { bodies, stop: () => page.off('response', listener) };
+  };
+  // CodeMirror's own class names: in its code whatever the bundler names the chunk.
+  const isEditorCode = (source: string) => source.includes('cm-content');
+
+  const visitor = await scriptsOf(`/${slug}`);
+  await page.waitForLoadState('networkidle');
+  visitor.stop();
+  const visitorScripts = await Promise.all(visitor.bodies);
+  expect(visitorScripts.length).toBeGreaterThan(0);
+  expect(visitorScripts.filter(isEditorCode)).toEqual([]);
+
+  await signIn(page);
+  const editor = await scriptsOf(`/preview/${slug}?edit`);
+  await bodyEditor(page).ready();
+  editor.stop();
+  expect((await Promise.all(editor.bodies)).some(isEditorCode)).toBe(true);
 });

@@ -27,16 +27,33 @@ export type Edit = { from: number; to: number; insert: string; anchor: number; h
 export function wrapEdit(text: string, start: number, end: number, wrap: Wrap): Edit {
   const selected = text.slice(start, end);
   if (wrap.line) {
+    // Every line the selection touches gets the mark (a list of three lines is three items);
+    // lines with no text are left alone, and a selection on an empty line gets a placeholder.
     const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-    const kept = text.slice(lineStart, end);
-    const insert = `${wrap.before}${kept || wrap.placeholder}`;
-    const caret = lineStart + insert.length;
+    const nextBreak = text.indexOf('\n', end);
+    const lineEnd = nextBreak === -1 ? text.length : nextBreak;
+    const lines = text.slice(lineStart, lineEnd).split('\n');
+    if (lines.every((line) => line.trim() === '')) {
+      const insert = `${wrap.before}${wrap.placeholder}`;
+      const caret = lineStart + insert.length;
+      return {
+        from: lineStart,
+        to: lineEnd,
+        insert,
+        anchor: caret - wrap.placeholder.length,
+        head: caret,
+      };
+    }
+    const insert = lines
+      .map((line) => (line.trim() === '' ? line : `${wrap.before}${line}`))
+      .join('\n');
+    const grown = insert.length - (lineEnd - lineStart);
     return {
       from: lineStart,
-      to: end,
+      to: lineEnd,
       insert,
-      anchor: kept ? caret : caret - wrap.placeholder.length,
-      head: caret,
+      anchor: start + (lines[0]?.trim() === '' ? 0 : wrap.before.length),
+      head: end + grown,
     };
   }
   const inner = selected || wrap.placeholder;
@@ -79,7 +96,9 @@ function linkText(text: string): string {
 
 /** Characters that would end a Markdown link destination early, escaped. */
 export function linkDestination(url: string): string {
-  return url.trim().replace(/[()\s<>]/g, (c) => encodeURIComponent(c));
+  return url
+    .trim()
+    .replace(/[()\s<>]/g, (c) => (c === '(' ? '%28' : c === ')' ? '%29' : encodeURIComponent(c)));
 }
 
 /**
