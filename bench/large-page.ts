@@ -73,6 +73,8 @@ async function javaScriptOf(url: string, signedIn: boolean) {
     );
   });
   await page.goto(url, { waitUntil: 'networkidle' });
+  // The bundle starts after the first paint (navigation.spec.ts): hydrated means it all came.
+  await page.locator('html[data-hydrated="true"]').waitFor();
   if (signedIn) await page.locator('.body-codemirror .cm-content').waitFor();
   await page.waitForLoadState('networkidle');
   await Promise.all(pending);

@@ -17,7 +17,10 @@ import { pastedImage } from './use-image-drop';
 
 /** What the editor tells the page about. */
 export type BodyEditorHooks = {
-  /** The text changed (typing, a command, Undo): the page's state follows. */
+  /**
+   * The text changed (typing, a command, Undo): the page's state follows, once the frame that
+   * shows the keystroke has been painted (or at once, by `flush`).
+   */
   onChange: (text: string) => void;
   /** Ctrl/Cmd+B or I: the same Markdown as the toolbar's button. */
   onWrap: (wrap: Wrap) => void;
@@ -35,6 +38,8 @@ export type BodyEditor = {
   selection: () => { from: number; to: number };
   /** Applies one edit as a single undo step and puts the caret/selection where it says. */
   apply: (edit: Edit, userEvent: string) => void;
+  /** Reports a change not reported yet, now (a submit must send what is on screen). */
+  flush: () => void;
   /** Replaces the text from outside (a recovered draft, their version after a conflict). */
   setText: (text: string) => void;
   /** The content element's attributes that follow the form (aria-invalid, describedby). */
@@ -76,6 +81,26 @@ export function createBodyEditor(
       autocapitalize: 'sentences',
       ...extra,
     });
+  // The page hears of the text after the keystroke is on screen: its re-render (the word count,
+  // the browser's copy of the draft, the live preview's request) costs in proportion to the
+  // page's length, and must not stand between a key and its character on a 5 000-line page.
+  let unreported = false;
+  let scheduled = false;
+  const flush = () => {
+    if (!unreported) return;
+    unreported = false;
+    hooks.onChange(view.state.doc.toString());
+  };
+  const afterPaint = () => {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        scheduled = false;
+        flush();
+      }),
+    );
+  };
   const run = (action: () => void) => () => {
     action();
     return true;
@@ -129,7 +154,8 @@ export function createBodyEditor(
         EditorView.updateListener.of((update) => {
           if (!update.docChanged) return;
           if (update.transactions.every((tr) => tr.annotation(fromPage))) return;
-          hooks.onChange(update.state.doc.toString());
+          unreported = true;
+          afterPaint();
         }),
       ],
     }),
@@ -181,7 +207,11 @@ export function createBodyEditor(
     setAttributes: (extra) => {
       view.dispatch({ effects: contentAttributes.reconfigure(attributesOf(extra)) });
     },
+    flush,
     focus: () => view.focus(),
-    destroy: () => view.destroy(),
+    destroy: () => {
+      flush();
+      view.destroy();
+    },
   };
 }
