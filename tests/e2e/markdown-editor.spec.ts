@@ -122,6 +122,11 @@ test('Ctrl+B, Ctrl+I and Ctrl+K format the selection; Escape closes the link dia
   await expect(dialog).toBeHidden();
   await expect(page.locator('.body-codemirror .cm-content')).toBeFocused();
   await body.expectText('**one** _two_ three **four**');
+  // Escape in the page search (which a search field would only clear) closes it too.
+  await page.keyboard.press('Control+k');
+  await dialog.getByLabel('Or find a page on this site').fill('anything');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
   await page.keyboard.press('Control+k');
   await dialog.getByLabel('Address').fill('https://example.org/three');
   await dialog.getByRole('button', { name: 'Insert link' }).click();
@@ -324,4 +329,32 @@ test('a visitor’s page loads none of the editor’s code; the editor screen do
   await bodyEditor(page).ready();
   editor.stop();
   expect((await Promise.all(editor.bodies)).some(isEditorCode)).toBe(true);
+});
+
+test('after a conflict, Take theirs is one undo step: Ctrl+Z brings back what was typed', async ({
+  browser,
+  signIn,
+  seedPage,
+}) => {
+  const slug = 'e2e-md-undo-conflict';
+  await seedPage({ slug, title: 'Undo conflict', body: 'Base text.' });
+  const first = await (await browser.newContext()).newPage();
+  const second = await (await browser.newContext()).newPage();
+  await signIn(first);
+  await signIn(second);
+  const firstBody = await openEditor(first, slug);
+  const secondBody = await openEditor(second, slug);
+  await firstBody.fill('Text from the first tab.');
+  await first.keyboard.press('Control+s');
+  await expect(status(first)).toContainText('Saved ');
+  await secondBody.fill('Mine, typed in the second tab.');
+  await second.keyboard.press('Control+s');
+  await expect(second.getByRole('alert').first()).toContainText('since you opened it');
+  await second.getByRole('button', { name: 'Take theirs' }).click();
+  await secondBody.expectText('Text from the first tab.');
+  await secondBody.select(0);
+  await second.keyboard.press('Control+z');
+  await secondBody.expectText('Mine, typed in the second tab.');
+  await first.context().close();
+  await second.context().close();
 });

@@ -73,6 +73,12 @@ export function LinkDialog({
     onInsert(trimmed, title);
   };
   const enterInserts = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Escape') {
+      // A search field would only clear itself on the first Escape: one press closes.
+      event.preventDefault();
+      dialog.current?.close();
+      return;
+    }
     if (event.key !== 'Enter') return;
     // Enter in a field of the editor's form would submit the page.
     event.preventDefault();
