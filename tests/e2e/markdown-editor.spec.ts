@@ -358,3 +358,63 @@ test('after a conflict, Take theirs is one undo step: Ctrl+Z brings back what wa
   await first.context().close();
   await second.context().close();
 });
+
+// Found on a loaded machine: an autosave's re-render of the route committed a render a few
+// keystrokes behind the editor, and the editor took it for a change from outside — a letter
+// went missing, or the caret jumped back.
+test('typing on while an autosave goes out and the page re-renders loses no keystroke', async ({
+  page,
+  signIn,
+  seedPage,
+  store,
+}) => {
+  const slug = 'e2e-md-typing-autosave';
+  await seedPage({ slug, title: 'Typing through', body: 'Start.' });
+  await signIn(page);
+  const body = await openEditor(page, slug);
+  let expected = 'Start.';
+  for (let round = 0; round < 3; round += 1) {
+    // Autosave goes out three seconds after the typing stops: type on as it goes.
+    const autosave = page.waitForRequest(
+      (request) =>
+        request.method() === 'POST' &&
+        (request.headers()['x-folio-action'] ?? '').includes('autosaveDraft'),
+      { timeout: 20_000 },
+    );
+    await body.typeAtEnd(' abc');
+    expected += ' abc';
+    await autosave;
+    // Long enough to go on past the answer and the route's re-render that follows it.
+    const more = ` defghijklmnopqrstuvwxyz ${round} ABCDEFGHIJKLMNOPQRSTUVWXYZ`;
+    await page.keyboard.type(more, { delay: 20 });
+    expected += more;
+  }
+  await body.expectText(expected);
+  await page.keyboard.press('Control+s');
+  await expect(status(page)).toContainText('Saved ');
+  expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(expected);
+});
+
+test('Ctrl+F finds and replaces in the body; spell-check is on', async ({
+  page,
+  signIn,
+  seedPage,
+}) => {
+  const slug = 'e2e-md-find';
+  await seedPage({ slug, title: 'Find page', body: 'one two three two one' });
+  await signIn(page);
+  const body = await openEditor(page, slug);
+  await expect(body.locator).toHaveAttribute('spellcheck', 'true');
+  await body.select(0);
+  await page.keyboard.press('Control+f');
+  const find = page.getByRole('textbox', { name: 'Find', exact: true });
+  await expect(find).toBeFocused();
+  await find.fill('two');
+  await page.getByRole('textbox', { name: 'Replace', exact: true }).fill('2');
+  await page.getByRole('button', { name: 'replace all' }).click();
+  await body.expectText('one 2 three 2 one');
+  // Undo takes the replacement back like any other edit.
+  await body.locator.focus();
+  await page.keyboard.press('Control+z');
+  await body.expectText('one two three two one');
+});

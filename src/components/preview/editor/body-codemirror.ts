@@ -38,8 +38,10 @@ export type BodyEditor = {
   selection: () => { from: number; to: number };
   /** Applies one edit as a single undo step and puts the caret/selection where it says. */
   apply: (edit: Edit, userEvent: string) => void;
-  /** Reports a change not reported yet, now (a submit must send what is on screen). */
+  /** Reports a change not reported yet, now. */
   flush: () => void;
+  /** Reports the text now, reported or not (a submit must send what is on screen). */
+  report: () => void;
   /** Replaces the text from outside (a recovered draft, their version after a conflict). */
   setText: (text: string) => void;
   /** The content element's attributes that follow the form (aria-invalid, describedby). */
@@ -86,10 +88,12 @@ export function createBodyEditor(
   // page's length, and must not stand between a key and its character on a 5 000-line page.
   let unreported = false;
   let scheduled = false;
-  const flush = () => {
-    if (!unreported) return;
+  const report = () => {
     unreported = false;
     hooks.onChange(view.state.doc.toString());
+  };
+  const flush = () => {
+    if (unreported) report();
   };
   const afterPaint = () => {
     if (scheduled) return;
@@ -208,6 +212,7 @@ export function createBodyEditor(
       view.dispatch({ effects: contentAttributes.reconfigure(attributesOf(extra)) });
     },
     flush,
+    report,
     focus: () => view.focus(),
     destroy: () => {
       flush();

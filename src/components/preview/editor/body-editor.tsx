@@ -17,6 +17,9 @@ import { pastedImage } from './use-image-drop';
 
 const LABEL_ID = 'editor-body-label';
 
+/** Reports a render may lag behind (a few keystrokes on a loaded machine). */
+const RECENT_REPORTS = 16;
+
 export function BodyEditor({
   value,
   enhanced,
@@ -44,8 +47,13 @@ export function BodyEditor({
   // The latest props for the editor's callbacks, which are made once.
   const latest = useRef({ value, hooks });
   latest.current = { value, hooks };
-  // The text the editor last reported: a `value` that differs came from outside.
+  // The text the editor last reported, and the few before it. React may commit a render that
+  // lags the latest report (a route re-render in a transition, after an autosave): its `value`
+  // is one the editor reported a moment ago, not a change from outside, and putting it back in
+  // the editor would take away the keystrokes since (seen: a letter lost on a loaded machine).
+  // Only a text the editor never reported (a recovered draft, their version) replaces its own.
   const reported = useRef(value);
+  const recent = useRef<string[]>([]);
   const attributes = Object.fromEntries(
     Object.entries({ 'aria-labelledby': LABEL_ID, ...invalid })
       .filter(([, v]) => v !== undefined)
@@ -72,6 +80,7 @@ export function BodyEditor({
           {
             onChange: (next) => {
               reported.current = next;
+              recent.current = [next, ...recent.current.slice(0, RECENT_REPORTS - 1)];
               latest.current.hooks.onChange(next);
             },
             onWrap: (wrap) => latest.current.hooks.onWrap(wrap),
@@ -93,7 +102,7 @@ export function BodyEditor({
         // screen, even a keystroke not yet reported (captured on the window: before React
         // reads the form).
         const view = made;
-        flushOnSubmit = () => flushSync(() => view.flush());
+        flushOnSubmit = () => flushSync(() => view.report());
         window.addEventListener('submit', flushOnSubmit, true);
         setReady(true);
       })
@@ -113,7 +122,13 @@ export function BodyEditor({
   useEffect(() => {
     const view = editor.current;
     if (!ready || !view || value === reported.current) return;
+    if (recent.current.includes(value)) {
+      // A render behind the editor: the page is told the text again, and catches up.
+      view.report();
+      return;
+    }
     reported.current = value;
+    recent.current = [];
     view.setText(value);
   }, [ready, value, editor]);
 
