@@ -21,6 +21,7 @@ import {
   restoreRevisionSchema,
 } from '../forms';
 import { backToPage } from '../landing';
+import { inPreviewSlot, PREVIEWS_BUSY_MESSAGE } from '../preview-slots';
 import { livePreviewOf, previewHtmlOf, saveEditorValues } from '../save-page';
 
 /**
@@ -113,8 +114,12 @@ export const autosaveDraft = editorCall({
 export const previewDraft = editorCall({
   read: (input) => readCall(previewDraftSchema, input, 'This action takes a body to preview.'),
   refused: (_fields, { message }): LivePreview | { error: string } => ({ error: message }),
-  run: async ({ body, have }): Promise<LivePreview | { error: string }> =>
-    livePreviewOf(body, have),
+  run: async ({ body, have }, { editor }): Promise<LivePreview | { error: string }> => {
+    const preview = await inPreviewSlot(editor.id, () => livePreviewOf(body, have));
+    if (preview !== null) return preview;
+    refuseForm(429);
+    return { error: PREVIEWS_BUSY_MESSAGE };
+  },
 });
 
 /**
