@@ -26,6 +26,7 @@ export type {
   EventDispatcher,
   EventSubscriber,
 } from './events';
+export type { Checkpoint, CheckpointSummary } from './checkpoints';
 export { type PageFields, pageFieldsSchema } from './page-fields';
 export type {
   PageCursor,
