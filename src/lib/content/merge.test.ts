@@ -44,7 +44,11 @@ describe('mergeTexts', () => {
   });
 
   test('title and summary: the side that changed wins; both changing asks', () => {
-    const merged = mergeTexts(text('x', 'Mine', 'S'), text('x', 'Old', 'S'), text('x', 'Old', 'S2'));
+    const merged = mergeTexts(
+      text('x', 'Mine', 'S'),
+      text('x', 'Old', 'S'),
+      text('x', 'Old', 'S2'),
+    );
     expect(merged.text).toEqual({ title: 'Mine', summary: 'S2', body: 'x' });
     const asked = mergeTexts(text('x', 'Mine'), text('x', 'Old'), text('x', 'Theirs'));
     expect(asked.conflicts.map((c) => c.field)).toEqual(['title']);

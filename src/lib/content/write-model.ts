@@ -184,13 +184,19 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
       await writes.putPages([{ ...input, publish }], { editor });
     },
 
-    /** `putPage` for several pages, in one transaction: all of them or none (import). */
+    /**
+     * `putPage` for several pages, in one transaction: all of them or none (import). Each
+     * page's text is kept as the merge base of its new version (an editor's tab opened on it
+     * merges against it) unless `history` is false: an import of a whole site keeps no second
+     * copy of every page.
+     */
     async putPages(
       inputs: readonly (PageFields & { slug: string; publish: boolean })[],
       {
         editor = null,
         allowMissingMedia = false,
-      }: { editor?: string | null; allowMissingMedia?: boolean } = {},
+        history = true,
+      }: { editor?: string | null; allowMissingMedia?: boolean; history?: boolean } = {},
     ): Promise<void> {
       const prepared = await Promise.all(
         inputs.map(async (input) => ({
@@ -211,11 +217,9 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
           if (!result.ok)
             throw new ContentError('conflict', 'The page changed while saving; try again.');
           if (input.publish)
-            await publishIn(now, q, changed, input.slug, {
-              editor,
-              allowMissingMedia,
-              history: false,
-            });
+            await publishIn(now, q, changed, input.slug, { editor, allowMissingMedia, history });
+          else if (history)
+            await keepMergeBase(q, result.pageId, 'put', editor, now().toISOString());
         }
       });
     },

@@ -229,7 +229,14 @@ const SETTINGS_TABLE = {
 } as const;
 
 /** Tables whose id the target's own sequence must continue after (PostgreSQL identity). */
-const IDENTITY_TABLES = ['revisions', 'checkpoints', 'editors', 'preview_links', 'media', 'events'] as const;
+const IDENTITY_TABLES = [
+  'revisions',
+  'checkpoints',
+  'editors',
+  'preview_links',
+  'media',
+  'events',
+] as const;
 
 export type CopyCounts = Record<string, { source: number; target: number }>;
 
