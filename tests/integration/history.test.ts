@@ -155,8 +155,8 @@ describe('history and merges', () => {
     const restore = (await formsIn(listed)).find((form) =>
       form.fields.some(([name]) => name === 'checkpointId'),
     );
-    expect(restore).toBeDefined();
-    const restored = await submitForm(`${folio.url}/preview/restore-save?history`, restore!, {
+    if (!restore) throw new Error('no Restore form for a save');
+    const restored = await submitForm(`${folio.url}/preview/restore-save?history`, restore, {
       cookie,
     });
     expect(restored.status).toBe(303);

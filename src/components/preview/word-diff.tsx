@@ -12,18 +12,28 @@ const CONTEXT = 1;
 /** A line pair longer than this is shown removed and added whole (word diffs grow fast). */
 const WORDS_MAX = 20_000;
 
+/** Below this share of words in common, two lines are shown as one replaced by the other. */
+const ALIKE = 0.5;
+
 export function WordDiff({ before, after }: { before: string; after: string }) {
   if (before === after) return <span className="diff-same">{after}</span>;
-  if (before.length + after.length > WORDS_MAX)
-    return (
-      <>
-        <del>{before}</del>
-        <ins>{after}</ins>
-      </>
-    );
+  const whole = (
+    <>
+      <del>{before}</del>
+      <ins>{after}</ins>
+    </>
+  );
+  if (before.length + after.length > WORDS_MAX) return whole;
+  const parts = diffWordsWithSpace(before, after);
+  // Two different sentences marked word by word read as one garbled one ("Tab AB adds the
+  // ferryopening…"): unless most of the words are shared, the whole line is replaced.
+  const shared = parts
+    .filter((part) => !part.added && !part.removed)
+    .reduce((sum, part) => sum + part.value.trim().length, 0);
+  if (shared < ALIKE * Math.max(before.trim().length, after.trim().length)) return whole;
   return (
     <>
-      {diffWordsWithSpace(before, after).map((part: Change, index) =>
+      {parts.map((part: Change, index) =>
         part.added ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: the parts are a fixed sequence
           <ins key={index}>{part.value}</ins>
@@ -87,7 +97,7 @@ export function ParagraphDiff({
       out.push(
         <details key={`f${index}`} className="diff-fold">
           <summary>… {unchangedWords(value.slice(head, value.length - tail))} …</summary>
-          {lines(value.slice(head, value.length - tail))}
+          <span>{lines(value.slice(head, value.length - tail))}</span>
         </details>,
       );
       if (tail > 0)
