@@ -85,6 +85,10 @@ export type SaveOutcome =
     }
   | { saved: false; state: EditorFormState };
 
+function sameText(a: MergeText, b: MergeText): boolean {
+  return a.title === b.title && a.summary === b.summary && a.body === b.body;
+}
+
 /** Attempts at a merged save before the editor is asked (someone saving again and again). */
 const MERGE_ATTEMPTS = 3;
 
@@ -127,6 +131,9 @@ export async function saveEditorValues(
   let mergedWith: PageView | null = null;
   try {
     for (let attempt = 0; ; attempt += 1) {
+      // Nothing of theirs taken (mine chosen wherever both changed, and nothing else of
+      // theirs): a plain save, knowingly over theirs — published too, when asked.
+      const merged = mergedWith !== null && !sameText(text, mine);
       const result = await store.saveDraft(
         {
           slug,
@@ -134,9 +141,9 @@ export async function saveEditorValues(
           ...text,
           expectedVersion,
           editor: session.editor.email,
-          checkpoint: mergedWith ? 'merge' : keepAddress ? 'autosave' : 'save',
+          checkpoint: merged ? 'merge' : keepAddress ? 'autosave' : 'save',
         },
-        { publish: publish && mergedWith === null },
+        { publish: publish && !merged },
       );
       if (result.ok)
         return {
@@ -144,7 +151,7 @@ export async function saveEditorValues(
           slug: result.slug,
           pageId: result.pageId,
           version: result.version,
-          ...(mergedWith
+          ...(merged && mergedWith
             ? { merged: { note: mergedNote(mergedWith, session, publish), text } }
             : {}),
         };
