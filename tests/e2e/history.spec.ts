@@ -226,3 +226,36 @@ test.describe('without JavaScript', () => {
     expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(merged);
   });
 });
+
+test('a browser that crashes mid-edit: the text put back merges with what was saved meanwhile', async ({
+  browser,
+  signIn,
+  seedPage,
+  store,
+}) => {
+  const slug = 'e2e-merge-after-crash';
+  await seedPage({ slug, title: 'Merge after a crash', body: BASE });
+  const { first, second, problems } = await twoTabs(browser, signIn, slug);
+  // Typed, kept in this browser, never sent (autosave's clock never runs): then the tab dies.
+  await body(second).fill('Intro.\n\nFerry times, typed before the crash.\n\nContact us.');
+  await expect(editorStatus(second)).toHaveText('Unsaved changes');
+  const context = second.context();
+  await expect
+    .poll(() => second.evaluate(() => Object.keys(localStorage).join(',')))
+    .toContain('folio:unsaved:');
+  await second.close();
+  await autosave(first, 'Intro.\n\nFerry times.\n\nContact us: the office phone.');
+  await expect(editorStatus(first)).toContainText('Saved ', { timeout: 10_000 });
+  const reopened = await context.newPage();
+  await openEditor(reopened, slug);
+  await reopened.getByRole('button', { name: 'Put it back' }).click();
+  await expect(editorStatus(reopened)).toHaveText('Unsaved changes');
+  await reopened.clock.runFor(AUTOSAVE_AFTER_MS);
+  await expect(reopened.getByText(/Merged with changes saved at/)).toBeVisible({
+    timeout: 10_000,
+  });
+  const merged = 'Intro.\n\nFerry times, typed before the crash.\n\nContact us: the office phone.';
+  await expect(body(reopened)).toHaveValue(merged);
+  expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(merged);
+  expect(problems()).toEqual([]);
+});

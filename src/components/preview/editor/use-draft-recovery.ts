@@ -64,13 +64,20 @@ export function useDraftRecovery({
 
   return {
     backup,
-    /** The kept text back in the form; the page's identity stays the one on screen. */
+    /**
+     * The kept text back in the form; the page's identity stays the one on screen, but the
+     * version stays the one the text was typed on: saved, it merges with what was saved since
+     * (the crash may have come mid-conflict), instead of silently replacing it.
+     */
     putBack() {
       if (!backup) return;
       setValues((current) => ({
         ...backup.values,
         pageId: current.pageId,
-        version: current.version,
+        version:
+          backup.values.pageId === current.pageId && /^\d+$/.test(backup.values.version ?? '')
+            ? backup.values.version
+            : current.version,
         originalSlug: current.originalSlug,
       }));
       setBackup(null);
