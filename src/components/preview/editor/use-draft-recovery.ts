@@ -45,7 +45,13 @@ export function useDraftRecovery({
     if (backupOffered.current === key) return;
     backupOffered.current = key;
     const found = readBackup(key);
-    if (found && !sameText(found.values, initial) && (!savedAt || found.at > savedAt))
+    // Older than the last save, it is still offered when it was typed on an older version
+    // (someone saved over it, maybe mid-conflict): put back, it merges with theirs.
+    if (
+      found &&
+      !sameText(found.values, initial) &&
+      (!savedAt || found.at > savedAt || found.values.version !== initial.version)
+    )
       setBackup(found);
   }, [initial, savedAt]);
 
