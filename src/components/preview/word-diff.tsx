@@ -175,15 +175,11 @@ export function FieldsDiff({
             {changed.includes(field) ? '' : ' (unchanged)'}
           </h3>
           {field === 'body' ? (
-            // Folded, the body opens at its first change: no box to scroll inside. A <div>, since
+            // Folded, the body opens at its first change (an unchanged one is one fold): no
+            // box to scroll inside. A <div>, since
             // a <details> may not sit in a <pre> (.diff-text keeps the line breaks).
             <div className="diff-text" style={{ maxHeight: 'none' }}>
-              <ParagraphDiff
-                before={before.body}
-                after={after.body}
-                fold={changed.includes('body')}
-                firstId={firstId}
-              />
+              <ParagraphDiff before={before.body} after={after.body} firstId={firstId} />
             </div>
           ) : (
             <pre className="diff-text">
