@@ -35,8 +35,12 @@ export const CHANGE_WORDS: Record<PageView['lastChange'], string> = {
 };
 
 /** The sentence a stale save answers with: what happened, when, by whom, and what to do. */
-export function conflictMessage(change: string, who: string): string {
-  return `Not saved: this page ${change} since you opened it${who}. You both changed the same lines: choose below, for each, theirs, yours or both (their other changes are kept either way), or take their whole version.`;
+export function conflictMessage(change: string, who: string, conflicts = 1): string {
+  return `Not saved: this page ${change} since you opened it${who}. ${
+    conflicts === 0
+      ? 'Save again to keep your text with their changes, or take their whole version.'
+      : 'You both changed the same lines: choose below, for each, theirs, yours or both (their other changes are kept either way), or take their whole version.'
+  }`;
 }
 
 function conflictOf(page: PageView, merge?: { conflicts: MergeConflict[] }): Conflict {
@@ -171,7 +175,9 @@ export async function saveEditorValues(
       const seen = answer?.seenVersion === current.version;
       // Choices made for other conflicts (the text changed since they were shown) ask again.
       const answered = seen && (answer.key === '' || answer.key === conflictsKey(asked.conflicts));
-      if (asked.conflicts.length === 0 || answered) {
+      // A page renamed meanwhile asks even when the texts merge: the editor learns its new
+      // address before saving there.
+      if ((asked.conflicts.length === 0 && !renamed) || answered) {
         if (attempt < MERGE_ATTEMPTS) {
           text = answered ? mergeTexts(mine, base, theirs, answer?.choices).text : asked.text;
           slug = keepsTheirAddress ? current.slug : input.slug;
@@ -193,6 +199,7 @@ export async function saveEditorValues(
           message: `${conflictMessage(
             renamed ? `was renamed to “${current.slug}”` : CHANGE_WORDS[current.lastChange],
             whoWords(current, session),
+            asked.conflicts.length,
           )}${seen ? ' Your text changed since you chose: choose again.' : ''}`,
         },
       };

@@ -40,9 +40,11 @@ export function ConflictPanel({
         <>
           <p>
             Their changes to other lines are kept with yours.{' '}
-            {conflicts.length === 1
-              ? 'One place was changed by both of you: choose what it says.'
-              : `${conflicts.length} places were changed by both of you: choose what each says.`}
+            {conflicts.length === 0
+              ? 'No place was changed by both of you: saving keeps your text and their changes.'
+              : conflicts.length === 1
+                ? 'One place was changed by both of you: choose what it says.'
+                : `${conflicts.length} places were changed by both of you: choose what each says.`}
           </p>
           {conflicts.map((each, index) => (
             <fieldset
@@ -84,7 +86,7 @@ export function ConflictPanel({
       )}
       <p className="conflict-actions">
         <button type="submit" name="intent" value="save" className="primary" onClick={onKeepMine}>
-          Save with these choices
+          {conflicts?.length === 0 ? 'Save with their changes' : 'Save with these choices'}
         </button>{' '}
         <button type="submit" name="intent" value="take-theirs" onClick={onTakeTheirs}>
           Take theirs
