@@ -108,6 +108,11 @@ export function PageEditor({
         }}
       >
         <EditorStatus status={status} dirty={dirty} />
+        {editor.mergedNote ? (
+          <p className="notice-box" role="status">
+            {editor.mergedNote}
+          </p>
+        ) : null}
         {recovery.backup ? (
           <BackupNotice
             backup={recovery.backup}
@@ -143,11 +148,9 @@ export function PageEditor({
         ) : null}
         <input type="hidden" name="originalSlug" value={values.originalSlug} />
         <input type="hidden" name="pageId" value={values.pageId} />
-        <input
-          type="hidden"
-          name="version"
-          value={conflict ? String(conflict.version) : values.version}
-        />
+        {/* The version the text started from, also after a conflict: a save merges against it
+            (the conflict panel says which version of theirs it has seen). */}
+        <input type="hidden" name="version" value={values.version} />
         <label>
           Title
           <input

@@ -5,6 +5,7 @@
 // belongs reads as ''); a form that fails one is forged, and its action answers 400 (action.ts).
 import { z } from 'zod';
 import { lineText } from '../content/clean-text';
+import { MERGE_CHOICES, type MergeChoice, type MergeConflict } from '../content/merge';
 import { pageFieldsSchema } from '../content/page-fields';
 import { isValidSlug, validateNewSlug } from '../http/routes';
 
@@ -85,7 +86,51 @@ export type Conflict = {
   version: number;
   /** What happened: a save, a publish, a discard in another tab… (PageChange). */
   change: string;
+  /**
+   * Where both changed the same lines (three-way merge against the version the form started
+   * from): each asks theirs, mine or both. Their changes elsewhere are kept either way.
+   */
+  conflicts?: MergeConflict[];
+  /** conflictsKey of `conflicts`: choices sent back apply only to the conflicts they were for. */
+  key?: string;
 };
+
+/**
+ * A save of a form shown a conflict: which version of theirs it saw (`seenVersion`, the
+ * conflict's), and for each of the conflicts (`key`) mine, theirs or both.
+ */
+export type MergeAnswer = {
+  seenVersion: number | null;
+  key: string;
+  choices: (MergeChoice | undefined)[];
+};
+
+/** A form's merge answer, every field as posted (read by mergeAnswerOf). */
+export const mergeAnswerSchema = z
+  .object({ seenVersion: fieldUpTo(20), mergeKey: fieldUpTo(100) })
+  .catchall(z.unknown());
+
+/** Conflicts a form may answer (more are answered "mine", the text in the form). */
+export const CHOICES_MAX = 500;
+
+/** The merge answer a form posts: `seenVersion`, `mergeKey` and `choice-<n>` fields. */
+export function mergeAnswerOf(input: Record<string, unknown>): MergeAnswer {
+  const text = (name: string) => (typeof input[name] === 'string' ? (input[name] as string) : '');
+  const seen = text('seenVersion');
+  const choices: (MergeChoice | undefined)[] = [];
+  for (let index = 0; index < CHOICES_MAX; index += 1) {
+    const value = text(`choice-${index}`);
+    if (value === '' && !(`choice-${index}` in input)) break;
+    choices.push(
+      (MERGE_CHOICES as readonly string[]).includes(value) ? (value as MergeChoice) : undefined,
+    );
+  }
+  return {
+    seenVersion: DIGITS.test(seen) && Number.isSafeInteger(Number(seen)) ? Number(seen) : null,
+    key: text('mergeKey').slice(0, 100),
+    choices,
+  };
+}
 
 /**
  * The editor form's id: the banner's Publish button submits it, so what is on screen is what
@@ -105,11 +150,21 @@ export type EditorFormState = {
   conflict?: Conflict | undefined;
   /** The Preview button's answer without JavaScript: the page as visitors would see it. */
   previewHtml?: string;
+  /** Saved, merged with a version saved meanwhile: says with whose, and when. */
+  merged?: string;
 };
 
 /** An autosave's answer (JavaScript only): the new version, or why nothing was saved. */
 export type AutosaveResult =
-  | { ok: true; version: number; pageId: number; slug: string; savedAt: string }
+  | {
+      ok: true;
+      version: number;
+      pageId: number;
+      slug: string;
+      savedAt: string;
+      /** Merged with a version saved meanwhile: the text saved, and the words saying so. */
+      merged?: { note: string; title: string; summary: string; body: string };
+    }
   | {
       ok: false;
       message: string;
@@ -244,6 +299,14 @@ export const restoreRevisionSchema = z.object({
   slug,
   pageId: versionPart,
   revisionId: versionPart,
+  version: versionPart,
+});
+
+/** Restore a saved checkpoint as the draft (the history): every id is required. */
+export const restoreCheckpointSchema = z.object({
+  slug,
+  pageId: versionPart,
+  checkpointId: versionPart,
   version: versionPart,
 });
 

@@ -3,8 +3,9 @@
 // it until the editor decides; a new page is created once it has a title and some text.
 import { useCallback, useEffect } from 'react';
 import { BODY_MAX, characterCount } from '../../../lib/content/field-limits';
+import { mergeTexts } from '../../../lib/content/merge';
 import { autosaveDraft } from '../../../lib/editor/actions/pages';
-import type { AutosaveResult } from '../../../lib/editor/forms';
+import { type AutosaveResult, CHOICES_MAX } from '../../../lib/editor/forms';
 import { previewPath } from '../../../lib/http/routes';
 import { tooLongMessage } from './editor-text';
 import { backupKey } from './use-draft-recovery';
@@ -20,6 +21,7 @@ export function useAutosave(
     setStatus,
     setFieldErrors,
     setConflict,
+    setMergedNote,
     autosaveOff,
     dirty,
   }: EditorState,
@@ -47,14 +49,23 @@ export function useAutosave(
       return;
     }
     if (result.ok) {
-      // Only the page's identity moves on: whatever was typed meanwhile stays.
+      const merged = result.merged;
+      // Only the page's identity moves on: whatever was typed meanwhile stays — merged, when
+      // the server merged another tab's changes in, with those (both kept where both typed).
       setValues((current) => ({
         ...current,
+        ...(merged ? mergeTexts(current, sent, merged, Array(CHOICES_MAX).fill('both')).text : {}),
         version: String(result.version),
         pageId: String(result.pageId),
         originalSlug: sent.pageId === '' ? result.slug : current.originalSlug,
       }));
-      setSaved({ ...sent, version: String(result.version), pageId: String(result.pageId) });
+      setSaved({
+        ...sent,
+        ...(merged ? { title: merged.title, summary: merged.summary, body: merged.body } : {}),
+        version: String(result.version),
+        pageId: String(result.pageId),
+      });
+      setMergedNote(merged?.note);
       setStatus({ kind: 'saved', at: result.savedAt });
       setFieldErrors(undefined);
       if (sent.pageId === '') {
@@ -70,7 +81,16 @@ export function useAutosave(
       setConflict(result.conflict);
     }
     setStatus({ kind: 'failed', message: result.message });
-  }, [values, setValues, setSaved, setStatus, setFieldErrors, setConflict, autosaveOff]);
+  }, [
+    values,
+    setValues,
+    setSaved,
+    setStatus,
+    setFieldErrors,
+    setConflict,
+    setMergedNote,
+    autosaveOff,
+  ]);
 
   // Autosave a few seconds after typing stops.
   useEffect(() => {

@@ -45,7 +45,13 @@ export function useDraftRecovery({
     if (backupOffered.current === key) return;
     backupOffered.current = key;
     const found = readBackup(key);
-    if (found && !sameText(found.values, initial) && (!savedAt || found.at > savedAt))
+    // Older than the last save, it is still offered when it was typed on an older version
+    // (someone saved over it, maybe mid-conflict): put back, it merges with theirs.
+    if (
+      found &&
+      !sameText(found.values, initial) &&
+      (!savedAt || found.at > savedAt || found.values.version !== initial.version)
+    )
       setBackup(found);
   }, [initial, savedAt]);
 
@@ -64,13 +70,20 @@ export function useDraftRecovery({
 
   return {
     backup,
-    /** The kept text back in the form; the page's identity stays the one on screen. */
+    /**
+     * The kept text back in the form; the page's identity stays the one on screen, but the
+     * version stays the one the text was typed on: saved, it merges with what was saved since
+     * (the crash may have come mid-conflict), instead of silently replacing it.
+     */
     putBack() {
       if (!backup) return;
       setValues((current) => ({
         ...backup.values,
         pageId: current.pageId,
-        version: current.version,
+        version:
+          backup.values.pageId === current.pageId && /^\d+$/.test(backup.values.version ?? '')
+            ? backup.values.version
+            : current.version,
         originalSlug: current.originalSlug,
       }));
       setBackup(null);
