@@ -3,8 +3,12 @@
 // /preview with ?new, ?settings, ?media, or the dashboard; /preview/<slug> with ?confirm=…,
 // ?history, ?edit, or the page's preview. Each screen is its own server component under
 // screens/, loading its data from the stores; a new screen is a file and a row here.
-import type { FunctionComponent } from 'react';
+// A row's `frame` says what surrounds its screen: 'editor', the editors' chrome (bar and wide
+// column); 'site', the screen frames itself as the public site does (a page's preview and a
+// share link: the preview is the site, issue 26).
+import { createElement, type FunctionComponent } from 'react';
 import { SHARE_PARAM } from '../../lib/http/routes';
+import { EditorChrome } from './editor-chrome';
 import type { Asked, ScreenProps } from './screens/asked';
 import { ConfirmationScreen, confirmableCommand } from './screens/confirmation';
 import { DashboardScreen } from './screens/dashboard';
@@ -24,6 +28,7 @@ type Screen = {
   name: string;
   when: (asked: Asked) => boolean;
   screen: FunctionComponent<ScreenProps>;
+  frame?: 'editor' | 'site';
 };
 
 const signedOut = (asked: Asked) => asked.editor === null;
@@ -35,6 +40,7 @@ export const SCREENS: readonly Screen[] = [
     name: 'share link',
     when: (asked) => signedOut(asked) && asked.slug !== undefined && asked.params.has(SHARE_PARAM),
     screen: SharedDraftScreen,
+    frame: 'site',
   },
   { name: 'signed out', when: signedOut, screen: SignInScreen },
   {
@@ -68,12 +74,27 @@ export const SCREENS: readonly Screen[] = [
     when: (asked) => aPage(asked) && asked.params.has('edit'),
     screen: EditorScreen,
   },
-  { name: 'page', when: aPage, screen: PageScreen },
+  { name: 'page', when: aPage, screen: PageScreen, frame: 'site' },
 ];
 
-/** The screen for a request: the first row that answers it (the last row answers any page). */
+/** Each row's screen in its frame, made once. */
+const FRAMED = new Map<Screen, Screen['screen']>(
+  SCREENS.map((row) => [
+    row,
+    row.frame === 'site'
+      ? row.screen
+      : (props: ScreenProps) =>
+          createElement(EditorChrome, {
+            editor: props.asked.editor,
+            children: createElement(row.screen, props),
+          }),
+  ]),
+);
+
+/** The screen for a request, in its frame: the first row that answers it (the last row
+ * answers any page). */
 export function screenFor(asked: Asked): Screen['screen'] {
   const row = SCREENS.find((each) => each.when(asked));
   if (!row) throw new Error('the preview screens table has no row for this request');
-  return row.screen;
+  return FRAMED.get(row) ?? row.screen;
 }
