@@ -58,7 +58,7 @@ export function EditorChrome({
   children,
 }: {
   editor: EditorSession | null;
-  children: ReactNode;
+  children?: ReactNode;
 }) {
   return (
     <>

@@ -84,10 +84,11 @@ const FRAMED = new Map<Screen, Screen['screen']>(
     row.frame === 'site'
       ? row.screen
       : (props: ScreenProps) =>
-          createElement(EditorChrome, {
-            editor: props.asked.editor,
-            children: createElement(row.screen, props),
-          }),
+          createElement(
+            EditorChrome,
+            { editor: props.asked.editor },
+            createElement(row.screen, props),
+          ),
   ]),
 );
 

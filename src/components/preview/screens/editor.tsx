@@ -29,18 +29,18 @@ export async function EditorScreen({ asked }: ScreenProps) {
       <Banner page={page} editing={true} notice={asked.notice} />
       <WithSiteFrame page={page}>
         <PageEditor
-        {...(await editorMedia())}
-        initial={{
-          slug: page.slug,
-          originalSlug: page.slug,
-          pageId: String(page.id),
-          title: page.title,
-          summary: page.summary,
-          body: page.bodyMarkdown,
-          version: String(page.version),
-        }}
-        initialHtml={rewriteLinksForPreview(page.bodyHtml)}
-        savedAt={page.draftUpdatedAt ?? page.updatedAt}
+          {...(await editorMedia())}
+          initial={{
+            slug: page.slug,
+            originalSlug: page.slug,
+            pageId: String(page.id),
+            title: page.title,
+            summary: page.summary,
+            body: page.bodyMarkdown,
+            version: String(page.version),
+          }}
+          initialHtml={rewriteLinksForPreview(page.bodyHtml)}
+          savedAt={page.draftUpdatedAt ?? page.updatedAt}
         />
       </WithSiteFrame>
     </>

@@ -105,11 +105,7 @@ export async function WithSiteFrame({
     <LivePaneFrameProvider
       header={<SiteFrameHeader {...frame} pathOf={previewPath} />}
       footer={<SiteFooter settings={frame.settings} />}
-      dates={
-        page
-          ? datesOf(page, { asWillBePublished: true })
-          : { published: now, updated: now }
-      }
+      dates={page ? datesOf(page, { asWillBePublished: true }) : { published: now, updated: now }}
     >
       {children}
     </LivePaneFrameProvider>

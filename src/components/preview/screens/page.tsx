@@ -16,7 +16,7 @@ export async function PageScreen({ asked }: ScreenProps) {
       <PreviewBar editor={asked.editor}>
         <Banner page={page} editing={false} notice={asked.notice} />
       </PreviewBar>
-      <SiteFrame {...await siteFrameData({ draft: true })} pathOf={previewPath}>
+      <SiteFrame {...(await siteFrameData({ draft: true }))} pathOf={previewPath}>
         <Article
           page={{ ...page, bodyHtml: rewriteLinksForPreview(page.bodyHtml) }}
           dates={datesOf(page, { asWillBePublished: true })}
