@@ -13,6 +13,7 @@ const SCREENS: { name: string; path: string; signedIn: boolean }[] = [
   { name: 'a preview', path: '/preview/release-notes', signedIn: true },
   { name: 'the site settings', path: '/preview?settings', signedIn: true },
   { name: 'the media library', path: '/preview?media', signedIn: true },
+  { name: 'the help', path: '/preview?help', signedIn: true },
   { name: 'the sign-in form', path: '/preview', signedIn: false },
   { name: 'a public page', path: '/getting-started', signedIn: false },
 ];

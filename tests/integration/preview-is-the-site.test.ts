@@ -181,3 +181,29 @@ describe('the preview is the site', () => {
     expect(markup).toBe(published);
   }, 60_000);
 });
+
+describe('help and developer tools (issue 26)', () => {
+  test('the help ships with Folio: Markdown beside what Folio makes of it, and shortcuts', async () => {
+    // Whatever the demo content became: the help does not read pages.
+    const response = await get('/preview?help', cookie);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('<h1>Writing in Folio</h1>');
+    expect(html).toContain('<strong>bold</strong>');
+    expect(html).toContain('<pre class="shiki');
+    expect(html).toContain('Keyboard shortcuts');
+    // Editors only, like every preview screen.
+    expect((await get('/preview?help')).status).toBe(401);
+  });
+
+  test('the error-reporting check is off the dashboard, a link away', async () => {
+    const dashboard = await (await get('/preview', cookie)).text();
+    expect(dashboard).not.toContain('Check error reporting');
+    expect(dashboard).toContain('href="/preview?developer"');
+    expect(dashboard).toContain('href="/preview?help"');
+    const tools = await (await get('/preview?developer', cookie)).text();
+    expect(tools).toContain('Check error reporting');
+    expect(tools).toContain('Send a test error from the server');
+    expect((await get('/preview?developer')).status).toBe(401);
+  });
+});

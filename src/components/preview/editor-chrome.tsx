@@ -6,7 +6,13 @@ import 'server-only';
 import type { ReactNode } from 'react';
 import { signOut } from '../../lib/editor/actions/session';
 import type { EditorSession } from '../../lib/editor/guard';
-import { HOME_SLUG, MEDIA_LIBRARY, PREVIEW_DASHBOARD, previewPath } from '../../lib/http/routes';
+import {
+  EDITOR_HELP,
+  HOME_SLUG,
+  MEDIA_LIBRARY,
+  PREVIEW_DASHBOARD,
+  previewPath,
+} from '../../lib/http/routes';
 
 export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
   return (
@@ -28,6 +34,9 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
             </li>
             <li>
               <a href={MEDIA_LIBRARY}>Media</a>
+            </li>
+            <li>
+              <a href={EDITOR_HELP}>Help</a>
             </li>
           </ul>
         ) : null}

@@ -1,6 +1,6 @@
 // Owns which screen /preview/[...slug] shows: ONE table, read top to bottom, the first entry
 // whose question the request answers wins. Signed out: a shared draft or the sign-in form.
-// /preview with ?new, ?settings, ?media, or the dashboard; /preview/<slug> with ?confirm=…,
+// /preview with ?new, ?settings, ?media, ?help, ?developer, or the dashboard; /preview/<slug> with ?confirm=…,
 // ?history, ?edit, or the page's preview. Each screen is its own server component under
 // screens/, loading its data from the stores; a new screen is a file and a row here.
 // A row's `frame` says what surrounds its screen: 'editor', the editors' chrome (bar and wide
@@ -12,7 +12,9 @@ import { EditorChrome } from './editor-chrome';
 import type { Asked, ScreenProps } from './screens/asked';
 import { ConfirmationScreen, confirmableCommand } from './screens/confirmation';
 import { DashboardScreen } from './screens/dashboard';
+import { DeveloperScreen } from './screens/developer';
 import { EditorScreen } from './screens/editor';
+import { HelpScreen } from './screens/help';
 import { HistoryScreen } from './screens/history';
 import { MediaScreen } from './screens/media';
 import { NewPageScreen } from './screens/new-page';
@@ -57,6 +59,16 @@ export const SCREENS: readonly Screen[] = [
     name: '?media',
     when: (asked) => dashboard(asked) && asked.params.has('media'),
     screen: MediaScreen,
+  },
+  {
+    name: '?help',
+    when: (asked) => dashboard(asked) && asked.params.has('help'),
+    screen: HelpScreen,
+  },
+  {
+    name: '?developer',
+    when: (asked) => dashboard(asked) && asked.params.has('developer'),
+    screen: DeveloperScreen,
   },
   { name: 'dashboard', when: dashboard, screen: DashboardScreen },
   {
