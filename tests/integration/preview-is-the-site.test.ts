@@ -207,3 +207,31 @@ describe('help and developer tools (issue 26)', () => {
     expect((await get('/preview?developer')).status).toBe(401);
   });
 });
+
+describe('one time zone, and no stale notice (issue 26)', () => {
+  test('"Scheduled…" in the address is not shown once the page went live', async () => {
+    await withStore(folio, async (store) => {
+      await store.putPage({ slug: 'went-live', title: 'Went live', summary: '', body: 'Soon.' });
+      await store.schedulePublish('went-live', new Date(Date.now() + 86_400_000));
+    });
+    const pending = await (await get('/preview/went-live?notice=scheduled', cookie)).text();
+    expect(pending).toContain('Scheduled. The draft as it is then will be published');
+    // It went out (here: published at once; the scheduler clears the schedule as it publishes).
+    await withStore(folio, async (store) => {
+      await store.cancelSchedule('went-live');
+      await store.publish('went-live');
+    });
+    const live = await (await get('/preview/went-live?notice=scheduled', cookie)).text();
+    expect(live).not.toContain('Scheduled. The draft as it is then will be published');
+    expect(live).toContain('Published, no unpublished changes');
+  });
+
+  test('every time on an editor screen is in one zone, named once (UTC before the browser says)', async () => {
+    for (const path of ['/preview', '/preview/went-live', '/preview/went-live?edit']) {
+      const html = await (await get(path, cookie)).text();
+      const visible = html.replace(/<script[\s\S]*?<\/script>/g, '');
+      expect(visible.match(/Times in <!-- -->UTC/g)?.length).toBe(1);
+      expect(visible).not.toMatch(/\d (AM|PM) UTC/);
+    }
+  });
+});

@@ -13,6 +13,7 @@ import {
   PREVIEW_DASHBOARD,
   previewPath,
 } from '../../lib/http/routes';
+import { TimeZoneName } from './local-time';
 
 export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
   return (
@@ -39,6 +40,11 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
               <a href={EDITOR_HELP}>Help</a>
             </li>
           </ul>
+        ) : null}
+        {editor ? (
+          <p className="time-zone">
+            Times in <TimeZoneName />
+          </p>
         ) : null}
         {editor ? (
           <form action={signOut} className="inline-form sign-out">

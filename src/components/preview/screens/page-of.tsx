@@ -77,14 +77,17 @@ export async function Banner({
   notice: string | null;
 }) {
   const store = contentStore();
+  const schedule = await store.scheduleOf(page.id);
   return (
     <PreviewBanner
       page={page}
       editing={editing}
-      notice={noticeText(notice, page.state)}
+      // "Scheduled…" lives in the address (?notice=): once the schedule is gone (it published,
+      // or was cancelled elsewhere), the notice would be stale, so it is not shown (issue 26).
+      notice={notice === 'scheduled' && !schedule ? null : noticeText(notice, page.state)}
       shareLinks={await shareLinks().listOpen({ pageId: page.id })}
       published={await publishedCount(page)}
-      schedule={await store.scheduleOf(page.id)}
+      schedule={schedule}
       missedSchedule={await store.missedScheduleOf(page.id)}
     />
   );
