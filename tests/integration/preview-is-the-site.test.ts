@@ -235,3 +235,41 @@ describe('one time zone, and no stale notice (issue 26)', () => {
     }
   });
 });
+
+describe('a new page without JavaScript (issue 26)', () => {
+  test('an empty slug is filled from the title on save, as the hint says', async () => {
+    const html = await (await get('/preview?new', cookie)).text();
+    expect(html).toContain('Filled from the title until you change it.');
+    // The field does not stop the browser from sending it empty.
+    expect(html).not.toMatch(/<input[^>]*name="slug"[^>]*required/);
+    const response = await submitForm(
+      `${folio.url}/preview?new`,
+      await formWithButton(html, 'Create draft'),
+      {
+        cookie,
+        button: 'Create draft',
+        set: { title: 'Notes from the Field', slug: '', body: 'Typed without JavaScript.' },
+      },
+    );
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toStartWith('/preview/notes-from-the-field');
+    const saved = await withStore(folio, (store) =>
+      store.getPage('notes-from-the-field', { draft: true }),
+    );
+    expect(saved?.bodyMarkdown).toBe('Typed without JavaScript.');
+  });
+
+  test('an existing page’s emptied slug is still refused, with the typed text kept', async () => {
+    await withStore(folio, (store) =>
+      store.putPage({ slug: 'slug-kept', title: 'Slug kept', summary: '', body: 'Before.' }),
+    );
+    const html = await (await get('/preview/slug-kept?edit', cookie)).text();
+    const response = await submitForm(
+      `${folio.url}/preview/slug-kept?edit`,
+      await formWithButton(html, 'Save draft'),
+      { cookie, button: 'Save draft', set: { slug: '', body: 'Kept text.' } },
+    );
+    expect(response.status).toBe(422);
+    expect(await response.text()).toContain('Kept text.');
+  });
+});

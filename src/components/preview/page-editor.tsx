@@ -174,7 +174,9 @@ export function PageEditor({
               editor.touchSlug();
               update('slug', event.target.value);
             }}
-            required
+            // A new page's may be left empty: the title gives it on save (forms.ts), with or
+            // without JavaScript, as the hint says.
+            required={!isNew}
             maxLength={MAX_SLUG_LENGTH}
             pattern="[a-z0-9]+(-[a-z0-9]+)*"
             readOnly={values.originalSlug === HOME_SLUG}
