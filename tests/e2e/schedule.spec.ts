@@ -121,8 +121,18 @@ test('a schedule that could not publish is said on the page, in local time, unti
   await expect(notice).toContainText('did not happen.');
   await expect(notice).toContainText('on behalf of e2e-editor@example.com');
   await expect(notice).toContainText(missing);
-  // In the editor's zone once in the browser, as the schedule was typed.
-  await expect(notice.locator('time')).toHaveText(/(EST|EDT)$/);
+  // In the editor's zone once in the browser, as the schedule was typed; the zone is named
+  // once, in the preview bar, not beside each time (issue 26).
+  const inNewYork = new Intl.DateTimeFormat(undefined, {
+    timeZone: 'America/New_York',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(due);
+  await expect(notice.locator('time')).toHaveText(inNewYork);
+  await expect(page.locator('.time-zone')).toHaveText('Times in America/New_York');
   // On a phone the address breaks inside the box: the page does not scroll sideways.
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
