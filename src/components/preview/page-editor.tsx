@@ -23,6 +23,7 @@ import { EditorStatus } from './editor/editor-status';
 import { tooLongMessage } from './editor/editor-text';
 import { EditorToolbar, type LibraryImage } from './editor/editor-toolbar';
 import { FieldError } from './editor/field-error';
+import { LivePaneFrame } from './editor/live-pane-frame';
 import { LivePreviewBody } from './editor/live-preview-body';
 import { useAutosave } from './editor/use-autosave';
 import { useBodyText } from './editor/use-body-text';
@@ -176,7 +177,9 @@ export function PageEditor({
               editor.touchSlug();
               update('slug', event.target.value);
             }}
-            required
+            // A new page's may be left empty: the title gives it on save (forms.ts), with or
+            // without JavaScript, as the hint says.
+            required={!isNew}
             maxLength={MAX_SLUG_LENGTH}
             pattern="[a-z0-9]+(-[a-z0-9]+)*"
             readOnly={values.originalSlug === HOME_SLUG}
@@ -272,14 +275,19 @@ export function PageEditor({
         <p className="live-preview-label">
           As visitors will see it{enhanced ? ' (updates as you type)' : ''}
         </p>
-        <Article
-          page={{
-            title: values.title || 'Untitled',
-            summary: values.summary,
-            bodyHtml: preview.kind === 'html' ? preview.html : '',
-          }}
-          body={<LivePreviewBody content={preview} />}
-        />
+        <LivePaneFrame>
+          {(dates) => (
+            <Article
+              page={{
+                title: values.title || 'Untitled',
+                summary: values.summary,
+                bodyHtml: preview.kind === 'html' ? preview.html : '',
+              }}
+              dates={dates}
+              body={<LivePreviewBody content={preview} />}
+            />
+          )}
+        </LivePaneFrame>
       </section>
     </div>
   );

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { lineText } from '../content/clean-text';
 import { MERGE_CHOICES, type MergeChoice, type MergeConflict } from '../content/merge';
 import { pageFieldsSchema } from '../content/page-fields';
-import { isValidSlug, validateNewSlug } from '../http/routes';
+import { isValidSlug, slugFromTitle, validateNewSlug } from '../http/routes';
 
 /** A text field as posted: anything but text (missing, a file, repeated) reads as ''. */
 const field = z.preprocess((value) => (typeof value === 'string' ? value : ''), z.string());
@@ -51,7 +51,7 @@ const repeated = z.preprocess(
  */
 export const TYPED_FIELDS = ['title', 'summary', 'body', 'tagline', 'footer'] as const;
 
-export const editorFormSchema = pageFieldsSchema.extend({
+const editorFormFields = pageFieldsSchema.extend({
   // A slug pasted with an invisible character (a zero-width space) is the slug without it.
   slug: lineText().superRefine((slug, ctx) => {
     const problem = validateNewSlug(slug);
@@ -65,6 +65,21 @@ export const editorFormSchema = pageFieldsSchema.extend({
     .pipe(z.number().int().positive().nullable()),
   version: z.coerce.number().int().min(0),
 });
+
+/**
+ * A new page's form with its slug left empty takes the slug its title gives, as the hint says:
+ * with JavaScript the field follows the title as it is typed; without it, this does, on save
+ * (issue 26). Only for a new page: an existing page's empty slug is a mistake to point out.
+ */
+function slugFromTitleWhenEmpty(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null) return input;
+  const { slug, title, pageId } = input as Record<string, unknown>;
+  if (pageId === '' && typeof slug === 'string' && slug.trim() === '' && typeof title === 'string')
+    return { ...input, slug: slugFromTitle(title) };
+  return input;
+}
+
+export const editorFormSchema = z.preprocess(slugFromTitleWhenEmpty, editorFormFields);
 
 export type EditorFormValues = {
   slug: string;

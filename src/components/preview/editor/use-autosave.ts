@@ -1,7 +1,8 @@
 // Owns autosave: the draft is saved a few seconds after typing stops, checked against the
 // version the editor started from like a manual save. A conflict or an ended session stops
 // it until the editor decides; a new page is created once it has a title and some text.
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
+import { useRouter } from 'waku/router/client';
 import { BODY_MAX, characterCount } from '../../../lib/content/field-limits';
 import { mergeTexts } from '../../../lib/content/merge';
 import { autosaveDraft } from '../../../lib/editor/actions/pages';
@@ -27,6 +28,10 @@ export function useAutosave(
   }: EditorState,
   { enhanced, pending }: { enhanced: boolean; pending: boolean },
 ) {
+  // Through a ref: a new router object on a render must not restart autosave's wait.
+  const navigation = useRouter();
+  const router = useRef(navigation);
+  router.current = navigation;
   const autosave = useCallback(async () => {
     if (autosaveOff.current) return;
     if (characterCount(values.body) > BODY_MAX) {
@@ -70,7 +75,12 @@ export function useAutosave(
       setFieldErrors(undefined);
       if (sent.pageId === '') {
         window.localStorage.removeItem(backupKey(sent));
-        window.history.replaceState(null, '', `${previewPath(result.slug)}?edit`);
+        // The new page is a page now: its editor's address, rendered by the server, gives it
+        // its banner (Publish, Schedule, Share, History) at once, as a click on Save would
+        // (issue 26). The same editor stays mounted through it (one screen, the same tree
+        // below the banner): what is typed meanwhile and the focus stay; the editor adopts
+        // the saved version when the new render brings it (use-editor-state.ts).
+        void router.current.replace(`${previewPath(result.slug)}?edit`, { scroll: false });
       }
       return;
     }

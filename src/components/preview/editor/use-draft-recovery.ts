@@ -40,10 +40,14 @@ export function useDraftRecovery({
   // not on every re-render of the route (an upload re-renders it while the text being typed
   // is, rightly, unsaved).
   const backupOffered = useRef<string | null>(null);
+  // Copies this editor wrote itself: a new page's first save gives it an id, and the text typed
+  // meanwhile, kept under that id, is the text on screen, not an earlier visit's (issue 26).
+  const written = useRef(new Set<string>());
   useEffect(() => {
     const key = backupKey(initial);
     if (backupOffered.current === key) return;
     backupOffered.current = key;
+    if (written.current.has(key)) return;
     const found = readBackup(key);
     // Older than the last save, it is still offered when it was typed on an older version
     // (someone saved over it, maybe mid-conflict): put back, it merges with theirs.
@@ -61,6 +65,7 @@ export function useDraftRecovery({
     const key = backupKey(values);
     if (dirty)
       try {
+        written.current.add(key);
         window.localStorage.setItem(key, JSON.stringify({ values, at: new Date().toISOString() }));
       } catch {
         // Over the browser's storage quota (a body of megabytes): the text stays in the form.
