@@ -14,6 +14,7 @@ import { formatUtc } from '../../lib/content/dates';
 import { restoreCheckpoint, restoreRevision } from '../../lib/editor/actions/pages';
 import { previewPath, rewriteLinksForPreview } from '../../lib/http/routes';
 import { Article } from '../article';
+import { LocalTime } from './local-time';
 import { FieldsDiff } from './word-diff';
 
 /** What a history URL asks for: a version to show, or two to compare ('draft' is one). */
@@ -193,7 +194,7 @@ function CheckpointList({
             <li key={checkpoint.id}>
               <span>
                 <strong>{KIND_WORDS[checkpoint.kind] ?? 'Saved'}</strong>{' '}
-                <time dateTime={checkpoint.savedAt}>{formatUtc(checkpoint.savedAt)}</time>
+                <LocalTime iso={checkpoint.savedAt} />
                 {checkpoint.savedBy ? ` by ${checkpoint.savedBy}` : ''}
                 {savesWords(checkpoint)}
                 {current ? ' · the draft now' : ''}
@@ -275,7 +276,7 @@ export function PageHistory({
       {shown ? (
         <section className="history-version" aria-label="Version shown">
           <h2>
-            As published {formatUtc(shown.publishedAt)}
+            As published <LocalTime iso={shown.publishedAt} />
             {publishedByWords(shown)}
           </h2>
           {shown.current && !page.showingDraft ? (
@@ -332,7 +333,7 @@ export function PageHistory({
             <li key={revision.id}>
               <span>
                 <strong>Version {revisions.length - index}</strong>: published{' '}
-                <time dateTime={revision.publishedAt}>{formatUtc(revision.publishedAt)}</time>
+                <LocalTime iso={revision.publishedAt} />
                 {publishedByWords(revision)}
                 {revision.current ? ' · what visitors see now' : ''}
               </span>{' '}

@@ -4,9 +4,9 @@
 // JavaScript), and Save applies the choices. Take theirs puts their whole version in the form
 // (with JavaScript at once; without, a submit that does it).
 import type { MouseEvent } from 'react';
-import { formatUtc } from '../../../lib/content/dates';
 import { MERGE_CHOICES, type MergeChoice } from '../../../lib/content/merge';
 import type { Conflict, EditorFormValues } from '../../../lib/editor/forms';
+import { LocalTime } from '../local-time';
 import { FieldsDiff, ParagraphDiff } from '../word-diff';
 
 const CHOICE_WORDS: Record<MergeChoice, string> = {
@@ -31,7 +31,7 @@ export function ConflictPanel({
     <section className="conflict" aria-label="Saved meanwhile">
       <h2>
         Saved meanwhile{conflict.savedBy ? ` by ${conflict.savedBy}` : ''} at{' '}
-        {formatUtc(conflict.savedAt)}
+        <LocalTime iso={conflict.savedAt} />
       </h2>
       {/* Which version this form has seen: a save now applies the choices below to it. */}
       <input type="hidden" name="seenVersion" value={String(conflict.version)} />
