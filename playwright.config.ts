@@ -1,21 +1,24 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_LAUNCH } from './tests/support';
 
-// The PostgreSQL half of `bun run test:e2e` (scripts/test-engines.ts) leaves out the specs that
-// exercise only the browser's side and the server's HTTP and error handling (client navigation
-// and prefetch, the theme, the pages' markup, query strings, error reporting and its fallback
-// pages): nothing in them differs by engine, the data layer under them is tested on both by
-// `bun test`, and the SQLite half runs them. Every spec that saves, publishes, schedules or
-// uploads runs on both.
-const ENGINE_INDEPENDENT_SPECS = [
-  'navigation.spec.ts',
-  'foundation.spec.ts',
-  'theme.spec.ts',
-  'errors.spec.ts',
-  'query-strings.spec.ts',
-];
+// When `bun run test:e2e` runs both engines' halves (scripts/test-engines.ts sets
+// FOLIO_TEST_BOTH_ENGINES), what cannot differ by engine runs once:
+// - the specs that exercise only the browser's side and the server's HTTP and error handling
+//   (client navigation and prefetch, the theme, the pages' markup, query strings, error
+//   reporting and its fallback pages): nothing in them differs by engine, and the data layer
+//   under them is tested on both by `bun test`. Each runs in one half: navigation.spec (40 s of
+//   timed page-data waits) in the PostgreSQL half, the rest in the SQLite half, so that the two
+//   halves, run side by side, end at about the same time;
+// - the tests tagged BROWSER_SIDE (tests/e2e/fixtures.ts) run in the SQLite half only.
+// Every other test that saves, publishes, schedules or uploads runs on both. A half run alone
+// (a developer's `bunx playwright test`, or no PostgreSQL server) runs everything.
+const ONCE_IN: Record<'sqlite' | 'postgres', string[]> = {
+  sqlite: ['foundation.spec.ts', 'theme.spec.ts', 'errors.spec.ts', 'query-strings.spec.ts'],
+  postgres: ['navigation.spec.ts'],
+};
 
 const ENGINE = process.env.FOLIO_TEST_ENGINE ?? 'sqlite';
+const BOTH_HALVES = process.env.FOLIO_TEST_BOTH_ENGINES === '1';
 
 // tests/e2e/global-setup.ts starts Folio (`bun run start`, a throw-away database, an OS-picked
 // port) and sets E2E_BASE_URL before the workers, which read this file again, start. The two
@@ -24,10 +27,10 @@ const ENGINE = process.env.FOLIO_TEST_ENGINE ?? 'sqlite';
 export default defineConfig({
   testDir: './tests/e2e',
   outputDir: `test-results/${ENGINE}`,
-  testIgnore:
-    process.env.FOLIO_TEST_ENGINE === 'postgres'
-      ? ENGINE_INDEPENDENT_SPECS.map((spec) => `**/${spec}`)
-      : [],
+  testIgnore: BOTH_HALVES
+    ? ONCE_IN[ENGINE === 'postgres' ? 'sqlite' : 'postgres'].map((spec) => `**/${spec}`)
+    : [],
+  grepInvert: BOTH_HALVES && ENGINE === 'postgres' ? /@browser-side/ : undefined,
   globalSetup: './tests/e2e/global-setup.ts',
   fullyParallel: false,
   workers: 1,

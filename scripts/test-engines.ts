@@ -8,6 +8,9 @@
 // only (live) — except under CI (CI=true), where a missing server fails the run: CI never skips
 // the PostgreSQL half.
 //
+// Each half is told whether the other runs too (FOLIO_TEST_BOTH_ENGINES=1): playwright.config.ts
+// then runs what cannot differ by engine in one half only.
+//
 // --one-at-a-time: the halves one after the other, output live (for reading a failure as it
 // happens). Each Playwright half has an output folder of its own (test-results/<engine>), so
 // `test:e2e` runs them at once too.
@@ -83,6 +86,15 @@ function engineDependentFiles(): string[] {
 const commandFor = (engine: Engine) =>
   independentOnce && engine === 'postgres' ? [...command, ...engineDependentFiles()] : command;
 
+/**
+ * A half's engine, and whether the other half runs too: playwright.config.ts then runs what
+ * cannot differ by engine in one half only.
+ */
+const halfEnv = (engine: Engine) => ({
+  FOLIO_TEST_ENGINE: engine,
+  FOLIO_TEST_BOTH_ENGINES: engines.length > 1 ? '1' : '0',
+});
+
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
 const named = command.join(' ');
 
@@ -91,7 +103,7 @@ if (engines.length === 1 || options.has(ONE_AT_A_TIME)) {
   for (const engine of engines) {
     console.error(`\ntest-engines: ${named} on ${engine}\n`);
     const run = Bun.spawn(commandFor(engine), {
-      env: { ...process.env, FOLIO_TEST_ENGINE: engine },
+      env: { ...process.env, ...halfEnv(engine) },
       stdio: ['inherit', 'inherit', 'inherit'],
     });
     const code = await run.exited;
@@ -110,7 +122,7 @@ async function half(engine: Engine): Promise<Outcome> {
   const started = performance.now();
   const { code, output } = await runCaptured(commandFor(engine), {
     ...process.env,
-    FOLIO_TEST_ENGINE: engine,
+    ...halfEnv(engine),
   });
   const took = seconds(started);
   const rule = '─'.repeat(8);

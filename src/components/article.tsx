@@ -1,6 +1,40 @@
 import type { ReactNode } from 'react';
 import type { PageView } from '../lib/content/content';
 import { formatDay } from '../lib/content/dates';
+import { HOME_SLUG } from '../lib/content/slugs';
+
+/** An Article's date line: when the page was first published and last updated. */
+export type ArticleDates = { published: string; updated: string | null };
+
+/**
+ * The date line a page gets on its public address (none on the home page, which is the site's
+ * front rather than an article). `asWillBePublished` (its preview): a draft is shown as it will
+ * read when published now — first published today if it never was, updated today.
+ */
+export function datesOf(
+  page: Pick<PageView, 'slug' | 'firstPublishedAt' | 'publishedAt' | 'showingDraft'>,
+  { asWillBePublished = false }: { asWillBePublished?: boolean } = {},
+): ArticleDates | undefined {
+  if (page.slug === HOME_SLUG) return undefined;
+  if (asWillBePublished && (page.showingDraft || page.firstPublishedAt === null)) {
+    const now = new Date().toISOString();
+    return { published: page.firstPublishedAt ?? now, updated: now };
+  }
+  return page.firstPublishedAt
+    ? { published: page.firstPublishedAt, updated: page.publishedAt }
+    : undefined;
+}
+
+/**
+ * The machine-readable form of the day shown (the UTC day, as formatDay shows it): a day, not
+ * an instant, so a draft's preview reads as its page will once published, whatever the second
+ * it is published at (the preview is byte-identical to the published page, issue 26).
+ */
+function utcDay(iso: string | null | undefined): string | undefined {
+  if (!iso) return undefined;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString().slice(0, 10);
+}
 
 // bodyHtml was rendered from Markdown at save time by src/lib/markdown/markdown.ts, which escapes raw
 // HTML and refuses unsafe link schemes, so it is safe to insert as-is.
@@ -13,7 +47,7 @@ export function Article({
   /** In place of the body's HTML: the editor's live preview, which updates it in place. */
   body?: ReactNode;
   /** When it was first published and last updated; "Updated" only on a later day. */
-  dates?: { published: string; updated: string | null };
+  dates?: ArticleDates | undefined;
 }) {
   const published = dates ? formatDay(dates.published) : '';
   const updated = dates?.updated ? formatDay(dates.updated) : '';
@@ -23,11 +57,11 @@ export function Article({
       {page.summary ? <p className="lede">{page.summary}</p> : null}
       {published ? (
         <p className="dates">
-          Published <time dateTime={dates?.published}>{published}</time>
+          Published <time dateTime={utcDay(dates?.published)}>{published}</time>
           {updated && updated !== published ? (
             <>
               {' · Updated '}
-              <time dateTime={dates?.updated ?? undefined}>{updated}</time>
+              <time dateTime={utcDay(dates?.updated)}>{updated}</time>
             </>
           ) : null}
         </p>

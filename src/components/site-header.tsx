@@ -13,24 +13,28 @@ export const COMPACT_MENU_AFTER = 4;
 export function SiteHeader({
   title,
   tagline,
+  home,
   links,
 }: {
   title: string;
   tagline: string;
-  links: readonly NavigationLink[];
+  /** The home page's address: `/`, or its preview. */
+  home: `/${string}`;
+  /** Each with the address it leads to (public, or the page's preview). */
+  links: readonly (NavigationLink & { path: `/${string}` })[];
 }) {
   const compact = links.length > COMPACT_MENU_AFTER;
   return (
     <header className="site-header">
       <nav aria-label="Site" className="container nav" data-compact={compact || undefined}>
-        <Link to="/" className="brand">
+        <Link to={home} className="brand">
           {title}
         </Link>
         {tagline ? <span className="tagline">{tagline}</span> : null}
         <ul>
           {links.map((link) => (
             <li key={link.slug}>
-              <Link to={`/${link.slug}`}>{link.title}</Link>
+              <Link to={link.path}>{link.title}</Link>
             </li>
           ))}
         </ul>
@@ -43,7 +47,7 @@ export function SiteHeader({
             <ul>
               {links.map((link) => (
                 <li key={link.slug}>
-                  <a href={`/${link.slug}`}>{link.title}</a>
+                  <a href={link.path}>{link.title}</a>
                 </li>
               ))}
             </ul>

@@ -4,7 +4,15 @@
 import type { Browser, Page } from '@playwright/test';
 import { BODY_MAX } from '../../src/lib/content/field-limits';
 import { SEED_DRAFT_MARKERS } from '../../src/lib/content/seed';
-import { bodyEditor, EDITOR, expect, requestsInFlight, test, watchPageErrors } from './fixtures';
+import {
+  BROWSER_SIDE,
+  bodyEditor,
+  EDITOR,
+  expect,
+  requestsInFlight,
+  test,
+  watchPageErrors,
+} from './fixtures';
 
 const editorStatus = (page: Page) => page.locator('.editor-status');
 const livePreview = (page: Page) =>
@@ -64,144 +72,143 @@ test('typed text autosaves a few seconds after typing stops, and is there after 
   await expect(editorStatus(page)).toContainText('Saved ');
 });
 
-test('the page beside the form follows the typing: a new heading shows within a second', async ({
-  page,
-  signIn,
-  seedPage,
-}) => {
-  const slug = 'e2e-live';
-  await seedPage({ slug, title: 'Live page', body: 'Before.' });
-  await signIn(page);
-  await openEditor(page, slug);
-  await expect(livePreview(page).locator('article')).toContainText('Before.');
-  const started = Date.now();
-  await bodyEditor(page).fill('## A heading typed just now\n\nAnd *a line*.');
-  // The issue's "within a second" holds on a quiet machine (the annotation below records it);
-  // the bound here is looser so that a busy one does not fail it, and still under autosave's
-  // wait: what shows is the preview following the typing, not the result of a save.
-  await expect(
-    livePreview(page).getByRole('heading', { name: 'A heading typed just now' }),
-  ).toBeVisible({
-    timeout: AUTOSAVE_AFTER_MS - 100,
-  });
-  test
-    .info()
-    .annotations.push({ type: 'typed → shown', description: `${Date.now() - started} ms` });
-  // Rendered by the site's own Markdown code: emphasis is <em>, not a stray asterisk.
-  await expect(livePreview(page).locator('article em')).toHaveText('a line');
-});
+test(
+  'the page beside the form follows the typing: a new heading shows within a second',
+  BROWSER_SIDE,
+  async ({ page, signIn, seedPage }) => {
+    const slug = 'e2e-live';
+    await seedPage({ slug, title: 'Live page', body: 'Before.' });
+    await signIn(page);
+    await openEditor(page, slug);
+    await expect(livePreview(page).locator('article')).toContainText('Before.');
+    const started = Date.now();
+    await bodyEditor(page).fill('## A heading typed just now\n\nAnd *a line*.');
+    // The issue's "within a second" holds on a quiet machine (the annotation below records it);
+    // the bound here is looser so that a busy one does not fail it, and still under autosave's
+    // wait: what shows is the preview following the typing, not the result of a save.
+    await expect(
+      livePreview(page).getByRole('heading', { name: 'A heading typed just now' }),
+    ).toBeVisible({
+      timeout: AUTOSAVE_AFTER_MS - 100,
+    });
+    test
+      .info()
+      .annotations.push({ type: 'typed → shown', description: `${Date.now() - started} ms` });
+    // Rendered by the site's own Markdown code: emphasis is <em>, not a stray asterisk.
+    await expect(livePreview(page).locator('article em')).toHaveText('a line');
+  },
+);
 
-test('the preview replaces only the block an edit changed, and a late answer never overwrites a newer one', async ({
-  page,
-  signIn,
-  seedPage,
-}) => {
-  const slug = 'e2e-live-blocks';
-  await seedPage({
-    slug,
-    title: 'Blocks page',
-    body: 'First paragraph.\n\n```ts\nconst kept = 1;\n```\n\nLast paragraph.',
-  });
-  await signIn(page);
-  await openEditor(page, slug);
-  const pane = livePreview(page).locator('article');
-  const body = bodyEditor(page);
-  await body.fill('First paragraph.\n\n```ts\nconst kept = 1;\n```\n\nLast paragraph one.');
-  await expect(pane).toContainText('Last paragraph one.');
-  // The untouched blocks' elements are marked: an edit elsewhere must leave them in place.
-  await pane.locator('p', { hasText: 'First paragraph.' }).evaluate((p) => {
-    p.dataset.kept = 'yes';
-  });
-  await pane.locator('pre').evaluate((pre) => {
-    pre.dataset.kept = 'yes';
-  });
+test(
+  'the preview replaces only the block an edit changed, and a late answer never overwrites a newer one',
+  BROWSER_SIDE,
+  async ({ page, signIn, seedPage }) => {
+    const slug = 'e2e-live-blocks';
+    await seedPage({
+      slug,
+      title: 'Blocks page',
+      body: 'First paragraph.\n\n```ts\nconst kept = 1;\n```\n\nLast paragraph.',
+    });
+    await signIn(page);
+    await openEditor(page, slug);
+    const pane = livePreview(page).locator('article');
+    const body = bodyEditor(page);
+    await body.fill('First paragraph.\n\n```ts\nconst kept = 1;\n```\n\nLast paragraph one.');
+    await expect(pane).toContainText('Last paragraph one.');
+    // The untouched blocks' elements are marked: an edit elsewhere must leave them in place.
+    await pane.locator('p', { hasText: 'First paragraph.' }).evaluate((p) => {
+      p.dataset.kept = 'yes';
+    });
+    await pane.locator('pre').evaluate((pre) => {
+      pre.dataset.kept = 'yes';
+    });
 
-  // The answer to "two" is held back until the answer to "three" has been shown.
-  const inFlight = requestsInFlight(page);
-  let answers = 0;
-  let releaseTwo: () => void = () => undefined;
-  const twoHeld = new Promise<void>((resolve) => {
-    releaseTwo = resolve;
-  });
-  await page.route(`**/preview/${slug}*`, async (route) => {
-    if (route.request().method() !== 'POST') return route.fallback();
-    answers += 1;
-    const response = await route.fetch();
-    if (answers === 1) await twoHeld;
-    await route.fulfill({ response });
-  });
-  await body.fill('First paragraph.\n\n```ts\nconst kept = 1;\n```\n\nLast paragraph two.');
-  await expect.poll(() => answers).toBe(1);
-  await body.fill('First paragraph.\n\n```ts\nconst kept = 1;\n```\n\nLast paragraph three.');
-  await expect(pane).toContainText('Last paragraph three.');
-  releaseTwo();
-  // The late answer has reached the page, and the page has had two frames to act on it.
-  await expect.poll(inFlight).toBe(0);
-  await page.evaluate(
-    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
-  );
-  await expect(pane).toContainText('Last paragraph three.');
-  await expect(pane).not.toContainText('Last paragraph two.');
-  await expect(pane.locator('p[data-kept="yes"]')).toHaveText('First paragraph.');
-  await expect(pane.locator('pre[data-kept="yes"] .shiki, pre.shiki[data-kept="yes"]')).toHaveCount(
-    1,
-  );
-  await page.unroute(`**/preview/${slug}*`);
-});
+    // The answer to "two" is held back until the answer to "three" has been shown.
+    const inFlight = requestsInFlight(page);
+    let answers = 0;
+    let releaseTwo: () => void = () => undefined;
+    const twoHeld = new Promise<void>((resolve) => {
+      releaseTwo = resolve;
+    });
+    await page.route(`**/preview/${slug}*`, async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      answers += 1;
+      const response = await route.fetch();
+      if (answers === 1) await twoHeld;
+      await route.fulfill({ response });
+    });
+    await body.fill('First paragraph.\n\n```ts\nconst kept = 1;\n```\n\nLast paragraph two.');
+    await expect.poll(() => answers).toBe(1);
+    await body.fill('First paragraph.\n\n```ts\nconst kept = 1;\n```\n\nLast paragraph three.');
+    await expect(pane).toContainText('Last paragraph three.');
+    releaseTwo();
+    // The late answer has reached the page, and the page has had two frames to act on it.
+    await expect.poll(inFlight).toBe(0);
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
+    await expect(pane).toContainText('Last paragraph three.');
+    await expect(pane).not.toContainText('Last paragraph two.');
+    await expect(pane.locator('p[data-kept="yes"]')).toHaveText('First paragraph.');
+    await expect(
+      pane.locator('pre[data-kept="yes"] .shiki, pre.shiki[data-kept="yes"]'),
+    ).toHaveCount(1);
+    await page.unroute(`**/preview/${slug}*`);
+  },
+);
 
-test('leaving with unsaved text asks first; staying keeps every word', async ({
-  page,
-  signIn,
-  seedPage,
-}) => {
-  const slug = 'e2e-leave';
-  await seedPage({ slug, title: 'Leave page', body: 'Saved words.' });
-  await signIn(page);
-  await openEditor(page, slug);
-  await bodyEditor(page).fill('Words not saved yet.');
-  const asked: string[] = [];
-  page.once('dialog', (dialog) => {
-    asked.push(dialog.message());
-    void dialog.dismiss();
-  });
-  await page
-    .getByRole('navigation', { name: 'Preview' })
-    .getByRole('link', { name: 'Pages' })
-    .click();
-  expect(asked).toEqual(['You have unsaved changes on this page. Leave without saving them?']);
-  await expect(page).toHaveURL(new RegExp(`/preview/${slug}\\?edit$`));
-  await bodyEditor(page).expectText('Words not saved yet.');
-  // Closing the tab (or reloading) is asked by the browser itself.
-  const beforeUnload = page.waitForEvent('dialog');
-  await page.close({ runBeforeUnload: true });
-  const dialog = await beforeUnload;
-  expect(dialog.type()).toBe('beforeunload');
-  await dialog.accept();
-});
+test(
+  'leaving with unsaved text asks first; staying keeps every word',
+  BROWSER_SIDE,
+  async ({ page, signIn, seedPage }) => {
+    const slug = 'e2e-leave';
+    await seedPage({ slug, title: 'Leave page', body: 'Saved words.' });
+    await signIn(page);
+    await openEditor(page, slug);
+    await bodyEditor(page).fill('Words not saved yet.');
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page
+      .getByRole('navigation', { name: 'Preview' })
+      .getByRole('link', { name: 'Pages' })
+      .click();
+    expect(asked).toEqual(['You have unsaved changes on this page. Leave without saving them?']);
+    await expect(page).toHaveURL(new RegExp(`/preview/${slug}\\?edit$`));
+    await bodyEditor(page).expectText('Words not saved yet.');
+    // Closing the tab (or reloading) is asked by the browser itself.
+    const beforeUnload = page.waitForEvent('dialog');
+    await page.close({ runBeforeUnload: true });
+    const dialog = await beforeUnload;
+    expect(dialog.type()).toBe('beforeunload');
+    await dialog.accept();
+  },
+);
 
-test('a body too long to save is never sent: the editor says so and keeps every character', async ({
-  page,
-  signIn,
-  seedPage,
-  store,
-}) => {
-  const slug = 'e2e-too-long';
-  await seedPage({ slug, title: 'Too long', body: 'Short.' });
-  await signIn(page);
-  await openEditor(page, slug);
-  const inFlight = requestsInFlight(page);
-  const long = `${'word '.repeat(BODY_MAX / 5)}and more`;
-  await bodyEditor(page).fill(long);
-  await page.getByRole('button', { name: 'Save draft' }).click();
-  await expect(page.getByRole('alert')).toContainText('Not saved: the body is');
-  await expect(page).toHaveURL(new RegExp(`/preview/${slug}\\?edit$`));
-  expect((await bodyEditor(page).text()).length).toBe(long.length);
-  // Autosave holds back too: the stored draft is untouched.
-  await wellPastAutosave(page, inFlight);
-  expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe('Short.');
-});
+test(
+  'a body too long to save is never sent: the editor says so and keeps every character',
+  BROWSER_SIDE,
+  async ({ page, signIn, seedPage, store }) => {
+    const slug = 'e2e-too-long';
+    await seedPage({ slug, title: 'Too long', body: 'Short.' });
+    await signIn(page);
+    await openEditor(page, slug);
+    const inFlight = requestsInFlight(page);
+    const long = `${'word '.repeat(BODY_MAX / 5)}and more`;
+    await bodyEditor(page).fill(long);
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect(page.getByRole('alert')).toContainText('Not saved: the body is');
+    await expect(page).toHaveURL(new RegExp(`/preview/${slug}\\?edit$`));
+    expect((await bodyEditor(page).text()).length).toBe(long.length);
+    // Autosave holds back too: the stored draft is untouched.
+    await wellPastAutosave(page, inFlight);
+    expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe('Short.');
+  },
+);
 
-test('Ctrl+S saves the draft at once', async ({ page, signIn, seedPage, store }) => {
+test('Ctrl+S saves the draft at once', BROWSER_SIDE, async ({ page, signIn, seedPage, store }) => {
   const slug = 'e2e-ctrl-s';
   await seedPage({ slug, title: 'Shortcut page', body: 'Before.' });
   await signIn(page);

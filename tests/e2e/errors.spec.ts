@@ -27,7 +27,7 @@ async function eventById(id: string) {
 /** Signs in, presses the server test-error button on /preview, returns the action's response. */
 async function sendServerTestError(page: Page, signIn: (page: Page) => Promise<void>) {
   await signIn(page);
-  await page.goto('/preview');
+  await page.goto('/preview?developer');
   const [response] = await Promise.all([
     page.waitForResponse((r) => r.request().method() === 'POST'),
     page.getByRole('button', { name: 'Send a test error from the server' }).click(),
@@ -84,7 +84,7 @@ test('a browser error reaches Sentry through the tunnel and shows the client-sid
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === '/monitoring') tunnelled.push(request.url());
   });
-  await page.goto('/preview');
+  await page.goto('/preview?developer');
   // The SDK loads when the browser is idle after hydration.
   await expect(page.locator('html')).toHaveAttribute('data-sentry-ready', 'true', {
     timeout: 10_000,

@@ -24,6 +24,14 @@ import { E2E_EDITOR } from './editor-account';
 
 export const EDITOR = E2E_EDITOR;
 
+/**
+ * The tag of a test whose outcome is the browser's side only — what the page does before or
+ * around a request (a refusal before sending, a drop target, the preview's block swap, a
+ * shortcut) — while the request it makes is tested on both engines by `bun test`. The
+ * PostgreSQL half of `test:e2e` leaves these out (playwright.config.ts).
+ */
+export const BROWSER_SIDE = { tag: '@browser-side' } as const;
+
 export function databaseUrl(): string {
   const url = process.env.E2E_DATABASE_URL;
   if (!url) throw new Error('E2E_DATABASE_URL is not set (tests/e2e/global-setup.ts sets it)');

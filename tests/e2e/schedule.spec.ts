@@ -16,7 +16,9 @@ test('"Publish at" is in the editor’s zone: stored in UTC, shown back in local
   await signIn(page);
   await page.goto(`/preview/${slug}`);
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
-  const input = page.getByLabel('Publish at (America/New_York)');
+  // One time zone on the screen, the editor's, named once (issue 26).
+  await expect(page.locator('.time-zone')).toHaveText('Times in America/New_York');
+  const input = page.getByLabel(/^Publish at/);
   // Offered: an hour from now, in local time.
   await expect(input).toHaveValue(/^\d{4}-\d\d-\d\dT\d\d:\d\d$/);
   await input.fill('2031-06-01T09:30');
@@ -26,12 +28,13 @@ test('"Publish at" is in the editor’s zone: stored in UTC, shown back in local
   const listed = (await store.listAll()).find((entry) => entry.slug === slug);
   expect(listed?.publishAt).toBe('2031-06-01T13:30:00.000Z');
   await expect(page.locator('form.schedule')).toContainText(
-    'Will be published Jun 1, 2031, 09:30 AM EDT, on behalf of e2e-editor@example.com.',
+    'Will be published Jun 1, 2031, 09:30 AM, on behalf of e2e-editor@example.com.',
   );
 
   await page.goto('/preview?state=scheduled');
   const row = page.getByRole('row', { name: /Scheduled page/ });
-  await expect(row).toContainText('To be published Jun 1, 2031, 09:30 AM EDT');
+  await expect(row).toContainText('To be published Jun 1, 2031, 09:30 AM');
+  await expect(page.locator('.time-zone')).toHaveText('Times in America/New_York');
 
   await page.goto(`/preview/${slug}`);
   await page.getByRole('button', { name: 'Cancel schedule' }).click();
@@ -118,8 +121,18 @@ test('a schedule that could not publish is said on the page, in local time, unti
   await expect(notice).toContainText('did not happen.');
   await expect(notice).toContainText('on behalf of e2e-editor@example.com');
   await expect(notice).toContainText(missing);
-  // In the editor's zone once in the browser, as the schedule was typed.
-  await expect(notice.locator('time')).toHaveText(/(EST|EDT)$/);
+  // In the editor's zone once in the browser, as the schedule was typed; the zone is named
+  // once, in the preview bar, not beside each time (issue 26).
+  const inNewYork = new Intl.DateTimeFormat(undefined, {
+    timeZone: 'America/New_York',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(due);
+  await expect(notice.locator('time')).toHaveText(inNewYork);
+  await expect(page.locator('.time-zone')).toHaveText('Times in America/New_York');
   // On a phone the address breaks inside the box: the page does not scroll sideways.
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

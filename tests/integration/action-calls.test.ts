@@ -27,11 +27,17 @@ beforeAll(async () => {
   for await (const path of assets.scan('.')) {
     const code = await Bun.file(path).text();
     for (const [, id, action] of code.matchAll(
-      /([0-9a-f]{12})#(autosaveDraft|createShareLink|signIn|uploadMedia)\b/g,
+      /([0-9a-f]{12})#(autosaveDraft|createShareLink|previewDraft|signIn|uploadMedia)\b/g,
     ))
       if (id && action) modules[action] = id;
   }
-  for (const action of ['autosaveDraft', 'createShareLink', 'signIn', 'uploadMedia'])
+  for (const action of [
+    'autosaveDraft',
+    'createShareLink',
+    'previewDraft',
+    'signIn',
+    'uploadMedia',
+  ])
     if (!modules[action]) throw new Error(`the build names no ${action} (bun run build first)`);
 }, 60_000);
 afterAll(async () => {
@@ -285,6 +291,42 @@ describe('a call is bounded before anything decodes it (issue 24, second finding
     const editor = await call('uploadMedia', form());
     expect(editor.status).not.toBe(413);
     expect(editor.status).toBeLessThan(500);
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+});
+
+describe('live previews are made a few at a time (issue 25, hostile pass)', () => {
+  /** A page of code each call has not seen before: nothing of it is in a cache. */
+  const bodyOf = (call: number) =>
+    Array.from(
+      { length: 200 },
+      (_, block) =>
+        `Paragraph ${call}.${block}\n\n\`\`\`ts\nconst value${call}x${block} = ${block};\n\`\`\``,
+    ).join('\n\n');
+
+  test('a burst from one editor: the rest refused at once, never a 500; then previews again', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, n) =>
+        call('previewDraft', JSON.stringify([{ body: bodyOf(n), have: [] }])).then(
+          async (response) => ({ status: response.status, text: await response.text() }),
+        ),
+      ),
+    );
+    // A JavaScript call's answer is data with a 200, as the router expects (action.ts).
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    const refused = answers.filter((answer) =>
+      answer.text.includes('Too many previews are being made at once'),
+    );
+    // Sixteen at once, each of 200 blocks no cache has: more than two are asked together.
+    expect(refused.length).toBeGreaterThan(0);
+    for (const answer of answers) {
+      if (!refused.includes(answer)) expect(answer.text).toContain('"ids"');
+      expect(answer.text).not.toContain('    at ');
+    }
+    // The slots are given back: the next preview is made.
+    const after = await call('previewDraft', JSON.stringify([{ body: 'Calm again.', have: [] }]));
+    expect(after.status).toBe(200);
+    expect(await after.text()).toContain('Calm again.');
     expect(folio.unexpectedErrors()).toEqual([]);
   });
 });

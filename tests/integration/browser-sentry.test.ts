@@ -100,7 +100,7 @@ describe('Sentry in the browser', () => {
       );
       const page = await context.newPage();
       const scripts = scriptsOf(page);
-      await page.goto(`${server.url}/preview`);
+      await page.goto(`${server.url}/preview?developer`);
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
       expect(scripts.filter((name) => name.startsWith('sentry'))).toEqual([]);
       const before = errorEvents(receiver.envelopes).length;

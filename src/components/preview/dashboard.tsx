@@ -8,7 +8,6 @@ import type {
   PageListResult,
   PageState,
 } from '../../lib/content/content';
-import { formatUtc } from '../../lib/content/dates';
 import {
   COUNT_LIMIT,
   cursorParam,
@@ -164,7 +163,7 @@ export function Dashboard({ list, query }: { list: PageListResult; query: Dashbo
                   ) : null}
                 </td>
                 <td>
-                  <time dateTime={page.updatedAt}>{formatUtc(page.updatedAt)}</time>
+                  <LocalTime iso={page.updatedAt} />
                   <br />
                   <small>
                     {CHANGE_TEXT[page.lastChange]}

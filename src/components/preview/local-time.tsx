@@ -2,7 +2,12 @@
 import { useEffect, useState } from 'react';
 import { formatUtc } from '../../lib/content/dates';
 
-// Made in the browser only (the server says UTC): 'Dec 1, 2026, 09:00 CET'.
+// One time zone on every editor screen (issue 26): the editor's own, named once, in the
+// preview bar (TimeZoneName), and every time on the screen in it (LocalTime), without a zone
+// beside each. The server cannot know the zone: the first render, and a page without
+// JavaScript, say UTC — the times and the name alike, so they never disagree.
+
+// Made in the browser only: 'Dec 1, 2026, 09:00'.
 let local: Intl.DateTimeFormat | undefined;
 function localFormat(): Intl.DateTimeFormat {
   local ??= new Intl.DateTimeFormat(undefined, {
@@ -11,20 +16,28 @@ function localFormat(): Intl.DateTimeFormat {
     day: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
-    timeZoneName: 'short',
   });
   return local;
 }
 
-/**
- * A time in the reader's own time zone. The server cannot know it, so the first render (and a
- * page without JavaScript) says the time in UTC; once in the browser it says the local time.
- */
+/** The browser's time zone, or null on the server (and before hydration). */
+function useZone(): string | null {
+  const [zone, setZone] = useState<string | null>(null);
+  useEffect(() => setZone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? null), []);
+  return zone;
+}
+
+/** The screen's time zone in words: the browser's, or UTC when the server had to choose. */
+export function TimeZoneName() {
+  return <>{useZone() ?? 'UTC'}</>;
+}
+
+/** A time in the editor's zone (named once on the screen, by TimeZoneName). */
 export function LocalTime({ iso }: { iso: string }) {
-  const [local, setLocal] = useState<string | null>(null);
+  const [shown, setShown] = useState<string | null>(null);
   useEffect(() => {
     const date = new Date(iso);
-    setLocal(Number.isNaN(date.getTime()) ? null : localFormat().format(date));
+    setShown(Number.isNaN(date.getTime()) ? null : localFormat().format(date));
   }, [iso]);
-  return <time dateTime={iso}>{local ?? formatUtc(iso)}</time>;
+  return <time dateTime={iso}>{shown ?? formatUtc(iso, { zone: false })}</time>;
 }

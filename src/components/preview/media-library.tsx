@@ -2,7 +2,7 @@
 // time, keyset-paged; issue 25) with where each is used, its alt text (editable), the Markdown
 // that shows it, and delete — refused while a page uses it. Search and the pager are GET
 // addresses, so they work without JavaScript and can be bookmarked.
-import { formatUtc } from '../../lib/content/dates';
+
 import { searchIsWordless } from '../../lib/content/page-list-params';
 import { MEDIA_LIBRARY, PREVIEW_DASHBOARD, previewPath } from '../../lib/http/routes';
 import {
@@ -16,6 +16,7 @@ import {
 } from '../../lib/media/media-list-params';
 import type { MediaItem } from '../../lib/media/media-refs';
 import { imageMarkdown, mediaPath } from '../../lib/media/media-refs';
+import { LocalTime } from './local-time';
 import { MediaItemForm } from './media-item-form';
 import { UploadForm } from './upload-form';
 
@@ -136,7 +137,8 @@ export function MediaLibrary({
               <div>
                 <p>
                   <strong>{item.filename}</strong> · {item.width} × {item.height} ·{' '}
-                  {Math.ceil(item.bytes / 1024)} KB in all · uploaded {formatUtc(item.createdAt)}
+                  {Math.ceil(item.bytes / 1024)} KB in all · uploaded{' '}
+                  <LocalTime iso={item.createdAt} />
                   {item.createdBy ? ` by ${item.createdBy}` : ''}
                 </p>
                 <p>

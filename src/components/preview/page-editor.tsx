@@ -25,6 +25,7 @@ import { tooLongMessage } from './editor/editor-text';
 import { EditorToolbar, type LibraryImage } from './editor/editor-toolbar';
 import { FieldError } from './editor/field-error';
 import { LinkDialog } from './editor/link-dialog';
+import { LivePaneFrame } from './editor/live-pane-frame';
 import { LivePreviewBody } from './editor/live-preview-body';
 import { useAutosave } from './editor/use-autosave';
 import { useBodyText } from './editor/use-body-text';
@@ -113,6 +114,11 @@ export function PageEditor({
         }}
       >
         <EditorStatus status={status} dirty={dirty} />
+        {editor.mergedNote ? (
+          <p className="notice-box" role="status">
+            {editor.mergedNote}
+          </p>
+        ) : null}
         {recovery.backup ? (
           <BackupNotice
             backup={recovery.backup}
@@ -148,11 +154,9 @@ export function PageEditor({
         ) : null}
         <input type="hidden" name="originalSlug" value={values.originalSlug} />
         <input type="hidden" name="pageId" value={values.pageId} />
-        <input
-          type="hidden"
-          name="version"
-          value={conflict ? String(conflict.version) : values.version}
-        />
+        {/* The version the text started from, also after a conflict: a save merges against it
+            (the conflict panel says which version of theirs it has seen). */}
+        <input type="hidden" name="version" value={values.version} />
         <label>
           Title
           <input
@@ -178,7 +182,9 @@ export function PageEditor({
               editor.touchSlug();
               update('slug', event.target.value);
             }}
-            required
+            // A new page's may be left empty: the title gives it on save (forms.ts), with or
+            // without JavaScript, as the hint says.
+            required={!isNew}
             maxLength={MAX_SLUG_LENGTH}
             pattern="[a-z0-9]+(-[a-z0-9]+)*"
             readOnly={values.originalSlug === HOME_SLUG}
@@ -285,14 +291,19 @@ export function PageEditor({
         <p className="live-preview-label">
           As visitors will see it{enhanced ? ' (updates as you type)' : ''}
         </p>
-        <Article
-          page={{
-            title: values.title || 'Untitled',
-            summary: values.summary,
-            bodyHtml: preview.kind === 'html' ? preview.html : '',
-          }}
-          body={<LivePreviewBody content={preview} />}
-        />
+        <LivePaneFrame>
+          {(dates) => (
+            <Article
+              page={{
+                title: values.title || 'Untitled',
+                summary: values.summary,
+                bodyHtml: preview.kind === 'html' ? preview.html : '',
+              }}
+              dates={dates}
+              body={<LivePreviewBody content={preview} />}
+            />
+          )}
+        </LivePaneFrame>
       </section>
     </div>
   );

@@ -1,11 +1,20 @@
-// A page's history at /preview/<slug>?history: every publish (when, by whom), any version
-// shown as visitors saw it, a word-level diff between any two (the draft included), and
-// Restore as draft. Links and plain forms: all of it works without JavaScript.
-import type { PageView, Revision, RevisionSummary } from '../../lib/content/content';
+// A page's history at /preview/<slug>?history: every publish (when, by whom) and every save
+// (checkpoints: coalesced, pruned as the README says), any published version shown as
+// visitors saw it, a comparison of any two (the draft included) that opens at the first
+// change with unchanged paragraphs folded, and Restore as draft of any of them. Links and
+// plain forms: all of it works without JavaScript.
+import type {
+  Checkpoint,
+  CheckpointSummary,
+  PageView,
+  Revision,
+  RevisionSummary,
+} from '../../lib/content/content';
 import { formatUtc } from '../../lib/content/dates';
-import { restoreRevision } from '../../lib/editor/actions/pages';
+import { restoreCheckpoint, restoreRevision } from '../../lib/editor/actions/pages';
 import { previewPath, rewriteLinksForPreview } from '../../lib/http/routes';
 import { Article } from '../article';
+import { LocalTime } from './local-time';
 import { FieldsDiff } from './word-diff';
 
 /** What a history URL asks for: a version to show, or two to compare ('draft' is one). */
@@ -35,6 +44,11 @@ function revisionIdOf(key: string | null): number | null {
   return key !== null && /^\d+$/.test(key) && Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
+/** A checkpoint key of a history URL ('c' and its id in digits) as a checkpoint id. */
+function checkpointIdOf(key: string | null): number | null {
+  return key?.startsWith('c') ? revisionIdOf(key.slice(1)) : null;
+}
+
 /**
  * The revisions whose text a history view needs (the one shown, the two compared): the only
  * ones read whole; the list itself carries none.
@@ -44,18 +58,45 @@ export function versionsAsked(query: HistoryQuery): number[] {
   return [...new Set(ids.filter((id): id is number => id !== null))];
 }
 
+/** The checkpoints whose text a comparison needs (`c<id>` keys). */
+export function checkpointsAsked(query: HistoryQuery): number[] {
+  const ids = [checkpointIdOf(query.from), checkpointIdOf(query.to)];
+  return [...new Set(ids.filter((id): id is number => id !== null))];
+}
+
+/** The id the first change of a comparison carries: Compare links open there. */
+const FIRST_CHANGE = 'first-change';
+
 type Comparable = { label: string; title: string; summary: string; body: string };
+
+const KIND_WORDS: Record<CheckpointSummary['kind'], string> = {
+  autosave: 'Autosaved',
+  save: 'Saved',
+  merge: 'Saved, merged',
+  restore: 'Restored',
+};
+
+/** "Saved 11/23/2026, 2:50 AM UTC": how a checkpoint is named in the lists. */
+function checkpointLabel(checkpoint: CheckpointSummary): string {
+  return `${KIND_WORDS[checkpoint.kind] ?? 'Saved'} ${formatUtc(checkpoint.savedAt)}`;
+}
 
 function comparable(
   key: string | null,
   page: PageView,
   revisions: readonly RevisionSummary[],
   texts: ReadonlyMap<number, Revision>,
+  checkpointTexts: ReadonlyMap<number, Checkpoint>,
 ): Comparable | null {
   if (key === 'draft')
     return page.showingDraft
       ? { label: 'the draft', title: page.title, summary: page.summary, body: page.bodyMarkdown }
       : null;
+  const checkpointId = checkpointIdOf(key);
+  if (checkpointId !== null) {
+    const checkpoint = checkpointTexts.get(checkpointId);
+    return checkpoint ? { label: checkpointLabel(checkpoint), ...checkpoint } : null;
+  }
   const id = revisionIdOf(key);
   const revision = id === null ? undefined : texts.get(id);
   const index = revisions.findIndex((each) => each.id === id);
@@ -74,12 +115,102 @@ function versionLabel(number: number, revision: RevisionSummary): string {
   return `version ${number} (${formatUtc(revision.publishedAt)})`;
 }
 
-function VersionOptions({ revisions }: { revisions: readonly RevisionSummary[] }) {
-  return revisions.map((revision, index) => (
-    <option key={revision.id} value={revision.id}>
-      {versionLabel(revisions.length - index, revision)}
-    </option>
-  ));
+function VersionOptions({
+  revisions,
+  checkpoints,
+}: {
+  revisions: readonly RevisionSummary[];
+  checkpoints: readonly CheckpointSummary[];
+}) {
+  return (
+    <>
+      {checkpoints.length > 0 ? (
+        <optgroup label="Saves">
+          {checkpoints.map((checkpoint) => (
+            <option key={`c${checkpoint.id}`} value={`c${checkpoint.id}`}>
+              {checkpointLabel(checkpoint)}
+            </option>
+          ))}
+        </optgroup>
+      ) : null}
+      <optgroup label="Publishes">
+        {revisions.map((revision, index) => (
+          <option key={revision.id} value={revision.id}>
+            {versionLabel(revisions.length - index, revision)}
+          </option>
+        ))}
+      </optgroup>
+    </>
+  );
+}
+
+function RestoreCheckpointForm({
+  page,
+  checkpoint,
+}: {
+  page: PageView;
+  checkpoint: CheckpointSummary;
+}) {
+  return (
+    <form action={restoreCheckpoint} className="inline-form">
+      <input type="hidden" name="slug" value={page.slug} />
+      <input type="hidden" name="pageId" value={page.id} />
+      <input type="hidden" name="checkpointId" value={checkpoint.id} />
+      <input type="hidden" name="version" value={page.version} />
+      <button type="submit">Restore as draft</button>
+    </form>
+  );
+}
+
+/** "12 saves, 10:02–10:06 UTC" for a coalesced checkpoint; nothing for one save. */
+function savesWords(checkpoint: CheckpointSummary): string {
+  return checkpoint.saves > 1
+    ? ` (${checkpoint.saves} saves since ${formatUtc(checkpoint.firstSavedAt)})`
+    : '';
+}
+
+/** The saves list: newest first, each comparable with the one before and restorable. */
+function CheckpointList({
+  page,
+  checkpoints,
+}: {
+  page: PageView;
+  checkpoints: readonly CheckpointSummary[];
+}) {
+  const base = `${previewPath(page.slug)}?history`;
+  return (
+    <section aria-labelledby="saves-title">
+      <h2 id="saves-title">Saves</h2>
+      <p>
+        {checkpoints.length === 0
+          ? 'No saves kept yet.'
+          : 'Every save, newest first; saves by one editor a few minutes apart are one entry.'}
+      </p>
+      <ol className="history-list checkpoint-list" reversed>
+        {checkpoints.map((checkpoint, index) => {
+          const previous = checkpoints[index + 1];
+          const current = index === 0 && checkpoint.version === page.version;
+          return (
+            <li key={checkpoint.id}>
+              <span>
+                <strong>{KIND_WORDS[checkpoint.kind] ?? 'Saved'}</strong>{' '}
+                <LocalTime iso={checkpoint.savedAt} />
+                {checkpoint.savedBy ? ` by ${checkpoint.savedBy}` : ''}
+                {savesWords(checkpoint)}
+                {current ? ' · the draft now' : ''}
+              </span>{' '}
+              {previous ? (
+                <a href={`${base}&from=c${previous.id}&to=c${checkpoint.id}#${FIRST_CHANGE}`}>
+                  Changes
+                </a>
+              ) : null}{' '}
+              {current ? null : <RestoreCheckpointForm page={page} checkpoint={checkpoint} />}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
 }
 
 function RestoreForm({ page, revision }: { page: PageView; revision: RevisionSummary }) {
@@ -98,6 +229,8 @@ export function PageHistory({
   page,
   revisions,
   texts,
+  checkpoints,
+  checkpointTexts,
   query,
 }: {
   page: PageView;
@@ -105,12 +238,16 @@ export function PageHistory({
   revisions: readonly RevisionSummary[];
   /** The versions this view shows or compares (versionsAsked), with their text, by id. */
   texts: ReadonlyMap<number, Revision>;
+  /** Every kept save, newest first, without text. */
+  checkpoints: readonly CheckpointSummary[];
+  /** The saves this view compares (checkpointsAsked), with their text, by id. */
+  checkpointTexts: ReadonlyMap<number, Checkpoint>;
   query: HistoryQuery;
 }) {
   const base = `${previewPath(page.slug)}?history`;
   const shown = query.show === null ? null : (texts.get(query.show) ?? null);
-  const from = comparable(query.from, page, revisions, texts);
-  const to = comparable(query.to, page, revisions, texts);
+  const from = comparable(query.from, page, revisions, texts, checkpointTexts);
+  const to = comparable(query.to, page, revisions, texts, checkpointTexts);
   return (
     <section className="history" aria-labelledby="history-title">
       <h1 id="history-title">History of “{page.title}”</h1>
@@ -125,7 +262,13 @@ export function PageHistory({
           <h2>
             {from.label} → {to.label}
           </h2>
-          <FieldsDiff before={from} after={to} beforeLabel={from.label} afterLabel={to.label} />
+          <FieldsDiff
+            before={from}
+            after={to}
+            beforeLabel={from.label}
+            afterLabel={to.label}
+            firstId={FIRST_CHANGE}
+          />
         </section>
       ) : query.from || query.to ? (
         <p role="alert">Those versions are not in this page’s history.</p>
@@ -133,7 +276,7 @@ export function PageHistory({
       {shown ? (
         <section className="history-version" aria-label="Version shown">
           <h2>
-            As published {formatUtc(shown.publishedAt)}
+            As published <LocalTime iso={shown.publishedAt} />
             {publishedByWords(shown)}
           </h2>
           {shown.current && !page.showingDraft ? (
@@ -146,16 +289,26 @@ export function PageHistory({
           </div>
         </section>
       ) : null}
-      {revisions.length > 0 ? (
-        <form method="get" action={previewPath(page.slug)} className="history-compare">
+      {revisions.length + checkpoints.length > 1 ||
+      (page.showingDraft && revisions.length + checkpoints.length > 0) ? (
+        <form
+          method="get"
+          action={`${previewPath(page.slug)}#${FIRST_CHANGE}`}
+          className="history-compare"
+        >
           <input type="hidden" name="history" value="" />
           <label>
             Compare
             <select
               name="from"
-              defaultValue={query.from ?? String(revisions[1]?.id ?? revisions[0]?.id)}
+              defaultValue={
+                query.from ??
+                (checkpoints[1]
+                  ? `c${checkpoints[1].id}`
+                  : String(revisions[1]?.id ?? revisions[0]?.id ?? `c${checkpoints[0]?.id}`))
+              }
             >
-              <VersionOptions revisions={revisions} />
+              <VersionOptions revisions={revisions} checkpoints={checkpoints} />
             </select>
           </label>
           <label>
@@ -165,12 +318,14 @@ export function PageHistory({
               defaultValue={query.to ?? (page.showingDraft ? 'draft' : String(revisions[0]?.id))}
             >
               {page.showingDraft ? <option value="draft">the draft</option> : null}
-              <VersionOptions revisions={revisions} />
+              <VersionOptions revisions={revisions} checkpoints={checkpoints} />
             </select>
           </label>
           <button type="submit">Compare</button>
         </form>
       ) : null}
+      <CheckpointList page={page} checkpoints={checkpoints} />
+      <h2>Publishes</h2>
       <ol className="history-list" reversed>
         {revisions.map((revision, index) => {
           const previous = revisions[index + 1];
@@ -178,7 +333,7 @@ export function PageHistory({
             <li key={revision.id}>
               <span>
                 <strong>Version {revisions.length - index}</strong>: published{' '}
-                <time dateTime={revision.publishedAt}>{formatUtc(revision.publishedAt)}</time>
+                <LocalTime iso={revision.publishedAt} />
                 {publishedByWords(revision)}
                 {revision.current ? ' · what visitors see now' : ''}
               </span>{' '}
@@ -186,7 +341,9 @@ export function PageHistory({
               {previous ? (
                 <>
                   {' '}
-                  <a href={`${base}&from=${previous.id}&to=${revision.id}`}>Changes</a>
+                  <a href={`${base}&from=${previous.id}&to=${revision.id}#${FIRST_CHANGE}`}>
+                    Changes
+                  </a>
                 </>
               ) : null}{' '}
               {/* The version visitors see, with no draft over it, is already what a restore

@@ -1,5 +1,4 @@
 import type { MissedSchedule, PageView, Schedule } from '../../lib/content/content';
-import { formatUtc } from '../../lib/content/dates';
 import { discardDraft, publishPage, unpublishPage } from '../../lib/editor/actions/pages';
 import { dismissMissedSchedule } from '../../lib/editor/actions/schedules';
 import { revokeShareLink } from '../../lib/editor/actions/share-links';
@@ -238,7 +237,7 @@ export function PreviewBanner({
     <section className="preview-banner" aria-label="Preview">
       <p className="preview-state">
         <strong>Preview</strong> · {STATE_LABELS[page.state]} · last change{' '}
-        <time dateTime={savedAt}>{formatUtc(savedAt)}</time>
+        <LocalTime iso={savedAt} />
         {savedBy ? ` by ${savedBy}` : ''}
       </p>
       {notice ? (
@@ -298,8 +297,8 @@ export function PreviewBanner({
           <ul>
             {shareLinks.map((link) => (
               <li key={link.id}>
-                Made by {link.createdBy ?? 'the CLI'} on {formatUtc(link.createdAt)}, works until{' '}
-                {formatUtc(link.expiresAt)}{' '}
+                Made by {link.createdBy ?? 'the CLI'} on <LocalTime iso={link.createdAt} />, works
+                until <LocalTime iso={link.expiresAt} />{' '}
                 <form action={revokeShareLink} className="inline-form">
                   <input type="hidden" name="slug" value={page.slug} />
                   <input type="hidden" name="pageId" value={page.id} />

@@ -21,8 +21,8 @@ function instantOf(wallClock: string): string {
 /**
  * "Publish at" for a page with a draft, or the pending schedule with a way to cancel it. The
  * time is typed in the editor's own zone: in the browser the form sends the instant it names
- * (`publishAtUtc`); without JavaScript the server cannot know the zone, so the label says UTC
- * and the server reads it so.
+ * (`publishAtUtc`); without JavaScript the server cannot know the zone, so the screen's zone
+ * (named once, in the preview bar) says UTC and the server reads it so.
  */
 export function ScheduleForm({
   slug,
@@ -35,11 +35,9 @@ export function ScheduleForm({
 }) {
   const [answer, action, pending] = useActionState<ScheduleState, FormData>(schedulePublish, {});
   const state = answer ?? {};
-  const [zone, setZone] = useState<string | null>(null);
   const [suggested, setSuggested] = useState('');
   const [instant, setInstant] = useState('');
   useEffect(() => {
-    setZone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'your time');
     const first = state.publishAt ?? anHourFromNow();
     setSuggested(first);
     setInstant(instantOf(first));
@@ -73,7 +71,9 @@ export function ScheduleForm({
       {/* Empty without JavaScript: then the typed time is read as UTC, as the label says. */}
       <input type="hidden" name="publishAtUtc" value={instant} />
       <label>
-        {`Publish at (${zone ?? 'UTC'}) `}
+        {/* The zone is the screen's, named once in the preview bar (UTC without JavaScript,
+            where the server reads the typed time as UTC). */}
+        Publish at{' '}
         <input
           type="datetime-local"
           name="publishAt"

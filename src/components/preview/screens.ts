@@ -1,14 +1,20 @@
 // Owns which screen /preview/[...slug] shows: ONE table, read top to bottom, the first entry
 // whose question the request answers wins. Signed out: a shared draft or the sign-in form.
-// /preview with ?new, ?settings, ?media, or the dashboard; /preview/<slug> with ?confirm=…,
+// /preview with ?new, ?settings, ?media, ?help, ?developer, or the dashboard; /preview/<slug> with ?confirm=…,
 // ?history, ?edit, or the page's preview. Each screen is its own server component under
 // screens/, loading its data from the stores; a new screen is a file and a row here.
-import type { FunctionComponent } from 'react';
+// A row's `frame` says what surrounds its screen: 'editor', the editors' chrome (bar and wide
+// column); 'site', the screen frames itself as the public site does (a page's preview and a
+// share link: the preview is the site, issue 26).
+import { createElement, type FunctionComponent } from 'react';
 import { SHARE_PARAM } from '../../lib/http/routes';
+import { EditorChrome } from './editor-chrome';
 import type { Asked, ScreenProps } from './screens/asked';
 import { ConfirmationScreen, confirmableCommand } from './screens/confirmation';
 import { DashboardScreen } from './screens/dashboard';
+import { DeveloperScreen } from './screens/developer';
 import { EditorScreen } from './screens/editor';
+import { HelpScreen } from './screens/help';
 import { HistoryScreen } from './screens/history';
 import { MediaScreen } from './screens/media';
 import { NewPageScreen } from './screens/new-page';
@@ -24,6 +30,7 @@ type Screen = {
   name: string;
   when: (asked: Asked) => boolean;
   screen: FunctionComponent<ScreenProps>;
+  frame?: 'editor' | 'site';
 };
 
 const signedOut = (asked: Asked) => asked.editor === null;
@@ -35,6 +42,7 @@ export const SCREENS: readonly Screen[] = [
     name: 'share link',
     when: (asked) => signedOut(asked) && asked.slug !== undefined && asked.params.has(SHARE_PARAM),
     screen: SharedDraftScreen,
+    frame: 'site',
   },
   { name: 'signed out', when: signedOut, screen: SignInScreen },
   {
@@ -52,6 +60,16 @@ export const SCREENS: readonly Screen[] = [
     when: (asked) => dashboard(asked) && asked.params.has('media'),
     screen: MediaScreen,
   },
+  {
+    name: '?help',
+    when: (asked) => dashboard(asked) && asked.params.has('help'),
+    screen: HelpScreen,
+  },
+  {
+    name: '?developer',
+    when: (asked) => dashboard(asked) && asked.params.has('developer'),
+    screen: DeveloperScreen,
+  },
   { name: 'dashboard', when: dashboard, screen: DashboardScreen },
   {
     name: '?confirm=',
@@ -68,12 +86,28 @@ export const SCREENS: readonly Screen[] = [
     when: (asked) => aPage(asked) && asked.params.has('edit'),
     screen: EditorScreen,
   },
-  { name: 'page', when: aPage, screen: PageScreen },
+  { name: 'page', when: aPage, screen: PageScreen, frame: 'site' },
 ];
 
-/** The screen for a request: the first row that answers it (the last row answers any page). */
+/** Each row's screen in its frame, made once. */
+const FRAMED = new Map<Screen, Screen['screen']>(
+  SCREENS.map((row) => [
+    row,
+    row.frame === 'site'
+      ? row.screen
+      : (props: ScreenProps) =>
+          createElement(
+            EditorChrome,
+            { editor: props.asked.editor },
+            createElement(row.screen, props),
+          ),
+  ]),
+);
+
+/** The screen for a request, in its frame: the first row that answers it (the last row
+ * answers any page). */
 export function screenFor(asked: Asked): Screen['screen'] {
   const row = SCREENS.find((each) => each.when(asked));
   if (!row) throw new Error('the preview screens table has no row for this request');
-  return row.screen;
+  return FRAMED.get(row) ?? row.screen;
 }

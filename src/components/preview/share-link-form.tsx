@@ -1,8 +1,8 @@
 'use client';
 import { useActionState } from 'react';
-import { formatUtc } from '../../lib/content/dates';
 import { createShareLink } from '../../lib/editor/actions/share-links';
 import type { ShareLinkState } from '../../lib/editor/forms';
+import { LocalTime } from './local-time';
 
 export function ShareLinkForm({ pageId }: { pageId: number }) {
   const [answer, action, pending] = useActionState<ShareLinkState, FormData>(createShareLink, {});
@@ -30,7 +30,9 @@ export function ShareLinkForm({ pageId }: { pageId: number }) {
             aria-label="Share link"
             onFocus={(event) => event.currentTarget.select()}
           />
-          <small>Read-only; works until {formatUtc(state.expiresAt ?? '')}.</small>
+          <small>
+            Read-only; works until <LocalTime iso={state.expiresAt ?? ''} />.
+          </small>
         </output>
       ) : null}
       {state.error ? <span className="form-error">{state.error}</span> : null}

@@ -11,6 +11,7 @@ import { type ContentStore, createContentStore } from './store';
 /** What a cached feed or sitemap keys by (docs/decisions/0028): serve what was built under
  * it while it returns the same number. */
 export { listingsVersion } from '../data/content-version';
+export type { Checkpoint, CheckpointSummary } from './checkpoints';
 export {
   BUSY_MESSAGE,
   ContentError,

@@ -11,10 +11,15 @@ const UTC = new Intl.DateTimeFormat('en', {
   second: '2-digit',
 });
 
-/** "11/22/2026, 6:20:39 PM UTC"; an unreadable time reads as "an unknown time". */
-export function formatUtc(value: string | number | Date): string {
+/** "11/22/2026, 6:20:39 PM UTC"; an unreadable time reads as "an unknown time". Without
+ * `zone`, no "UTC": for a screen that names its time zone once (preview/local-time.tsx). */
+export function formatUtc(
+  value: string | number | Date,
+  { zone = true }: { zone?: boolean } = {},
+): string {
   const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? 'an unknown time' : `${UTC.format(date)} UTC`;
+  if (Number.isNaN(date.getTime())) return 'an unknown time';
+  return zone ? `${UTC.format(date)} UTC` : UTC.format(date);
 }
 
 const DAY = new Intl.DateTimeFormat('en', {

@@ -243,7 +243,7 @@ export async function importContent(
           ...file.fields,
           publish: file.kind === 'published',
         })),
-        { editor: 'import', allowMissingMedia: true },
+        { editor: 'import', allowMissingMedia: true, history: false },
       );
     } catch (error) {
       throw new ImportStopped(done, total, lastWritten, messageOf(error));

@@ -1,9 +1,19 @@
 // Owns a page's history: every published version (revisions, listed without their text), one of
-// them with its text, and restoring one as the page's draft when the page is still at the
-// version the editor saw.
+// them with its text, every save (checkpoints.ts), and restoring a version or a checkpoint as
+// the page's draft when the page is still at the version the editor saw — the draft it
+// replaces stays a checkpoint, so a restore loses nothing.
 import 'server-only';
+import type { Query } from '../data/db';
+import { checkpointReads, keepCurrentDraft, recordCheckpoint } from './checkpoints';
 import { ContentError } from './errors';
-import { draftMatchesPublished, dropDraft, touch, writeDraft } from './page-writes';
+import {
+  draftMatchesPublished,
+  dropDraft,
+  prepareFields,
+  type StoredFields,
+  touch,
+  writeDraft,
+} from './page-writes';
 import {
   pageById,
   pageRowById,
@@ -15,8 +25,76 @@ import {
 import type { StoreContext } from './store-context';
 import type { Revision, RevisionSummary, SaveResult } from './types';
 
-export function history({ read, write, now }: StoreContext) {
+/**
+ * Makes `fields` the page's draft as a restore (inside the caller's transaction), if the page
+ * is still at `expectedVersion`: the draft it replaces is kept first, the restored text becomes
+ * a checkpoint of its own.
+ */
+async function restoreIn(
+  q: Query,
+  {
+    pageId,
+    expectedVersion,
+    editor,
+    at,
+  }: { pageId: number; expectedVersion: number; editor: string | null; at: string },
+  fields: () => Promise<StoredFields | null>,
+): Promise<SaveResult> {
+  const page = await pageRowById(q, pageId);
+  if (!page) throw new ContentError('not-found', 'This page was deleted meanwhile.');
+  if (page.version !== expectedVersion)
+    return { ok: false, reason: 'conflict', current: await pageById(q, page.id) };
+  const restored = await fields();
+  if (!restored) throw new ContentError('not-found', 'That version is not in this page’s history.');
+  await keepCurrentDraft(q, pageId);
+  await writeDraft(q, pageId, restored, editor, at);
+  if (await draftMatchesPublished(q, pageId)) await dropDraft(q, pageId);
+  await recordCheckpoint(q, {
+    pageId,
+    version: page.version + 1,
+    kind: 'restore',
+    text: restored,
+    editor,
+    at,
+  });
+  await touch(q, pageId, at, 'restored', editor);
+  return { ok: true, version: page.version + 1, pageId, slug: page.slug };
+}
+
+export function history({ read, write, now, opened }: StoreContext) {
+  const checkpoints = checkpointReads(read);
   return {
+    ...checkpoints,
+
+    /**
+     * Makes a saved checkpoint the page's draft, if the page is still at the version the
+     * editor saw; a stale request changes nothing.
+     */
+    async restoreCheckpoint({
+      pageId,
+      checkpointId,
+      expectedVersion,
+      editor,
+    }: {
+      pageId: number;
+      checkpointId: number;
+      expectedVersion: number;
+      editor: string | null;
+    }): Promise<SaveResult> {
+      const checkpoint = await checkpoints.getCheckpoint(pageId, checkpointId);
+      if (!checkpoint)
+        throw new ContentError('not-found', 'That save is not in this page’s history.');
+      // Rendered once, outside the transaction, like any save.
+      const fields = await prepareFields(checkpoint, (await opened()).query);
+      return write((q) =>
+        restoreIn(
+          q,
+          { pageId, expectedVersion, editor, at: now().toISOString() },
+          async () => fields,
+        ),
+      );
+    },
+
     /**
      * Every published version of a page, newest first, without their text (no title, summary
      * or body column is read): the history, the banner and the confirmations list or count
@@ -69,38 +147,26 @@ export function history({ read, write, now }: StoreContext) {
       expectedVersion: number;
       editor: string | null;
     }): Promise<SaveResult> {
-      return write(async (q) => {
-        const page = await pageRowById(q, pageId);
-        if (!page) throw new ContentError('not-found', 'This page was deleted meanwhile.');
-        if (page.version !== expectedVersion)
-          return { ok: false, reason: 'conflict', current: await pageById(q, page.id) };
-        const [revision] = await q<{
-          title: string;
-          summary: string;
-          body: string;
-          body_html: string;
-        }>`
-          SELECT title, summary, body, body_html FROM revisions
-          WHERE id = ${revisionId} AND page_id = ${pageId}`;
-        if (!revision)
-          throw new ContentError('not-found', 'That version is not in this page’s history.');
-        const at = now().toISOString();
-        await writeDraft(
-          q,
-          pageId,
-          {
-            title: revision.title,
-            summary: revision.summary,
-            body: revision.body,
-            bodyHtml: revision.body_html,
-          },
-          editor,
-          at,
-        );
-        if (await draftMatchesPublished(q, pageId)) await dropDraft(q, pageId);
-        await touch(q, pageId, at, 'restored', editor);
-        return { ok: true, version: page.version + 1, pageId, slug: page.slug };
-      });
+      return write((q) =>
+        restoreIn(q, { pageId, expectedVersion, editor, at: now().toISOString() }, async () => {
+          const [revision] = await q<{
+            title: string;
+            summary: string;
+            body: string;
+            body_html: string;
+          }>`
+            SELECT title, summary, body, body_html FROM revisions
+            WHERE id = ${revisionId} AND page_id = ${pageId}`;
+          return revision
+            ? {
+                title: revision.title,
+                summary: revision.summary,
+                body: revision.body,
+                bodyHtml: revision.body_html,
+              }
+            : null;
+        }),
+      );
     },
   };
 }

@@ -14,6 +14,8 @@ import {
   missingMediaIn,
   missingMediaMessage,
 } from '../media/media-refs';
+import type { CheckpointKind } from './checkpoint-policy';
+import { keepMergeBase, recordCheckpoint } from './checkpoints';
 import { ContentError } from './errors';
 import { recordEvent } from './events';
 import { type PageFields, pageFieldsSchema } from './page-fields';
@@ -195,6 +197,8 @@ export type SaveInput = {
   pageId?: number;
   expectedVersion: number | null;
   editor: string | null;
+  /** An editor's save is kept in the page's history as this kind (the CLI and imports: not). */
+  checkpoint?: CheckpointKind;
 };
 
 export async function saveDraftIn(
@@ -214,6 +218,15 @@ export async function saveDraftIn(
     await q`INSERT INTO pages (id, slug, created_at, updated_at, updated_by, last_change)
             VALUES (${id}, ${input.slug}, ${at}, ${at}, ${input.editor}, 'saved')`;
     await writeDraft(q, id, fields, input.editor, at);
+    if (input.checkpoint)
+      await recordCheckpoint(q, {
+        pageId: id,
+        version: 1,
+        kind: input.checkpoint,
+        text: fields,
+        editor: input.editor,
+        at,
+      });
     return { ok: true, version: 1, pageId: id, slug: input.slug };
   }
   const existing =
@@ -246,6 +259,15 @@ export async function saveDraftIn(
   // is "published", not "published with a newer draft".
   const nothingNew = await draftMatchesPublished(q, existing.id);
   if (nothingNew) await dropDraft(q, existing.id);
+  if (input.checkpoint)
+    await recordCheckpoint(q, {
+      pageId: existing.id,
+      version: existing.version + 1,
+      kind: input.checkpoint,
+      text: fields,
+      editor: input.editor,
+      at,
+    });
   await touch(q, existing.id, at, renamed && nothingNew ? 'renamed' : 'saved', input.editor);
   return { ok: true, version: existing.version + 1, pageId: existing.id, slug: input.slug };
 }
@@ -260,6 +282,7 @@ export async function publishIn(
     via = null,
     dueAt,
     allowMissingMedia = false,
+    history = true,
     ...expected
   }: {
     editor?: string | null;
@@ -268,6 +291,8 @@ export async function publishIn(
     dueAt?: string;
     /** An import: its images travel separately (by backup or `db copy`), maybe later. */
     allowMissingMedia?: boolean;
+    /** Keep the published text as the merge base of its version (not for imports). */
+    history?: boolean;
   } & Expectation,
 ): Promise<number> {
   const page = await requirePage(q, slug, expected);
@@ -306,6 +331,7 @@ export async function publishIn(
   // A publish by hand settles a pending schedule too: the draft it was for is out.
   await dropDraft(q, page.id);
   await touch(q, page.id, at, 'published', editor);
+  if (history) await keepMergeBase(q, page.id, 'publish', editor, at);
   await recordEvent(q, {
     type: via === 'schedule' ? 'page.scheduled_publish_done' : 'page.published',
     pageId: page.id,

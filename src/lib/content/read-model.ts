@@ -25,19 +25,27 @@ import type {
   SiteSettings,
 } from './types';
 
-/** The header's query for `count` page ids (templates made once per count, at most 20). */
-const navigationQueries = new Map<number, TemplateStringsArray>();
-function navigationQuery(count: number): TemplateStringsArray {
-  let template = navigationQueries.get(count);
+/** The header's query for `count` page ids (templates made once per count, at most 20). With
+ * `draft`, a page's title is its draft's when it has one: the preview shows the header as it
+ * will be once the drafts are published (issue 26). */
+const navigationQueries = new Map<string, TemplateStringsArray>();
+function navigationQuery(count: number, draft: boolean): TemplateStringsArray {
+  const key = `${draft}:${count}`;
+  let template = navigationQueries.get(key);
   if (!template) {
     template = sqlTemplate([
-      `SELECT p.id, p.slug, r.title FROM pages p
+      draft
+        ? `SELECT p.id, p.slug, COALESCE(d.title, r.title) AS title FROM pages p
+       JOIN revisions r ON r.id = p.published_revision_id
+       LEFT JOIN drafts d ON d.page_id = p.id
+       WHERE p.id IN (`
+        : `SELECT p.id, p.slug, r.title FROM pages p
        JOIN revisions r ON r.id = p.published_revision_id
        WHERE p.id IN (`,
       ...Array.from({ length: count - 1 }, () => ', '),
       ')',
     ]);
-    navigationQueries.set(count, template);
+    navigationQueries.set(key, template);
   }
   return template;
 }
@@ -263,14 +271,15 @@ export function readModel(
      * their order, that are published — read by id, so a render reads as many rows as it
      * shows whatever the site's size. Without a setting, none: the site's name links home,
      * and a site of 100 000 pages does not put 100 000 links on every page (issue 25).
+     * `draft` (editors' preview only): the titles of the pages' drafts where they have one.
      */
-    async navigation(): Promise<NavigationLink[]> {
+    async navigation({ draft = false }: { draft?: boolean } = {}): Promise<NavigationLink[]> {
       const ids = ((await getSiteSettings()).navigation ?? []).slice(0, NAVIGATION_MAX);
       if (ids.length === 0) return [];
       const rows = await traced('db.query', 'navigation', () =>
         read((q) =>
           q<{ id: number | string; slug: string; title: string }>(
-            navigationQuery(ids.length),
+            navigationQuery(ids.length, draft),
             ...ids,
           ),
         ),

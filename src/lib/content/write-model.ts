@@ -4,6 +4,7 @@
 // steps in page-writes.ts.
 import 'server-only';
 import { mediaByHashes, mediaHashesIn, refreshPictureSources } from '../media/media-refs';
+import { keepMergeBase } from './checkpoints';
 import { ContentError } from './errors';
 import { recordEvent } from './events';
 import type { PageFields } from './page-fields';
@@ -76,6 +77,7 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
         await q`UPDATE pages SET published_revision_id = NULL, publish_at = NULL,
                 scheduled_by = NULL WHERE id = ${page.id}`;
         await touch(q, page.id, at, 'unpublished', editor);
+        await keepMergeBase(q, page.id, 'unpublish', editor, at);
         await recordEvent(q, {
           type: 'page.unpublished',
           pageId: page.id,
@@ -108,7 +110,9 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
           return;
         }
         await dropDraft(q, page.id);
-        await touch(q, page.id, now().toISOString(), 'discarded', editor);
+        const at = now().toISOString();
+        await touch(q, page.id, at, 'discarded', editor);
+        await keepMergeBase(q, page.id, 'discard', editor, at);
       });
     },
 
@@ -123,6 +127,7 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
             await visibleChange(q, page, [oldSlug, newSlug], page.published_revision_id !== null),
           );
         await touch(q, page.id, at, 'renamed', null);
+        await keepMergeBase(q, page.id, 'rename', null, at);
       });
     },
 
@@ -179,13 +184,19 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
       await writes.putPages([{ ...input, publish }], { editor });
     },
 
-    /** `putPage` for several pages, in one transaction: all of them or none (import). */
+    /**
+     * `putPage` for several pages, in one transaction: all of them or none (import). Each
+     * page's text is kept as the merge base of its new version (an editor's tab opened on it
+     * merges against it) unless `history` is false: an import of a whole site keeps no second
+     * copy of every page.
+     */
     async putPages(
       inputs: readonly (PageFields & { slug: string; publish: boolean })[],
       {
         editor = null,
         allowMissingMedia = false,
-      }: { editor?: string | null; allowMissingMedia?: boolean } = {},
+        history = true,
+      }: { editor?: string | null; allowMissingMedia?: boolean; history?: boolean } = {},
     ): Promise<void> {
       const prepared = await Promise.all(
         inputs.map(async (input) => ({
@@ -206,7 +217,9 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
           if (!result.ok)
             throw new ContentError('conflict', 'The page changed while saving; try again.');
           if (input.publish)
-            await publishIn(now, q, changed, input.slug, { editor, allowMissingMedia });
+            await publishIn(now, q, changed, input.slug, { editor, allowMissingMedia, history });
+          else if (history)
+            await keepMergeBase(q, result.pageId, 'put', editor, now().toISOString());
         }
       });
     },

@@ -75,6 +75,26 @@ const TABLES: readonly CopiedTable[] = [
       'updated_by',
     ],
   },
+  // The history of every save (migration 12): hidden rows too, the merge bases of open tabs.
+  {
+    name: 'checkpoints',
+    key: ['id', 'page_id'],
+    order: ['id'],
+    columns: [
+      'id',
+      'page_id',
+      'version',
+      'kind',
+      'title',
+      'summary',
+      'body',
+      'saved_at',
+      'first_saved_at',
+      'saved_by',
+      'saves',
+      'hidden',
+    ],
+  },
   {
     name: 'slug_history',
     key: ['old_slug', 'page_id'],
@@ -209,7 +229,14 @@ const SETTINGS_TABLE = {
 } as const;
 
 /** Tables whose id the target's own sequence must continue after (PostgreSQL identity). */
-const IDENTITY_TABLES = ['revisions', 'editors', 'preview_links', 'media', 'events'] as const;
+const IDENTITY_TABLES = [
+  'revisions',
+  'checkpoints',
+  'editors',
+  'preview_links',
+  'media',
+  'events',
+] as const;
 
 export type CopyCounts = Record<string, { source: number; target: number }>;
 

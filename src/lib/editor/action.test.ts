@@ -167,6 +167,13 @@ const COMMANDS: Record<string, { call: () => Promise<unknown>; busyAt: string }>
       ),
     busyAt: '/preview/about?history&notice=busy',
   },
+  restoreCheckpoint: {
+    call: () =>
+      pageActions.restoreCheckpoint(
+        form({ slug: 'about', pageId: '1', checkpointId: '2', version: '1' }),
+      ),
+    busyAt: '/preview/about?history&notice=busy',
+  },
   cancelScheduledPublish: {
     call: () => scheduleActions.cancelScheduledPublish(form({ slug: 'about', pageId: '1' })),
     busyAt: '/preview/about?notice=busy',

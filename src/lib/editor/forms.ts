@@ -5,8 +5,9 @@
 // belongs reads as ''); a form that fails one is forged, and its action answers 400 (action.ts).
 import { z } from 'zod';
 import { lineText } from '../content/clean-text';
+import { MERGE_CHOICES, type MergeChoice, type MergeConflict } from '../content/merge';
 import { pageFieldsSchema } from '../content/page-fields';
-import { isValidSlug, validateNewSlug } from '../http/routes';
+import { isValidSlug, slugFromTitle, validateNewSlug } from '../http/routes';
 
 /** A text field as posted: anything but text (missing, a file, repeated) reads as ''. */
 const field = z.preprocess((value) => (typeof value === 'string' ? value : ''), z.string());
@@ -50,7 +51,7 @@ const repeated = z.preprocess(
  */
 export const TYPED_FIELDS = ['title', 'summary', 'body', 'tagline', 'footer'] as const;
 
-export const editorFormSchema = pageFieldsSchema.extend({
+const editorFormFields = pageFieldsSchema.extend({
   // A slug pasted with an invisible character (a zero-width space) is the slug without it.
   slug: lineText().superRefine((slug, ctx) => {
     const problem = validateNewSlug(slug);
@@ -64,6 +65,21 @@ export const editorFormSchema = pageFieldsSchema.extend({
     .pipe(z.number().int().positive().nullable()),
   version: z.coerce.number().int().min(0),
 });
+
+/**
+ * A new page's form with its slug left empty takes the slug its title gives, as the hint says:
+ * with JavaScript the field follows the title as it is typed; without it, this does, on save
+ * (issue 26). Only for a new page: an existing page's empty slug is a mistake to point out.
+ */
+function slugFromTitleWhenEmpty(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null) return input;
+  const { slug, title, pageId } = input as Record<string, unknown>;
+  if (pageId === '' && typeof slug === 'string' && slug.trim() === '' && typeof title === 'string')
+    return { ...input, slug: slugFromTitle(title) };
+  return input;
+}
+
+export const editorFormSchema = z.preprocess(slugFromTitleWhenEmpty, editorFormFields);
 
 export type EditorFormValues = {
   slug: string;
@@ -85,7 +101,51 @@ export type Conflict = {
   version: number;
   /** What happened: a save, a publish, a discard in another tab… (PageChange). */
   change: string;
+  /**
+   * Where both changed the same lines (three-way merge against the version the form started
+   * from): each asks theirs, mine or both. Their changes elsewhere are kept either way.
+   */
+  conflicts?: MergeConflict[];
+  /** conflictsKey of `conflicts`: choices sent back apply only to the conflicts they were for. */
+  key?: string;
 };
+
+/**
+ * A save of a form shown a conflict: which version of theirs it saw (`seenVersion`, the
+ * conflict's), and for each of the conflicts (`key`) mine, theirs or both.
+ */
+export type MergeAnswer = {
+  seenVersion: number | null;
+  key: string;
+  choices: (MergeChoice | undefined)[];
+};
+
+/** A form's merge answer, every field as posted (read by mergeAnswerOf). */
+export const mergeAnswerSchema = z
+  .object({ seenVersion: fieldUpTo(20), mergeKey: fieldUpTo(100) })
+  .catchall(z.unknown());
+
+/** Conflicts a form may answer (more are answered "mine", the text in the form). */
+export const CHOICES_MAX = 500;
+
+/** The merge answer a form posts: `seenVersion`, `mergeKey` and `choice-<n>` fields. */
+export function mergeAnswerOf(input: Record<string, unknown>): MergeAnswer {
+  const text = (name: string) => (typeof input[name] === 'string' ? (input[name] as string) : '');
+  const seen = text('seenVersion');
+  const choices: (MergeChoice | undefined)[] = [];
+  for (let index = 0; index < CHOICES_MAX; index += 1) {
+    const value = text(`choice-${index}`);
+    if (value === '' && !(`choice-${index}` in input)) break;
+    choices.push(
+      (MERGE_CHOICES as readonly string[]).includes(value) ? (value as MergeChoice) : undefined,
+    );
+  }
+  return {
+    seenVersion: DIGITS.test(seen) && Number.isSafeInteger(Number(seen)) ? Number(seen) : null,
+    key: text('mergeKey').slice(0, 100),
+    choices,
+  };
+}
 
 /**
  * The editor form's id: the banner's Publish button submits it, so what is on screen is what
@@ -105,11 +165,21 @@ export type EditorFormState = {
   conflict?: Conflict | undefined;
   /** The Preview button's answer without JavaScript: the page as visitors would see it. */
   previewHtml?: string;
+  /** Saved, merged with a version saved meanwhile: says with whose, and when. */
+  merged?: string;
 };
 
 /** An autosave's answer (JavaScript only): the new version, or why nothing was saved. */
 export type AutosaveResult =
-  | { ok: true; version: number; pageId: number; slug: string; savedAt: string }
+  | {
+      ok: true;
+      version: number;
+      pageId: number;
+      slug: string;
+      savedAt: string;
+      /** Merged with a version saved meanwhile: the text saved, and the words saying so. */
+      merged?: { note: string; title: string; summary: string; body: string };
+    }
   | {
       ok: false;
       message: string;
@@ -244,6 +314,14 @@ export const restoreRevisionSchema = z.object({
   slug,
   pageId: versionPart,
   revisionId: versionPart,
+  version: versionPart,
+});
+
+/** Restore a saved checkpoint as the draft (the history): every id is required. */
+export const restoreCheckpointSchema = z.object({
+  slug,
+  pageId: versionPart,
+  checkpointId: versionPart,
   version: versionPart,
 });
 

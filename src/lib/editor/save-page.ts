@@ -4,7 +4,9 @@
 // unreachable database is thrown on to the action wrapper (action.ts), which says so.
 import 'server-only';
 import { contentStore, isContentError, type PageView } from '../content/content';
+import { formatUtc } from '../content/dates';
 import { BODY_MAX } from '../content/field-limits';
+import { conflictsKey, type MergeConflict, type MergeText, mergeTexts } from '../content/merge';
 import { getDatabase } from '../data/db';
 import { rewriteLinksForPreview } from '../http/routes';
 import { renderMarkdown, renderMarkdownBlocks } from '../markdown/markdown';
@@ -15,6 +17,7 @@ import {
   type EditorFormValues,
   editorFormSchema,
   type LivePreview,
+  type MergeAnswer,
 } from './forms';
 import type { EditorSession } from './guard';
 
@@ -32,11 +35,15 @@ export const CHANGE_WORDS: Record<PageView['lastChange'], string> = {
 };
 
 /** The sentence a stale save answers with: what happened, when, by whom, and what to do. */
-export function conflictMessage(change: string, who: string): string {
-  return `Not saved: this page ${change} since you opened it${who}. That version and yours are compared below: keep yours (save again) or take theirs.`;
+export function conflictMessage(change: string, who: string, conflicts = 1): string {
+  return `Not saved: this page ${change} since you opened it${who}. ${
+    conflicts === 0
+      ? 'Save again to keep your text with their changes, or take their whole version.'
+      : 'You both changed the same lines: choose below, for each, theirs, yours or both (their other changes are kept either way), or take their whole version.'
+  }`;
 }
 
-function conflictOf(page: PageView): Conflict {
+function conflictOf(page: PageView, merge?: { conflicts: MergeConflict[] }): Conflict {
   return {
     title: page.title,
     summary: page.summary,
@@ -45,22 +52,68 @@ function conflictOf(page: PageView): Conflict {
     savedAt: page.updatedAt,
     version: page.version,
     change: page.lastChange,
+    ...(merge ? { conflicts: merge.conflicts, key: conflictsKey(merge.conflicts) } : {}),
   };
 }
 
+/** ", by you in another tab or window", ", by x@example.com", or nothing (the CLI). */
+function whoWords(page: PageView, session: EditorSession): string {
+  return page.updatedBy === null
+    ? ''
+    : page.updatedBy === session.editor.email
+      ? ', by you in another tab or window'
+      : `, by ${page.updatedBy}`;
+}
+
+/** The words of a save merged with what another saved meanwhile (both kept). */
+export function mergedNote(page: PageView, session: EditorSession, published: boolean): string {
+  const who =
+    page.updatedBy === null
+      ? ''
+      : page.updatedBy === session.editor.email
+        ? ' by you in another tab or window'
+        : ` by ${page.updatedBy}`;
+  return `Merged with changes saved at ${formatUtc(page.updatedAt)}${who}: both are kept.${
+    published ? ' Not published yet: check the merged text, then publish.' : ''
+  }`;
+}
+
 export type SaveOutcome =
-  | { saved: true; slug: string; pageId: number; version: number }
+  | {
+      saved: true;
+      slug: string;
+      pageId: number;
+      version: number;
+      /** Merged with a version saved meanwhile: what was saved, and the words saying so. */
+      merged?: { note: string; text: MergeText };
+    }
   | { saved: false; state: EditorFormState };
+
+function sameText(a: MergeText, b: MergeText): boolean {
+  return a.title === b.title && a.summary === b.summary && a.body === b.body;
+}
+
+/** Attempts at a merged save before the editor is asked (someone saving again and again). */
+const MERGE_ATTEMPTS = 3;
 
 /**
  * Saves what an editor's form holds (and publishes it, when asked), checked against the
- * version the form showed. Autosaves keep the page's address: a slug being typed is not a
+ * version the form showed. When that version is stale, the form's text is merged three ways
+ * with the one saved meanwhile against the one the form started from (merge.ts): changes to
+ * different lines are both kept and saved; where both changed the same lines, the editor is
+ * asked — unless the form already saw that version (`answer.seenVersion`) and answers each
+ * conflict (mine, unless it chose theirs or both). A merge never publishes: the editor has
+ * not seen the merged text. Autosaves keep the page's address: a slug being typed is not a
  * rename until the editor saves.
  */
 export async function saveEditorValues(
   values: EditorFormValues,
   session: EditorSession,
-  { publish = false, keepAddress = false }: { publish?: boolean; keepAddress?: boolean } = {},
+  {
+    publish = false,
+    keepAddress = false,
+    answer,
+  }: { publish?: boolean; keepAddress?: boolean; answer?: MergeAnswer } = {},
 ): Promise<SaveOutcome> {
   const submitted =
     keepAddress && values.pageId !== '' ? { ...values, slug: values.originalSlug } : values;
@@ -74,52 +127,83 @@ export async function saveEditorValues(
     };
   }
   const input = parsed.data;
+  const store = contentStore();
+  const mine: MergeText = { title: input.title, summary: input.summary, body: input.body };
+  let text = mine;
+  let slug = input.slug;
+  let expectedVersion = input.pageId === null ? null : input.version;
+  let mergedWith: PageView | null = null;
   try {
-    const result = await contentStore().saveDraft(
-      {
-        slug: input.slug,
-        pageId: input.pageId ?? undefined,
-        title: input.title,
-        summary: input.summary,
-        body: input.body,
-        expectedVersion: input.pageId === null ? null : input.version,
-        editor: session.editor.email,
-      },
-      { publish },
-    );
-    if (result.ok)
-      return { saved: true, slug: result.slug, pageId: result.pageId, version: result.version };
-    const current = result.current;
-    if (!current)
+    for (let attempt = 0; ; attempt += 1) {
+      // Nothing of theirs taken (mine chosen wherever both changed, and nothing else of
+      // theirs): a plain save, knowingly over theirs — published too, when asked.
+      const merged = mergedWith !== null && !sameText(text, mine);
+      const result = await store.saveDraft(
+        {
+          slug,
+          pageId: input.pageId ?? undefined,
+          ...text,
+          expectedVersion,
+          editor: session.editor.email,
+          checkpoint: merged ? 'merge' : keepAddress ? 'autosave' : 'save',
+        },
+        { publish: publish && !merged },
+      );
+      if (result.ok)
+        return {
+          saved: true,
+          slug: result.slug,
+          pageId: result.pageId,
+          version: result.version,
+          ...(merged && mergedWith
+            ? { merged: { note: mergedNote(mergedWith, session, publish), text } }
+            : {}),
+        };
+      const current = result.current;
+      if (!current)
+        return {
+          saved: false,
+          state: { values, message: 'This page was deleted meanwhile; nothing was saved.' },
+        };
+      // Someone renamed it: the form now names its current address, unless this editor was
+      // renaming it too. Their text stays in every field.
+      const renamed = current.slug !== input.originalSlug;
+      const keepsTheirAddress = renamed && input.slug === input.originalSlug;
+      const theirs = { title: current.title, summary: current.summary, body: current.bodyMarkdown };
+      const base = await store.textAtVersion(current.id, input.version);
+      const asked = mergeTexts(mine, base, theirs);
+      const seen = answer?.seenVersion === current.version;
+      // Choices made for other conflicts (the text changed since they were shown) ask again.
+      const answered = seen && (answer.key === '' || answer.key === conflictsKey(asked.conflicts));
+      // A page renamed meanwhile asks even when the texts merge: the editor learns its new
+      // address before saving there.
+      if ((asked.conflicts.length === 0 && !renamed) || answered) {
+        if (attempt < MERGE_ATTEMPTS) {
+          text = answered ? mergeTexts(mine, base, theirs, answer?.choices).text : asked.text;
+          slug = keepsTheirAddress ? current.slug : input.slug;
+          expectedVersion = current.version;
+          mergedWith = current;
+          continue;
+        }
+      }
       return {
         saved: false,
-        state: { values, message: 'This page was deleted meanwhile; nothing was saved.' },
-      };
-    // Someone renamed it: the form now names its current address, unless this editor was
-    // renaming it too. Their text stays in every field.
-    const renamed = current.slug !== input.originalSlug;
-    const who =
-      current.updatedBy === null
-        ? ''
-        : current.updatedBy === session.editor.email
-          ? ', by you in another tab or window'
-          : `, by ${current.updatedBy}`;
-    return {
-      saved: false,
-      state: {
-        values: {
-          ...values,
-          version: String(current.version),
-          originalSlug: current.slug,
-          slug: renamed && values.slug === values.originalSlug ? current.slug : values.slug,
+        state: {
+          values: {
+            ...values,
+            originalSlug: current.slug,
+            slug:
+              keepsTheirAddress && values.slug === values.originalSlug ? current.slug : values.slug,
+          },
+          conflict: conflictOf(current, asked),
+          message: `${conflictMessage(
+            renamed ? `was renamed to “${current.slug}”` : CHANGE_WORDS[current.lastChange],
+            whoWords(current, session),
+            asked.conflicts.length,
+          )}${seen ? ' Your text changed since you chose: choose again.' : ''}`,
         },
-        conflict: conflictOf(current),
-        message: conflictMessage(
-          renamed ? `was renamed to “${current.slug}”` : CHANGE_WORDS[current.lastChange],
-          who,
-        ),
-      },
-    };
+      };
+    }
   } catch (error) {
     // Busy or out of reach: the action wrapper says so, the text kept.
     if (!isContentError(error) || error.code === 'busy' || error.code === 'unavailable')

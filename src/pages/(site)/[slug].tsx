@@ -1,6 +1,6 @@
 import type { PageProps } from 'waku/router';
 import { unstable_notFound as notFound, unstable_redirect as redirect } from 'waku/router/server';
-import { Article } from '../../components/article';
+import { Article, datesOf } from '../../components/article';
 import { PageMeta } from '../../components/page-meta';
 import { contentStore } from '../../lib/content/content';
 import { markPublicPageRendered } from '../../lib/http/request-context';
@@ -23,14 +23,7 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
   return (
     <>
       <PageMeta title={page.title} description={page.summary} path={`/${page.slug}`} />
-      <Article
-        page={page}
-        dates={
-          page.firstPublishedAt
-            ? { published: page.firstPublishedAt, updated: page.publishedAt }
-            : undefined
-        }
-      />
+      <Article page={page} dates={datesOf(page)} />
     </>
   );
 }

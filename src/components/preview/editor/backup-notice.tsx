@@ -1,6 +1,6 @@
 // The offer of text this browser kept from an earlier visit that was never saved: put it back
 // in the form, or discard it.
-import { formatUtc } from '../../../lib/content/dates';
+import { LocalTime } from '../local-time';
 import type { Backup } from './use-draft-recovery';
 
 export function BackupNotice({
@@ -14,7 +14,7 @@ export function BackupNotice({
 }) {
   return (
     <div className="notice-box" role="alert">
-      Text you typed on {formatUtc(backup.at)} was not saved; this browser kept it.{' '}
+      Text you typed on <LocalTime iso={backup.at} /> was not saved; this browser kept it.{' '}
       <button type="button" onClick={onPutBack}>
         Put it back
       </button>{' '}

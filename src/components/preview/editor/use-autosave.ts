@@ -1,10 +1,12 @@
 // Owns autosave: the draft is saved a few seconds after typing stops, checked against the
 // version the editor started from like a manual save. A conflict or an ended session stops
 // it until the editor decides; a new page is created once it has a title and some text.
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
+import { useRouter } from 'waku/router/client';
 import { BODY_MAX, characterCount } from '../../../lib/content/field-limits';
+import { mergeTexts } from '../../../lib/content/merge';
 import { autosaveDraft } from '../../../lib/editor/actions/pages';
-import type { AutosaveResult } from '../../../lib/editor/forms';
+import { type AutosaveResult, CHOICES_MAX } from '../../../lib/editor/forms';
 import { previewPath } from '../../../lib/http/routes';
 import { tooLongMessage } from './editor-text';
 import { backupKey } from './use-draft-recovery';
@@ -20,11 +22,16 @@ export function useAutosave(
     setStatus,
     setFieldErrors,
     setConflict,
+    setMergedNote,
     autosaveOff,
     dirty,
   }: EditorState,
   { enhanced, pending }: { enhanced: boolean; pending: boolean },
 ) {
+  // Through a ref: a new router object on a render must not restart autosave's wait.
+  const navigation = useRouter();
+  const router = useRef(navigation);
+  router.current = navigation;
   const autosave = useCallback(async () => {
     if (autosaveOff.current) return;
     if (characterCount(values.body) > BODY_MAX) {
@@ -47,19 +54,33 @@ export function useAutosave(
       return;
     }
     if (result.ok) {
-      // Only the page's identity moves on: whatever was typed meanwhile stays.
+      const merged = result.merged;
+      // Only the page's identity moves on: whatever was typed meanwhile stays — merged, when
+      // the server merged another tab's changes in, with those (both kept where both typed).
       setValues((current) => ({
         ...current,
+        ...(merged ? mergeTexts(current, sent, merged, Array(CHOICES_MAX).fill('both')).text : {}),
         version: String(result.version),
         pageId: String(result.pageId),
         originalSlug: sent.pageId === '' ? result.slug : current.originalSlug,
       }));
-      setSaved({ ...sent, version: String(result.version), pageId: String(result.pageId) });
+      setSaved({
+        ...sent,
+        ...(merged ? { title: merged.title, summary: merged.summary, body: merged.body } : {}),
+        version: String(result.version),
+        pageId: String(result.pageId),
+      });
+      setMergedNote(merged?.note);
       setStatus({ kind: 'saved', at: result.savedAt });
       setFieldErrors(undefined);
       if (sent.pageId === '') {
         window.localStorage.removeItem(backupKey(sent));
-        window.history.replaceState(null, '', `${previewPath(result.slug)}?edit`);
+        // The new page is a page now: its editor's address, rendered by the server, gives it
+        // its banner (Publish, Schedule, Share, History) at once, as a click on Save would
+        // (issue 26). The same editor stays mounted through it (one screen, the same tree
+        // below the banner): what is typed meanwhile and the focus stay; the editor adopts
+        // the saved version when the new render brings it (use-editor-state.ts).
+        void router.current.replace(`${previewPath(result.slug)}?edit`, { scroll: false });
       }
       return;
     }
@@ -70,7 +91,16 @@ export function useAutosave(
       setConflict(result.conflict);
     }
     setStatus({ kind: 'failed', message: result.message });
-  }, [values, setValues, setSaved, setStatus, setFieldErrors, setConflict, autosaveOff]);
+  }, [
+    values,
+    setValues,
+    setSaved,
+    setStatus,
+    setFieldErrors,
+    setConflict,
+    setMergedNote,
+    autosaveOff,
+  ]);
 
   // Autosave a few seconds after typing stops.
   useEffect(() => {

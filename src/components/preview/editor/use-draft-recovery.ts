@@ -40,12 +40,22 @@ export function useDraftRecovery({
   // not on every re-render of the route (an upload re-renders it while the text being typed
   // is, rightly, unsaved).
   const backupOffered = useRef<string | null>(null);
+  // Copies this editor wrote itself: a new page's first save gives it an id, and the text typed
+  // meanwhile, kept under that id, is the text on screen, not an earlier visit's (issue 26).
+  const written = useRef(new Set<string>());
   useEffect(() => {
     const key = backupKey(initial);
     if (backupOffered.current === key) return;
     backupOffered.current = key;
+    if (written.current.has(key)) return;
     const found = readBackup(key);
-    if (found && !sameText(found.values, initial) && (!savedAt || found.at > savedAt))
+    // Older than the last save, it is still offered when it was typed on an older version
+    // (someone saved over it, maybe mid-conflict): put back, it merges with theirs.
+    if (
+      found &&
+      !sameText(found.values, initial) &&
+      (!savedAt || found.at > savedAt || found.values.version !== initial.version)
+    )
       setBackup(found);
   }, [initial, savedAt]);
 
@@ -55,6 +65,7 @@ export function useDraftRecovery({
     const key = backupKey(values);
     if (dirty)
       try {
+        written.current.add(key);
         window.localStorage.setItem(key, JSON.stringify({ values, at: new Date().toISOString() }));
       } catch {
         // Over the browser's storage quota (a body of megabytes): the text stays in the form.
@@ -64,13 +75,20 @@ export function useDraftRecovery({
 
   return {
     backup,
-    /** The kept text back in the form; the page's identity stays the one on screen. */
+    /**
+     * The kept text back in the form; the page's identity stays the one on screen, but the
+     * version stays the one the text was typed on: saved, it merges with what was saved since
+     * (the crash may have come mid-conflict), instead of silently replacing it.
+     */
     putBack() {
       if (!backup) return;
       setValues((current) => ({
         ...backup.values,
         pageId: current.pageId,
-        version: current.version,
+        version:
+          backup.values.pageId === current.pageId && /^\d+$/.test(backup.values.version ?? '')
+            ? backup.values.version
+            : current.version,
         originalSlug: current.originalSlug,
       }));
       setBackup(null);

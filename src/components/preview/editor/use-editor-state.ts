@@ -25,6 +25,9 @@ export type EditorState = {
   autosaveOff: { current: boolean };
   /** The text differs from what the server last saved. */
   dirty: boolean;
+  /** The last save was merged with a version saved meanwhile: the words saying so. */
+  mergedNote: string | undefined;
+  setMergedNote: Dispatch<SetStateAction<string | undefined>>;
   /** One field typed: the title fills the slug until the slug is typed in. */
   update: (field: keyof EditorFormValues, value: string) => void;
   touchSlug: () => void;
@@ -60,6 +63,7 @@ export function useEditorState({
   );
   const [slugTouched, setSlugTouched] = useState(initial.pageId !== '');
   const autosaveOff = useRef(Boolean(formState?.conflict));
+  const [mergedNote, setMergedNote] = useState<string | undefined>(formState?.merged);
   const dirty = !sameText(values, saved);
 
   // What a submit without JavaScript (or with it) came back with: the form shows it. A save
@@ -68,11 +72,15 @@ export function useEditorState({
     if (!formState) return;
     if (formState.values) setValues(formState.values);
     setConflict(formState.conflict);
+    setMergedNote(formState.merged);
+    // Saved merged: the merged text is what the server has now.
+    if (formState.merged && formState.values) setSaved(formState.values);
     // A Save or Publish refused because the page changed meanwhile: autosave waits too, as it
     // does after its own conflict (a stale tab's autosave overwrote the other tab's draft).
     if (formState.conflict) autosaveOff.current = true;
     setFieldErrors(formState.fieldErrors);
-    if (formState.message) setStatus({ kind: 'failed', message: formState.message });
+    if (formState.merged) setStatus({ kind: 'saved', at: new Date().toISOString() });
+    else if (formState.message) setStatus({ kind: 'failed', message: formState.message });
     else if (formState.fieldErrors)
       setStatus({ kind: 'failed', message: 'Not saved: see the fields marked below.' });
     else
@@ -124,6 +132,8 @@ export function useEditorState({
     setFieldErrors,
     autosaveOff,
     dirty,
+    mergedNote,
+    setMergedNote,
     update,
     touchSlug: () => setSlugTouched(true),
   };

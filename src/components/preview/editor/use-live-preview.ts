@@ -11,6 +11,8 @@ import type { EditorFormState } from '../../../lib/editor/forms';
 
 /** Long enough not to ask at every key of a word, short enough to follow the typing. */
 export const PREVIEW_AFTER_MS = 150;
+/** How long a refused preview waits before the latest text is asked for again. */
+const PREVIEW_RETRY_MS = 400;
 
 /** What the pane shows: the whole HTML, or blocks by id (from the live preview). */
 export type PreviewContent =
@@ -45,7 +47,7 @@ export function useLivePreview({
   useEffect(() => {
     if (!enhanced) return;
     const request = ++previewRequest.current;
-    const timer = setTimeout(async () => {
+    const ask = async () => {
       // The blocks this call builds on: an answer is read against what was shown when it was
       // asked, whatever arrived meanwhile.
       const known = shown.current;
@@ -54,7 +56,13 @@ export function useLivePreview({
           body: body.slice(0, BODY_MAX),
           have: known ? [...new Set(known.ids)] : [],
         });
-        if (request !== previewRequest.current || !('ids' in answer)) return;
+        if (request !== previewRequest.current) return;
+        if (!('ids' in answer)) {
+          // Refused (the server makes only so many previews at once, preview-slots.ts): the
+          // latest text is asked for again, so the pane does not stay behind the typing.
+          timer = setTimeout(ask, PREVIEW_RETRY_MS);
+          return;
+        }
         const html = new Map<string, string>();
         for (const id of answer.ids) {
           const block = answer.html[id] ?? known?.html.get(id);
@@ -67,7 +75,8 @@ export function useLivePreview({
       } catch {
         // The pane keeps the last preview; the status line speaks about saving.
       }
-    }, PREVIEW_AFTER_MS);
+    };
+    let timer = setTimeout(ask, PREVIEW_AFTER_MS);
     return () => clearTimeout(timer);
   }, [enhanced, body]);
 

@@ -1,9 +1,10 @@
-// Owns /preview: one page of pages with their state, searchable, filterable and sortable, and the test-error buttons.
+// Owns /preview: one page of pages with their state, searchable, filterable and sortable; the
+// developer tools are a discreet link away (?developer), not on the editors' screen.
 import 'server-only';
 import { contentStore } from '../../../lib/content/content';
+import { DEVELOPER_TOOLS, EDITOR_HELP } from '../../../lib/http/routes';
 import { Dashboard, dashboardQuery } from '../dashboard';
 import { noticeText } from '../preview-banner';
-import { TestErrors } from '../test-errors';
 import type { ScreenProps } from './asked';
 
 export async function DashboardScreen({ asked: { params, notice } }: ScreenProps) {
@@ -18,7 +19,10 @@ export async function DashboardScreen({ asked: { params, notice } }: ScreenProps
         </p>
       ) : null}
       <Dashboard list={await contentStore().listPages(query)} query={query} />
-      <TestErrors />
+      <p className="dashboard-footer">
+        <a href={EDITOR_HELP}>Help: Markdown and shortcuts</a> ·{' '}
+        <a href={DEVELOPER_TOOLS}>Developer tools</a>
+      </p>
     </>
   );
 }

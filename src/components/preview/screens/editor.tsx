@@ -4,7 +4,7 @@ import 'server-only';
 import { rewriteLinksForPreview } from '../../../lib/http/routes';
 import { PageEditor } from '../page-editor';
 import type { ScreenProps } from './asked';
-import { Banner, EMPTY_PAGE, editorMedia, pageOf } from './page-of';
+import { Banner, EMPTY_PAGE, editorMedia, pageOf, WithSiteFrame } from './page-of';
 
 export async function EditorScreen({ asked }: ScreenProps) {
   const page = await pageOf(asked, { orDeleted: true });
@@ -13,32 +13,36 @@ export async function EditorScreen({ asked }: ScreenProps) {
       <>
         <title>Page deleted · Folio preview</title>
         <p role="status">This page was deleted while you were editing it.</p>
-        <PageEditor
-          initial={{ ...EMPTY_PAGE, slug: asked.slug ?? '' }}
-          initialHtml=""
-          savedAt={null}
-          {...(await editorMedia())}
-        />
+        <WithSiteFrame>
+          <PageEditor
+            initial={{ ...EMPTY_PAGE, slug: asked.slug ?? '' }}
+            initialHtml=""
+            savedAt={null}
+            {...(await editorMedia())}
+          />
+        </WithSiteFrame>
       </>
     );
   return (
     <>
       <title>{`${page.title} · Folio preview`}</title>
       <Banner page={page} editing={true} notice={asked.notice} />
-      <PageEditor
-        {...(await editorMedia())}
-        initial={{
-          slug: page.slug,
-          originalSlug: page.slug,
-          pageId: String(page.id),
-          title: page.title,
-          summary: page.summary,
-          body: page.bodyMarkdown,
-          version: String(page.version),
-        }}
-        initialHtml={rewriteLinksForPreview(page.bodyHtml)}
-        savedAt={page.draftUpdatedAt ?? page.updatedAt}
-      />
+      <WithSiteFrame page={page}>
+        <PageEditor
+          {...(await editorMedia())}
+          initial={{
+            slug: page.slug,
+            originalSlug: page.slug,
+            pageId: String(page.id),
+            title: page.title,
+            summary: page.summary,
+            body: page.bodyMarkdown,
+            version: String(page.version),
+          }}
+          initialHtml={rewriteLinksForPreview(page.bodyHtml)}
+          savedAt={page.draftUpdatedAt ?? page.updatedAt}
+        />
+      </WithSiteFrame>
     </>
   );
 }

@@ -1,6 +1,7 @@
 // Owns what the page screens share: the page an address (or a form posted for it) means, the
 // banner above a page's preview, and the images the editor offers. Data comes from the stores.
 import 'server-only';
+import type { ReactNode } from 'react';
 import { unstable_notFound as notFound, unstable_redirect as redirect } from 'waku/router/server';
 import { contentStore, type PageView } from '../../../lib/content/content';
 import { requestContext } from '../../../lib/http/request-context';
@@ -9,6 +10,9 @@ import { mediaStore } from '../../../lib/media/media';
 import { mediaPath } from '../../../lib/media/media-refs';
 import { getEnv } from '../../../lib/runtime/env';
 import { shareLinks } from '../../../lib/share-links/share-links';
+import { datesOf } from '../../article';
+import { SiteFooter, SiteFrameHeader, siteFrameData } from '../../site-frame';
+import { LivePaneFrameProvider } from '../editor/live-pane-frame';
 import type { LibraryImage } from '../page-editor';
 import { noticeText, PreviewBanner } from '../preview-banner';
 import type { Asked } from './asked';
@@ -73,16 +77,41 @@ export async function Banner({
   notice: string | null;
 }) {
   const store = contentStore();
+  const schedule = await store.scheduleOf(page.id);
   return (
     <PreviewBanner
       page={page}
       editing={editing}
-      notice={noticeText(notice, page.state)}
+      // "Scheduled…" lives in the address (?notice=): once the schedule is gone (it published,
+      // or was cancelled elsewhere), the notice would be stale, so it is not shown (issue 26).
+      notice={notice === 'scheduled' && !schedule ? null : noticeText(notice, page.state)}
       shareLinks={await shareLinks().listOpen({ pageId: page.id })}
       published={await publishedCount(page)}
-      schedule={await store.scheduleOf(page.id)}
+      schedule={schedule}
       missedSchedule={await store.missedScheduleOf(page.id)}
     />
+  );
+}
+
+/** The site's header and footer around the editor's live pane (editor/live-pane-frame.tsx). */
+export async function WithSiteFrame({
+  page,
+  children,
+}: {
+  /** The page edited (none for a new one: dated as a first publish today). */
+  page?: PageView;
+  children: ReactNode;
+}) {
+  const frame = await siteFrameData({ draft: true });
+  const now = new Date().toISOString();
+  return (
+    <LivePaneFrameProvider
+      header={<SiteFrameHeader {...frame} pathOf={previewPath} />}
+      footer={<SiteFooter settings={frame.settings} />}
+      dates={page ? datesOf(page, { asWillBePublished: true }) : { published: now, updated: now }}
+    >
+      {children}
+    </LivePaneFrameProvider>
   );
 }
 

@@ -6,7 +6,9 @@ import { formatUtc } from '../../../lib/content/dates';
 import { setDocumentStatus } from '../../../lib/http/request-context';
 import { SHARE_PARAM, shareLinkPath } from '../../../lib/http/routes';
 import { shareLinks } from '../../../lib/share-links/share-links';
-import { Article } from '../../article';
+import { Article, datesOf } from '../../article';
+import { SiteFrame, siteFrameData } from '../../site-frame';
+import { EditorChrome, PreviewBar } from '../editor-chrome';
 import type { ScreenProps } from './asked';
 
 export async function SharedDraftScreen({ asked: { slug, params } }: ScreenProps) {
@@ -19,21 +21,34 @@ export async function SharedDraftScreen({ asked: { slug, params } }: ScreenProps
   if (!check.ok || !page) {
     setDocumentStatus(403);
     return (
-      <section className="card">
-        <title>Preview link expired · Folio</title>
-        <h1>This preview link has expired or is not valid</h1>
-        <p>Ask the editor who shared it for a new link.</p>
-      </section>
+      <EditorChrome editor={null}>
+        <section className="card">
+          <title>Preview link expired · Folio</title>
+          <h1>This preview link has expired or is not valid</h1>
+          <p>Ask the editor who shared it for a new link.</p>
+        </section>
+      </EditorChrome>
     );
   }
+  // The public header (published titles, public addresses): a link shows its page's draft and
+  // nothing else, so neither other drafts' titles nor previews the reviewer cannot open. Its
+  // own page's link, if the header has one, says the title its draft will give it.
+  const frame = await siteFrameData({ draft: false });
+  const links = frame.links.map((link) =>
+    link.slug === page.slug ? { ...link, title: page.title } : link,
+  );
   return (
     <>
       <title>{`${page.title} · shared preview`}</title>
-      <p className="preview-banner">
-        <strong>Shared preview</strong> of a draft, read-only. The link works until{' '}
-        {formatUtc(check.link.expiresAt)}.
-      </p>
-      <Article page={page} />
+      <PreviewBar editor={null}>
+        <p className="preview-banner">
+          <strong>Shared preview</strong> of a draft, read-only. The link works until{' '}
+          {formatUtc(check.link.expiresAt)}.
+        </p>
+      </PreviewBar>
+      <SiteFrame settings={frame.settings} links={links}>
+        <Article page={page} dates={datesOf(page, { asWillBePublished: true })} />
+      </SiteFrame>
     </>
   );
 }

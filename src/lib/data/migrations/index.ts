@@ -13,6 +13,7 @@ import { migration008 } from './008-share-link-makers';
 import { migration009 } from './009-published-order';
 import { migration010 } from './010-page-listing-and-search';
 import { migration011 } from './011-media-uses-and-search';
+import { migration012 } from './012-checkpoints';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -36,4 +37,5 @@ export const migrations: readonly Migration[] = [
   migration009,
   migration010,
   migration011,
+  migration012,
 ];

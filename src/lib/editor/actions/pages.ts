@@ -16,11 +16,15 @@ import {
   type EditorFormValues,
   editorSubmitSchema,
   type LivePreview,
+  mergeAnswerOf,
+  mergeAnswerSchema,
   pageCommandSchema,
   previewDraftSchema,
+  restoreCheckpointSchema,
   restoreRevisionSchema,
 } from '../forms';
 import { backToPage } from '../landing';
+import { inPreviewSlot, PREVIEWS_BUSY_MESSAGE } from '../preview-slots';
 import { livePreviewOf, previewHtmlOf, saveEditorValues } from '../save-page';
 
 /**
@@ -35,10 +39,12 @@ export const saveDraft = editorForm({
     const formPage = Number(values.pageId);
     if (values.pageId !== '' && Number.isSafeInteger(formPage) && formPage >= 0)
       noteFormPage(formPage);
-    return { intent, values: values as EditorFormValues };
+    // After a conflict: the version of theirs the form showed, and a choice per conflict.
+    const answer = mergeAnswerOf(readForm(mergeAnswerSchema, input));
+    return { intent, values: values as EditorFormValues, answer };
   },
   refused: ({ values }, { message }): EditorFormState => ({ values, message }),
-  run: async ({ intent, values }, editor): Promise<EditorFormState> => {
+  run: async ({ intent, values, answer }, editor): Promise<EditorFormState> => {
     if (intent === 'preview') return { values, previewHtml: await previewHtmlOf(values.body) };
     if (intent === 'take-theirs') {
       const formPage = Number(values.pageId);
@@ -62,12 +68,27 @@ export const saveDraft = editorForm({
       };
     }
     const publish = intent === 'publish';
-    const outcome = await saveEditorValues(values, editor, { publish });
+    const outcome = await saveEditorValues(values, editor, { publish, answer });
     if (!outcome.saved) {
       // Refused by the fields or by the page's version (a busy database was thrown on to the
       // wrapper, which answers it with a 200: not the request's fault).
       refuseForm(outcome.state.fieldErrors ? 422 : 409);
       return outcome.state;
+    }
+    if (outcome.merged) {
+      // Saved, merged with another version: the form shows the merged text, and says so.
+      rerenderActionRoute();
+      return {
+        values: {
+          ...values,
+          ...outcome.merged.text,
+          slug: outcome.slug,
+          originalSlug: outcome.slug,
+          pageId: String(outcome.pageId),
+          version: String(outcome.version),
+        },
+        merged: outcome.merged.note,
+      };
     }
     redirect(
       `${previewPath(outcome.slug)}?${publish ? 'notice=published' : 'edit&notice=saved'}`,
@@ -102,6 +123,7 @@ export const autosaveDraft = editorCall({
       pageId: outcome.pageId,
       slug: outcome.slug,
       savedAt: new Date().toISOString(),
+      ...(outcome.merged ? { merged: { note: outcome.merged.note, ...outcome.merged.text } } : {}),
     };
   },
 });
@@ -113,8 +135,12 @@ export const autosaveDraft = editorCall({
 export const previewDraft = editorCall({
   read: (input) => readCall(previewDraftSchema, input, 'This action takes a body to preview.'),
   refused: (_fields, { message }): LivePreview | { error: string } => ({ error: message }),
-  run: async ({ body, have }): Promise<LivePreview | { error: string }> =>
-    livePreviewOf(body, have),
+  run: async ({ body, have }, { editor }): Promise<LivePreview | { error: string }> => {
+    const preview = await inPreviewSlot(editor.id, () => livePreviewOf(body, have));
+    if (preview !== null) return preview;
+    refuseForm(429);
+    return { error: PREVIEWS_BUSY_MESSAGE };
+  },
 });
 
 /**
@@ -174,6 +200,32 @@ export const restoreRevision = editorCommand({
     });
     if (!result.ok) return 'stale';
     // A version from before an image was deleted: say so now, not first at Publish.
+    const restored = await store.getPageById(pageId);
+    const notice =
+      restored && (await store.missingMedia(restored.bodyHtml)).length > 0
+        ? 'restored-missing-media'
+        : 'restored';
+    redirect(`${previewPath(result.slug)}?edit&notice=${notice}`, 303);
+  },
+  land: async ({ slug }, notice) =>
+    redirect(
+      `${previewPath(slug)}?${notice.startsWith('restored') ? 'edit&' : 'history&'}notice=${notice}`,
+      303,
+    ),
+});
+
+/** Makes a saved checkpoint the draft (from the history); the draft it replaces stays one. */
+export const restoreCheckpoint = editorCommand({
+  read: (input) => readForm(restoreCheckpointSchema, input),
+  run: async ({ pageId, checkpointId, version }, editor) => {
+    const store = contentStore();
+    const result = await store.restoreCheckpoint({
+      pageId,
+      checkpointId,
+      expectedVersion: version,
+      editor: editor.editor.email,
+    });
+    if (!result.ok) return 'stale';
     const restored = await store.getPageById(pageId);
     const notice =
       restored && (await store.missingMedia(restored.bodyHtml)).length > 0

@@ -1,0 +1,106 @@
+// Owns the editors' own frame: the preview bar (Pages, Home page, Site settings, Media, sign
+// out) and, on screens that are not a page (dashboard, settings, media, sign-in, the editor,
+// history), the wide column under it. A page's preview is framed by the site itself
+// (site-frame.tsx) with this bar and its banner above, outside the page's markup.
+import 'server-only';
+import type { ReactNode } from 'react';
+import { signOut } from '../../lib/editor/actions/session';
+import type { EditorSession } from '../../lib/editor/guard';
+import {
+  EDITOR_HELP,
+  HOME_SLUG,
+  MEDIA_LIBRARY,
+  PREVIEW_DASHBOARD,
+  previewPath,
+} from '../../lib/http/routes';
+import { TimeZoneName } from './local-time';
+
+export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
+  return (
+    <header className="preview-header">
+      <nav aria-label="Preview" className="container nav">
+        <a href={PREVIEW_DASHBOARD} className="brand">
+          Folio <span className="badge">preview</span>
+        </a>
+        {editor ? (
+          <ul>
+            <li>
+              <a href={PREVIEW_DASHBOARD}>Pages</a>
+            </li>
+            <li>
+              <a href={previewPath(HOME_SLUG)}>Home page</a>
+            </li>
+            <li>
+              <a href="/preview?settings">Site settings</a>
+            </li>
+            <li>
+              <a href={MEDIA_LIBRARY}>Media</a>
+            </li>
+            <li>
+              <a href={EDITOR_HELP}>Help</a>
+            </li>
+          </ul>
+        ) : null}
+        {editor ? (
+          <p className="time-zone">
+            Times in <TimeZoneName />
+          </p>
+        ) : null}
+        {editor ? (
+          <form action={signOut} className="inline-form sign-out">
+            <span>{editor.editor.email}</span>
+            <button type="submit">Sign out</button>
+            <button type="submit" name="everywhere" value="1">
+              Sign out everywhere
+            </button>
+            {/* Ticked by default: signing out everywhere is what an editor does after losing a
+                device or a password, and the links made from it show drafts just as well.
+                Only "Sign out everywhere" reads it; unticked, reviewers keep their links. */}
+            <label className="inline-choice">
+              <input type="checkbox" name="revokeLinks" value="1" defaultChecked />
+              Also revoke the share links I made
+            </label>
+          </form>
+        ) : null}
+      </nav>
+    </header>
+  );
+}
+
+/** An editor's screen that is not a page: the bar, then the screen in the wide column. */
+export function EditorChrome({
+  editor,
+  children,
+}: {
+  editor: EditorSession | null;
+  children?: ReactNode;
+}) {
+  return (
+    <>
+      <PreviewHeader editor={editor} />
+      <main id="main" className="container preview-main">
+        {children}
+      </main>
+    </>
+  );
+}
+
+/**
+ * Above a page's preview: the bar and the page's banner, in a region of their own — before
+ * the site's header, so the page's own markup (header, main, footer) is the public page's,
+ * byte for byte, and the site's header stays the document's one banner landmark.
+ */
+export function PreviewBar({
+  editor,
+  children,
+}: {
+  editor: EditorSession | null;
+  children: ReactNode;
+}) {
+  return (
+    <section className="preview-bar" aria-label="Editing tools">
+      {editor ? <PreviewHeader editor={editor} /> : null}
+      <div className="container preview-bar-banner">{children}</div>
+    </section>
+  );
+}

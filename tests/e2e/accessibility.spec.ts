@@ -1,0 +1,57 @@
+// Every editor screen and a public page pass axe-core's WCAG 2.2 AA rules (issue 26), in light
+// and dark, on a desktop and a phone width (docs/decisions/0030). axe checks what a machine can
+// (contrast, names, landmarks, ids, ARIA); keyboard use and reading order are the other specs'.
+// Nothing here differs by engine: BROWSER_SIDE, run in the SQLite half only.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { BROWSER_SIDE, expect, test } from './fixtures';
+
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+const SCREENS: { name: string; path: string; signedIn: boolean }[] = [
+  { name: 'the dashboard', path: '/preview', signedIn: true },
+  { name: 'the editor', path: '/preview/release-notes?edit', signedIn: true },
+  { name: 'a preview', path: '/preview/release-notes', signedIn: true },
+  { name: 'the site settings', path: '/preview?settings', signedIn: true },
+  { name: 'the media library', path: '/preview?media', signedIn: true },
+  { name: 'the help', path: '/preview?help', signedIn: true },
+  { name: 'the sign-in form', path: '/preview', signedIn: false },
+  { name: 'a public page', path: '/getting-started', signedIn: false },
+];
+
+/**
+ * Known and owned elsewhere: the editor's formatting toolbar ("H2" named "Heading") is being
+ * replaced by the Markdown editor (issue 26's other half); drop this when it lands.
+ */
+const KNOWN = [/^label-content-name-mismatch: button\[title="Heading"\]/];
+
+/** axe's findings in a line each: the rule, and where (enough to find and fix it). */
+async function violations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  return results.violations
+    .flatMap((violation) =>
+      violation.nodes.map(
+        (node) =>
+          `${violation.id}: ${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ').trim()}`,
+      ),
+    )
+    .filter((line) => !KNOWN.some((known) => known.test(line)));
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  for (const width of [1280, 390]) {
+    test.describe(`${colorScheme}, ${width} px`, () => {
+      test.use({ colorScheme, viewport: { width, height: 900 } });
+      for (const screen of SCREENS) {
+        test(`${screen.name} passes axe (WCAG 2.2 AA)`, BROWSER_SIDE, async ({ page, signIn }) => {
+          if (screen.signedIn) await signIn(page);
+          const response = await page.goto(screen.path);
+          expect(response?.status()).toBeLessThan(500);
+          // After hydration: what an editor works with is the enhanced screen.
+          await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+          expect(await violations(page)).toEqual([]);
+        });
+      }
+    });
+  }
+}
