@@ -46,7 +46,7 @@ test('undo after each toolbar action restores the text; the typing before stays 
   const actions: [string, RegExp][] = [
     ['Bold', /\*\*words\*\*/],
     ['Italic', /_words_/],
-    ['Heading', /^## Start\./],
+    ['H2 heading', /^## Start\./],
     ['List', /^- Start\./],
     ['Quote', /^> Start\./],
     ['Code', /`words`/],

@@ -17,10 +17,7 @@ import { pastedImage } from './use-image-drop';
 
 /** What the editor tells the page about. */
 export type BodyEditorHooks = {
-  /**
-   * The text changed (typing, a command, Undo): the page's state follows, once the frame that
-   * shows the keystroke has been painted (or at once, by `flush`).
-   */
+  /** The text changed (typing, a command, Undo): the page's state follows. */
   onChange: (text: string) => void;
   /** Ctrl/Cmd+B or I: the same Markdown as the toolbar's button. */
   onWrap: (wrap: Wrap) => void;
@@ -38,9 +35,7 @@ export type BodyEditor = {
   selection: () => { from: number; to: number };
   /** Applies one edit as a single undo step and puts the caret/selection where it says. */
   apply: (edit: Edit, userEvent: string) => void;
-  /** Reports a change not reported yet, now. */
-  flush: () => void;
-  /** Reports the text now, reported or not (a submit must send what is on screen). */
+  /** Reports the text again (a render behind the editor catches up with it). */
   report: () => void;
   /** Replaces the text from outside (a recovered draft, their version after a conflict). */
   setText: (text: string) => void;
@@ -83,27 +78,13 @@ export function createBodyEditor(
       autocapitalize: 'sentences',
       ...extra,
     });
-  // The page hears of the text after the keystroke is on screen: its re-render (the word count,
-  // the browser's copy of the draft, the live preview's request) costs in proportion to the
-  // page's length, and must not stand between a key and its character on a 5 000-line page.
-  let unreported = false;
-  let scheduled = false;
+  // The page hears of every change at once, inside the key's own event, as it heard of the
+  // plain text box's: its state is then never behind the text on screen when anything else
+  // reads it (an autosave's answer merging another tab's changes into "what is typed now" must
+  // see the last keystroke). Reporting a frame later made typing faster on a 5 000-line page
+  // and lost a keystroke to such a merge: see decision record 0029.
   const report = () => {
-    unreported = false;
     hooks.onChange(view.state.doc.toString());
-  };
-  const flush = () => {
-    if (unreported) report();
-  };
-  const afterPaint = () => {
-    if (scheduled) return;
-    scheduled = true;
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        scheduled = false;
-        flush();
-      }),
-    );
   };
   const run = (action: () => void) => () => {
     action();
@@ -158,8 +139,7 @@ export function createBodyEditor(
         EditorView.updateListener.of((update) => {
           if (!update.docChanged) return;
           if (update.transactions.every((tr) => tr.annotation(fromPage))) return;
-          unreported = true;
-          afterPaint();
+          report();
         }),
       ],
     }),
@@ -211,12 +191,8 @@ export function createBodyEditor(
     setAttributes: (extra) => {
       view.dispatch({ effects: contentAttributes.reconfigure(attributesOf(extra)) });
     },
-    flush,
     report,
     focus: () => view.focus(),
-    destroy: () => {
-      flush();
-      view.destroy();
-    },
+    destroy: () => view.destroy(),
   };
 }

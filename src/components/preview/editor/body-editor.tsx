@@ -11,7 +11,6 @@ import {
   useRef,
   useState,
 } from 'react';
-import { flushSync } from 'react-dom';
 import type { BodyEditorHooks, BodyEditor as Editor } from './body-codemirror';
 import { pastedImage } from './use-image-drop';
 
@@ -66,7 +65,6 @@ export function BodyEditor({
     if (!enhanced) return;
     let cancelled = false;
     let made: Editor | undefined;
-    let flushOnSubmit: (() => void) | undefined;
     import('./body-codemirror')
       .then(({ createBodyEditor }) => {
         const parent = holder.current;
@@ -98,12 +96,6 @@ export function BodyEditor({
         );
         reported.current = text;
         editor.current = made;
-        // A submit (a click, Enter, Ctrl+S) sends the hidden field: it must hold the text on
-        // screen, even a keystroke not yet reported (captured on the window: before React
-        // reads the form).
-        const view = made;
-        flushOnSubmit = () => flushSync(() => view.report());
-        window.addEventListener('submit', flushOnSubmit, true);
         setReady(true);
       })
       .catch(() => {
@@ -112,7 +104,6 @@ export function BodyEditor({
       });
     return () => {
       cancelled = true;
-      if (flushOnSubmit) window.removeEventListener('submit', flushOnSubmit, true);
       made?.destroy();
       editor.current = null;
       setReady(false);

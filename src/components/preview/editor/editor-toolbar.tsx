@@ -12,7 +12,8 @@ export type LibraryImage = { hash: string; alt: string; thumbnail: string };
 const TOOLBAR: { label: string; title: string; wrap: Wrap; keys?: string }[] = [
   { label: 'B', title: 'Bold', wrap: WRAPS.bold, keys: 'Control+B' },
   { label: 'I', title: 'Italic', wrap: WRAPS.italic, keys: 'Control+I' },
-  { label: 'H2', title: 'Heading', wrap: WRAPS.heading },
+  // The name holds the visible text (WCAG 2.5.3, label in name): "H2 heading", not "Heading".
+  { label: 'H2', title: 'H2 heading', wrap: WRAPS.heading },
   { label: '• List', title: 'List', wrap: WRAPS.list },
   { label: '❝ Quote', title: 'Quote', wrap: WRAPS.quote },
   { label: '</>', title: 'Code', wrap: WRAPS.code },
