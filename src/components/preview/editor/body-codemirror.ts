@@ -35,7 +35,7 @@ export type BodyEditor = {
   selection: () => { from: number; to: number };
   /** Applies one edit as a single undo step and puts the caret/selection where it says. */
   apply: (edit: Edit, userEvent: string) => void;
-  /** Reports the text again (a render behind the editor catches up with it). */
+  /** Reports the text again (a render behind the editor catches up; a submit sends it). */
   report: () => void;
   /** Replaces the text from outside (a recovered draft, their version after a conflict). */
   setText: (text: string) => void;

@@ -11,6 +11,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { flushSync } from 'react-dom';
 import type { BodyEditorHooks, BodyEditor as Editor } from './body-codemirror';
 import { pastedImage } from './use-image-drop';
 
@@ -65,6 +66,7 @@ export function BodyEditor({
     if (!enhanced) return;
     let cancelled = false;
     let made: Editor | undefined;
+    let reportOnSubmit: (() => void) | undefined;
     import('./body-codemirror')
       .then(({ createBodyEditor }) => {
         const parent = holder.current;
@@ -96,6 +98,13 @@ export function BodyEditor({
         );
         reported.current = text;
         editor.current = made;
+        // A submit (a click, Enter, Ctrl+S) sends the hidden field, which React fills when it
+        // renders: a change not made by a key (a test's, an image's arrival) may not be rendered
+        // yet. The text on screen is rendered into it first (capturing, on the window: before
+        // React reads the form).
+        const view = made;
+        reportOnSubmit = () => flushSync(() => view.report());
+        window.addEventListener('submit', reportOnSubmit, true);
         setReady(true);
       })
       .catch(() => {
@@ -104,6 +113,7 @@ export function BodyEditor({
       });
     return () => {
       cancelled = true;
+      if (reportOnSubmit) window.removeEventListener('submit', reportOnSubmit, true);
       made?.destroy();
       editor.current = null;
       setReady(false);
