@@ -196,6 +196,13 @@ describe('help and developer tools (issue 26)', () => {
     expect((await get('/preview?help')).status).toBe(401);
   });
 
+  test("the editor's Markdown guide is the help, never a demo page that may be gone", async () => {
+    // Without JavaScript (the server's render) the toolbar's place holds the guide's link.
+    const editor = await (await get('/preview/getting-started?edit', cookie)).text();
+    expect(editor).toContain('href="/preview?help">Markdown guide</a>');
+    expect(editor).not.toContain('href="/preview/writing-in-markdown">Markdown guide');
+  });
+
   test('the error-reporting check is off the dashboard, a link away', async () => {
     const dashboard = await (await get('/preview', cookie)).text();
     expect(dashboard).not.toContain('Check error reporting');

@@ -2,6 +2,7 @@
 // dialog), an image from the media library or this computer, and the Markdown guide. Each is
 // one undo step in the editor (use-body-text.ts). Without JavaScript, links to the guide and
 // the library in its place.
+import { EDITOR_HELP } from '../../../lib/http/routes';
 import { IMAGE_ACCEPT, imageMarkdown } from '../../../lib/media/media-refs';
 import { WRAPS, type Wrap } from './markdown-edits';
 
@@ -37,9 +38,8 @@ export function EditorToolbar({
   if (!enhanced)
     return (
       <p className="toolbar-links">
-        <a href="/preview/writing-in-markdown">Markdown guide</a>{' '}
-        <a href="/preview?media">Media library</a> (upload an image there, then paste its Markdown
-        here)
+        <a href={EDITOR_HELP}>Markdown guide</a> <a href="/preview?media">Media library</a> (upload
+        an image there, then paste its Markdown here)
       </p>
     );
   return (
@@ -106,7 +106,7 @@ export function EditorToolbar({
           </a>
         </div>
       </details>
-      <a href="/preview/writing-in-markdown" target="_blank" rel="noreferrer">
+      <a href={EDITOR_HELP} target="_blank" rel="noreferrer">
         Markdown guide
       </a>
     </div>
