@@ -145,16 +145,24 @@ test('Enter continues a list or a quote; Enter on an empty item ends it', async 
   const body = await openEditor(page, slug);
   await body.typeAtEnd('\n\n- one\ntwo\n');
   await body.expectText('Intro.\n\n- one\n- two\n- ');
-  // Enter on the empty item takes its marker away: the list has ended.
+  // Enter on the empty item ends the list with a blank line: what comes next is a paragraph,
+  // not more of the last item (Markdown's lazy continuation).
   await page.keyboard.press('Enter');
-  await body.expectText('Intro.\n\n- one\n- two\n');
-  await page.keyboard.type('\nAfter.');
+  await body.expectText('Intro.\n\n- one\n- two\n\n');
+  await page.keyboard.type('After.');
+  await body.expectText('Intro.\n\n- one\n- two\n\nAfter.');
+  // One undo step: the marker is back.
+  await page.keyboard.press('Control+z');
+  await page.keyboard.press('Control+z');
+  await body.expectText('Intro.\n\n- one\n- two\n- ');
+  await page.keyboard.press('Control+y');
+  await page.keyboard.press('Control+y');
   await body.expectText('Intro.\n\n- one\n- two\n\nAfter.');
 
   await body.typeAtEnd('\n\n1. first\nsecond\n');
   await body.expectText(/\n\n1\. first\n2\. second\n3\. $/);
   await page.keyboard.press('Enter');
-  await body.expectText(/\n\n1\. first\n2\. second\n$/);
+  await body.expectText(/\n\n1\. first\n2\. second\n\n$/);
 
   await body.typeAtEnd('\n\n> quoted\nstill quoted');
   await body.expectText(/\n\n> quoted\n> still quoted$/);

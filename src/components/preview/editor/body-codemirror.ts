@@ -10,10 +10,43 @@ import { markdownKeymap, markdownLanguage, pasteURLAsLink } from '@codemirror/la
 import { LanguageSupport, syntaxHighlighting } from '@codemirror/language';
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
 import { Annotation, Compartment, EditorState, Prec } from '@codemirror/state';
-import { EditorView, keymap } from '@codemirror/view';
+import { type Command, EditorView, keymap } from '@codemirror/view';
 import { tagHighlighter, tags } from '@lezer/highlight';
 import { type Edit, WRAPS, type Wrap } from './markdown-edits';
 import { pastedImage } from './use-image-drop';
+
+/** An empty item of an outer list or quote: the marker and nothing after it. */
+const EMPTY_OUTER_ITEM = /^(?:[-*+]|\d{1,9}[.)]) ?$|^> ?$/;
+
+/**
+ * Enter on the empty last item of an outer list or quote ends it with a blank line, so what is
+ * typed next is a paragraph of its own. lang-markdown only takes the marker away, and a line
+ * typed straight after a list item is, in Markdown, more of that item ("- two" then "After."
+ * renders as one item "two After."). One change, so one undo step. Nested items and the rest
+ * are lang-markdown's (it outdents a nested empty item).
+ */
+const endListWithBlankLine: Command = (view) => {
+  const { state } = view;
+  const range = state.selection.main;
+  if (!range.empty || state.selection.ranges.length > 1) return false;
+  const line = state.doc.lineAt(range.head);
+  if (range.head !== line.to || !EMPTY_OUTER_ITEM.test(line.text)) return false;
+  // Only the last item: an empty item between others is lang-markdown's to handle.
+  if (line.number < state.doc.lines && state.doc.line(line.number + 1).text.trim() !== '')
+    return false;
+  if (line.number === 1 || state.doc.line(line.number - 1).text.trim() === '') return false;
+  view.dispatch(
+    state.update({
+      changes: { from: line.from, to: line.to, insert: '\n' },
+      selection: { anchor: line.from + 1 },
+      scrollIntoView: true,
+      userEvent: 'input',
+      // Its own undo step, whatever is typed straight after it.
+      annotations: isolateHistory.of('full'),
+    }),
+  );
+  return true;
+};
 
 /** What the editor tells the page about. */
 export type BodyEditorHooks = {
@@ -113,7 +146,7 @@ export function createBodyEditor(
         // it a link. Not lang-markdown's markdown(): it brings the HTML, CSS and JavaScript
         // grammars for HTML inside Markdown, three times the code for colours nobody asked for.
         new LanguageSupport(markdownLanguage, [
-          Prec.high(keymap.of(markdownKeymap)),
+          Prec.high(keymap.of([{ key: 'Enter', run: endListWithBlankLine }, ...markdownKeymap])),
           pasteURLAsLink,
         ]),
         syntaxHighlighting(markdownClasses),

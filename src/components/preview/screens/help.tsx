@@ -33,7 +33,7 @@ const SHORTCUTS: { keys: string; does: string }[] = [
   },
   { keys: 'Ctrl+B / Ctrl+I (⌘B / ⌘I)', does: 'Bold or italic around the selection' },
   { keys: 'Ctrl+K (⌘K)', does: 'Link the selection: type an address or find a page of this site' },
-  { keys: 'Ctrl+Z / Ctrl+Shift+Z (⌘Z / ⌘⇧Z)', does: 'Undo and redo, toolbar actions included' },
+  { keys: 'Ctrl+Z / Ctrl+Y (⌘Z / ⌘⇧Z)', does: 'Undo and redo, toolbar actions included' },
   { keys: 'Ctrl+F (⌘F)', does: 'Find and replace in the body' },
   {
     keys: 'Enter in a list or quote',
