@@ -5,16 +5,23 @@ import { CHROMIUM_LAUNCH } from './tests/support';
 // FOLIO_TEST_BOTH_ENGINES), what cannot differ by engine runs once:
 // - the specs that exercise only the browser's side and the server's HTTP and error handling
 //   (client navigation and prefetch, the theme, the pages' markup, query strings, error
-//   reporting and its fallback pages): nothing in them differs by engine, and the data layer
-//   under them is tested on both by `bun test`. Each runs in one half: navigation.spec (40 s of
-//   timed page-data waits) in the PostgreSQL half, the rest in the SQLite half, so that the two
-//   halves, run side by side, end at about the same time;
+//   reporting and its fallback pages, the accessibility checks, the Markdown editor's keys and
+//   dialogs): nothing in them differs by engine, and the data layer under them is tested on
+//   both by `bun test`. Each runs in one half, chosen so that the two halves, run side by side,
+//   end at about the same time (navigation.spec has 40 s of timed page-data waits, the
+//   accessibility checks 32 page scans);
 // - the tests tagged BROWSER_SIDE (tests/e2e/fixtures.ts) run in the SQLite half only.
 // Every other test that saves, publishes, schedules or uploads runs on both. A half run alone
 // (a developer's `bunx playwright test`, or no PostgreSQL server) runs everything.
 const ONCE_IN: Record<'sqlite' | 'postgres', string[]> = {
-  sqlite: ['foundation.spec.ts', 'theme.spec.ts', 'errors.spec.ts', 'query-strings.spec.ts'],
-  postgres: ['navigation.spec.ts'],
+  sqlite: [
+    'foundation.spec.ts',
+    'theme.spec.ts',
+    'errors.spec.ts',
+    'query-strings.spec.ts',
+    'markdown-editor.spec.ts',
+  ],
+  postgres: ['navigation.spec.ts', 'accessibility.spec.ts'],
 };
 
 const ENGINE = process.env.FOLIO_TEST_ENGINE ?? 'sqlite';

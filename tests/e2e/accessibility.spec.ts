@@ -1,10 +1,11 @@
 // Every editor screen and a public page pass axe-core's WCAG 2.2 AA rules (issue 26), in light
 // and dark, on a desktop and a phone width (docs/decisions/0030). axe checks what a machine can
 // (contrast, names, landmarks, ids, ARIA); keyboard use and reading order are the other specs'.
-// Nothing here differs by engine: BROWSER_SIDE, run in the SQLite half only.
+// Nothing here differs by engine: with both halves it runs once, in the PostgreSQL half
+// (playwright.config.ts).
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { BROWSER_SIDE, expect, test } from './fixtures';
+import { expect, test } from './fixtures';
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
@@ -35,7 +36,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     test.describe(`${colorScheme}, ${width} px`, () => {
       test.use({ colorScheme, viewport: { width, height: 900 } });
       for (const screen of SCREENS) {
-        test(`${screen.name} passes axe (WCAG 2.2 AA)`, BROWSER_SIDE, async ({ page, signIn }) => {
+        test(`${screen.name} passes axe (WCAG 2.2 AA)`, async ({ page, signIn }) => {
           if (screen.signedIn) await signIn(page);
           const response = await page.goto(screen.path);
           expect(response?.status()).toBeLessThan(500);
