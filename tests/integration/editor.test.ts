@@ -130,7 +130,8 @@ describe('the editor without JavaScript', () => {
     // The list names versions; no body is on it until one is asked for.
     expect(history).not.toContain('Alpha words.');
     expect(history).toContain(
-      `href="/preview/nojs-compare?history&amp;from=${oldest}&amp;to=${newest}"`,
+      // Compare opens at the first change (#first-change, issue 26).
+      `href="/preview/nojs-compare?history&amp;from=${oldest}&amp;to=${newest}#first-change"`,
     );
 
     const changes = await (

@@ -378,7 +378,8 @@ describe.if(TEST_ENGINE === 'sqlite')(
         expect(savedHtml).toContain('Folio is busy');
         expect(savedHtml).toContain('TEXT-TYPED-WHILE-BUSY');
 
-        const shared = await submitForm(`${folio.url}/preview/about`, share, {
+        // Posted where the form was (no action address: a form posts to its own page).
+        const shared = await submitForm(`${folio.url}/preview/about?edit`, share, {
           cookie: editorCookie,
         });
         expect(shared.status).toBe(503);
