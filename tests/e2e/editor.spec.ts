@@ -332,6 +332,31 @@ test('after a refused Publish, the text autosaves once and the editor settles', 
   expect((await store.getPage(slug, { draft: false }))?.bodyMarkdown).toBe('Base text.');
 });
 
+test('text the save cleans (a pasted form feed, half an emoji, a zero-width space) autosaves once and settles', async ({
+  page,
+  signIn,
+  seedPage,
+  store,
+}) => {
+  const slug = 'e2e-cleaned-settles';
+  await seedPage({ slug, title: 'Cleaned, then settles', body: 'Base text.' });
+  await signIn(page);
+  await openEditor(page, slug);
+  const inFlight = requestsInFlight(page);
+  await page.getByLabel('Title').fill('Zero\u200bwidth title');
+  await bodyEditor(page).fill('From a PDF:\u000c page two. Half \ud83d an emoji.');
+  await autosaveNow(page);
+  await expect(editorStatus(page)).toContainText('Saved ', { timeout: 10_000 });
+  const settled = await store.getPage(slug, { draft: true });
+  expect(settled?.bodyMarkdown).toBe('From a PDF: page two. Half \ufffd an emoji.');
+  expect(settled?.title).toBe('Zerowidth title');
+  // …and then no more saves: the bug saw the cleaned text as a change and autosaved every
+  // three seconds for ever, the leave prompt with it.
+  await wellPastAutosave(page, inFlight);
+  expect((await store.getPage(slug, { draft: true }))?.version).toBe(settled?.version);
+  await expect(editorStatus(page)).toContainText('Saved ');
+});
+
 test('history: every publish listed, a word diff between two, restore as draft', async ({
   page,
   signIn,

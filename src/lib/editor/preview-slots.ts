@@ -1,8 +1,8 @@
 // How many live previews are made at once (issue 25's hostile pass: fifty 2 MB previews sent
 // at once by one signed-in editor queued a million characters of colouring in the one
 // highlighter worker that saves and publishes share, and a publish waited 20 s behind them).
-// A preview is a courtesy, not a save: past the limit it is refused at once with 429, and the
-// pane keeps what it shows (use-live-preview.ts asks again for the latest text). The editor's
+// A preview is a courtesy, not a save: past the limit it is refused at once (an answer that says
+// so: a JavaScript call's answer is data with a 200, action.ts), and the pane keeps what it shows (use-live-preview.ts asks again for the latest text). The editor's
 // own page never needs more than one: it waits for each answer before it asks again.
 import 'server-only';
 import { processSingleton } from '../runtime/process-singleton';

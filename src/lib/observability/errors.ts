@@ -76,7 +76,12 @@ export function onRenderError(error: unknown): void {
   // The HTML renderer re-throws an error of the component render as a new one with a generic
   // message: once this request has its verdict (a 503 while the database is out of reach),
   // that echo is part of the same refusal, not a bug of its own.
-  if (currentRequestContext()?.verdict) return;
+  // So is a second read's failure in the same render (a page and its site frame read the
+  // database side by side, and an outage fails both).
+  if (currentRequestContext()?.verdict) {
+    answeredElsewhere(error);
+    return;
+  }
   const verdict = classifyRequestError(error);
   if (verdict) {
     // Caused by the request (e.g. a form from an older build), or the database's state: the
@@ -84,10 +89,7 @@ export function onRenderError(error: unknown): void {
     markRenderFailed();
     const request = currentRequestContext();
     if (request) request.verdict = verdict;
-    // Waku prints "Error during rendering: …" (a raw stack on stderr) for any error without a
-    // digest; this one is answered and logged by the middleware, so it gets one.
-    if (typeof error === 'object' && error !== null && !(error as { digest?: unknown }).digest)
-      (error as { digest?: string }).digest = newDigest();
+    answeredElsewhere(error);
     return;
   }
   // The visitor went away (a closed tab, a page closed mid-upload) and React aborted the render
@@ -98,6 +100,15 @@ export function onRenderError(error: unknown): void {
     return;
   }
   reportUnexpectedError(error, { where: 'render' });
+}
+
+/**
+ * Marks an error the middleware answers and logs: Waku prints "Error during rendering: …" (a
+ * raw stack on stderr) for any error without a digest, so it gets one.
+ */
+function answeredElsewhere(error: unknown): void {
+  if (typeof error === 'object' && error !== null && !(error as { digest?: unknown }).digest)
+    (error as { digest?: string }).digest = newDigest();
 }
 
 /** The request's client closed the connection before its answer was done. */

@@ -106,6 +106,10 @@ export function createBodyEditor(
   const contentAttributes = new Compartment();
   const attributesOf = (extra: Record<string, string>) =>
     EditorView.contentAttributes.of({
+      // In the tab order as it is anyway (contenteditable), said outright: axe's check that a
+      // scrolling region (CodeMirror's scroller, once the text is long) holds something a
+      // keyboard can reach does not count contenteditable alone.
+      tabindex: '0',
       spellcheck: 'true',
       autocorrect: 'on',
       autocapitalize: 'sentences',
