@@ -1,9 +1,10 @@
 // How many live previews are made at once (issue 25's hostile pass: fifty 2 MB previews sent
 // at once by one signed-in editor queued a million characters of colouring in the one
 // highlighter worker that saves and publishes share, and a publish waited 20 s behind them).
-// A preview is a courtesy, not a save: past the limit it is refused at once (an answer that says
-// so: a JavaScript call's answer is data with a 200, action.ts), and the pane keeps what it shows (use-live-preview.ts asks again for the latest text). The editor's
-// own page never needs more than one: it waits for each answer before it asks again.
+// A preview is a courtesy, not a save: past the limit it is refused at once (an answer that
+// says so; a JavaScript call's answer is data with a 200, action.ts), and the pane keeps what it
+// shows and asks again for the latest text (use-live-preview.ts). An editor typing asks for one
+// after each pause of 150 ms, so two at once is what a slow preview of a long page can need.
 import 'server-only';
 import { processSingleton } from '../runtime/process-singleton';
 
