@@ -187,6 +187,26 @@ export const discardDraft = editorCommand({
   land: landOnPage,
 });
 
+/**
+ * After a restore (of a publish or a save): the editor, saying so — and, for a version from
+ * before an image was deleted, saying that now rather than first at Publish.
+ */
+async function landOnRestored(pageId: number, slug: string): Promise<never> {
+  const restored = await contentStore().getPageById(pageId);
+  const notice =
+    restored && (await contentStore().missingMedia(restored.bodyHtml)).length > 0
+      ? 'restored-missing-media'
+      : 'restored';
+  return redirect(`${previewPath(slug)}?edit&notice=${notice}`, 303);
+}
+
+/** Where a restore the run did not redirect lands (stale, gone…): the history, with the reason. */
+const landFromHistory = async ({ slug }: { slug: string }, notice: string) =>
+  redirect(
+    `${previewPath(slug)}?${notice.startsWith('restored') ? 'edit&' : 'history&'}notice=${notice}`,
+    303,
+  );
+
 /** Makes an earlier published version the draft (from the history), if the page is as shown. */
 export const restoreRevision = editorCommand({
   read: (input) => readForm(restoreRevisionSchema, input),
@@ -199,19 +219,9 @@ export const restoreRevision = editorCommand({
       editor: editor.editor.email,
     });
     if (!result.ok) return 'stale';
-    // A version from before an image was deleted: say so now, not first at Publish.
-    const restored = await store.getPageById(pageId);
-    const notice =
-      restored && (await store.missingMedia(restored.bodyHtml)).length > 0
-        ? 'restored-missing-media'
-        : 'restored';
-    redirect(`${previewPath(result.slug)}?edit&notice=${notice}`, 303);
+    return landOnRestored(pageId, result.slug);
   },
-  land: async ({ slug }, notice) =>
-    redirect(
-      `${previewPath(slug)}?${notice.startsWith('restored') ? 'edit&' : 'history&'}notice=${notice}`,
-      303,
-    ),
+  land: landFromHistory,
 });
 
 /** Makes a saved checkpoint the draft (from the history); the draft it replaces stays one. */
@@ -226,16 +236,7 @@ export const restoreCheckpoint = editorCommand({
       editor: editor.editor.email,
     });
     if (!result.ok) return 'stale';
-    const restored = await store.getPageById(pageId);
-    const notice =
-      restored && (await store.missingMedia(restored.bodyHtml)).length > 0
-        ? 'restored-missing-media'
-        : 'restored';
-    redirect(`${previewPath(result.slug)}?edit&notice=${notice}`, 303);
+    return landOnRestored(pageId, result.slug);
   },
-  land: async ({ slug }, notice) =>
-    redirect(
-      `${previewPath(slug)}?${notice.startsWith('restored') ? 'edit&' : 'history&'}notice=${notice}`,
-      303,
-    ),
+  land: landFromHistory,
 });
