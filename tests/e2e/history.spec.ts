@@ -124,7 +124,7 @@ test('Compare opens at the first change, the unchanged paragraphs folded and exp
   await expect(page.getByText('Paragraph 3 of a long page.')).toBeVisible();
 });
 
-test('two tabs changing different paragraphs: both kept, and the tab says it merged', async ({
+test('two tabs changing different paragraphs: both kept, the tab says it merged, Undo takes the merge back', async ({
   browser,
   signIn,
   seedPage,
@@ -142,6 +142,12 @@ test('two tabs changing different paragraphs: both kept, and the tab says it mer
   const merged = 'Intro.\n\nFerry times, summer.\n\nContact us: the office phone.';
   await body(second).expectText(merged);
   expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(merged);
+  // The merge is one undo step: Ctrl+Z shows the tab's own text again, Ctrl+Y the merge.
+  await body(second).select(0);
+  await second.keyboard.press('Control+z');
+  await body(second).expectText('Intro.\n\nFerry times, summer.\n\nContact us.');
+  await second.keyboard.press('Control+y');
+  await body(second).expectText(merged);
   // The merged text is the tab's own now: it saves on from it without a conflict.
   await autosave(second, `${merged}\n\nOne more line.`);
   await expect(editorStatus(second)).toContainText('Saved ', { timeout: 10_000 });

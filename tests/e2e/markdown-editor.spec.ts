@@ -1,9 +1,10 @@
 // The body's Markdown editor as a writer uses it (issue 26): every toolbar action is one undo
 // step and earlier typing stays undoable, Ctrl+B/I/K, lists and quotes continue on Enter, the
 // link dialog offers the site's pages by title, a URL pasted over a selection makes a link, a
-// 1 MB paste keeps every character, emoji and right-to-left text survive a save, and without
-// JavaScript the plain text box still saves.
-import type { Page, Response } from '@playwright/test';
+// 1 MB paste keeps every character, emoji and right-to-left text survive a save, rich text from
+// a word processor pastes as its text, the whole editor works from the keyboard with its focus
+// always shown, and without JavaScript the plain text box still saves.
+import type { Locator, Page, Response } from '@playwright/test';
 import { BODY_MAX } from '../../src/lib/content/field-limits';
 import { bodyEditor, expect, test } from './fixtures';
 
@@ -275,6 +276,163 @@ test('emoji and right-to-left text survive a save and a reload', async ({
   await expect(page.getByRole('region', { name: 'Preview as visitors will see it' })).toContainText(
     'שלום עולם مرحبا بالعالم',
   );
+});
+
+/** A paste carrying these clipboard types, as a word processor or a web app puts them. */
+async function pasteTypes(page: Page, types: Record<string, string>) {
+  await page.locator('.body-codemirror .cm-content').evaluate((content, entries) => {
+    const data = new DataTransfer();
+    for (const [type, value] of Object.entries(entries)) data.setData(type, value);
+    content.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  }, types);
+}
+
+// What Word puts on the clipboard: its styles, conditional comments and spans, beside the text.
+const WORD_HTML = `<html xmlns:o="urn:schemas-microsoft-com:office:office"><head><style>
+p.MsoNormal{margin:0cm;font-family:"Calibri",sans-serif}</style></head><body lang=EN-GB>
+<!--StartFragment--><p class=MsoNormal><b><span style='font-size:14.0pt'>Ferry times</span></b><o:p></o:p></p>
+<p class=MsoNormal>Boats leave at <i>nine</i> — and 🚢 at noon.<!--[if !supportLineBreakNewLine]--><br>
+<!--[endif]--></p><ul><li>Monday</li><li>שלום Tuesday</li></ul><!--EndFragment--></body></html>`;
+
+test('rich text pasted from a word processor lands as its text, one undo step; HTML alone too', async ({
+  page,
+  signIn,
+  seedPage,
+  store,
+}) => {
+  const slug = 'e2e-md-rich-paste';
+  await seedPage({ slug, title: 'Rich paste', body: 'Before.' });
+  await signIn(page);
+  const body = await openEditor(page, slug);
+
+  // Word's own plain text (CRLF line ends) is what a Markdown editor takes, not its styles.
+  await body.select(0, 'Before.'.length);
+  await pasteTypes(page, {
+    'text/html': WORD_HTML,
+    'text/plain':
+      'Ferry times\r\n\r\nBoats leave at nine — and 🚢 at noon.\r\n\r\nMonday\r\nשלום Tuesday',
+  });
+  const asText = 'Ferry times\n\nBoats leave at nine — and 🚢 at noon.\n\nMonday\nשלום Tuesday';
+  await body.expectText(asText);
+  await page.keyboard.press('Control+z');
+  await body.expectText('Before.');
+
+  // A web app that copies HTML alone: its text, paragraph by paragraph, rather than nothing.
+  await body.select(0, 'Before.'.length);
+  await pasteTypes(page, { 'text/html': WORD_HTML });
+  await body.expectText(asText);
+
+  // A long document in HTML alone (about 300 KB) pastes whole, without hanging the page.
+  const paragraphs = Array.from(
+    { length: 2_000 },
+    (_, n) =>
+      `<p class=MsoNormal><span style='font-family:Calibri'>Paragraph ${n} of the report.</span></p>`,
+  );
+  await body.select(0, asText.length);
+  await pasteTypes(page, { 'text/html': `<html><body>${paragraphs.join('\n')}</body></html>` });
+  const long = Array.from({ length: 2_000 }, (_, n) => `Paragraph ${n} of the report.`).join(
+    '\n\n',
+  );
+  await body.expectText(long);
+  await page.keyboard.press('Control+s');
+  await expect(status(page)).toContainText('Saved ');
+  expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(long);
+});
+
+/** Presses Tab until `target` has focus, checking that each stop on the way shows its focus. */
+async function tabTo(page: Page, target: Locator, { backwards = false } = {}) {
+  for (let presses = 0; presses < 60; presses += 1) {
+    await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+    // The ring may come a frame after the focus (CodeMirror marks its frame focused then).
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const focused = document.activeElement as HTMLElement | null;
+          if (!focused || focused === document.body) return { name: 'body', shown: true };
+          // The body editor's focus ring is on its frame (.cm-focused), not the content element.
+          const ringed = focused.closest('.cm-editor') ?? focused;
+          const style = getComputedStyle(ringed);
+          const shown =
+            (style.outlineStyle !== 'none' && style.outlineWidth !== '0px') ||
+            style.boxShadow !== 'none';
+          return {
+            name: `${focused.tagName} ${focused.getAttribute('name') ?? focused.textContent?.slice(0, 30)} (outline ${style.outlineStyle} ${style.outlineWidth}, shadow ${style.boxShadow})`,
+            shown,
+          };
+        }),
+      )
+      .toMatchObject({ shown: true });
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+  }
+  throw new Error('Tab never reached the target');
+}
+
+test('keyboard only: skip link, fields, toolbar, link dialog, save and publish, focus always shown', async ({
+  page,
+  signIn,
+  seedPage,
+  store,
+}) => {
+  const slug = 'e2e-md-keyboard';
+  await seedPage({ slug, title: 'Keyboard page', body: 'Start.', publish: false });
+  await signIn(page);
+  await openEditor(page, slug);
+  await page.locator('body').focus();
+
+  // The first stop skips the bars.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+
+  const title = page.getByLabel('Title');
+  await tabTo(page, title);
+  await page.keyboard.press('End');
+  await page.keyboard.type(', by keys');
+  await expect(title).toHaveValue('Keyboard page, by keys');
+
+  // Through the toolbar into the text: Tab reaches every button, then the body.
+  const content = page.locator('.body-codemirror .cm-content');
+  await tabTo(page, content);
+  const body = bodyEditor(page);
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' Bold words');
+  for (let n = 0; n < 'words'.length; n += 1) await page.keyboard.press('Shift+ArrowLeft');
+  await page.keyboard.press('Control+b');
+  await body.expectText('Start. Bold **words**');
+
+  // Back to the toolbar's Link button, Enter, the dialog takes the address, Enter inserts it
+  // and the text has the focus again.
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' Site');
+  const link = toolbar(page).getByRole('button', { name: 'Link', exact: true });
+  await tabTo(page, link, { backwards: true });
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Insert a link' });
+  await expect(dialog.getByLabel('Address')).toBeFocused();
+  await page.keyboard.type('https://example.org/');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(content).toBeFocused();
+  await body.expectText(/^Start\. Bold \*\*words\*\* Site\[.*\]\(https:\/\/example\.org\/\)$/);
+
+  // Tab leaves the text (no tab character typed) for Save draft; Enter saves.
+  const typed = await body.text();
+  const save = page.getByRole('button', { name: 'Save draft' });
+  await tabTo(page, save);
+  await body.expectText(typed);
+  await page.keyboard.press('Enter');
+  await expect(status(page)).toContainText('Saved ');
+  expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(typed);
+
+  // Up to the banner's Publish, by Shift+Tab, and Enter publishes what was saved.
+  const publish = page.getByRole('button', { name: 'Publish', exact: true });
+  await tabTo(page, publish, { backwards: true });
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Published.' })).toBeVisible();
+  const published = await store.getPage(slug, { draft: false });
+  expect(published?.bodyMarkdown).toBe(typed);
+  expect(published?.title).toBe('Keyboard page, by keys');
 });
 
 test.describe('without JavaScript', () => {

@@ -1,10 +1,10 @@
 // Owns the body's CodeMirror 6 editor (decision record 0029): Markdown colouring, native
 // undo/redo that includes every toolbar action (each is one transaction, its own undo step),
 // Ctrl/Cmd+B, I, K, list and quote continuation on Enter, find and replace (Ctrl/Cmd+F), a URL
-// pasted over a selection made a link, spell-check, and images pasted or dropped handed to the
-// upload panel. Only the editor screen imports it, and only once the page has hydrated
-// (body-editor.tsx), so a visitor's page never loads it and the editor screen paints its plain
-// text box first.
+// pasted over a selection made a link, HTML pasted alone made its text, spell-check, and images
+// pasted or dropped handed to the upload panel. Only the editor screen imports it, and only once
+// the page has hydrated (body-editor.tsx), so a visitor's page never loads it and the editor
+// screen paints its plain text box first.
 import { defaultKeymap, history, historyKeymap, isolateHistory } from '@codemirror/commands';
 import { markdownKeymap, markdownLanguage, pasteURLAsLink } from '@codemirror/lang-markdown';
 import { LanguageSupport, syntaxHighlighting } from '@codemirror/language';
@@ -13,6 +13,7 @@ import { Annotation, Compartment, EditorState, Prec } from '@codemirror/state';
 import { type Command, EditorView, keymap } from '@codemirror/view';
 import { tagHighlighter, tags } from '@lezer/highlight';
 import { type Edit, WRAPS, type Wrap } from './markdown-edits';
+import { pastedHtmlText } from './pasted-html';
 import { pastedImage } from './use-image-drop';
 
 /** An empty item of an outer list or quote: the marker and nothing after it. */
@@ -159,10 +160,22 @@ export function createBodyEditor(
         EditorView.lineWrapping,
         contentAttributes.of(attributesOf(attributes)),
         EditorView.domEventHandlers({
-          paste: (event) => {
-            const file = pastedImage(event.clipboardData);
-            if (!file) return false;
-            hooks.onImage(file);
+          paste: (event, view) => {
+            const data = event.clipboardData;
+            const file = pastedImage(data);
+            if (file) {
+              hooks.onImage(file);
+              return true;
+            }
+            if (!data?.types.includes('text/html')) return false;
+            if (data.types.includes('text/plain') || data.types.includes('text/uri-list'))
+              return false;
+            // HTML alone (some web apps copy only that): its text, not nothing.
+            event.preventDefault();
+            view.dispatch(view.state.replaceSelection(pastedHtmlText(data.getData('text/html'))), {
+              userEvent: 'input.paste',
+              scrollIntoView: true,
+            });
             return true;
           },
           // CodeMirror would read a dropped file as text into the page; files go to the upload
