@@ -74,6 +74,12 @@ export function parseCursor(direction: PageCursor['direction'], value: string | 
   return { direction, key: parts[0], slug: parts[1] } satisfies PageCursor;
 }
 
+/**
+ * PostgreSQL's text search configuration for every search column and query: \`simple\` with
+ * accents taken off (migration 13), so "cafe" finds "Café" as SQLite's tokenizer does.
+ */
+export const SEARCH_CONFIG = 'folio_search';
+
 /** A search's words beyond this many are ignored (each is one index lookup). */
 const MAX_TERMS = 8;
 

@@ -162,6 +162,30 @@ describe('search', () => {
     expect(await store.findPublishedPages('quay')).toEqual([]);
   });
 
+  test('ignores accents and case, typed or written, on both engines', async () => {
+    await store.putPage(
+      {
+        slug: 'cafe-muller',
+        title: 'Café Müller',
+        summary: '',
+        body: 'Crème brûlée at the Hôtel Ångström, São Paulo.',
+      },
+      { publish: true },
+    );
+    await store.putPage({ slug: 'cafeteria', title: 'Plain', summary: '', body: 'Tea.' });
+    const slugs = async (q: string) =>
+      (await store.listPages(query({ q }))).rows.map((r) => r.slug).sort();
+    expect(await slugs('muller')).toEqual(['cafe-muller']);
+    expect(await slugs('MÜLLER')).toEqual(['cafe-muller']);
+    expect(await slugs('creme brulee')).toEqual(['cafe-muller']);
+    expect(await slugs('hôtel angstrom sao')).toEqual(['cafe-muller']);
+    // As a prefix too: "café" is "cafe", which begins both slugs.
+    expect(await slugs('café')).toEqual(['cafe-muller', 'cafeteria']);
+    expect(await store.findPublishedPages('brulee')).toEqual([
+      expect.objectContaining({ slug: 'cafe-muller' }),
+    ]);
+  });
+
   test('states and counts follow drafts and publishes', async () => {
     await addPages(3, 'live');
     await addPages(2, 'draft', false);

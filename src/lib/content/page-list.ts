@@ -14,6 +14,7 @@ import {
   type PageListResult,
   type PageListState,
   PICKER_RESULTS,
+  SEARCH_CONFIG,
   searchTerms,
 } from './page-list-params';
 import { type ListingRow, toListing } from './rows';
@@ -49,7 +50,7 @@ export function candidatesStatement(engine: Engine, match: string, limit = CANDI
   const sql =
     engine === 'sqlite'
       ? 'SELECT rowid AS id FROM page_search WHERE page_search MATCH '
-      : "SELECT id FROM pages WHERE search @@ to_tsquery('simple', ";
+      : `SELECT id FROM pages WHERE search @@ to_tsquery('${SEARCH_CONFIG}', `;
   const fragment: Fragment = { sql: [sql], values: [] };
   add(fragment, '', match);
   add(fragment, `${engine === 'sqlite' ? '' : ')'} LIMIT `, limit + 1);
@@ -121,7 +122,7 @@ function filters(engine: Engine, state: PageListState, search: Search, into: Fra
       );
       add(into, ')');
     } else {
-      add(into, " AND ts_match_vq(p.search, to_tsquery('simple', ", search.match);
+      add(into, ` AND ts_match_vq(p.search, to_tsquery('${SEARCH_CONFIG}', `, search.match);
       add(into, '))');
     }
   }

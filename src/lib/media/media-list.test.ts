@@ -211,6 +211,17 @@ describe('the library list', () => {
     expect((await media.page(query({ q: 'nothing-like-it' }))).items).toEqual([]);
   });
 
+  test('search ignores accents, in the name, the alt text and what is typed', async () => {
+    await db.query`INSERT INTO media (hash, filename, alt, format, width, height, bytes, created_at)
+      VALUES (${'e'.repeat(32)}, ${'Café-Façade.jpg'}, ${'Fjällräven on the Zürichsee'}, 'jpeg',
+              40, 30, 100, ${new Date(Date.UTC(2026, 0, 2)).toISOString()})`;
+    const names = async (q: string) =>
+      (await media.page(query({ q }))).items.map((item) => item.filename);
+    expect(await names('cafe facade')).toEqual(['Café-Façade.jpg']);
+    expect(await names('zurichsee')).toEqual(['Café-Façade.jpg']);
+    expect(await names('FJÄLL')).toEqual(['Café-Façade.jpg']);
+  });
+
   test('its statement walks the upload index, with or without a cursor, never sorting', async () => {
     await addImages(5);
     const first = await media.page(query({}));

@@ -6,6 +6,7 @@
 // not how many pages or images the site has.
 import 'server-only';
 import { ftsQuery, searchTerms } from '../content/page-list';
+import { SEARCH_CONFIG } from '../content/page-list-params';
 import { type Engine, type Query, sqlTemplate } from '../data/db';
 import {
   MEDIA_LIST_SIZE,
@@ -67,7 +68,7 @@ async function resolveSearch(q: Query, engine: Engine, text: string): Promise<Me
           SELECT rowid AS id FROM media_search WHERE media_search MATCH ${match}
           LIMIT ${MEDIA_MATCHES_COUNTED + 1}`
       : await q<{ id: number | string }>`
-          SELECT id FROM media WHERE search @@ to_tsquery('simple', ${match})
+          SELECT id FROM media WHERE search @@ to_tsquery(CAST(${SEARCH_CONFIG} AS regconfig), ${match})
           LIMIT ${MEDIA_MATCHES_COUNTED + 1}`;
   const ids = found.map((row) => Number(row.id));
   return ids.length > MEDIA_MATCHES_COUNTED ? { kind: 'broad', match } : { kind: 'ids', ids };
@@ -92,7 +93,7 @@ export function mediaListStatement(
       );
       add(list, ')');
     } else {
-      add(list, " AND ts_match_vq(m.search, to_tsquery('simple', ", search.match);
+      add(list, ` AND ts_match_vq(m.search, to_tsquery('${SEARCH_CONFIG}', `, search.match);
       add(list, '))');
     }
   }

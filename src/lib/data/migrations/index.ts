@@ -14,6 +14,7 @@ import { migration009 } from './009-published-order';
 import { migration010 } from './010-page-listing-and-search';
 import { migration011 } from './011-media-uses-and-search';
 import { migration012 } from './012-checkpoints';
+import { migration013 } from './013-accent-insensitive-search';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -38,4 +39,5 @@ export const migrations: readonly Migration[] = [
   migration010,
   migration011,
   migration012,
+  migration013,
 ];
