@@ -23,44 +23,49 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
           Folio <span className="badge">preview</span>
         </a>
         {editor ? (
-          <ul>
-            <li>
-              <a href={PREVIEW_DASHBOARD}>Pages</a>
-            </li>
-            <li>
-              <a href={previewPath(HOME_SLUG)}>Home page</a>
-            </li>
-            <li>
-              <a href="/preview?settings">Site settings</a>
-            </li>
-            <li>
-              <a href={MEDIA_LIBRARY}>Media</a>
-            </li>
-            <li>
-              <a href={EDITOR_HELP}>Help</a>
-            </li>
-          </ul>
-        ) : null}
-        {editor ? (
-          <p className="time-zone">
-            Times in <TimeZoneName />
-          </p>
-        ) : null}
-        {editor ? (
-          <form action={signOut} className="inline-form sign-out">
-            <span>{editor.editor.email}</span>
-            <button type="submit">Sign out</button>
-            <button type="submit" name="everywhere" value="1">
-              Sign out everywhere
-            </button>
-            {/* Ticked by default: signing out everywhere is what an editor does after losing a
-                device or a password, and the links made from it show drafts just as well.
-                Only "Sign out everywhere" reads it; unticked, reviewers keep their links. */}
-            <label className="inline-choice">
-              <input type="checkbox" name="revokeLinks" value="1" defaultChecked />
-              Also revoke the share links I made
-            </label>
-          </form>
+          // On a phone the links, the time zone and signing out fold into a menu, so the
+          // bar is one line and the page's title starts in the first screen (issue 26).
+          // <details> opens without JavaScript; on wider screens preview.css shows its
+          // contents in the bar's row and hides the summary.
+          <details className="bar-menu">
+            <summary>Menu</summary>
+            <div className="bar-menu-panel">
+              <ul>
+                <li>
+                  <a href={PREVIEW_DASHBOARD}>Pages</a>
+                </li>
+                <li>
+                  <a href={previewPath(HOME_SLUG)}>Home page</a>
+                </li>
+                <li>
+                  <a href="/preview?settings">Site settings</a>
+                </li>
+                <li>
+                  <a href={MEDIA_LIBRARY}>Media</a>
+                </li>
+                <li>
+                  <a href={EDITOR_HELP}>Help</a>
+                </li>
+              </ul>
+              <p className="time-zone">
+                Times in <TimeZoneName />
+              </p>
+              <form action={signOut} className="inline-form sign-out">
+                <span>{editor.editor.email}</span>
+                <button type="submit">Sign out</button>
+                <button type="submit" name="everywhere" value="1">
+                  Sign out everywhere
+                </button>
+                {/* Ticked by default: signing out everywhere is what an editor does after losing a
+                    device or a password, and the links made from it show drafts just as well.
+                    Only "Sign out everywhere" reads it; unticked, reviewers keep their links. */}
+                <label className="inline-choice">
+                  <input type="checkbox" name="revokeLinks" value="1" defaultChecked />
+                  Also revoke the share links I made
+                </label>
+              </form>
+            </div>
+          </details>
         ) : null}
       </nav>
     </header>

@@ -1,5 +1,6 @@
 'use client';
-// The page editor: the form on one side and the page as visitors will see it on the other.
+// The page editor: the form on one side and the page as visitors will see it on the other —
+// on a phone, Write and Preview as two tabs above the text (editor/editor-tabs.tsx).
 // Nothing typed is lost: the draft autosaves a few seconds after typing stops (checked against
 // the version the editor started from, like a manual save), a copy stays in this browser until
 // it is saved, leaving with unsaved text warns, and every refusal gives the text back. Without
@@ -21,6 +22,13 @@ import { BackupNotice } from './editor/backup-notice';
 import { BodyEditor } from './editor/body-editor';
 import { ConflictPanel } from './editor/conflict-panel';
 import { EditorStatus } from './editor/editor-status';
+import {
+  EditorTabs,
+  type EditorView,
+  panelProps,
+  TABBED_WIDTH,
+  useMediaQuery,
+} from './editor/editor-tabs';
 import { tooLongMessage } from './editor/editor-text';
 import { EditorToolbar, type LibraryImage } from './editor/editor-toolbar';
 import { FieldError } from './editor/field-error';
@@ -73,12 +81,21 @@ export function PageEditor({
   useUnsavedPrompt(dirty);
   const form = useRef<HTMLFormElement>(null);
   useSaveShortcut(form);
+  // Where the columns stack, Write and Preview are tabs (after hydration only).
+  const tabbed = useMediaQuery(TABBED_WIDTH, enhanced);
+  const [view, setView] = useState<EditorView>('write');
+  // What needs an answer is in the form: a conflict shows Write (the status line is there).
+  useEffect(() => {
+    if (conflict) setView('write');
+  }, [conflict]);
 
   // An image dropped, pasted or picked, waiting for its alt text, and where it goes.
   const [pendingImage, setPendingImage] = useState<{ file: File; others: number } | null>(null);
   /** Holds an image for its alt text (another file in its place keeps what was typed). */
   const offerImage = useCallback((file: File, others = 0) => {
     setPendingImage({ file, others });
+    // Its alt text is asked in the form: an image dropped on the Preview tab shows Write.
+    setView('write');
   }, []);
   const dragging = useImageDrop(enhanced, offerImage);
   const text = useBodyText(update);
@@ -97,197 +114,208 @@ export function PageEditor({
   const isNew = values.pageId === '';
 
   return (
-    <div className="editor-layout">
-      <form
-        id={EDITOR_FORM_ID}
-        ref={form}
-        action={formAction}
-        className="editor"
-        onSubmit={(event) => {
-          // Never send what cannot be saved: the request would be refused, the text with it.
-          if (characterCount(values.body) > BODY_MAX) {
-            event.preventDefault();
-            setStatus({ kind: 'failed', message: tooLongMessage(characterCount(values.body)) });
-            return;
-          }
-          setStatus({ kind: 'saving' });
-        }}
-      >
-        <EditorStatus status={status} dirty={dirty} />
-        {editor.mergedNote ? (
-          <p className="notice-box" role="status">
-            {editor.mergedNote}
-          </p>
-        ) : null}
-        {recovery.backup ? (
-          <BackupNotice
-            backup={recovery.backup}
-            onPutBack={recovery.putBack}
-            onDiscard={recovery.discard}
-          />
-        ) : null}
-        {conflict ? (
-          <ConflictPanel
-            conflict={conflict}
-            values={values}
-            onKeepMine={() => {
-              autosaveOff.current = false;
-            }}
-            onTakeTheirs={(event) => {
-              if (!enhanced) return;
-              // With JavaScript: their text into the form at once, nothing sent.
+    <div className="editor-layout" data-tabbed={tabbed || undefined}>
+      {tabbed ? <EditorTabs shown={view} onShow={setView} /> : null}
+      {/* Always this wrapper, tabbed or not: the form (and the body editor in it) never remounts
+          when the tabs come or go, so nothing typed, selected or undoable is lost. */}
+      <div className="editor-write" {...panelProps('write', tabbed, view)}>
+        <form
+          id={EDITOR_FORM_ID}
+          ref={form}
+          action={formAction}
+          className="editor"
+          onSubmit={(event) => {
+            // Never send what cannot be saved: the request would be refused, the text with it.
+            if (characterCount(values.body) > BODY_MAX) {
               event.preventDefault();
-              const theirs = {
-                ...values,
-                title: conflict.title,
-                summary: conflict.summary,
-                body: conflict.body,
-                version: String(conflict.version),
-              };
-              setValues(theirs);
-              setSaved(theirs);
-              setConflict(undefined);
-              autosaveOff.current = false;
-              setStatus({ kind: 'saved', at: conflict.savedAt });
-            }}
-          />
-        ) : null}
-        <input type="hidden" name="originalSlug" value={values.originalSlug} />
-        <input type="hidden" name="pageId" value={values.pageId} />
-        {/* The version the text started from, also after a conflict: a save merges against it
-            (the conflict panel says which version of theirs it has seen). */}
-        <input type="hidden" name="version" value={values.version} />
-        <label>
-          Title
-          <input
-            name="title"
-            value={values.title}
-            onChange={(event) => update('title', event.target.value)}
-            required
-            maxLength={TITLE_MAX}
-            {...invalid('title')}
-          />
-          <span className="hint">
-            {characterCount(values.title)}/{TITLE_SHOWN}: search results show about {TITLE_SHOWN}{' '}
-            characters.
-          </span>
-          <FieldError name="title" message={errorOf('title')} />
-        </label>
-        <label>
-          Slug
-          <input
-            name="slug"
-            value={values.slug}
-            onChange={(event) => {
-              editor.touchSlug();
-              update('slug', event.target.value);
-            }}
-            // A new page's may be left empty: the title gives it on save (forms.ts), with or
-            // without JavaScript, as the hint says.
-            required={!isNew}
-            maxLength={MAX_SLUG_LENGTH}
-            pattern="[a-z0-9]+(-[a-z0-9]+)*"
-            readOnly={values.originalSlug === HOME_SLUG}
-            {...invalid('slug')}
-          />
-          <FieldError name="slug" message={errorOf('slug')} />
-          <span className="hint">
-            {isNew
-              ? 'Filled from the title until you change it.'
-              : values.originalSlug === HOME_SLUG
-                ? 'The home page keeps its address.'
-                : 'Changing it renames the page when you save; the old address will redirect.'}
-          </span>
-        </label>
-        <label>
-          Summary
-          <textarea
-            name="summary"
-            value={values.summary}
-            onChange={(event) => update('summary', event.target.value)}
-            rows={2}
-            maxLength={SUMMARY_MAX}
-            {...invalid('summary')}
-          />
-          <span className="hint">
-            {characterCount(values.summary)}/{SUMMARY_SHOWN}: search results show about{' '}
-            {SUMMARY_SHOWN}.
-          </span>
-          <FieldError name="summary" message={errorOf('summary')} />
-        </label>
-        <div className="body-field">
-          <BodyEditor
-            value={values.body}
-            enhanced={enhanced}
-            textarea={text.body}
-            editor={text.editor}
-            invalid={invalid('body')}
-            dragging={dragging}
-            hooks={{
-              onChange: (next) => update('body', next),
-              onWrap: applyWrap,
-              onLink: () => setLinking(text.selectedText()),
-              onImage: offerImage,
-              onFocus: () => {
-                text.caretPlaced.current = true;
-              },
-            }}
-          >
-            <EditorToolbar
-              enhanced={enhanced}
-              images={images}
-              onWrap={applyWrap}
-              onLink={() => setLinking(text.selectedText())}
-              onPickImage={offerImage}
+              setStatus({ kind: 'failed', message: tooLongMessage(characterCount(values.body)) });
+              return;
+            }
+            setStatus({ kind: 'saving' });
+          }}
+        >
+          <EditorStatus status={status} dirty={dirty} />
+          {editor.mergedNote ? (
+            <p className="notice-box" role="status">
+              {editor.mergedNote}
+            </p>
+          ) : null}
+          {recovery.backup ? (
+            <BackupNotice
+              backup={recovery.backup}
+              onPutBack={recovery.putBack}
+              onDiscard={recovery.discard}
             />
-            {pendingImage ? (
-              <EditorImageUpload
-                file={pendingImage.file}
-                others={pendingImage.others}
-                maxMb={maxUploadMb}
-                onCancel={() => {
-                  setPendingImage(null);
-                  text.focus();
-                }}
-                onUploaded={(markdown) => {
-                  insertImage(markdown);
-                  setPendingImage(null);
-                }}
-              />
-            ) : null}
-          </BodyEditor>
-          {enhanced ? (
-            <LinkDialog
-              open={linking !== null}
-              selected={linking ?? ''}
-              onInsert={(url, title) => {
-                setLinking(null);
-                text.insertLink(url, title);
+          ) : null}
+          {conflict ? (
+            <ConflictPanel
+              conflict={conflict}
+              values={values}
+              onKeepMine={() => {
+                autosaveOff.current = false;
               }}
-              onClose={() => {
-                setLinking(null);
-                text.focus();
+              onTakeTheirs={(event) => {
+                if (!enhanced) return;
+                // With JavaScript: their text into the form at once, nothing sent.
+                event.preventDefault();
+                const theirs = {
+                  ...values,
+                  title: conflict.title,
+                  summary: conflict.summary,
+                  body: conflict.body,
+                  version: String(conflict.version),
+                };
+                setValues(theirs);
+                setSaved(theirs);
+                setConflict(undefined);
+                autosaveOff.current = false;
+                setStatus({ kind: 'saved', at: conflict.savedAt });
               }}
             />
           ) : null}
-          <span className="hint">
-            {words} {words === 1 ? 'word' : 'words'}, about {minutes} min to read
-            {enhanced ? '. Drop or paste an image to upload it.' : ''}
-          </span>
-          <FieldError name="body" message={errorOf('body')} />
-        </div>
-        <p className="editor-buttons">
-          <button type="submit" name="intent" value="save" disabled={pending}>
-            {pending ? 'Saving…' : isNew ? 'Create draft' : 'Save draft'}
-          </button>
-          {enhanced ? null : (
-            <button type="submit" name="intent" value="preview">
-              Preview
+          <input type="hidden" name="originalSlug" value={values.originalSlug} />
+          <input type="hidden" name="pageId" value={values.pageId} />
+          {/* The version the text started from, also after a conflict: a save merges against it
+            (the conflict panel says which version of theirs it has seen). */}
+          <input type="hidden" name="version" value={values.version} />
+          <label>
+            Title
+            <input
+              name="title"
+              value={values.title}
+              onChange={(event) => update('title', event.target.value)}
+              required
+              maxLength={TITLE_MAX}
+              {...invalid('title')}
+            />
+            <span className="hint">
+              {characterCount(values.title)}/{TITLE_SHOWN}: search results show about {TITLE_SHOWN}{' '}
+              characters.
+            </span>
+            <FieldError name="title" message={errorOf('title')} />
+          </label>
+          <label>
+            Slug
+            <input
+              name="slug"
+              value={values.slug}
+              onChange={(event) => {
+                editor.touchSlug();
+                update('slug', event.target.value);
+              }}
+              // A new page's may be left empty: the title gives it on save (forms.ts), with or
+              // without JavaScript, as the hint says.
+              required={!isNew}
+              maxLength={MAX_SLUG_LENGTH}
+              pattern="[a-z0-9]+(-[a-z0-9]+)*"
+              readOnly={values.originalSlug === HOME_SLUG}
+              {...invalid('slug')}
+            />
+            <FieldError name="slug" message={errorOf('slug')} />
+            <span className="hint">
+              {isNew
+                ? 'Filled from the title until you change it.'
+                : values.originalSlug === HOME_SLUG
+                  ? 'The home page keeps its address.'
+                  : 'Changing it renames the page when you save; the old address will redirect.'}
+            </span>
+          </label>
+          <label>
+            Summary
+            <textarea
+              name="summary"
+              value={values.summary}
+              onChange={(event) => update('summary', event.target.value)}
+              rows={2}
+              maxLength={SUMMARY_MAX}
+              {...invalid('summary')}
+            />
+            <span className="hint">
+              {characterCount(values.summary)}/{SUMMARY_SHOWN}: search results show about{' '}
+              {SUMMARY_SHOWN}.
+            </span>
+            <FieldError name="summary" message={errorOf('summary')} />
+          </label>
+          <div className="body-field">
+            <BodyEditor
+              value={values.body}
+              enhanced={enhanced}
+              textarea={text.body}
+              editor={text.editor}
+              invalid={invalid('body')}
+              dragging={dragging}
+              hooks={{
+                onChange: (next) => update('body', next),
+                onWrap: applyWrap,
+                onLink: () => setLinking(text.selectedText()),
+                onImage: offerImage,
+                onFocus: () => {
+                  text.caretPlaced.current = true;
+                },
+              }}
+            >
+              <EditorToolbar
+                enhanced={enhanced}
+                images={images}
+                onWrap={applyWrap}
+                onLink={() => setLinking(text.selectedText())}
+                onPickImage={offerImage}
+              />
+              {pendingImage ? (
+                <EditorImageUpload
+                  file={pendingImage.file}
+                  others={pendingImage.others}
+                  maxMb={maxUploadMb}
+                  onCancel={() => {
+                    setPendingImage(null);
+                    text.focus();
+                  }}
+                  onUploaded={(markdown) => {
+                    insertImage(markdown);
+                    setPendingImage(null);
+                  }}
+                />
+              ) : null}
+            </BodyEditor>
+            {enhanced ? (
+              <LinkDialog
+                open={linking !== null}
+                selected={linking ?? ''}
+                onInsert={(url, title) => {
+                  setLinking(null);
+                  text.insertLink(url, title);
+                }}
+                onClose={() => {
+                  setLinking(null);
+                  text.focus();
+                }}
+              />
+            ) : null}
+            <span className="hint">
+              {words} {words === 1 ? 'word' : 'words'}, about {minutes} min to read
+              {enhanced ? '. Drop or paste an image to upload it.' : ''}
+            </span>
+            <FieldError name="body" message={errorOf('body')} />
+          </div>
+          <p className="editor-buttons">
+            <button type="submit" name="intent" value="save" disabled={pending}>
+              {pending ? 'Saving…' : isNew ? 'Create draft' : 'Save draft'}
             </button>
-          )}
-        </p>
-      </form>
-      <section className="live-preview" aria-label="Preview as visitors will see it">
+            {enhanced ? null : (
+              <button type="submit" name="intent" value="preview">
+                Preview
+              </button>
+            )}
+          </p>
+        </form>
+      </div>
+      <section
+        className="live-preview"
+        aria-label="Preview as visitors will see it"
+        {...panelProps('preview', tabbed, view)}
+        // Its first content is a line of text: the panel itself takes focus after the tabs.
+        tabIndex={tabbed ? 0 : undefined}
+      >
         <p className="live-preview-label">
           As visitors will see it{enhanced ? ' (updates as you type)' : ''}
         </p>

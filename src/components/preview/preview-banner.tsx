@@ -10,6 +10,13 @@ import { LocalTime } from './local-time';
 import { ScheduleForm } from './schedule-form';
 import { ShareLinkForm } from './share-link-form';
 
+/** The same in a few words, for the banner's one line on a phone. */
+const SHORT_STATE_LABELS: Record<PageView['state'], string> = {
+  published: 'Published',
+  changed: 'Unpublished changes',
+  'draft-only': 'Draft only',
+};
+
 /** A page's state in words, for the banner and anything else that names it in full. */
 export const STATE_LABELS: Record<PageView['state'], string> = {
   published: 'Published, no unpublished changes',
@@ -233,83 +240,107 @@ export function PreviewBanner({
 }) {
   const savedAt = page.draftUpdatedAt ?? page.updatedAt;
   const savedBy = page.draftUpdatedBy ?? page.updatedBy;
+  const lastChange = (
+    <>
+      <LocalTime iso={savedAt} />
+      {savedBy ? ` by ${savedBy}` : ''}
+    </>
+  );
   return (
     <section className="preview-banner" aria-label="Preview">
+      {/* On a phone the line says the state in a few words, beside the menu, and the rest
+          opens with the menu (preview.css shows one or the other, never both). */}
       <p className="preview-state">
-        <strong>Preview</strong> · {STATE_LABELS[page.state]} · last change{' '}
-        <LocalTime iso={savedAt} />
-        {savedBy ? ` by ${savedBy}` : ''}
+        <span className="preview-state-full">
+          <strong>Preview</strong> · {STATE_LABELS[page.state]} · last change {lastChange}
+        </span>
+        <span className="preview-state-short">{SHORT_STATE_LABELS[page.state]}</span>
       </p>
       {notice ? (
         <p role="status" className="notice">
           {notice}
         </p>
       ) : null}
-      <div className="preview-actions">
-        {editing ? (
-          <a href={previewPath(page.slug)}>Close editor</a>
-        ) : (
-          <a href={`${previewPath(page.slug)}?edit`}>Edit</a>
-        )}
-        {editing ? (
-          // Submits the editor's form: what is on screen is saved and published, never an
-          // older text.
-          <button
-            type="submit"
-            form={EDITOR_FORM_ID}
-            name="intent"
-            value="publish"
-            className="primary"
-          >
-            Publish
-          </button>
-        ) : page.state !== 'published' ? (
-          <PageCommand
-            command="publish"
-            action={publishPage}
-            page={page}
-            label="Publish this draft"
-            className="primary"
-          />
-        ) : null}
-        {CONFIRMABLE_COMMANDS.filter((command) => commandApplies(command, page)).map((command) => (
-          <Confirmed key={command} command={command} page={page} published={published} />
-        ))}
-        <a href={`${previewPath(page.slug)}?history`}>History</a>
-        {page.state !== 'draft-only' ? (
-          <a href={publicPath(page.slug)}>Exit preview</a>
-        ) : (
-          <a href={PREVIEW_DASHBOARD}>Exit preview</a>
-        )}
-      </div>
+      {/* An alert that waits for an answer stays in view: it is never folded into the menu. */}
       {missedSchedule ? <MissedScheduleNotice page={page} missed={missedSchedule} /> : null}
-      {page.state !== 'published' || schedule ? (
-        <ScheduleForm slug={page.slug} pageId={page.id} schedule={schedule} />
-      ) : null}
-      <ShareLinkForm pageId={page.id} />
-      {shareLinks.length > 0 ? (
-        <details className="share-links">
-          <summary>
-            {shareLinks.length === 1
-              ? '1 share link is open'
-              : `${shareLinks.length} share links are open`}
-          </summary>
-          <ul>
-            {shareLinks.map((link) => (
-              <li key={link.id}>
-                Made by {link.createdBy ?? 'the CLI'} on <LocalTime iso={link.createdAt} />, works
-                until <LocalTime iso={link.expiresAt} />{' '}
-                <form action={revokeShareLink} className="inline-form">
-                  <input type="hidden" name="slug" value={page.slug} />
-                  <input type="hidden" name="pageId" value={page.id} />
-                  <input type="hidden" name="linkId" value={link.id} />
-                  <button type="submit">Revoke</button>
-                </form>
-              </li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
+      {/* On a phone the commands fold into a menu under the state line (issue 26), so the
+          editor's title starts in the first screen. <details> opens without JavaScript and is
+          a button to keyboards and screen readers; on wider screens preview.css shows its
+          contents as they always were and hides the summary. Publish is in the menu too: a
+          tap beside the state line that goes public at once is easy to make by mistake while
+          scrolling, and autosave keeps the text meanwhile. */}
+      <details className="banner-menu">
+        <summary>Page actions</summary>
+        <p className="banner-menu-state">
+          {STATE_LABELS[page.state]} · last change {lastChange}
+        </p>
+        <div className="preview-actions">
+          {editing ? (
+            <a href={previewPath(page.slug)}>Close editor</a>
+          ) : (
+            <a href={`${previewPath(page.slug)}?edit`}>Edit</a>
+          )}
+          {editing ? (
+            // Submits the editor's form: what is on screen is saved and published, never an
+            // older text.
+            <button
+              type="submit"
+              form={EDITOR_FORM_ID}
+              name="intent"
+              value="publish"
+              className="primary"
+            >
+              Publish
+            </button>
+          ) : page.state !== 'published' ? (
+            <PageCommand
+              command="publish"
+              action={publishPage}
+              page={page}
+              label="Publish this draft"
+              className="primary"
+            />
+          ) : null}
+          {CONFIRMABLE_COMMANDS.filter((command) => commandApplies(command, page)).map(
+            (command) => (
+              <Confirmed key={command} command={command} page={page} published={published} />
+            ),
+          )}
+          <a href={`${previewPath(page.slug)}?history`}>History</a>
+          {page.state !== 'draft-only' ? (
+            <a href={publicPath(page.slug)}>Exit preview</a>
+          ) : (
+            <a href={PREVIEW_DASHBOARD}>Exit preview</a>
+          )}
+        </div>
+        {page.state !== 'published' || schedule ? (
+          <ScheduleForm slug={page.slug} pageId={page.id} schedule={schedule} />
+        ) : null}
+        <ShareLinkForm pageId={page.id} />
+        {shareLinks.length > 0 ? (
+          <details className="share-links">
+            <summary>
+              {shareLinks.length === 1
+                ? '1 share link is open'
+                : `${shareLinks.length} share links are open`}
+            </summary>
+            <ul>
+              {shareLinks.map((link) => (
+                <li key={link.id}>
+                  Made by {link.createdBy ?? 'the CLI'} on <LocalTime iso={link.createdAt} />, works
+                  until <LocalTime iso={link.expiresAt} />{' '}
+                  <form action={revokeShareLink} className="inline-form">
+                    <input type="hidden" name="slug" value={page.slug} />
+                    <input type="hidden" name="pageId" value={page.id} />
+                    <input type="hidden" name="linkId" value={link.id} />
+                    <button type="submit">Revoke</button>
+                  </form>
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
+      </details>
     </section>
   );
 }
