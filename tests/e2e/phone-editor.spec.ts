@@ -2,6 +2,7 @@
 // fold into menus (<details>, so they open without JavaScript too), the title starts in the
 // first screen, and Write and Preview are two tabs above the text that keep the body editor's
 // text and undo history across a switch. At 1280 px nothing is folded.
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { bodyEditor, expect, sessionCookie, test, watchPageErrors } from './fixtures';
 
@@ -195,6 +196,35 @@ test('without JavaScript the folded banner still reaches Publish, and the previe
   } finally {
     await context.close();
   }
+});
+
+// accessibility.spec.ts scans the screens as they load (menus closed, Write chosen); this scans
+// what they open: both menus and each tab, light and dark.
+test('opened, the menus and both tabs pass axe (WCAG 2.2 AA), light and dark', async ({
+  page,
+  signIn,
+  seedPage,
+}) => {
+  const slug = 'e2e-phone-axe';
+  await seedPage({ slug, title: 'Phone axe', body: 'Checked.', publish: false });
+  await signIn(page);
+  await openEditor(page, slug);
+  await bannerMenu(page).click();
+  await barMenu(page).click();
+  const found: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const tab of [writeTab(page), previewTab(page)]) {
+      await tab.click();
+      const results = await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+        .analyze();
+      for (const violation of results.violations)
+        for (const node of violation.nodes)
+          found.push(`${colorScheme}: ${violation.id}: ${node.target.join(' ')}`);
+    }
+  }
+  expect(found).toEqual([]);
 });
 
 test.describe('at 1280 px', () => {
