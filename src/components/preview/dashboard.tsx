@@ -1,8 +1,8 @@
 // The editors' dashboard at /preview: one page of pages (keyset-paged, issue 25) with state,
 // last change and who made it; search, filter, sort and the pager are GET addresses, so they
-// work without JavaScript and can be bookmarked.
+// work without JavaScript and can be bookmarked; with it, the list follows the typing
+// (dashboard-filters.tsx).
 import type {
-  PageCursor,
   PageListing,
   PageListQuery,
   PageListResult,
@@ -10,11 +10,13 @@ import type {
 } from '../../lib/content/content';
 import {
   COUNT_LIMIT,
-  cursorParam,
+  dashboardHref,
+  listFilterOf,
   parseCursor,
   searchIsWordless,
 } from '../../lib/content/page-list-params';
 import { previewPath, publicPath } from '../../lib/http/routes';
+import { DashboardFilters } from './dashboard-filters';
 import { LocalTime } from './local-time';
 
 const STATE_TEXT: Record<PageState, string> = {
@@ -36,30 +38,11 @@ export type DashboardQuery = PageListQuery;
 
 /** The query a dashboard URL asks for; anything unknown falls back to the defaults. */
 export function dashboardQuery(params: URLSearchParams): DashboardQuery {
-  const state = params.get('state');
   return {
-    q: (params.get('q') ?? '').slice(0, 100),
-    state:
-      state === 'published' ||
-      state === 'changed' ||
-      state === 'draft-only' ||
-      state === 'scheduled'
-        ? state
-        : 'all',
-    sort: params.get('sort') === 'title' ? 'title' : 'changed',
+    ...listFilterOf(params),
     cursor:
       parseCursor('after', params.get('after')) ?? parseCursor('before', params.get('before')),
   };
-}
-
-/** The address of another page of the same list (the filter and search kept). */
-function pageHref(query: DashboardQuery, cursor: PageCursor): string {
-  const params = new URLSearchParams();
-  if (query.q !== '') params.set('q', query.q);
-  if (query.state !== 'all') params.set('state', query.state);
-  if (query.sort !== 'changed') params.set('sort', query.sort);
-  params.set(cursor.direction, cursorParam(cursor));
-  return `/preview?${params}`;
 }
 
 const countText = ({ n, exact }: PageListResult['matching']) =>
@@ -82,45 +65,25 @@ export function Dashboard({ list, query }: { list: PageListResult; query: Dashbo
         </p>
       </div>
       <search>
-        <form method="get" action="/preview" className="dashboard-filters">
-          <label>
-            Search
-            <input
-              type="search"
-              name="q"
-              defaultValue={query.q}
-              placeholder="Title, address or text"
-            />
-          </label>
-          <label>
-            State
-            <select name="state" defaultValue={query.state}>
-              <option value="all">All ({counts.all})</option>
-              <option value="published">Published ({counts.published})</option>
-              <option value="changed">With a draft ({counts.changed})</option>
-              <option value="draft-only">Draft only ({counts['draft-only']})</option>
-              <option value="scheduled">Scheduled ({counts.scheduled})</option>
-            </select>
-          </label>
-          <label>
-            Sort
-            <select name="sort" defaultValue={query.sort}>
-              <option value="changed">Last change first</option>
-              <option value="title">Title</option>
-            </select>
-          </label>
-          <button type="submit">Show</button>
-        </form>
+        <DashboardFilters
+          filter={{ q: query.q, state: query.state, sort: query.sort }}
+          counts={counts}
+        />
       </search>
-      <p className="dashboard-count" role="status">
-        {filtered ? `${countText(list.matching)} of ${counts.all} pages` : `${counts.all} pages`}
+      {/* Announced when the list changes as the editor types (dashboard-filters.tsx). */}
+      <p className="dashboard-count" id="dashboard-results" role="status">
+        {!filtered
+          ? `${counts.all} pages`
+          : list.matching.n === 0
+            ? `No pages match, of ${counts.all}`
+            : `${countText(list.matching)} of ${counts.all} pages`}
         {searchIsWordless(query.q)
           ? `: search looks for words and numbers, and “${query.q.trim()}” has none`
           : ''}
       </p>
       {shown.length === 0 ? (
         <p>
-          No page matches. <a href="/preview">Show every page</a>
+          <a href="/preview">Show every page</a>
         </p>
       ) : (
         <table className="page-table">
@@ -197,12 +160,12 @@ export function Dashboard({ list, query }: { list: PageListResult; query: Dashbo
       {list.previous || list.next ? (
         <nav className="pager" aria-label="More pages">
           {list.previous ? (
-            <a href={pageHref(query, list.previous)} rel="prev">
+            <a href={dashboardHref({ ...query, cursor: list.previous })} rel="prev">
               {previousText}
             </a>
           ) : null}{' '}
           {list.next ? (
-            <a href={pageHref(query, list.next)} rel="next">
+            <a href={dashboardHref({ ...query, cursor: list.next })} rel="next">
               {nextText}
             </a>
           ) : null}

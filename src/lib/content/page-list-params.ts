@@ -94,3 +94,35 @@ export function searchTerms(text: string): string[] {
 /** Text typed in a search box that holds no word to search for (`😀`, `*`): every row is shown. */
 export const searchIsWordless = (text: string) =>
   text.trim() !== '' && searchTerms(text).length === 0;
+
+/** The filter a dashboard address (or its form's fields) asks for; unknown values: the defaults. */
+export function listFilterOf(params: URLSearchParams): Pick<PageListQuery, 'q' | 'state' | 'sort'> {
+  const state = params.get('state');
+  return {
+    q: (params.get('q') ?? '').slice(0, 100),
+    state:
+      state === 'published' ||
+      state === 'changed' ||
+      state === 'draft-only' ||
+      state === 'scheduled'
+        ? state
+        : 'all',
+    sort: params.get('sort') === 'title' ? 'title' : 'changed',
+  };
+}
+
+/**
+ * The dashboard's address for a query: only what differs from the defaults, so the form's
+ * filtering as one types (dashboard-filters.tsx) and the pager's links name a list alike.
+ */
+export function dashboardHref(
+  query: Pick<PageListQuery, 'q' | 'state' | 'sort'> & { cursor?: PageCursor | null },
+): `/preview${string}` {
+  const params = new URLSearchParams();
+  if (query.q.trim() !== '') params.set('q', query.q);
+  if (query.state !== 'all') params.set('state', query.state);
+  if (query.sort !== 'changed') params.set('sort', query.sort);
+  if (query.cursor) params.set(query.cursor.direction, cursorParam(query.cursor));
+  const search = params.toString();
+  return search === '' ? '/preview' : `/preview?${search}`;
+}
