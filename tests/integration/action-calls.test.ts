@@ -3,6 +3,7 @@
 // findings of the hostile pass over the action calls. Every test here failed before its fix.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { ContentStore } from '../../src/lib/content/content';
+import { BODY_MAX } from '../../src/lib/content/field-limits';
 import { addEditor } from '../../src/lib/editors/accounts';
 import { signInWithForm } from '../forms';
 import { type RunningFolio, startFolio, withStore as withStoreOf } from '../harness';
@@ -328,5 +329,56 @@ describe('live previews are made a few at a time (issue 25, hostile pass)', () =
     expect(after.status).toBe(200);
     expect(await after.text()).toContain('Calm again.');
     expect(folio.unexpectedErrors()).toEqual([]);
+  });
+});
+
+describe('the editor’s calls refuse what is not theirs to do (issue 26’s hostile pass)', () => {
+  test('an autosave whose page id names another page says so, and neither page changes', async () => {
+    const other = await withStore(async (store) => {
+      await store.putPage({ slug: 'calls-other', title: 'Other', summary: '', body: 'OTHER' });
+      return store.getPage('calls-other', { draft: true });
+    });
+    if (!other) throw new Error('no other page');
+    const values = await editorValues();
+    const before = await page();
+    // The other page's id, with its current version and then a stale one.
+    for (const version of [other.version, other.version + 5]) {
+      const response = await call(
+        'autosaveDraft',
+        JSON.stringify([
+          { ...values, pageId: String(other.id), version: String(version), body: 'FORGED' },
+        ]),
+      );
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      expect(text).toContain('this form names another page than the one opened at /action-calls');
+      expect(text).not.toContain('renamed');
+      expect(text).not.toContain('"ok":true');
+    }
+    const after = await withStore((store) => store.getPage('calls-other', { draft: true }));
+    expect([after?.bodyMarkdown, after?.version, after?.slug]).toEqual([
+      'OTHER',
+      other.version,
+      'calls-other',
+    ]);
+    expect((await page())?.version).toBe(before?.version);
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+
+  test('a live preview of a body longer than a page holds is refused in the save’s words, not rendered', async () => {
+    const body = `${'TOO-LONG-MARKER '.repeat(12_500)}x`;
+    expect(body.length).toBe(BODY_MAX + 1);
+    const response = await call('previewDraft', JSON.stringify([{ body, have: [] }]));
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain(
+      'Not previewed: the body is 200,001 characters, and a page holds at most 200,000.',
+    );
+    expect(text).toContain('"tooLong":true');
+    expect(text).not.toContain('TOO-LONG-MARKER');
+    expect(text).not.toContain('"ids"');
+    // At the limit, it is previewed.
+    const fits = await call('previewDraft', JSON.stringify([{ body: body.slice(1), have: [] }]));
+    expect(await fits.text()).toContain('TOO-LONG-MARKER');
   });
 });

@@ -30,6 +30,8 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
   Object.entries({
     saved: 'Draft saved.',
     published: 'Published. Visitors see this version now.',
+    'nothing-to-publish':
+      'Nothing to publish: visitors already see this text, and it has no newer draft.',
     unpublished: 'Unpublished. Visitors get a 404; the text is kept as a draft.',
     discarded: 'Draft discarded.',
     scheduled:
@@ -280,7 +282,9 @@ export function PreviewBanner({
           ) : (
             <a href={`${previewPath(page.slug)}?edit`}>Edit</a>
           )}
-          {editing ? (
+          {/* A published page with no draft has nothing to publish: no Publish (an autosave's
+              re-render brings it back once there is a draft). */}
+          {editing && page.state !== 'published' ? (
             // Submits the editor's form: what is on screen is saved and published, never an
             // older text.
             <button

@@ -24,6 +24,15 @@ export const REQUEST_BODY_MAX_BYTES = 4 * 1024 * 1024;
 export const UPLOAD_ACTION_NAME = 'uploadMedia';
 
 /**
+ * The words for a body over BODY_MAX, wherever it is refused: the editor before it sends a
+ * save, the server's save, and the live preview (which renders nothing of it).
+ */
+export function bodyTooLongMessage(length: number, refused: 'saved' | 'previewed'): string {
+  const [done, to] = refused === 'saved' ? ['Not saved', 'save'] : ['Not previewed', 'preview'];
+  return `${done}: the body is ${length.toLocaleString('en')} characters, and a page holds at most ${BODY_MAX.toLocaleString('en')}. Shorten it to ${to}; your text stays here.`;
+}
+
+/**
  * A text's length as the limits count it: in code points, as the server's schema (zod) does,
  * not in UTF-16 units (`.length`), which counts an emoji twice.
  */

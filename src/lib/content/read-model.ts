@@ -106,6 +106,24 @@ export function readModel(
       return read((q) => pageById(q, id));
     },
 
+    /**
+     * Where page `id` is now, and whether it is or was at `slug` (its address, or an old one in
+     * its slug history): a form made at `slug` that names this page was made for it. Null when
+     * there is no such page.
+     */
+    async pageAddressOf(
+      id: number,
+      slug: string,
+    ): Promise<{ slug: string; wasAt: boolean } | null> {
+      const [row] = await read(
+        (q) => q<{ slug: string; was_at: number | boolean }>`
+          SELECT p.slug, (p.slug = ${slug} OR EXISTS (
+            SELECT 1 FROM slug_history h WHERE h.page_id = p.id AND h.old_slug = ${slug})) AS was_at
+          FROM pages p WHERE p.id = ${id}`,
+      );
+      return row ? { slug: row.slug, wasAt: Boolean(row.was_at) } : null;
+    },
+
     /** The current slug of a page once called `oldSlug`, if there is one to show. */
     async findRedirect(
       oldSlug: string,

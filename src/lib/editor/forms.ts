@@ -305,6 +305,9 @@ export const previewDraftSchema = z.object({
  */
 export type LivePreview = { ids: string[]; html: Record<string, string> };
 
+/** A live preview refused: busy (asked again a moment later) or a body too long to render. */
+export type LivePreviewRefused = { error: string; tooLong?: true };
+
 /** Publish, unpublish, discard (the banner, the confirmation page): the page and version shown. */
 export const pageCommandSchema = z.object({ slug, pageId: whole, version: whole });
 

@@ -78,6 +78,11 @@ export function mergedNote(page: PageView, session: EditorSession, published: bo
   }`;
 }
 
+/** The words for a form whose hidden page id names another page than the one it was opened at. */
+export function notThisPageMessage(openedAt: string): string {
+  return `Not saved: this form names another page than the one opened at /${openedAt}, so nothing was changed on either. Your text is kept here: open /${openedAt} again from the dashboard to save it there.`;
+}
+
 export type SaveOutcome =
   | {
       saved: true;
@@ -128,6 +133,14 @@ export async function saveEditorValues(
   }
   const input = parsed.data;
   const store = contentStore();
+  if (input.pageId !== null) {
+    // The form names a page that was never at the address it was opened at (a hidden page id
+    // changed by hand, or by a script): not this page. Saying "renamed" would send the editor
+    // to another page's text; saving would write over it. Neither: nothing is written.
+    const named = await store.pageAddressOf(input.pageId, input.originalSlug);
+    if (named !== null && !named.wasAt)
+      return { saved: false, state: { values, message: notThisPageMessage(input.originalSlug) } };
+  }
   const mine: MergeText = { title: input.title, summary: input.summary, body: input.body };
   let text = mine;
   let slug = input.slug;

@@ -1,7 +1,7 @@
 // Owns what the editor's hooks and parts share about the text in the form: when two versions
 // count as the same text, the status line's states, and the refusal of a body too long to save.
 import { cleanLine, cleanMultiline, cleanSummary } from '../../../lib/content/clean-text';
-import { BODY_MAX } from '../../../lib/content/field-limits';
+import { bodyTooLongMessage } from '../../../lib/content/field-limits';
 import type { EditorFormValues } from '../../../lib/editor/forms';
 
 // "Unsaved changes" is not a state of its own: it is "saved" with text that differs since,
@@ -36,5 +36,5 @@ export function sameText(a: EditorFormValues, b: EditorFormValues): boolean {
 }
 
 export function tooLongMessage(length: number): string {
-  return `Not saved: the body is ${length.toLocaleString('en')} characters, and a page holds at most ${BODY_MAX.toLocaleString('en')}. Shorten it to save; your text stays here.`;
+  return bodyTooLongMessage(length, 'saved');
 }

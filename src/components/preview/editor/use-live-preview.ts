@@ -1,11 +1,12 @@
 // Owns the preview pane's HTML: the body rendered by the server as visitors will get it,
 // asked for a moment after typing stops (only the latest answer is shown: an older keystroke's
 // answer arriving late is dropped), and the Preview a submit without JavaScript came back with.
+// A body longer than a page holds is not previewed: the pane says so, in the save's words.
 // The server answers with the page's blocks by id and the HTML of the blocks the pane does not
 // show yet (issue 25): a keystroke in a 5 000-line page brings one paragraph back, and the
 // pane (LivePreviewBody) replaces only that.
 import { useEffect, useRef, useState } from 'react';
-import { BODY_MAX } from '../../../lib/content/field-limits';
+import { BODY_MAX, bodyTooLongMessage, characterCount } from '../../../lib/content/field-limits';
 import { previewDraft } from '../../../lib/editor/actions/pages';
 import type { EditorFormState } from '../../../lib/editor/forms';
 
@@ -18,6 +19,12 @@ const PREVIEW_RETRY_MS = 400;
 export type PreviewContent =
   | { kind: 'html'; html: string }
   | { kind: 'blocks'; ids: readonly string[]; html: ReadonlyMap<string, string> };
+
+/** The pane's words instead of a preview (the message is Folio's own text, never typed text). */
+function refusedContent(message: string): PreviewContent {
+  const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  return { kind: 'html', html: `<p class="live-preview-refused" role="alert">${escaped}</p>` };
+}
 
 export function useLivePreview({
   initialHtml,
@@ -47,16 +54,28 @@ export function useLivePreview({
   useEffect(() => {
     if (!enhanced) return;
     const request = ++previewRequest.current;
+    const length = characterCount(body);
+    if (length > BODY_MAX) {
+      // Not asked for: the server refuses a body no page can hold, in these same words.
+      shown.current = null;
+      setContent(refusedContent(bodyTooLongMessage(length, 'previewed')));
+      return;
+    }
     const ask = async () => {
       // The blocks this call builds on: an answer is read against what was shown when it was
       // asked, whatever arrived meanwhile.
       const known = shown.current;
       try {
         const answer = await previewDraft({
-          body: body.slice(0, BODY_MAX),
+          body,
           have: known ? [...new Set(known.ids)] : [],
         });
         if (request !== previewRequest.current) return;
+        if ('tooLong' in answer) {
+          shown.current = null;
+          setContent(refusedContent(answer.error));
+          return;
+        }
         if (!('ids' in answer)) {
           // Refused (the server makes only so many previews at once, preview-slots.ts): the
           // latest text is asked for again, so the pane does not stay behind the typing.

@@ -5,6 +5,7 @@
 // the guard, and answers a busy database or an ended session with the typed text kept.
 import { unstable_redirect as redirect } from 'waku/router/server';
 import { contentStore } from '../../content/content';
+import { BODY_MAX, bodyTooLongMessage, characterCount } from '../../content/field-limits';
 import { noteFormPage } from '../../http/request-context';
 import { previewPath } from '../../http/routes';
 import { rerenderActionRoute } from '../../waku/rerender';
@@ -16,6 +17,7 @@ import {
   type EditorFormValues,
   editorSubmitSchema,
   type LivePreview,
+  type LivePreviewRefused,
   mergeAnswerOf,
   mergeAnswerSchema,
   pageCommandSchema,
@@ -45,7 +47,13 @@ export const saveDraft = editorForm({
   },
   refused: ({ values }, { message }): EditorFormState => ({ values, message }),
   run: async ({ intent, values, answer }, editor): Promise<EditorFormState> => {
-    if (intent === 'preview') return { values, previewHtml: await previewHtmlOf(values.body) };
+    if (intent === 'preview') {
+      const length = characterCount(values.body);
+      if (length <= BODY_MAX) return { values, previewHtml: await previewHtmlOf(values.body) };
+      refuseForm(422);
+      const message = bodyTooLongMessage(length, 'previewed');
+      return { values, message, fieldErrors: { body: message } };
+    }
     if (intent === 'take-theirs') {
       const formPage = Number(values.pageId);
       const theirs =
@@ -134,8 +142,15 @@ export const autosaveDraft = editorCall({
  */
 export const previewDraft = editorCall({
   read: (input) => readCall(previewDraftSchema, input, 'This action takes a body to preview.'),
-  refused: (_fields, { message }): LivePreview | { error: string } => ({ error: message }),
-  run: async ({ body, have }, { editor }): Promise<LivePreview | { error: string }> => {
+  refused: (_fields, { message }): LivePreview | LivePreviewRefused => ({ error: message }),
+  run: async ({ body, have }, { editor }): Promise<LivePreview | LivePreviewRefused> => {
+    // Past what a page holds: refused in the save's words, nothing of it rendered (the pane
+    // shows the words instead of a preview of a page that could never be saved).
+    const length = characterCount(body);
+    if (length > BODY_MAX) {
+      refuseForm(422);
+      return { error: bodyTooLongMessage(length, 'previewed'), tooLong: true };
+    }
     const preview = await inPreviewSlot(editor.id, () => livePreviewOf(body, have));
     if (preview !== null) return preview;
     refuseForm(429);
@@ -158,6 +173,16 @@ const landOnPage = async (input: { slug: string }, notice: string) =>
 export const publishPage = editorCommand({
   read: readCommand,
   run: async (input, editor) => {
+    // A published page with no draft (a banner from before someone published it, or a forged
+    // post): nothing to publish, and saying "Published" would claim a change that did not
+    // happen. A form whose version is stale is told so by the store below.
+    const shown = await contentStore().getPage(input.slug, { draft: true });
+    if (
+      shown?.state === 'published' &&
+      (input.pageId === undefined || shown.id === input.pageId) &&
+      (input.version === undefined || shown.version === input.version)
+    )
+      return 'nothing-to-publish';
     await contentStore().publish(input.slug, { editor: editor.editor.email, ...expectedOf(input) });
     return 'published';
   },
