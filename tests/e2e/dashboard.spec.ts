@@ -45,10 +45,7 @@ test.describe('with JavaScript on', () => {
     // The caret stays in the box, at the end of what was typed.
     await expect(search(page)).toBeFocused();
     expect(
-      await search(page).evaluate((input: HTMLInputElement) => [
-        input.value,
-        input.selectionStart,
-      ]),
+      await search(page).evaluate((input: HTMLInputElement) => [input.value, input.selectionStart]),
     ).toEqual([WORD, WORD.length]);
 
     await search(page).pressSequentially(' quokka', { delay: 30 });

@@ -32,12 +32,39 @@ export function TimeZoneName() {
   return <>{useZone() ?? 'UTC'}</>;
 }
 
-/** A time in the editor's zone (named once on the screen, by TimeZoneName). */
-export function LocalTime({ iso }: { iso: string }) {
+/** `iso` in the browser's zone, or null on the server, before hydration and for junk. */
+function useLocalText(iso: string): string | null {
   const [shown, setShown] = useState<string | null>(null);
   useEffect(() => {
     const date = new Date(iso);
     setShown(Number.isNaN(date.getTime()) ? null : localFormat().format(date));
   }, [iso]);
+  return shown;
+}
+
+/** A time in the editor's zone (named once on the screen, by TimeZoneName). */
+export function LocalTime({ iso }: { iso: string }) {
+  const shown = useLocalText(iso);
   return <time dateTime={iso}>{shown ?? formatUtc(iso, { zone: false })}</time>;
+}
+
+/**
+ * An <option> whose label holds a time (History's Compare lists). An option holds text only, so
+ * no <time> inside: its label says the time as LocalTime does once the page runs, and until
+ * then (and without JavaScript) in UTC, saying "UTC" — a drop-down shows one option at a time,
+ * away from the zone named on the screen.
+ */
+export function TimeOption({
+  value,
+  before,
+  iso,
+  after = '',
+}: {
+  value: string;
+  before: string;
+  iso: string;
+  after?: string;
+}) {
+  const shown = useLocalText(iso);
+  return <option value={value}>{`${before}${shown ?? formatUtc(iso)}${after}`}</option>;
 }

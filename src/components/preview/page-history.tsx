@@ -14,7 +14,7 @@ import { formatUtc } from '../../lib/content/dates';
 import { restoreCheckpoint, restoreRevision } from '../../lib/editor/actions/pages';
 import { previewPath, rewriteLinksForPreview } from '../../lib/http/routes';
 import { Article } from '../article';
-import { LocalTime } from './local-time';
+import { LocalTime, TimeOption } from './local-time';
 import { FieldsDiff } from './word-diff';
 
 /** What a history URL asks for: a version to show, or two to compare ('draft' is one). */
@@ -127,17 +127,24 @@ function VersionOptions({
       {checkpoints.length > 0 ? (
         <optgroup label="Saves">
           {checkpoints.map((checkpoint) => (
-            <option key={`c${checkpoint.id}`} value={`c${checkpoint.id}`}>
-              {checkpointLabel(checkpoint)}
-            </option>
+            <TimeOption
+              key={`c${checkpoint.id}`}
+              value={`c${checkpoint.id}`}
+              before={`${KIND_WORDS[checkpoint.kind] ?? 'Saved'} `}
+              iso={checkpoint.savedAt}
+            />
           ))}
         </optgroup>
       ) : null}
       <optgroup label="Publishes">
         {revisions.map((revision, index) => (
-          <option key={revision.id} value={revision.id}>
-            {versionLabel(revisions.length - index, revision)}
-          </option>
+          <TimeOption
+            key={revision.id}
+            value={String(revision.id)}
+            before={`version ${revisions.length - index} (`}
+            iso={revision.publishedAt}
+            after=")"
+          />
         ))}
       </optgroup>
     </>
