@@ -198,6 +198,11 @@ test(
     const inFlight = requestsInFlight(page);
     const long = `${'word '.repeat(BODY_MAX / 5)}and more`;
     await bodyEditor(page).fill(long);
+    // The live pane previews none of it, and says why in the same words.
+    await expect(livePreview(page)).toContainText(
+      `Not previewed: the body is ${long.length.toLocaleString('en')} characters`,
+    );
+    await expect(livePreview(page)).not.toContainText('word word');
     await page.getByRole('button', { name: 'Save draft' }).click();
     await expect(page.getByRole('alert')).toContainText('Not saved: the body is');
     await expect(page).toHaveURL(new RegExp(`/preview/${slug}\\?edit$`));
@@ -578,4 +583,29 @@ test('signed out, the dashboard, settings, history and confirmation pages show n
     ])
       expect(html, `${path} names ${secret}`).not.toContain(secret);
   }
+});
+
+test('a published page with no draft offers no Publish; the first autosave of a change brings it', async ({
+  page,
+  signIn,
+  seedPage,
+}) => {
+  const slug = 'e2e-nothing-to-publish';
+  await seedPage({ slug, title: 'Nothing to publish', body: 'Published text.' });
+  await signIn(page);
+  await openEditor(page, slug);
+  const banner = page.getByRole('region', { name: 'Preview', exact: true });
+  await expect(banner).toContainText('Published, no unpublished changes');
+  await expect(banner.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0);
+  const body = bodyEditor(page);
+  await body.ready();
+  await body.typeAtEnd(' And a change.');
+  await autosaveNow(page);
+  await expect(editorStatus(page)).toContainText('Saved');
+  // The banner follows the autosave (its re-render): a draft, and Publish for it.
+  await expect(banner).toContainText('Published, with a newer draft');
+  await banner.getByRole('button', { name: 'Publish', exact: true }).click();
+  await expect(banner.getByRole('status')).toContainText('Published.');
+  await expect(banner).toContainText('Published, no unpublished changes');
+  await expect(banner.getByRole('button', { name: 'Publish', exact: true })).toHaveCount(0);
 });

@@ -267,3 +267,59 @@ test('a browser that crashes mid-edit: the text put back merges with what was sa
   expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(merged);
   expect(problems()).toEqual([]);
 });
+
+test.describe('in Berlin', () => {
+  test.use({ timezoneId: 'Europe/Berlin' });
+
+  test('Compare’s lists name times in the editor’s zone; without JavaScript in UTC, said', async ({
+    page,
+    browser,
+    signIn,
+    seedPage,
+    store,
+  }) => {
+    const slug = 'e2e-compare-zone';
+    await seedPage({ slug, title: 'Compare zone', body: 'First.' });
+    await store.putPage(
+      { slug, title: 'Compare zone', summary: '', body: 'Second.' },
+      { publish: true },
+    );
+    const page1 = await store.getPage(slug, { draft: true });
+    const revisions = await store.listRevisions(page1?.id ?? 0);
+    expect(revisions).toHaveLength(2);
+    // LocalTime's format (local-time.tsx), in Berlin, as the page's browser makes it.
+    const berlin = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'Europe/Berlin',
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    const expected = revisions.map(
+      (revision, index) =>
+        `version ${revisions.length - index} (${berlin.format(new Date(revision.publishedAt))})`,
+    );
+    await signIn(page);
+    await page.goto(`/preview/${slug}?history`);
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+    const from = page.locator('select[name="from"]');
+    await expect(from.locator('optgroup[label="Publishes"] option')).toHaveText(expected);
+    // The times elsewhere on the screen say the same.
+    await expect(page.locator('ol.history-list:not(.checkpoint-list) time').first()).toHaveText(
+      berlin.format(new Date(revisions[0]?.publishedAt ?? '')),
+    );
+
+    const noScript = await (
+      await browser.newContext({ javaScriptEnabled: false, timezoneId: 'Europe/Berlin' })
+    ).newPage();
+    await noScript.context().addCookies(await page.context().cookies());
+    await noScript.goto(`/preview/${slug}?history`);
+    const options = noScript
+      .locator('select[name="from"]')
+      .locator('optgroup[label="Publishes"] option');
+    await expect(options).toHaveCount(2);
+    for (const text of await options.allTextContents()) expect(text).toMatch(/ UTC\)$/);
+    await noScript.context().close();
+  });
+});

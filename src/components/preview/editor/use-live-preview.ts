@@ -23,7 +23,7 @@ export type PreviewContent =
 /** The pane's words instead of a preview (the message is Folio's own text, never typed text). */
 function refusedContent(message: string): PreviewContent {
   const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  return { kind: 'html', html: `<p class="live-preview-refused" role="alert">${escaped}</p>` };
+  return { kind: 'html', html: `<p class="live-preview-refused">${escaped}</p>` };
 }
 
 export function useLivePreview({
