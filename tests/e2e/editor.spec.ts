@@ -585,7 +585,7 @@ test('signed out, the dashboard, settings, history and confirmation pages show n
   }
 });
 
-test('a published page with no draft offers no Publish; the first autosave of a change brings it', async ({
+test('a published page with no draft offers no Publish until something is typed; then it stays through the autosave', async ({
   page,
   signIn,
   seedPage,
@@ -600,6 +600,8 @@ test('a published page with no draft offers no Publish; the first autosave of a 
   const body = bodyEditor(page);
   await body.ready();
   await body.typeAtEnd(' And a change.');
+  // Typed, not saved yet: there is something to publish (what is on screen).
+  await expect(banner.getByRole('button', { name: 'Publish', exact: true })).toBeVisible();
   await autosaveNow(page);
   await expect(editorStatus(page)).toContainText('Saved');
   // The banner follows the autosave (its re-render): a draft, and Publish for it.

@@ -2,10 +2,10 @@ import type { MissedSchedule, PageView, Schedule } from '../../lib/content/conte
 import { discardDraft, publishPage, unpublishPage } from '../../lib/editor/actions/pages';
 import { dismissMissedSchedule } from '../../lib/editor/actions/schedules';
 import { revokeShareLink } from '../../lib/editor/actions/share-links';
-import { EDITOR_FORM_ID } from '../../lib/editor/forms';
 import { PREVIEW_DASHBOARD, previewPath, publicPath } from '../../lib/http/routes';
 import type { PreviewLink } from '../../lib/share-links/share-links';
 import { ConfirmCommand } from './confirm-command';
+import { EditorPublishButton } from './editor-publish-button';
 import { LocalTime } from './local-time';
 import { ScheduleForm } from './schedule-form';
 import { ShareLinkForm } from './share-link-form';
@@ -282,20 +282,9 @@ export function PreviewBanner({
           ) : (
             <a href={`${previewPath(page.slug)}?edit`}>Edit</a>
           )}
-          {/* A published page with no draft has nothing to publish: no Publish (an autosave's
-              re-render brings it back once there is a draft). */}
-          {editing && page.state !== 'published' ? (
-            // Submits the editor's form: what is on screen is saved and published, never an
-            // older text.
-            <button
-              type="submit"
-              form={EDITOR_FORM_ID}
-              name="intent"
-              value="publish"
-              className="primary"
-            >
-              Publish
-            </button>
+          {editing ? (
+            // Offered when there is something to publish: a draft, or text typed since.
+            <EditorPublishButton draft={page.state !== 'published'} />
           ) : page.state !== 'published' ? (
             <PageCommand
               command="publish"

@@ -6,6 +6,7 @@ import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from 
 import type { Conflict, EditorFormState, EditorFormValues } from '../../../lib/editor/forms';
 import { slugFromTitle } from '../../../lib/http/routes';
 import { type Status, sameText } from './editor-text';
+import { reportUnsavedText } from './unsaved-text';
 
 export type EditorState = {
   values: EditorFormValues;
@@ -65,6 +66,11 @@ export function useEditorState({
   const autosaveOff = useRef(Boolean(formState?.conflict));
   const [mergedNote, setMergedNote] = useState<string | undefined>(formState?.merged);
   const dirty = !sameText(values, saved);
+  // The banner's Publish for a page with no draft follows it (unsaved-text.ts).
+  useEffect(() => {
+    reportUnsavedText(dirty);
+  }, [dirty]);
+  useEffect(() => () => reportUnsavedText(false), []);
 
   // What a submit without JavaScript (or with it) came back with: the form shows it. A save
   // that succeeded redirected instead, and React leaves no state behind (undefined).
