@@ -1,11 +1,12 @@
 // `bun run bench [--duration 5] [--rounds 3] [--lighthouse] [--lighthouse-runs 5] [--no-build]`
-// (or `bun run bench --scale …`: the scale benches, bench/scale.ts): one run that
+// (or `bun run bench --scale …`: the scale benches, bench/scale.ts; `bun run bench --editor`: the
+// page editor's typing, preview and JavaScript figures, bench/large-page.ts): one run that
 // measures Folio against the raw-Bun limit on this machine, on SQLite and on PostgreSQL (the
 // server at FOLIO_TEST_POSTGRES_URL, when one answers), and writes bench/results.md. All
 // traffic goes to 127.0.0.1; every process it starts is stopped by PID before it exits, and
 // every database it makes is dropped.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
@@ -23,6 +24,35 @@ import {
 import { freePort, startFolio } from '../tests/harness';
 import { startEnvelopeReceiver } from '../tests/sentry-receiver';
 import { CHROMIUM_LAUNCH } from '../tests/support';
+
+// `--editor`: the page editor's figures instead (issue 26): bench/large-page.ts on a 200-line
+// and a 5 000-line page, one after the other, their tables written to bench/editor-results.md.
+if (Bun.argv.includes('--editor')) {
+  const rest = Bun.argv.slice(2).filter((arg) => arg !== '--editor');
+  const build = rest.includes('--no-build')
+    ? 0
+    : Bun.spawnSync(['bun', 'run', 'build'], { stdout: 'ignore', stderr: 'inherit' }).exitCode;
+  if (build !== 0) process.exit(1);
+  const tables: string[] = [];
+  for (const lines of ['200', '5000']) {
+    const run = Bun.spawn(
+      ['bun', path.join(import.meta.dir, 'large-page.ts'), '--no-build', '--lines', lines],
+      { stdout: 'pipe', stderr: 'inherit' },
+    );
+    const output = await new Response(run.stdout).text();
+    process.stdout.write(output);
+    if ((await run.exited) !== 0) process.exit(1);
+    tables.push(output.trim());
+  }
+  const machine = `${cpus().length} cores, load average ${loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' / ')} at the end`;
+  writeFileSync(
+    path.join(import.meta.dir, 'editor-results.md'),
+    `# bun run bench --editor\n\nMeasured ${new Date().toISOString().slice(0, 16)}Z, ${machine}.\n\n${tables.join('\n\n')}\n`,
+  );
+  process.exit(0);
+}
 
 // `--scale`: the scale benches instead (bench/scale.ts, issue 25), with the rest of the options.
 if (Bun.argv.includes('--scale')) {
