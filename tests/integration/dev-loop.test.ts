@@ -247,12 +247,28 @@ describe.skipIf(TEST_ENGINE === 'postgres')('bun run dev', () => {
       timeout: 30_000,
     });
     await page.getByRole('heading', { name: 'Hot page works' }).waitFor();
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     // Each edit is a Vite recompile and an HMR update: on a loaded two-core machine one took
     // longer than 20 s (a CI=true check run beside two busy loops), so each waits up to 45 s.
     writeFileSync(path.join(copy, HOT_PAGE), hotPage(true));
     await page.getByText('Dev check: broken while open').first().waitFor({ timeout: 45_000 });
     writeFileSync(path.join(copy, HOT_PAGE), hotPage(false));
-    await page.getByRole('heading', { name: 'Hot page works' }).waitFor({ timeout: 45_000 });
+    const works = page.getByRole('heading', { name: 'Hot page works' });
+    // Seen twice in full runs on a quiet machine (never alone, nor beside two busy loops): the
+    // page stayed on the error after the fix. The dev server's two refetches (broken, fixed)
+    // can cross, the broken one answering last; nothing sends a third. What this test holds is
+    // our part — a hot update clears the error boundary without a reload — so a second save,
+    // as a developer would make, is allowed; a boundary that never clears still fails.
+    const recovered = await works.waitFor({ timeout: 15_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (!recovered) {
+      writeFileSync(path.join(copy, HOT_PAGE), `${hotPage(false)}\n`);
+      await works.waitFor({ timeout: 45_000 });
+    }
+    // The same document throughout: recovered by the hot update, not by a reload.
+    expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true);
     await page.close();
   }, 120_000);
 
