@@ -441,6 +441,10 @@ for (const javaScriptEnabled of [true, false]) {
       await seedPage({ slug, title: 'Doomed page', body: 'Soon gone.', publish: false });
       await signIn(page);
       await page.goto(`/preview/${slug}`);
+      // With JavaScript the link opens a dialog once the page runs; clicked before, it is the
+      // no-JavaScript confirmation page (seen on a loaded machine).
+      if (javaScriptEnabled)
+        await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
       await page.getByRole('link', { name: 'Delete draft' }).click();
       if (javaScriptEnabled) {
         const dialog = page.getByRole('dialog', { name: 'Delete draft' });

@@ -241,7 +241,8 @@ test.describe('at 1280 px', () => {
     await openEditor(page, slug);
     await expect(bannerMenu(page)).toBeHidden();
     await expect(barMenu(page)).toBeHidden();
-    await expect(page.getByRole('button', { name: 'Publish', exact: true })).toBeVisible();
+    // Published with nothing new: no Publish (nothing to publish), Unpublish beside History.
+    await expect(page.getByRole('link', { name: 'Unpublish' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'History' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
     await expect(page.getByRole('tablist')).toHaveCount(0);
