@@ -6,10 +6,11 @@ import { CHROMIUM_LAUNCH } from './tests/support';
 // - the specs that exercise only the browser's side and the server's HTTP and error handling
 //   (client navigation and prefetch, the theme, the pages' markup, query strings, error
 //   reporting and its fallback pages, the accessibility checks, the Markdown editor's keys and
-//   dialogs): nothing in them differs by engine, and the data layer under them is tested on
-//   both by `bun test`. Each runs in one half, chosen so that the two halves, run side by side,
-//   end at about the same time (navigation.spec has 40 s of timed page-data waits, the
-//   accessibility checks 32 page scans);
+//   dialogs, the phone layout, the dashboard's filtering as one types, the preview's frame):
+//   nothing in them differs by engine, and the data layer under them (the dashboard's search
+//   included) is tested on both by `bun test`. Each runs in one half, chosen so that the two
+//   halves, run side by side, end at about the same time (navigation.spec has 40 s of timed
+//   page-data waits, the accessibility checks 32 page scans);
 // - the tests tagged BROWSER_SIDE (tests/e2e/fixtures.ts) run in the SQLite half only.
 // Every other test that saves, publishes, schedules or uploads runs on both. A half run alone
 // (a developer's `bunx playwright test`, or no PostgreSQL server) runs everything.
@@ -20,8 +21,10 @@ const ONCE_IN: Record<'sqlite' | 'postgres', string[]> = {
     'errors.spec.ts',
     'query-strings.spec.ts',
     'markdown-editor.spec.ts',
+    'dashboard.spec.ts',
+    'preview-site.spec.ts',
   ],
-  postgres: ['navigation.spec.ts', 'accessibility.spec.ts'],
+  postgres: ['navigation.spec.ts', 'accessibility.spec.ts', 'phone-editor.spec.ts'],
 };
 
 const ENGINE = process.env.FOLIO_TEST_ENGINE ?? 'sqlite';
