@@ -239,6 +239,7 @@ export function PageEditor({
           <div className="body-field">
             <BodyEditor
               value={values.body}
+              mergedBody={editor.mergedBody}
               enhanced={enhanced}
               textarea={text.body}
               editor={text.editor}

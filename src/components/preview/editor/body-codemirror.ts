@@ -9,7 +9,7 @@ import { defaultKeymap, history, historyKeymap, isolateHistory } from '@codemirr
 import { markdownKeymap, markdownLanguage, pasteURLAsLink } from '@codemirror/lang-markdown';
 import { LanguageSupport, syntaxHighlighting } from '@codemirror/language';
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
-import { Annotation, Compartment, EditorState, Prec } from '@codemirror/state';
+import { Annotation, Compartment, EditorState, Prec, Transaction } from '@codemirror/state';
 import { type Command, EditorView, keymap } from '@codemirror/view';
 import { tagHighlighter, tags } from '@lezer/highlight';
 import { type Edit, WRAPS, type Wrap } from './markdown-edits';
@@ -71,8 +71,13 @@ export type BodyEditor = {
   apply: (edit: Edit, userEvent: string) => void;
   /** Reports the text again (a render behind the editor catches up; a submit sends it). */
   report: () => void;
-  /** Replaces the text from outside (a recovered draft, their version after a conflict). */
-  setText: (text: string) => void;
+  /**
+   * Replaces the text from outside. A writer's choice (a recovered draft, their version after
+   * a conflict) is an undo step of its own; another editor's changes merged in are not (`undoable`
+   * false): Undo then takes back the writer's own typing and leaves theirs, as in a shared
+   * document — undoing a merge silently dropped the other editor's words (hostile pass).
+   */
+  setText: (text: string, undoable?: boolean) => void;
   /** The content element's attributes that follow the form (aria-invalid, describedby). */
   setAttributes: (attributes: Record<string, string>) => void;
   focus: () => void;
@@ -215,7 +220,7 @@ export function createBodyEditor(
       });
       view.focus();
     },
-    setText: (text) => {
+    setText: (text, undoable = true) => {
       const current = view.state.doc.toString();
       if (current === text) return;
       // Only the part that differs: the caret stays where it was in the unchanged text, and
@@ -235,7 +240,9 @@ export function createBodyEditor(
           to: current.length - end,
           insert: text.slice(start, text.length - end),
         },
-        annotations: [fromPage.of(true), isolateHistory.of('full')],
+        annotations: undoable
+          ? [fromPage.of(true), isolateHistory.of('full')]
+          : [fromPage.of(true), Transaction.addToHistory.of(false)],
       });
     },
     setAttributes: (extra) => {

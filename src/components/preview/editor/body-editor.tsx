@@ -22,6 +22,7 @@ const RECENT_REPORTS = 16;
 
 export function BodyEditor({
   value,
+  mergedBody,
   enhanced,
   textarea,
   editor,
@@ -31,6 +32,8 @@ export function BodyEditor({
   children,
 }: {
   value: string;
+  /** The body as the last merge of another editor's changes left it (not an undo step). */
+  mergedBody: RefObject<string | null>;
   enhanced: boolean;
   textarea: RefObject<HTMLTextAreaElement | null>;
   editor: RefObject<Editor | null>;
@@ -120,6 +123,7 @@ export function BodyEditor({
     };
   }, [enhanced]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: mergedBody is a ref, read as the text arrives
   useEffect(() => {
     const view = editor.current;
     if (!ready || !view || value === reported.current) return;
@@ -130,7 +134,7 @@ export function BodyEditor({
     }
     reported.current = value;
     recent.current = [];
-    view.setText(value);
+    view.setText(value, value !== mergedBody.current);
   }, [ready, value, editor]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the attributes

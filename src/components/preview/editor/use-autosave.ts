@@ -24,6 +24,7 @@ export function useAutosave(
     setConflict,
     setMergedNote,
     autosaveOff,
+    mergedBody,
     dirty,
   }: EditorState,
   { enhanced, pending }: { enhanced: boolean; pending: boolean },
@@ -57,13 +58,19 @@ export function useAutosave(
       const merged = result.merged;
       // Only the page's identity moves on: whatever was typed meanwhile stays — merged, when
       // the server merged another tab's changes in, with those (both kept where both typed).
-      setValues((current) => ({
-        ...current,
-        ...(merged ? mergeTexts(current, sent, merged, Array(CHOICES_MAX).fill('both')).text : {}),
-        version: String(result.version),
-        pageId: String(result.pageId),
-        originalSlug: sent.pageId === '' ? result.slug : current.originalSlug,
-      }));
+      setValues((current) => {
+        const next = {
+          ...current,
+          ...(merged
+            ? mergeTexts(current, sent, merged, Array(CHOICES_MAX).fill('both')).text
+            : {}),
+          version: String(result.version),
+          pageId: String(result.pageId),
+          originalSlug: sent.pageId === '' ? result.slug : current.originalSlug,
+        };
+        if (merged) mergedBody.current = next.body;
+        return next;
+      });
       setSaved({
         ...sent,
         ...(merged ? { title: merged.title, summary: merged.summary, body: merged.body } : {}),
@@ -100,6 +107,7 @@ export function useAutosave(
     setConflict,
     setMergedNote,
     autosaveOff,
+    mergedBody,
   ]);
 
   // Autosave a few seconds after typing stops.

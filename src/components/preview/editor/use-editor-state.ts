@@ -24,6 +24,8 @@ export type EditorState = {
    * session has ended: a save now would overwrite what the editor has not seen.
    */
   autosaveOff: { current: boolean };
+  /** The body a merge of another editor's changes made (not an undo step in the editor). */
+  mergedBody: { current: string | null };
   /** The text differs from what the server last saved. */
   dirty: boolean;
   /** The last save was merged with a version saved meanwhile: the words saying so. */
@@ -65,6 +67,9 @@ export function useEditorState({
   const [slugTouched, setSlugTouched] = useState(initial.pageId !== '');
   const autosaveOff = useRef(Boolean(formState?.conflict));
   const [mergedNote, setMergedNote] = useState<string | undefined>(formState?.merged);
+  // The body a merge of another editor's changes made: the editor takes it in without an undo
+  // step of its own (body-codemirror.ts setText).
+  const mergedBody = useRef<string | null>(null);
   const dirty = !sameText(values, saved);
   // The banner's Publish for a page with no draft follows it (unsaved-text.ts).
   useEffect(() => {
@@ -76,6 +81,7 @@ export function useEditorState({
   // that succeeded redirected instead, and React leaves no state behind (undefined).
   useEffect(() => {
     if (!formState) return;
+    if (formState.merged && formState.values) mergedBody.current = formState.values.body;
     if (formState.values) setValues(formState.values);
     setConflict(formState.conflict);
     setMergedNote(formState.merged);
@@ -137,6 +143,7 @@ export function useEditorState({
     fieldErrors,
     setFieldErrors,
     autosaveOff,
+    mergedBody,
     dirty,
     mergedNote,
     setMergedNote,
