@@ -127,6 +127,30 @@ test('Write and Preview are tabs: the preview shows what was just typed, and Wri
   await body.expectText('First paragraph.');
 });
 
+// The hostile pass's repro: Preview chosen, the window widened (no tabs), text typed, then
+// narrowed again — Preview came back over the text and the next keys went nowhere.
+test('narrowed again after typing wide, the tabs show Write and the next keys reach the text', async ({
+  page,
+  signIn,
+  seedPage,
+}) => {
+  const slug = 'e2e-phone-rotate';
+  await seedPage({ slug, title: 'Phone rotate', body: 'Start.' });
+  await signIn(page);
+  await openEditor(page, slug);
+  await previewTab(page).click();
+  await expect(livePane(page)).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(page.getByRole('tablist')).toHaveCount(0);
+  const body = bodyEditor(page);
+  await body.typeAtEnd(' Wide.');
+  await page.setViewportSize(PHONE);
+  await expect(writeTab(page)).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('.body-codemirror .cm-content')).toBeVisible();
+  await page.keyboard.type(' Narrow.');
+  await body.expectText('Start. Wide. Narrow.');
+});
+
 test('the tabs follow the arrow keys, Home and End (WAI-ARIA tabs)', async ({
   page,
   signIn,

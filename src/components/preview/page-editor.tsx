@@ -84,6 +84,12 @@ export function PageEditor({
   // Where the columns stack, Write and Preview are tabs (after hydration only).
   const tabbed = useMediaQuery(TABBED_WIDTH, enhanced);
   const [view, setView] = useState<EditorView>('write');
+  // The tabs coming back (a window narrowed, a tablet turned upright) show Write: the Preview
+  // chosen before would hide the text being typed, and the keys typed next went nowhere
+  // (hostile pass).
+  useEffect(() => {
+    if (tabbed) setView('write');
+  }, [tabbed]);
   // What needs an answer is in the form: a conflict shows Write (the status line is there).
   useEffect(() => {
     if (conflict) setView('write');
