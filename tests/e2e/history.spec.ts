@@ -276,7 +276,7 @@ test('a browser that crashes mid-edit: the text put back merges with what was sa
 test.describe('in Berlin', () => {
   test.use({ timezoneId: 'Europe/Berlin' });
 
-  test('Compare’s lists name times in the editor’s zone; without JavaScript in UTC, said', async ({
+  test('Compare’s lists and heading name times in the editor’s zone; without JavaScript in UTC, said', async ({
     page,
     browser,
     signIn,
@@ -313,6 +313,11 @@ test.describe('in Berlin', () => {
     // The times elsewhere on the screen say the same.
     await expect(page.locator('ol.history-list:not(.checkpoint-list) time').first()).toHaveText(
       berlin.format(new Date(revisions[0]?.publishedAt ?? '')),
+    );
+    // So does the compared pair's heading (hostile pass: it said UTC beside Berlin lists).
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    await expect(page.locator('.history-diff h2').first()).toHaveText(
+      `${expected[1]} → ${expected[0]}`,
     );
 
     const noScript = await (

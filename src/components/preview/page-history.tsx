@@ -3,6 +3,8 @@
 // visitors saw it, a comparison of any two (the draft included) that opens at the first
 // change with unchanged paragraphs folded, and Restore as draft of any of them. Links and
 // plain forms: all of it works without JavaScript.
+
+import type { ReactNode } from 'react';
 import type {
   Checkpoint,
   CheckpointSummary,
@@ -10,7 +12,6 @@ import type {
   Revision,
   RevisionSummary,
 } from '../../lib/content/content';
-import { formatUtc } from '../../lib/content/dates';
 import { restoreCheckpoint, restoreRevision } from '../../lib/editor/actions/pages';
 import { previewPath, rewriteLinksForPreview } from '../../lib/http/routes';
 import { Article } from '../article';
@@ -67,7 +68,7 @@ export function checkpointsAsked(query: HistoryQuery): number[] {
 /** The id the first change of a comparison carries: Compare links open there. */
 const FIRST_CHANGE = 'first-change';
 
-type Comparable = { label: string; title: string; summary: string; body: string };
+type Comparable = { label: ReactNode; title: string; summary: string; body: string };
 
 const KIND_WORDS: Record<CheckpointSummary['kind'], string> = {
   autosave: 'Autosaved',
@@ -76,9 +77,13 @@ const KIND_WORDS: Record<CheckpointSummary['kind'], string> = {
   restore: 'Restored',
 };
 
-/** "Saved 11/23/2026, 2:50 AM UTC": how a checkpoint is named in the lists. */
-function checkpointLabel(checkpoint: CheckpointSummary): string {
-  return `${KIND_WORDS[checkpoint.kind] ?? 'Saved'} ${formatUtc(checkpoint.savedAt)}`;
+/** "Saved Nov 23, 2026, 02:50 AM" (the editor's zone): how a compared checkpoint is named. */
+function checkpointLabel(checkpoint: CheckpointSummary): ReactNode {
+  return (
+    <>
+      {KIND_WORDS[checkpoint.kind] ?? 'Saved'} <LocalTime iso={checkpoint.savedAt} />
+    </>
+  );
 }
 
 function comparable(
@@ -110,9 +115,13 @@ function comparable(
     : null;
 }
 
-/** "version 3 (11/23/2026, 2:50 AM UTC)": versions count up from the first publish. */
-function versionLabel(number: number, revision: RevisionSummary): string {
-  return `version ${number} (${formatUtc(revision.publishedAt)})`;
+/** "version 3 (Nov 23, 2026, 02:50 AM)": versions count up from the first publish. */
+function versionLabel(number: number, revision: RevisionSummary): ReactNode {
+  return (
+    <>
+      version {number} (<LocalTime iso={revision.publishedAt} />)
+    </>
+  );
 }
 
 function VersionOptions({
@@ -169,11 +178,14 @@ function RestoreCheckpointForm({
   );
 }
 
-/** "12 saves, 10:02–10:06 UTC" for a coalesced checkpoint; nothing for one save. */
-function savesWords(checkpoint: CheckpointSummary): string {
-  return checkpoint.saves > 1
-    ? ` (${checkpoint.saves} saves since ${formatUtc(checkpoint.firstSavedAt)})`
-    : '';
+/** " (12 saves since Nov 23, 2026, 10:02 AM)" for a coalesced checkpoint; nothing for one save. */
+function savesWords(checkpoint: CheckpointSummary): ReactNode {
+  return checkpoint.saves > 1 ? (
+    <>
+      {' '}
+      ({checkpoint.saves} saves since <LocalTime iso={checkpoint.firstSavedAt} />)
+    </>
+  ) : null;
 }
 
 /** The saves list: newest first, each comparable with the one before and restorable. */

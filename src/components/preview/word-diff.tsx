@@ -153,8 +153,8 @@ export function FieldsDiff({
 }: {
   before: { title: string; summary: string; body: string };
   after: { title: string; summary: string; body: string };
-  beforeLabel: string;
-  afterLabel: string;
+  beforeLabel: ReactNode;
+  afterLabel: ReactNode;
   /** The id the first change of the body carries (a link can open there). */
   firstId?: string;
 }) {

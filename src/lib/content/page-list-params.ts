@@ -84,11 +84,20 @@ export const SEARCH_CONFIG = 'folio_search';
 const MAX_TERMS = 8;
 
 /**
- * The words of a search, for the engine's full-text query: letters and digits only, so nothing
- * an editor types is ever query syntax. Each word matches as a prefix ("pub" finds "publish").
+ * The words of a search, for the engine's full-text query: letters, digits and the marks
+ * inside a word only, so nothing an editor types is ever query syntax. Each word matches as a
+ * prefix ("pub" finds "publish"). Latin letters lose their accents first, as both engines'
+ * indexes do: "İstanbul" lower-cased is "i" + a combining dot + "stanbul", which split in two
+ * and found nothing (hostile pass). Other scripts keep their marks (a Devanagari vowel sign is
+ * part of its word), and NFC puts back what NFD took apart (Hangul syllables).
  */
 export function searchTerms(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
+  const plain = text
+    .normalize('NFD')
+    .replace(/(\p{Script=Latin})\p{M}+/gu, '$1')
+    .normalize('NFC')
+    .toLowerCase();
+  return (plain.match(/[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu) ?? []).slice(0, MAX_TERMS);
 }
 
 /** Text typed in a search box that holds no word to search for (`😀`, `*`): every row is shown. */

@@ -168,7 +168,7 @@ describe('search', () => {
         slug: 'cafe-muller',
         title: 'Café Müller',
         summary: '',
-        body: 'Crème brûlée at the Hôtel Ångström, São Paulo.',
+        body: 'Crème brûlée at the Hôtel Ångström, São Paulo. İstanbul, 한국어, हिन्दी.',
       },
       { publish: true },
     );
@@ -179,6 +179,11 @@ describe('search', () => {
     expect(await slugs('MÜLLER')).toEqual(['cafe-muller']);
     expect(await slugs('creme brulee')).toEqual(['cafe-muller']);
     expect(await slugs('hôtel angstrom sao')).toEqual(['cafe-muller']);
+    // A dotted capital I lower-cases with a combining dot; Hangul and Devanagari stay whole.
+    expect(await slugs('İstanbul')).toEqual(['cafe-muller']);
+    expect(await slugs('ISTANBUL')).toEqual(['cafe-muller']);
+    expect(await slugs('한국어')).toEqual(['cafe-muller']);
+    expect(await slugs('हिन्दी')).toEqual(['cafe-muller']);
     // As a prefix too: "café" is "cafe", which begins both slugs.
     expect(await slugs('café')).toEqual(['cafe-muller', 'cafeteria']);
     expect(await store.findPublishedPages('brulee')).toEqual([
