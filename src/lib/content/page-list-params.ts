@@ -80,6 +80,20 @@ export function parseCursor(direction: PageCursor['direction'], value: string | 
  */
 export const SEARCH_CONFIG = 'folio_search';
 
+/** A search box's text beyond this many characters is not read. */
+const SEARCH_TEXT_MAX = 100;
+
+/**
+ * What a search box's `?q=` holds, as the list reads and shows it: at most SEARCH_TEXT_MAX
+ * characters, without control characters (a NUL typed into an address was echoed into the
+ * box's value) and without half of an emoji cut at the limit.
+ */
+export function searchText(raw: string | null): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+  const text = (raw ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+  return Array.from(text).slice(0, SEARCH_TEXT_MAX).join('').toWellFormed();
+}
+
 /** A search's words beyond this many are ignored (each is one index lookup). */
 const MAX_TERMS = 8;
 
@@ -108,7 +122,7 @@ export const searchIsWordless = (text: string) =>
 export function listFilterOf(params: URLSearchParams): Pick<PageListQuery, 'q' | 'state' | 'sort'> {
   const state = params.get('state');
   return {
-    q: (params.get('q') ?? '').slice(0, 100),
+    q: searchText(params.get('q')),
     state:
       state === 'published' ||
       state === 'changed' ||

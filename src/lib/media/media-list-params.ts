@@ -1,7 +1,7 @@
 // Owns what the media library's list is asked and answers (media-list.ts runs it): the query,
 // the keyset cursor as a query parameter, the sizes. No database here: the library's
 // component reads and writes its addresses with these.
-import { cursorParts, isCursorText } from '../content/page-list-params';
+import { cursorParts, isCursorText, searchText } from '../content/page-list-params';
 import type { MediaItem } from './media-refs';
 
 /**
@@ -42,7 +42,7 @@ export type MediaListResult = {
 /** The query a library address asks for (`/preview?media&q=…&after=…`); anything odd is dropped. */
 export function mediaListQuery(params: URLSearchParams): MediaListQuery {
   return {
-    q: (params.get('q') ?? '').slice(0, 100),
+    q: searchText(params.get('q')),
     cursor:
       parseMediaCursor('after', params.get('after')) ??
       parseMediaCursor('before', params.get('before')),
