@@ -145,6 +145,7 @@ describe('a call without a readable action location is answered without a re-ren
       body.append('0', '["$undefined","$K1"]');
       body.append('_1_ttl', '24h');
       body.append('_1_pageId', pageId);
+      body.append('_1_slug', SLUG);
       const response = await call('createShareLink', body, { location });
       expect(response.status, String(location)).toBe(200);
       expect(await response.text()).toContain(`?share=`);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { ContentStore } from '../../src/lib/content/content';
 import { BODY_MAX } from '../../src/lib/content/field-limits';
 import { addEditor } from '../../src/lib/editors/accounts';
+import { listPreviewLinks } from '../../src/lib/share-links/share-links';
 import { formWithButton, signInWithForm, submitForm } from '../forms';
 import { type RunningFolio, startFolio, withStore } from '../harness';
 
@@ -169,5 +170,158 @@ describe('editor defects', () => {
     expect(html).toContain('xyzxyzxy</textarea>');
     expect(html).not.toMatch(/<p>LONG-MARKER/);
     expect((await pageAt('defects-long'))?.bodyMarkdown).toBe('Short.');
+  });
+
+  test('the editor’s Publish over an unpublish it has not seen publishes nothing; the text stays the draft', async () => {
+    await store((s) =>
+      s.putPage(
+        { slug: 'defects-down', title: 'Down', summary: '', body: 'LIVE' },
+        { publish: true },
+      ),
+    );
+    // The tab types and saves.
+    const saved = await submitForm(
+      `${folio.url}/preview/defects-down?edit`,
+      await formWithButton(await (await get('/preview/defects-down?edit')).text(), 'Save draft'),
+      { cookie, button: 'Save draft', set: { body: 'AUTOSAVED' } },
+    );
+    expect(saved.status).toBe(303);
+    // The banner's Publish submits the editor's form (its `form` attribute) with intent=publish.
+    const form = await formWithButton(
+      await (await get('/preview/defects-down?edit')).text(),
+      'Save draft',
+    );
+    // Typed more, or not: either way the publish is over a change the form never showed.
+    for (const body of ['AUTOSAVED', 'AUTOSAVED AND TYPED']) {
+      await store(async (s) => {
+        if ((await s.getPage('defects-down', { draft: false })) === null)
+          await s.publish('defects-down');
+        // Another editor (or the CLI) takes the page down after the tab loaded.
+        await s.unpublish('defects-down');
+      });
+      const before = await pageAt('defects-down');
+      const response = await submitForm(`${folio.url}/preview/defects-down?edit`, form, {
+        cookie,
+        set: { intent: 'publish', body, version: String((before?.version ?? 0) - 1) },
+      });
+      expect(response.status).toBe(303);
+      const landing = response.headers.get('location') ?? '';
+      expect(landing).toBe('/preview/defects-down?edit&notice=stale-publish');
+      // Still down; the text kept as the draft.
+      expect(await store((s) => s.getPage('defects-down', { draft: false }))).toBeNull();
+      expect((await fetch(`${folio.url}/defects-down`)).status).toBe(404);
+      const after = await pageAt('defects-down');
+      expect([after?.state, after?.bodyMarkdown]).toEqual(['draft-only', body]);
+      const html = await (await get(landing)).text();
+      expect(html).toContain('Not published: this page was changed since you opened it');
+      expect(html).toContain('Draft only: not published');
+    }
+    // A form that saw the page as it is now publishes as before.
+    const now = await pageAt('defects-down');
+    const fresh = await submitForm(`${folio.url}/preview/defects-down?edit`, form, {
+      cookie,
+      set: { intent: 'publish', body: 'PUBLISHED', version: String(now?.version) },
+    });
+    expect(fresh.headers.get('location')).toBe('/preview/defects-down?notice=published');
+    expect((await store((s) => s.getPage('defects-down', { draft: false })))?.bodyMarkdown).toBe(
+      'PUBLISHED',
+    );
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+
+  test('the editor’s Publish with nothing to publish says so; an unchanged save adds no version and no draft', async () => {
+    await store((s) =>
+      s.putPage(
+        { slug: 'defects-idle', title: 'Idle', summary: '', body: 'LIVE' },
+        { publish: true },
+      ),
+    );
+    const before = await pageAt('defects-idle');
+    if (!before) throw new Error('no page');
+    const form = await formWithButton(
+      await (await get('/preview/defects-idle?edit')).text(),
+      'Save draft',
+    );
+    const history = () =>
+      Promise.all([
+        store((s) => s.listRevisions(before.id)),
+        store((s) => s.listCheckpoints(before.id)),
+      ]);
+    const kept = await history();
+    // Publish (a forged button, or a tab from before it was published) with the text visitors see.
+    const publish = await submitForm(`${folio.url}/preview/defects-idle?edit`, form, {
+      cookie,
+      set: { intent: 'publish' },
+    });
+    expect(publish.status).toBe(303);
+    expect(publish.headers.get('location')).toBe('/preview/defects-idle?notice=nothing-to-publish');
+    // Save of the same text: said as saved, nothing written.
+    const save = await submitForm(`${folio.url}/preview/defects-idle?edit`, form, {
+      cookie,
+      button: 'Save draft',
+    });
+    expect(save.headers.get('location')).toBe('/preview/defects-idle?edit&notice=saved');
+    const after = await pageAt('defects-idle');
+    expect([after?.state, after?.version]).toEqual(['published', before.version]);
+    expect(await history()).toEqual(kept);
+    // A draft saved, then its text put back as published: no draft, and History lists no save
+    // as "the draft now".
+    const drafted = await submitForm(`${folio.url}/preview/defects-idle?edit`, form, {
+      cookie,
+      button: 'Save draft',
+      set: { body: 'DRAFT' },
+    });
+    expect(drafted.status).toBe(303);
+    const reverted = await submitForm(`${folio.url}/preview/defects-idle?edit`, form, {
+      cookie,
+      button: 'Save draft',
+      set: { body: 'LIVE', version: String(before.version + 1) },
+    });
+    expect(reverted.status).toBe(303);
+    const back = await pageAt('defects-idle');
+    expect(back?.state).toBe('published');
+    const [listed] = await store((s) => s.listCheckpoints(before.id));
+    expect(listed?.version).toBe(before.version + 1);
+    expect(back?.version).toBe(before.version + 2);
+    expect(await (await get('/preview/defects-idle?history')).text()).not.toContain(
+      'the draft now',
+    );
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+
+  test('a share link form whose page id names another page makes no link, and says so', async () => {
+    await store(async (s) => {
+      await s.putPage(
+        { slug: 'defects-share', title: 'Shared', summary: '', body: 'OPEN' },
+        { publish: true },
+      );
+      await s.putPage({ slug: 'defects-secret', title: 'Secret', summary: '', body: 'SECRET' });
+    });
+    const secret = await pageAt('defects-secret');
+    const shared = await pageAt('defects-share');
+    if (!secret || !shared) throw new Error('no pages');
+    const form = await formWithButton(
+      await (await get('/preview/defects-share?edit')).text(),
+      'Create share link',
+    );
+    const response = await submitForm(`${folio.url}/preview/defects-share?edit`, form, {
+      cookie,
+      set: { pageId: String(secret.id) },
+    });
+    expect(response.status).toBe(409);
+    const html = await response.text();
+    expect(html).toContain(
+      'No link was made: this form names another page than the one at /defects-share.',
+    );
+    expect(html).not.toContain('?share=');
+    const db = await folio.database();
+    expect(await listPreviewLinks(db, { pageId: secret.id })).toEqual([]);
+    expect(await listPreviewLinks(db, { pageId: shared.id })).toEqual([]);
+    // The form as it was made still makes its own page's link.
+    const own = await submitForm(`${folio.url}/preview/defects-share?edit`, form, { cookie });
+    expect(own.status).toBe(200);
+    expect(await own.text()).toContain('/defects-share?share=');
+    expect(await listPreviewLinks(db, { pageId: shared.id })).toHaveLength(1);
+    expect(folio.unexpectedErrors()).toEqual([]);
   });
 });

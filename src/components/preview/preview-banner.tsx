@@ -49,6 +49,8 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
       'That version is the draft now, in the editor. Visitors still see the published version until you publish it.',
     stale:
       'Nothing changed: this page was changed since you opened it (by another editor, or in another tab). Review it and try again.',
+    'stale-publish':
+      'Not published: this page was changed since you opened it (by another editor, in another tab or from the command line), and its state is shown as it is now. Your text is kept as its draft: review it, then publish.',
     replaced:
       'Nothing changed: the page you opened was deleted or renamed, and this address now belongs to another page (shown here).',
     gone: 'Nothing changed: that page was deleted meanwhile.',
@@ -309,7 +311,7 @@ export function PreviewBanner({
         {page.state !== 'published' || schedule ? (
           <ScheduleForm slug={page.slug} pageId={page.id} schedule={schedule} />
         ) : null}
-        <ShareLinkForm pageId={page.id} />
+        <ShareLinkForm pageId={page.id} slug={page.slug} />
         {shareLinks.length > 0 ? (
           <details className="share-links">
             <summary>

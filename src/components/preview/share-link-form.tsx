@@ -4,13 +4,14 @@ import { createShareLink } from '../../lib/editor/actions/share-links';
 import type { ShareLinkState } from '../../lib/editor/forms';
 import { LocalTime } from './local-time';
 
-export function ShareLinkForm({ pageId }: { pageId: number }) {
+export function ShareLinkForm({ pageId, slug }: { pageId: number; slug: string }) {
   const [answer, action, pending] = useActionState<ShareLinkState, FormData>(createShareLink, {});
   // An action that succeeded redirects, and React then leaves undefined as the state.
   const state = answer ?? {};
   return (
     <form action={action} className="inline-form">
       <input type="hidden" name="pageId" value={pageId} />
+      <input type="hidden" name="slug" value={slug} />
       <label>
         Share for {/* Keyed by the choice returned, so the select shows it after submitting. */}
         <select name="ttl" defaultValue={state.ttl ?? '24h'} key={state.ttl ?? '24h'}>

@@ -174,6 +174,21 @@ export async function draftMatchesPublished(q: Query, pageId: number): Promise<b
   return Boolean(row?.same);
 }
 
+/**
+ * Whether a save of `fields` at the page's own address would change nothing: the page is
+ * published, has no draft, and visitors see exactly this text.
+ */
+async function savesNothing(q: Query, page: PageRowRef, fields: StoredFields): Promise<boolean> {
+  if (page.published_revision_id === null) return false;
+  const [row] = await q<{ same: number | boolean }>`
+    SELECT (r.title = ${fields.title} AND r.summary = ${fields.summary} AND r.body = ${fields.body})
+      AS same
+    FROM revisions r
+    WHERE r.id = ${page.published_revision_id}
+      AND NOT EXISTS (SELECT 1 FROM drafts d WHERE d.page_id = ${page.id})`;
+  return Boolean(row?.same);
+}
+
 export async function writeDraft(
   q: Query,
   pageId: number,
@@ -244,6 +259,11 @@ export async function saveDraftIn(
   if (existing.version !== input.expectedVersion) {
     return { ok: false, reason: 'conflict', current: await pageById(q, existing.id) };
   }
+  // The text visitors see, saved again with no draft to replace: nothing to write. A new
+  // version would make every open tab stale for nothing, and its checkpoint would be listed as
+  // "the draft now" of a page that has no draft.
+  if (existing.slug === input.slug && (await savesNothing(q, existing, fields)))
+    return { ok: true, version: existing.version, pageId: existing.id, slug: existing.slug };
   const renamed = await moveSlug(q, existing, input.slug, at, input.editor);
   if (renamed)
     await changed(
@@ -259,7 +279,9 @@ export async function saveDraftIn(
   // is "published", not "published with a newer draft".
   const nothingNew = await draftMatchesPublished(q, existing.id);
   if (nothingNew) await dropDraft(q, existing.id);
-  if (input.checkpoint)
+  // A save kept in the history is a draft's text; one that left no draft (its text is the
+  // published one) is kept hidden, as a merge base only: listed, it would be "the draft now".
+  if (input.checkpoint && !nothingNew)
     await recordCheckpoint(q, {
       pageId: existing.id,
       version: existing.version + 1,
@@ -269,6 +291,8 @@ export async function saveDraftIn(
       at,
     });
   await touch(q, existing.id, at, renamed && nothingNew ? 'renamed' : 'saved', input.editor);
+  if (input.checkpoint && nothingNew)
+    await keepMergeBase(q, existing.id, input.checkpoint, input.editor, at);
   return { ok: true, version: existing.version + 1, pageId: existing.id, slug: input.slug };
 }
 

@@ -121,7 +121,14 @@ export type SiteSettings = {
 export type NavigationLink = { slug: string; title: string };
 
 export type SaveResult =
-  | { ok: true; version: number; pageId: number; slug: string }
+  | {
+      ok: true;
+      version: number;
+      pageId: number;
+      slug: string;
+      /** A save asked to publish too: whether it did (not when there was nothing to publish). */
+      published?: boolean;
+    }
   | { ok: false; reason: 'conflict'; current: PageView | null };
 
 /** What an editor's form says it acts on: the page it was made for, and the version it showed. */

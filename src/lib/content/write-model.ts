@@ -45,7 +45,8 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
           editor: input.editor,
           pageId: saved.pageId,
         });
-        return { ...saved, version };
+        // A published page whose text the save left as it was: nothing published, no new version.
+        return { ...saved, version, published: version !== saved.version };
       });
     },
 

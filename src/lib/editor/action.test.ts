@@ -133,7 +133,8 @@ const ANSWERED: Record<string, { call: () => Promise<unknown>; kept: (state: nev
       kept: (state: { alt?: string }) => state.alt,
     },
     createShareLink: {
-      call: () => shareLinkActions.createShareLink({}, form({ ttl: '7d', pageId: '1' })),
+      call: () =>
+        shareLinkActions.createShareLink({}, form({ ttl: '7d', pageId: '1', slug: 'about' })),
       kept: (state: { ttl?: string }) => (state.ttl === '7d' ? TYPED : state.ttl),
     },
     saveSiteSettings: {

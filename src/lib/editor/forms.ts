@@ -346,7 +346,7 @@ export const cancelScheduleSchema = z.object({ slug, pageId: whole });
 export const dismissMissedSchema = z.object({ slug, pageId: whole, missedAt: fieldUpTo(100) });
 
 /** Create share link (share-link-form.tsx): how long, for which page; `ttl` is checked after. */
-export const shareLinkFormSchema = z.object({ ttl: field, pageId: whole });
+export const shareLinkFormSchema = z.object({ ttl: field, pageId: whole, slug });
 
 /** Revoke a share link (the banner's list). */
 export const revokeShareLinkSchema = z.object({ slug, linkId: whole, pageId: whole });

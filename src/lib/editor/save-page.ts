@@ -91,6 +91,13 @@ export type SaveOutcome =
       version: number;
       /** Merged with a version saved meanwhile: what was saved, and the words saying so. */
       merged?: { note: string; text: MergeText };
+      /**
+       * A publish asked for: whether it was done. Not when there was nothing to publish, nor
+       * when the page changed meanwhile in a way the form had not seen (`unseen`).
+       */
+      published?: boolean;
+      /** Publish was asked, and withheld: the page changed meanwhile (an unpublish, say). */
+      unseen?: boolean;
     }
   | { saved: false; state: EditorFormState };
 
@@ -146,11 +153,16 @@ export async function saveEditorValues(
   let slug = input.slug;
   let expectedVersion = input.pageId === null ? null : input.version;
   let mergedWith: PageView | null = null;
+  // A version the form has not seen (merged with it on its own): its change may be one no text
+  // shows (an unpublish), and a publish over it would undo that without a word.
+  let unseen = false;
   try {
     for (let attempt = 0; ; attempt += 1) {
       // Nothing of theirs taken (mine chosen wherever both changed, and nothing else of
-      // theirs): a plain save, knowingly over theirs — published too, when asked.
+      // theirs): a plain save, knowingly over theirs — published too, when asked and the
+      // editor saw their version (answered its conflicts).
       const merged = mergedWith !== null && !sameText(text, mine);
+      const withheld = publish && (merged || unseen);
       const result = await store.saveDraft(
         {
           slug,
@@ -160,7 +172,7 @@ export async function saveEditorValues(
           editor: session.editor.email,
           checkpoint: merged ? 'merge' : keepAddress ? 'autosave' : 'save',
         },
-        { publish: publish && !merged },
+        { publish: publish && !withheld },
       );
       if (result.ok)
         return {
@@ -168,6 +180,7 @@ export async function saveEditorValues(
           slug: result.slug,
           pageId: result.pageId,
           version: result.version,
+          ...(publish ? { published: result.published === true, unseen: withheld } : {}),
           ...(merged && mergedWith
             ? { merged: { note: mergedNote(mergedWith, session, publish), text } }
             : {}),
@@ -196,6 +209,7 @@ export async function saveEditorValues(
           slug = keepsTheirAddress ? current.slug : input.slug;
           expectedVersion = current.version;
           mergedWith = current;
+          unseen = !answered;
           continue;
         }
       }

@@ -98,10 +98,17 @@ export const saveDraft = editorForm({
         merged: outcome.merged.note,
       };
     }
-    redirect(
-      `${previewPath(outcome.slug)}?${publish ? 'notice=published' : 'edit&notice=saved'}`,
-      303,
-    );
+    // Publish not done: the page changed meanwhile in a way the form did not show (taken down,
+    // say), so the text is kept as the draft, in the editor, and nothing goes live over it; or
+    // there was nothing to publish (visitors see this text already), as the banner says too.
+    const landing = !publish
+      ? 'edit&notice=saved'
+      : outcome.unseen
+        ? 'edit&notice=stale-publish'
+        : outcome.published
+          ? 'notice=published'
+          : 'notice=nothing-to-publish';
+    redirect(`${previewPath(outcome.slug)}?${landing}`, 303);
   },
 });
 

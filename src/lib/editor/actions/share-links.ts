@@ -25,8 +25,8 @@ function isShareDuration(value: string): value is ShareDuration {
 
 export const createShareLink = editorForm({
   read: (input) => {
-    const { ttl, pageId } = readForm(shareLinkFormSchema, input);
-    return { ttl: ttl || DEFAULT_SHARE_DURATION, pageId };
+    const { ttl, pageId, slug } = readForm(shareLinkFormSchema, input);
+    return { ttl: ttl || DEFAULT_SHARE_DURATION, pageId, slug };
   },
   check: ({ ttl }): ShareLinkState | undefined => {
     if (isShareDuration(ttl)) return undefined;
@@ -43,8 +43,20 @@ export const createShareLink = editorForm({
         : `No link was made: ${reason === 'unavailable' ? 'Folio cannot reach its database' : 'Folio is busy'}. Try again in a moment.`,
     ttl,
   }),
-  run: async ({ ttl, pageId }, editor): Promise<ShareLinkState> => {
-    const page = pageId === undefined ? null : await contentStore().getPageById(pageId);
+  run: async ({ ttl, pageId, slug }, editor): Promise<ShareLinkState> => {
+    const store = contentStore();
+    // The form names the page it was made at twice, by id and by address: a page id that was
+    // never at that address (changed by hand, or by a script) is another page's, and a link to
+    // its draft is not this form's to make. (A page renamed since is still the same page.)
+    const address = pageId === undefined ? null : await store.pageAddressOf(pageId, slug);
+    if (address !== null && !address.wasAt) {
+      refuseForm(409);
+      return {
+        error: `No link was made: this form names another page than the one at /${slug}. Open /${slug} again from the dashboard to share it.`,
+        ttl,
+      };
+    }
+    const page = address === null || pageId === undefined ? null : await store.getPageById(pageId);
     if (!page || !isShareDuration(ttl)) {
       refuseForm(409);
       return { error: 'This page no longer exists.', ttl };
