@@ -26,9 +26,14 @@ async function autosave(page: Page, text: string) {
   await page.clock.runFor(AUTOSAVE_AFTER_MS);
 }
 
-async function twoTabs(browser: Browser, signIn: (page: Page) => Promise<void>, slug: string) {
+async function twoTabs(
+  browser: Browser,
+  signIn: (page: Page) => Promise<void>,
+  slug: string,
+  secondZone?: string,
+) {
   const first = await (await browser.newContext()).newPage();
-  const second = await (await browser.newContext()).newPage();
+  const second = await (await browser.newContext({ timezoneId: secondZone })).newPage();
   const problems = [watchPageErrors(first), watchPageErrors(second)];
   await signIn(first);
   await signIn(second);
@@ -132,9 +137,11 @@ test('two tabs changing different paragraphs: both kept, the tab says it merged;
 }) => {
   const slug = 'e2e-merge-two-tabs';
   await seedPage({ slug, title: 'Merge two tabs', body: BASE });
-  const { first, second, problems } = await twoTabs(browser, signIn, slug);
+  // The second tab's editor is in Berlin: the merge's words give the time in its zone.
+  const { first, second, problems } = await twoTabs(browser, signIn, slug, 'Europe/Berlin');
   await autosave(first, 'Intro.\n\nFerry times.\n\nContact us: the office phone.');
   await expect(editorStatus(first)).toContainText('Saved ', { timeout: 10_000 });
+  const firstSavedAt = (await store.getPage(slug, { draft: true }))?.updatedAt ?? '';
   // The second tab types its change, key by key, and autosaves.
   await body(second).select('Intro.\n\nFerry times'.length);
   await second.keyboard.type(', summer');
@@ -146,6 +153,17 @@ test('two tabs changing different paragraphs: both kept, the tab says it merged;
   const merged = 'Intro.\n\nFerry times, summer.\n\nContact us: the office phone.';
   await body(second).expectText(merged);
   expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(merged);
+  const berlin = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'Europe/Berlin',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  await expect(second.locator('.notice-box time')).toHaveText(
+    berlin.format(new Date(firstSavedAt)),
+  );
   // Found by the hostile pass: Undo used to take the merge back, dropping the other tab's words
   // without a word, and autosave saved that. The merge is not an undo step: Undo takes back
   // this tab's typing, the other tab's text stays, and Redo brings the typing back.

@@ -35,6 +35,7 @@ import { FieldError } from './editor/field-error';
 import { LinkDialog } from './editor/link-dialog';
 import { LivePaneFrame } from './editor/live-pane-frame';
 import { LivePreviewBody } from './editor/live-preview-body';
+import { MergedNoteText } from './editor/merged-note';
 import { useAutosave } from './editor/use-autosave';
 import { useBodyText } from './editor/use-body-text';
 import { useDraftRecovery } from './editor/use-draft-recovery';
@@ -143,7 +144,7 @@ export function PageEditor({
           <EditorStatus status={status} dirty={dirty} />
           {editor.mergedNote ? (
             <p className="notice-box" role="status">
-              {editor.mergedNote}
+              <MergedNoteText note={editor.mergedNote} />
             </p>
           ) : null}
           {recovery.backup ? (

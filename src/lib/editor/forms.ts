@@ -166,8 +166,15 @@ export type EditorFormState = {
   /** The Preview button's answer without JavaScript: the page as visitors would see it. */
   previewHtml?: string;
   /** Saved, merged with a version saved meanwhile: says with whose, and when. */
-  merged?: string;
+  merged?: MergedNote;
 };
+
+/**
+ * What a save merged with (issue 26): when the other version was saved (shown in the editor's
+ * time zone, merged-note.tsx), by whom in words (" by you in another tab or window", " by
+ * ana@example.com" or nothing), and whether a Publish was held back to let the text be checked.
+ */
+export type MergedNote = { at: string; who: string; publishHeld: boolean };
 
 /** An autosave's answer (JavaScript only): the new version, or why nothing was saved. */
 export type AutosaveResult =
@@ -178,7 +185,7 @@ export type AutosaveResult =
       slug: string;
       savedAt: string;
       /** Merged with a version saved meanwhile: the text saved, and the words saying so. */
-      merged?: { note: string; title: string; summary: string; body: string };
+      merged?: { note: MergedNote; title: string; summary: string; body: string };
     }
   | {
       ok: false;

@@ -4,7 +4,6 @@
 // unreachable database is thrown on to the action wrapper (action.ts), which says so.
 import 'server-only';
 import { contentStore, isContentError, type PageView } from '../content/content';
-import { formatUtc } from '../content/dates';
 import { BODY_MAX } from '../content/field-limits';
 import { conflictsKey, type MergeConflict, type MergeText, mergeTexts } from '../content/merge';
 import { getDatabase } from '../data/db';
@@ -18,6 +17,7 @@ import {
   editorFormSchema,
   type LivePreview,
   type MergeAnswer,
+  type MergedNote,
 } from './forms';
 import type { EditorSession } from './guard';
 
@@ -65,17 +65,15 @@ function whoWords(page: PageView, session: EditorSession): string {
       : `, by ${page.updatedBy}`;
 }
 
-/** The words of a save merged with what another saved meanwhile (both kept). */
-export function mergedNote(page: PageView, session: EditorSession, published: boolean): string {
+/** What a save merged with what another saved meanwhile (both kept) says (merged-note.tsx). */
+export function mergedNote(page: PageView, session: EditorSession, published: boolean): MergedNote {
   const who =
     page.updatedBy === null
       ? ''
       : page.updatedBy === session.editor.email
         ? ' by you in another tab or window'
         : ` by ${page.updatedBy}`;
-  return `Merged with changes saved at ${formatUtc(page.updatedAt)}${who}: both are kept.${
-    published ? ' Not published yet: check the merged text, then publish.' : ''
-  }`;
+  return { at: page.updatedAt, who, publishHeld: published };
 }
 
 /** The words for a form whose hidden page id names another page than the one it was opened at. */
@@ -90,7 +88,7 @@ export type SaveOutcome =
       pageId: number;
       version: number;
       /** Merged with a version saved meanwhile: what was saved, and the words saying so. */
-      merged?: { note: string; text: MergeText };
+      merged?: { note: MergedNote; text: MergeText };
       /**
        * A publish asked for: whether it was done. Not when there was nothing to publish, nor
        * when the page changed meanwhile in a way the form had not seen (`unseen`).

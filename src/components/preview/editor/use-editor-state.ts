@@ -3,7 +3,12 @@
 // may run. It follows what comes back from the server: a submit's answer (`formState`, also on
 // the first render of a form posted without JavaScript) and a newly saved version of the page.
 import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from 'react';
-import type { Conflict, EditorFormState, EditorFormValues } from '../../../lib/editor/forms';
+import type {
+  Conflict,
+  EditorFormState,
+  EditorFormValues,
+  MergedNote,
+} from '../../../lib/editor/forms';
 import { slugFromTitle } from '../../../lib/http/routes';
 import { type Status, sameText } from './editor-text';
 import { reportUnsavedText } from './unsaved-text';
@@ -29,8 +34,8 @@ export type EditorState = {
   /** The text differs from what the server last saved. */
   dirty: boolean;
   /** The last save was merged with a version saved meanwhile: the words saying so. */
-  mergedNote: string | undefined;
-  setMergedNote: Dispatch<SetStateAction<string | undefined>>;
+  mergedNote: MergedNote | undefined;
+  setMergedNote: Dispatch<SetStateAction<MergedNote | undefined>>;
   /** One field typed: the title fills the slug until the slug is typed in. */
   update: (field: keyof EditorFormValues, value: string) => void;
   touchSlug: () => void;
@@ -66,7 +71,7 @@ export function useEditorState({
   );
   const [slugTouched, setSlugTouched] = useState(initial.pageId !== '');
   const autosaveOff = useRef(Boolean(formState?.conflict));
-  const [mergedNote, setMergedNote] = useState<string | undefined>(formState?.merged);
+  const [mergedNote, setMergedNote] = useState<MergedNote | undefined>(formState?.merged);
   // The body a merge of another editor's changes made: the editor takes it in without an undo
   // step of its own (body-codemirror.ts setText).
   const mergedBody = useRef<string | null>(null);
