@@ -104,7 +104,7 @@ describe(`a publish on two instances of one ${TEST_ENGINE} database`, () => {
     }
   });
 
-  test('a change of the site title re-renders every page on both', async () => {
+  test('a change of the site title re-renders every page on both, its tab title and share card too', async () => {
     await Promise.all([primed(a), primed(b)]);
     const title = 'A-NEW-SITE-TITLE';
     await withStore(a, async (store) =>
@@ -119,6 +119,13 @@ describe(`a publish on two instances of one ${TEST_ENGINE} database`, () => {
         const page = await fetched(instance, pathname);
         expect(page.cache, `${pathname} on ${instance.url}`).toBe('miss');
         expect(page.text).toContain(title);
+        // The browser's tab and a share card name the site by its title, not "Folio" (issue 27).
+        if (pathname.startsWith('/RSC/')) continue;
+        expect(page.text).toMatch(new RegExp(`<title>[^<]* · ${title}</title>`));
+        expect(page.text).toContain(`<meta property="og:site_name" content="${title}"/>`);
       }
+    const missing = await fetch(`${a.url}/no-such-page-here`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain(`<title>Page not found · ${title}</title>`);
   });
 });

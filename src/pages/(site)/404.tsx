@@ -1,11 +1,14 @@
+import { contentStore } from '../../lib/content/content';
 import { setDocumentStatus } from '../../lib/http/request-context';
 
-export default function NotFoundPage() {
+export default async function NotFoundPage() {
   // Also when /404 is asked for by name: it is not a page.
   setDocumentStatus(404);
+  // The site's own name, as on its pages (the header above says it too).
+  const { title } = await contentStore().getSiteSettings();
   return (
     <>
-      <title>Page not found · Folio</title>
+      <title>{`Page not found · ${title}`}</title>
       <meta name="robots" content="noindex" />
       <section className="not-found">
         <h1>Page not found</h1>

@@ -11,7 +11,10 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
   if (!isValidSlug(slug)) notFound();
   if (slug === HOME_SLUG) redirect('/', 308);
   const store = contentStore();
-  const page = await store.getPage(slug, { draft: false });
+  const [page, settings] = await Promise.all([
+    store.getPage(slug, { draft: false }),
+    store.getSiteSettings(),
+  ]);
   if (!page) {
     // Full page loads of a renamed slug get a 301 from the canonical middleware first; this
     // covers client navigation, where Waku only offers 307/308.
@@ -22,7 +25,12 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
   markPublicPageRendered(page.slug);
   return (
     <>
-      <PageMeta title={page.title} description={page.summary} path={`/${page.slug}`} />
+      <PageMeta
+        title={page.title}
+        description={page.summary}
+        path={`/${page.slug}`}
+        siteTitle={settings.title}
+      />
       <Article page={page} dates={datesOf(page)} />
     </>
   );

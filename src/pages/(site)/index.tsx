@@ -5,20 +5,29 @@ import { markPublicPageRendered } from '../../lib/http/request-context';
 import { HOME_SLUG } from '../../lib/http/routes';
 
 export default async function HomePage() {
-  const page = await contentStore().getPage(HOME_SLUG, { draft: false });
+  const store = contentStore();
+  const [page, settings] = await Promise.all([
+    store.getPage(HOME_SLUG, { draft: false }),
+    store.getSiteSettings(),
+  ]);
   // `/` is a real page even before anything is published.
   markPublicPageRendered(HOME_SLUG);
   if (!page) {
     return (
       <>
-        <PageMeta title="Welcome" description="Nothing has been published yet." path="/" />
+        <PageMeta
+          title="Welcome"
+          description="Nothing has been published yet."
+          path="/"
+          siteTitle={settings.title}
+        />
         <p>Nothing has been published yet.</p>
       </>
     );
   }
   return (
     <>
-      <PageMeta title={page.title} description={page.summary} path="/" />
+      <PageMeta title={page.title} description={page.summary} path="/" siteTitle={settings.title} />
       <Article page={page} />
     </>
   );
