@@ -13,6 +13,16 @@ const BASE = 'Intro.\n\nFerry times.\n\nContact us.';
 // Autosave's wait after the last keystroke (use-autosave.ts: AUTOSAVE_AFTER_MS).
 const AUTOSAVE_AFTER_MS = 3_000;
 
+/** LocalTime's format (local-time.tsx), in Berlin, as a page's browser in Berlin makes it. */
+const berlin = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'Europe/Berlin',
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
 async function openEditor(page: Page, slug: string) {
   await page.clock.install();
   await page.goto(`/preview/${slug}?edit`);
@@ -153,14 +163,6 @@ test('two tabs changing different paragraphs: both kept, the tab says it merged;
   const merged = 'Intro.\n\nFerry times, summer.\n\nContact us: the office phone.';
   await body(second).expectText(merged);
   expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(merged);
-  const berlin = new Intl.DateTimeFormat('en-US', {
-    timeZone: 'Europe/Berlin',
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
   await expect(second.locator('.notice-box time')).toHaveText(
     berlin.format(new Date(firstSavedAt)),
   );
@@ -310,15 +312,6 @@ test.describe('in Berlin', () => {
     const page1 = await store.getPage(slug, { draft: true });
     const revisions = await store.listRevisions(page1?.id ?? 0);
     expect(revisions).toHaveLength(2);
-    // LocalTime's format (local-time.tsx), in Berlin, as the page's browser makes it.
-    const berlin = new Intl.DateTimeFormat('en-US', {
-      timeZone: 'Europe/Berlin',
-      year: 'numeric',
-      month: 'short',
-      day: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
     const expected = revisions.map(
       (revision, index) =>
         `version ${revisions.length - index} (${berlin.format(new Date(revision.publishedAt))})`,

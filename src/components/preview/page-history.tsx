@@ -77,11 +77,14 @@ const KIND_WORDS: Record<CheckpointSummary['kind'], string> = {
   restore: 'Restored',
 };
 
+/** "Autosaved", "Saved"…: what made a checkpoint, the first word of its name. */
+const kindWords = (checkpoint: CheckpointSummary) => KIND_WORDS[checkpoint.kind] ?? 'Saved';
+
 /** "Saved Nov 23, 2026, 02:50 AM" (the editor's zone): how a compared checkpoint is named. */
 function checkpointLabel(checkpoint: CheckpointSummary): ReactNode {
   return (
     <>
-      {KIND_WORDS[checkpoint.kind] ?? 'Saved'} <LocalTime iso={checkpoint.savedAt} />
+      {kindWords(checkpoint)} <LocalTime iso={checkpoint.savedAt} />
     </>
   );
 }
@@ -139,7 +142,7 @@ function VersionOptions({
             <TimeOption
               key={`c${checkpoint.id}`}
               value={`c${checkpoint.id}`}
-              before={`${KIND_WORDS[checkpoint.kind] ?? 'Saved'} `}
+              before={`${kindWords(checkpoint)} `}
               iso={checkpoint.savedAt}
             />
           ))}
@@ -212,8 +215,7 @@ function CheckpointList({
           return (
             <li key={checkpoint.id}>
               <span>
-                <strong>{KIND_WORDS[checkpoint.kind] ?? 'Saved'}</strong>{' '}
-                <LocalTime iso={checkpoint.savedAt} />
+                <strong>{kindWords(checkpoint)}</strong> <LocalTime iso={checkpoint.savedAt} />
                 {checkpoint.savedBy ? ` by ${checkpoint.savedBy}` : ''}
                 {savesWords(checkpoint)}
                 {current ? ' · the draft now' : ''}

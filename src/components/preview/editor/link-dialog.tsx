@@ -1,7 +1,10 @@
 // The body's link dialog (the toolbar's Link, Ctrl/Cmd+K): asks for the address, or offers the
 // site's own published pages by title as the editor types (a bounded search on the server:
 // findLinkTargets). A modal <dialog> keeps focus inside it; Escape or Cancel closes it, and the
-// caller puts focus back in the text. It holds no <form>: it sits inside the editor's form, and
+// caller puts focus back in the text. Whether it is open is the caller's state alone: Escape
+// and Cancel tell the caller at once, and the dialog closes because `open` went false. Closing
+// it directly left the caller's state to the dialog's close event, which comes a task later: a
+// Ctrl+K pressed in between found the dialog still "open" to the caller and did nothing. It holds no <form>: it sits inside the editor's form, and
 // Enter in it must insert the link, never submit the page.
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { findLinkTargets, type LinkTarget } from '../../../lib/editor/actions/link-targets';
@@ -76,7 +79,7 @@ export function LinkDialog({
     if (event.key === 'Escape') {
       // A search field would only clear itself on the first Escape: one press closes.
       event.preventDefault();
-      dialog.current?.close();
+      onClose();
       return;
     }
     if (event.key !== 'Enter') return;
@@ -87,7 +90,21 @@ export function LinkDialog({
   };
 
   return (
-    <dialog ref={dialog} className="link-dialog" aria-labelledby={`${id}-title`} onClose={onClose}>
+    <dialog
+      ref={dialog}
+      className="link-dialog"
+      aria-labelledby={`${id}-title`}
+      // Escape anywhere else in it: the browser would close it on its own; the caller does.
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      // Closed by the browser all the same (it may refuse a second cancel in a row): the caller
+      // is told. A close event that arrives after a Ctrl+K opened it again is old news.
+      onClose={() => {
+        if (!dialog.current?.open) onClose();
+      }}
+    >
       <h2 id={`${id}-title`}>Insert a link</h2>
       <p className="hint">
         {selected ? `Links “${selected.slice(0, 80)}${selected.length > 80 ? '…' : ''}”.` : null}
@@ -137,7 +154,7 @@ export function LinkDialog({
         <button type="button" onClick={() => insert(url)}>
           Insert link
         </button>
-        <button type="button" onClick={() => dialog.current?.close()}>
+        <button type="button" onClick={onClose}>
           Cancel
         </button>
       </div>

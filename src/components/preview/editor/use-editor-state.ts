@@ -79,8 +79,9 @@ export function useEditorState({
   // The banner's Publish for a page with no draft follows it (unsaved-text.ts).
   useEffect(() => {
     reportUnsavedText(dirty);
+    // Gone with the editor (a screen without one has no unsaved text).
+    return () => reportUnsavedText(false);
   }, [dirty]);
-  useEffect(() => () => reportUnsavedText(false), []);
 
   // What a submit without JavaScript (or with it) came back with: the form shows it. A save
   // that succeeded redirected instead, and React leaves no state behind (undefined).

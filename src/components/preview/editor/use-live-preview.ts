@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import { BODY_MAX, bodyTooLongMessage, characterCount } from '../../../lib/content/field-limits';
 import { previewDraft } from '../../../lib/editor/actions/pages';
 import type { EditorFormState } from '../../../lib/editor/forms';
+import { escapeHtml } from '../../../lib/observability/fallback-page';
 
 /** Long enough not to ask at every key of a word, short enough to follow the typing. */
 export const PREVIEW_AFTER_MS = 150;
@@ -22,8 +23,7 @@ export type PreviewContent =
 
 /** The pane's words instead of a preview (the message is Folio's own text, never typed text). */
 function refusedContent(message: string): PreviewContent {
-  const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  return { kind: 'html', html: `<p class="live-preview-refused">${escaped}</p>` };
+  return { kind: 'html', html: `<p class="live-preview-refused">${escapeHtml(message)}</p>` };
 }
 
 export function useLivePreview({
