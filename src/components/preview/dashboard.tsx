@@ -15,7 +15,7 @@ import {
   parseCursor,
   searchIsWordless,
 } from '../../lib/content/page-list-params';
-import { previewPath, publicPath } from '../../lib/http/routes';
+import { PREVIEW_DASHBOARD, previewPath, publicPath } from '../../lib/http/routes';
 import { DashboardFilters } from './dashboard-filters';
 import { LocalTime } from './local-time';
 
@@ -81,9 +81,16 @@ export function Dashboard({ list, query }: { list: PageListResult; query: Dashbo
           ? `: search looks for words and numbers, and “${query.q.trim()}” has none`
           : ''}
       </p>
-      {shown.length === 0 ? (
+      {shown.length === 0 && query.cursor ? (
+        // A cursor past the list's end (a bookmark kept while pages were deleted, a hand-made
+        // address): the count above is right, and says nothing is shown here.
+        <p className="dashboard-past-end">
+          Nothing more in this list.{' '}
+          <a href={dashboardHref({ ...query, cursor: null })}>Back to its first page</a>
+        </p>
+      ) : shown.length === 0 ? (
         <p>
-          <a href="/preview">Show every page</a>
+          <a href={PREVIEW_DASHBOARD}>Show every page</a>
         </p>
       ) : (
         <table className="page-table">
