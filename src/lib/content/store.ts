@@ -7,6 +7,7 @@ import { createEventDispatcher } from './events';
 import { exportReads } from './export-reads';
 import { history } from './history';
 import { readModel } from './read-model';
+import { redirectsStore } from './redirects';
 import { schedules } from './schedules';
 import { siteSettings } from './settings';
 import { createStoreContext } from './store-context';
@@ -31,6 +32,7 @@ export function createContentStore(
     ...writeModel(context),
     ...schedules(context),
     ...settings,
+    ...redirectsStore(context),
     /** Subscribes to content events in this process (events.ts); returns the unsubscribe. */
     subscribeToEvents: events.subscribe,
     /** One dispatch round (the scheduler runs one at each check); how many were delivered. */
