@@ -17,10 +17,9 @@ export function RedirectForm() {
     state.error && (state.field ?? 'from') === field ? state.error : null;
   return (
     <form action={action} className="redirect-form" key={values ? 'refused' : 'new'}>
-      <p>
-        <label htmlFor="redirect-from">From (an address on this site)</label>
+      <label>
+        From (an address on this site)
         <input
-          id="redirect-from"
           name="from"
           type="text"
           required
@@ -37,11 +36,10 @@ export function RedirectForm() {
             {error('from')}
           </span>
         ) : null}
-      </p>
-      <p>
-        <label htmlFor="redirect-to">To (a page, or another site’s full address)</label>
+      </label>
+      <label>
+        To (a page, or another site’s full address)
         <input
-          id="redirect-to"
           name="to"
           type="text"
           required
@@ -58,19 +56,19 @@ export function RedirectForm() {
             {error('to')}
           </span>
         ) : null}
-      </p>
-      <fieldset className="redirect-status">
+      </label>
+      <fieldset>
         <legend>Kind</legend>
-        <label>
-          <input type="radio" name="status" value="301" defaultChecked={values?.status !== '302'} />{' '}
+        <label className="inline-choice">
+          <input type="radio" name="status" value="301" defaultChecked={values?.status !== '302'} />
           Permanent (301): search engines move the old address’s standing to the new one
         </label>
-        <label>
-          <input type="radio" name="status" value="302" defaultChecked={values?.status === '302'} />{' '}
+        <label className="inline-choice">
+          <input type="radio" name="status" value="302" defaultChecked={values?.status === '302'} />
           Temporary (302): the old address comes back later
         </label>
       </fieldset>
-      <button type="submit" className="button primary" disabled={pending}>
+      <button type="submit" className="primary" disabled={pending}>
         Add redirect
       </button>
     </form>
