@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { signOut } from '../../lib/editor/actions/session';
 import type { EditorSession } from '../../lib/editor/guard';
 import {
+  AUTHOR_PROFILE,
   EDITOR_HELP,
   HOME_SLUG,
   MEDIA_LIBRARY,
@@ -55,7 +56,9 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                 Times in <TimeZoneName />
               </p>
               <form action={signOut} className="inline-form sign-out">
-                <span>{editor.editor.email}</span>
+                <a href={AUTHOR_PROFILE} title="Your public profile">
+                  {editor.editor.email}
+                </a>
                 <button type="submit">Sign out</button>
                 <button type="submit" name="everywhere" value="1">
                   Sign out everywhere

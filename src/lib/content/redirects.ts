@@ -14,6 +14,7 @@ import 'server-only';
 import type { Query } from '../data/db';
 import { MEDIA_ADDRESS } from '../media/media-refs';
 import { getEnv } from '../runtime/env';
+import { authorAt } from './authors';
 import { ContentError } from './errors';
 import { REDIRECT_FROM_MAX, REDIRECT_TO_MAX } from './redirect-limits';
 import { HOME_SLUG, isReservedSlug, isValidSlug } from './slugs';
@@ -167,6 +168,10 @@ async function conflictOf(
       return from(
         `A page is at ${redirect.from}: a redirect there would never be followed. Rename or delete the page first.`,
       );
+    if (await authorAt(q, fromSlug))
+      return from(
+        `An author’s page is at ${redirect.from}: a redirect there would never be followed.`,
+      );
     const [renamed] = await q<{ slug: string }>`
       SELECT p.slug FROM slug_history h JOIN pages p ON p.id = h.page_id
       WHERE h.old_slug = ${fromSlug}`;
@@ -192,7 +197,7 @@ async function conflictOf(
   if (redirect.to === '/') return null;
   const toSlug = redirect.to.slice(1);
   const [target] = await q<{ slug: string }>`SELECT slug FROM pages WHERE slug = ${toSlug}`;
-  if (target) return null;
+  if (target || (await authorAt(q, toSlug))) return null;
   const [renamed] = await q<{ slug: string }>`
     SELECT p.slug FROM slug_history h JOIN pages p ON p.id = h.page_id
     WHERE h.old_slug = ${toSlug}`;

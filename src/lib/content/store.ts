@@ -3,6 +3,7 @@
 // into the one ContentStore object every caller uses.
 import 'server-only';
 import type { Database } from '../data/db';
+import { authorsStore } from './authors';
 import { createEventDispatcher } from './events';
 import { exportReads } from './export-reads';
 import { history } from './history';
@@ -33,6 +34,7 @@ export function createContentStore(
     ...schedules(context),
     ...settings,
     ...redirectsStore(context),
+    ...authorsStore(context),
     /** Subscribes to content events in this process (events.ts); returns the unsubscribe. */
     subscribeToEvents: events.subscribe,
     /** One dispatch round (the scheduler runs one at each check); how many were delivered. */

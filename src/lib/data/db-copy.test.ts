@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from 'bun:test';
 import { openTestDatabase } from '../../../tests/databases';
 import { createContentStore } from '../content/content';
+import { addEditor } from '../editors/accounts';
 import type { Database } from './db';
 import { copySite } from './db-copy';
 
@@ -28,6 +29,14 @@ test('db copy takes the content-events outbox along, dispatched or not, ids kept
   await store.renameSlug('one', 'uno');
 
   await store.addRedirect({ from: '/2019/old-one', to: '/uno', status: 302 });
+  const writer = await addEditor(sqlite, 'writer@example.com', 'the writer passphrase');
+  await store.saveAuthorProfile(writer.id, {
+    slug: 'writer',
+    name: 'A Writer',
+    bio: '',
+    photo: '',
+    links: '',
+  });
 
   const counts = await copySite(sqlite, postgres);
   expect(counts.events).toEqual({ source: 2, target: 2 });
@@ -35,6 +44,11 @@ test('db copy takes the content-events outbox along, dispatched or not, ids kept
   expect(await createContentStore(postgres).findSiteRedirect('/2019/old-one')).toEqual({
     location: '/uno',
     status: 302,
+  });
+  // And the authors, still their editors' (issue 27).
+  expect(await createContentStore(postgres).authorOfEditor(writer.id)).toMatchObject({
+    slug: 'writer',
+    name: 'A Writer',
   });
   const copied = await eventsIn(postgres);
   expect(copied.map((row) => ({ ...row, id: Number(row.id) }))).toEqual(

@@ -113,6 +113,23 @@ const TABLES: readonly CopiedTable[] = [
     order: ['id'],
     columns: ['id', 'email', 'password_hash', 'created_at'],
   },
+  // After editors: an author names the editor whose profile it is.
+  {
+    name: 'authors',
+    key: ['id'],
+    order: ['id'],
+    columns: [
+      'id',
+      'slug',
+      'name',
+      'bio',
+      'photo',
+      'links',
+      'editor_id',
+      'created_at',
+      'updated_at',
+    ],
+  },
   // A session is named by its editor and start, never by its (secret's) hash.
   {
     name: 'editor_sessions',
@@ -242,6 +259,7 @@ const IDENTITY_TABLES = [
   'preview_links',
   'media',
   'events',
+  'authors',
 ] as const;
 
 export type CopyCounts = Record<string, { source: number; target: number }>;

@@ -376,6 +376,29 @@ export const redirectFormSchema = z.object({
   status: field,
 });
 
+/** The editor's author profile (author-profile-form.tsx). */
+export const authorProfileSchema = z.object({
+  name: fieldUpTo(2_000),
+  slug: fieldUpTo(2_000),
+  bio: fieldUpTo(20_000),
+  photo: fieldUpTo(2_000),
+  links: fieldUpTo(20_000),
+  // The profile's last change when the form was made ('' for none yet): a save from an older
+  // form is refused instead of undoing another tab's.
+  updated_at: fieldUpTo(100),
+});
+
+export type AuthorProfileValues = {
+  name: string;
+  slug: string;
+  bio: string;
+  photo: string;
+  links: string;
+};
+
+/** The profile form's answer: what was typed and why it was not saved. */
+export type AuthorProfileState = { error?: string; values?: AuthorProfileValues };
+
 /** Removing one redirect (the redirects screen's rows). */
 export const redirectRemoveSchema = z.object({ from: fieldUpTo(2_000) });
 

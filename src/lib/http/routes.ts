@@ -27,6 +27,8 @@ export const MEDIA_LIBRARY = '/preview?media';
 export const EDITOR_HELP = '/preview?help';
 /** Developer tools (checking error reporting), off the editors' dashboard. */
 export const DEVELOPER_TOOLS = '/preview?developer';
+/** The signed-in editor's public author profile (issue 27). */
+export const AUTHOR_PROFILE = '/preview?profile';
 /** The editors' redirects (issue 27). */
 export const REDIRECTS_SCREEN = '/preview?redirects';
 
