@@ -16,9 +16,7 @@ for (const width of [1280, 390]) {
     test.describe(`${width} px, ${colorScheme}`, () => {
       test.use({ viewport: { width, height: 800 }, colorScheme });
 
-      test('the header has one height on every page, loaded or navigated to', async ({
-        page,
-      }) => {
+      test('the header has one height on every page, loaded or navigated to', async ({ page }) => {
         const heights: Record<string, number> = {};
         for (const path of PAGES) {
           await page.goto(path);
