@@ -4,9 +4,11 @@
 // HTML a server sends, as a crawler reads it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import sharp from 'sharp';
+import { addEditor } from '../../src/lib/editors/accounts';
 import { processImage } from '../../src/lib/media/images';
 import { createMediaStore } from '../../src/lib/media/media';
 import { cardKey } from '../../src/lib/social-card/card-address';
+import { formWithButton, signInWithForm, submitForm } from '../forms';
 import { type RunningFolio, startFolio, withStore } from '../harness';
 
 const SITE_URL = 'https://folio.example';
@@ -264,5 +266,68 @@ describe('the site’s language and accent colour', () => {
     expect(reset).toContain('<html lang="en"');
     expect(metaOf(reset).has('og:locale')).toBe(false);
     expect(metaOf(reset).get('og:image')).toBe(before);
+  });
+});
+
+describe('the settings form', () => {
+  test('refuses a bad colour or language with 422 and its reason, keeping what was typed', async () => {
+    await addEditor(await folio.database(), EDITOR, 'a long enough passphrase');
+    const { cookie } = await signInWithForm(folio.url, EDITOR, 'a long enough passphrase');
+    const before = await withStore(folio, (store) => store.getSiteSettings());
+    const post = async (set: Record<string, string>) => {
+      const screen = await fetch(`${folio.url}/preview?settings`, { headers: { cookie } });
+      const form = await formWithButton(await screen.text(), 'Save settings');
+      return submitForm(`${folio.url}/preview?settings`, form, { cookie, set });
+    };
+    try {
+      const colour = await post({ accent: '#12345g', tagline: 'Typed tagline' });
+      expect(colour.status).toBe(422);
+      const colourAnswer = await colour.text();
+      expect(colourAnswer).toContain('Give the accent colour as # and six hexadecimal digits');
+      expect(colourAnswer).toContain('#12345g');
+      expect(colourAnswer).toContain('Typed tagline');
+
+      const language = await post({ language: 'english please', footer: 'Typed footer' });
+      expect(language.status).toBe(422);
+      const languageAnswer = await language.text();
+      expect(languageAnswer).toContain('Use a language tag such as en, en-GB or pt-BR.');
+      expect(languageAnswer).toContain('english please');
+      expect(languageAnswer).toContain('Typed footer');
+
+      const unknownImage = await post({ social_image: `/media/${'a'.repeat(32)}` });
+      expect(unknownImage.status).toBe(422);
+      expect(await unknownImage.text()).toContain('not in the media library');
+      // Nothing was saved by any of them.
+      expect(await withStore(folio, (store) => store.getSiteSettings())).toEqual(before);
+
+      // A default social image from the library stands for pages without one of their own.
+      const png = await sharp({
+        create: { width: 1200, height: 700, channels: 3, background: '#aa6633' },
+      })
+        .jpeg()
+        .toBuffer();
+      const item = await createMediaStore(await folio.database()).add(
+        await processImage(new Uint8Array(png)),
+        { alt: 'The site in brown', filename: 'brown.jpg', editor: EDITOR },
+      );
+      const saved = await post({
+        language: 'pt-br',
+        accent: '#AA0000',
+        social_image: `/media/${item.hash}`,
+      });
+      expect(saved.status).toBe(303);
+      expect(await withStore(folio, (store) => store.getSiteSettings())).toMatchObject({
+        language: 'pt-BR',
+        accent: '#aa0000',
+        socialImage: item.hash,
+      });
+      const meta = metaOf(await html('/contact'));
+      expect(meta.get('og:image')).toBe(`${SITE_URL}/media/${item.hash}/original.jpg`);
+      expect(meta.get('og:image:width')).toBe('1200');
+      expect(meta.get('og:image:alt')).toBe('The site in brown');
+      expect(meta.get('og:locale')).toBe('pt_BR');
+    } finally {
+      await withStore(folio, (store) => store.saveSiteSettings(before));
+    }
   });
 });

@@ -1,8 +1,11 @@
 'use server';
-// Owns the site settings action (site-settings-form.tsx): title, tagline, footer, and which
-// published pages the header links to, in what order.
+// Owns the site settings action (site-settings-form.tsx): title, tagline, footer, language,
+// accent colour, default social image, and which published pages the header links to, in what
+// order.
 import { unstable_redirect as redirect } from 'waku/router/server';
 import { contentStore, isContentError, settingsVersion } from '../../content/content';
+import { DEFAULT_ACCENT, DEFAULT_LANGUAGE } from '../../content/settings';
+import { mediaHashOf } from '../../media/media-refs';
 import type { KeptText } from '../../observability/fallback-page';
 import { editorForm, readForm, refuseForm } from '../action';
 import { type SettingsFormState, siteSettingsSchema } from '../forms';
@@ -12,6 +15,7 @@ export const saveSiteSettings = editorForm({
   read: (input) => {
     const form = readForm(siteSettingsSchema, input);
     const { title, tagline, footer, navigation, settings_version: version } = form;
+    const { language, accent, social_image: socialImage } = form;
     const typedPosition = (id: string) => {
       const value = form[`position-${id}`];
       return typeof value === 'string' ? value.slice(0, 10) : '';
@@ -25,6 +29,9 @@ export const saveSiteSettings = editorForm({
         tagline,
         footer,
         navigation,
+        language,
+        accent,
+        socialImage,
         mode,
         positions: Object.fromEntries(navigation.map((id) => [id, typedPosition(id)])),
       },
@@ -62,6 +69,9 @@ export const saveSiteSettings = editorForm({
       { name: 'title', value: values.title },
       { name: 'tagline', value: values.tagline },
       { name: 'footer', value: values.footer },
+      { name: 'language', value: values.language ?? '' },
+      { name: 'accent colour', value: values.accent ?? '' },
+      { name: 'social image', value: values.socialImage ?? '' },
     ].filter(({ value }) => value.trim() !== '');
     let navigation = "None: the site's name links to the home page.";
     if (mode !== 'all') {
@@ -127,6 +137,16 @@ export const saveSiteSettings = editorForm({
       }
     }
     const store = contentStore();
+    // The image as the library shows its address (`/media/<hash>`) or its bare hash; empty
+    // for the generated card. Anything else is refused by the store's schema, in its words.
+    const typedImage = values.socialImage?.trim();
+    let socialImage: string | null | undefined = typedImage;
+    if (typedImage === '') socialImage = null;
+    else if (typedImage !== undefined)
+      socialImage = mediaHashOf(typedImage.replace(/^https?:\/\/[^/]+/, '')) ?? typedImage;
+    // An emptied field means the default.
+    const language = values.language?.trim() === '' ? DEFAULT_LANGUAGE : values.language;
+    const accent = values.accent?.trim() === '' ? DEFAULT_ACCENT : values.accent;
     try {
       await store.saveSiteSettings(
         {
@@ -134,6 +154,9 @@ export const saveSiteSettings = editorForm({
           tagline: values.tagline,
           footer: values.footer,
           navigation: mode === 'all' ? null : [...new Set(ordered)],
+          language,
+          accent,
+          socialImage,
         },
         { version },
       );
