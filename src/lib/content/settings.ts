@@ -135,8 +135,10 @@ export const siteSettingsSchema = z.object({
   language: z
     .string()
     .trim()
-    .max(35, 'Use a language tag such as en, en-GB or pt-BR.')
-    .regex(LANGUAGE_TAG, 'Use a language tag such as en, en-GB or pt-BR.')
+    .refine(
+      (tag) => tag.length <= 35 && LANGUAGE_TAG.test(tag),
+      'Use a language tag such as en, en-GB or pt-BR.',
+    )
     .transform(canonicalLanguage)
     .optional(),
   accent: z
