@@ -137,7 +137,13 @@ describe('a page with no image of its own', () => {
     expect(drafts.headers.get('cache-control')).toBe('no-store');
     expect((await fetch(`${folio.url}/media/${guessed}/card-999999.png`)).status).toBe(404);
     expect((await fetch(`${folio.url}/media/${'0'.repeat(32)}/card-1.png`)).status).toBe(404);
-    expect((await fetch(`${folio.url}/media/${'0'.repeat(32)}/card-0.png`)).status).toBe(404);
+    for (const name of [
+      'card-0.png',
+      'card-9999999999999999.png',
+      'card-2147483648.png',
+      'card-1.PNG',
+    ])
+      expect((await fetch(`${folio.url}/media/${'0'.repeat(32)}/${name}`)).status).toBe(404);
   });
 
   test('a long title, emoji, right-to-left and CJK text still make a card', async () => {

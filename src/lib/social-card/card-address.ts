@@ -10,8 +10,12 @@ import { createHash } from 'node:crypto';
 /** Raise when the drawing changes, so every card's address changes with it. */
 const CARD_DESIGN = 1;
 
-/** The file name of a card under its key: `card-<page id>.png`. */
-export const CARD_NAME = /^card-([1-9]\d{0,15})\.png$/;
+/**
+ * The file name of a card under its key: `card-<page id>.png`. Nine digits at most: every id
+ * fits a 32-bit integer, so no id asked for can be out of the column's range (PostgreSQL would
+ * refuse the query rather than find nothing).
+ */
+export const CARD_NAME = /^card-([1-9]\d{0,8})\.png$/;
 
 export type CardSource = {
   pageId: number;
