@@ -21,9 +21,9 @@ export default async function Root({ children }: { children: ReactNode }) {
   const monitoring = browserMonitoringConfig();
   // The site's language and accent (Site settings). Without the database the document still
   // renders (its error page says why), in the defaults.
-  const { language, accent } = await contentStore()
+  const { language, accent, favicon } = await contentStore()
     .getSiteSettings()
-    .catch(() => ({ language: DEFAULT_LANGUAGE, accent: DEFAULT_ACCENT }));
+    .catch(() => ({ language: DEFAULT_LANGUAGE, accent: DEFAULT_ACCENT, favicon: null }));
   // React puts one <link rel="preload"> in <head> for it (an element here would be two).
   preload(serifFont, { as: 'font', type: 'font/woff2', crossOrigin: '' });
   return (
@@ -39,7 +39,12 @@ export default async function Root({ children }: { children: ReactNode }) {
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own stylesheet, inlined at build time */}
         <style dangerouslySetInnerHTML={{ __html: styles }} />
         {accent === DEFAULT_ACCENT ? null : <style>{accentStyle(accent)}</style>}
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {favicon ? (
+          // `/media/<hash>` leads to the image in its own format (media-serving.ts).
+          <link rel="icon" href={`/media/${favicon}`} />
+        ) : (
+          <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        )}
       </head>
       <body>
         <StaleActionNotice />

@@ -300,9 +300,11 @@ describe('the settings form', () => {
       expect(languageAnswer).toContain('english please');
       expect(languageAnswer).toContain('Typed footer');
 
-      const unknownImage = await post({ social_image: `/media/${'a'.repeat(32)}` });
-      expect(unknownImage.status).toBe(422);
-      expect(await unknownImage.text()).toContain('not in the media library');
+      for (const field of ['social_image', 'favicon']) {
+        const unknownImage = await post({ [field]: `/media/${'a'.repeat(32)}` });
+        expect(unknownImage.status).toBe(422);
+        expect(await unknownImage.text()).toContain('not in the media library');
+      }
       // Nothing was saved by any of them.
       expect(await withStore(folio, (store) => store.getSiteSettings())).toEqual(before);
 
@@ -320,14 +322,19 @@ describe('the settings form', () => {
         language: 'pt-br',
         accent: '#AA0000',
         social_image: `/media/${item.hash}`,
+        favicon: `${SITE_URL}/media/${item.hash}/original.jpg`,
       });
       expect(saved.status).toBe(303);
       expect(await withStore(folio, (store) => store.getSiteSettings())).toMatchObject({
         language: 'pt-BR',
         accent: '#aa0000',
         socialImage: item.hash,
+        favicon: item.hash,
       });
-      const meta = metaOf(await html('/contact'));
+      const contact = await html('/contact');
+      expect(contact).toContain(`<link rel="icon" href="/media/${item.hash}"/>`);
+      expect(contact).not.toContain('/favicon.svg');
+      const meta = metaOf(contact);
       expect(meta.get('og:image')).toBe(`${SITE_URL}/media/${item.hash}/original.jpg`);
       expect(meta.get('og:image:width')).toBe('1200');
       expect(meta.get('og:image:alt')).toBe('The site in brown');

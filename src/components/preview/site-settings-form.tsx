@@ -152,6 +152,21 @@ export function SiteSettingsForm({
           is shared; leave empty to draw a card from the page's title.
         </span>
       </label>
+      <label>
+        Tab icon
+        <input
+          name="favicon"
+          defaultValue={values?.favicon ?? (settings.favicon ? `/media/${settings.favicon}` : '')}
+          maxLength={200}
+          spellCheck={false}
+          autoCapitalize="off"
+          placeholder="/media/…"
+        />
+        <span className="hint">
+          A small square image's address from the media library, shown in browsers' tabs and
+          bookmarks; leave empty for Folio's own.
+        </span>
+      </label>
       <fieldset>
         <legend>Header navigation</legend>
         <label className="inline-choice">

@@ -119,7 +119,13 @@ describe('each change writes one event in its transaction', () => {
         pageId: null,
         slug: null,
         // The whole settings as saved: what the save left out keeps its (default) value.
-        payload: { ...settings, language: 'en', accent: '#1f5fbf', socialImage: null },
+        payload: {
+          ...settings,
+          language: 'en',
+          accent: '#1f5fbf',
+          socialImage: null,
+          favicon: null,
+        },
         editor: 'ed',
       },
     ]);

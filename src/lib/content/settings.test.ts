@@ -84,7 +84,13 @@ describe('site settings: language, accent colour, social image', () => {
     expect(
       await refusal(() => store.saveSiteSettings({ ...settings, socialImage: '../etc/passwd' })),
     ).toBe('Choose the social image from the media library.');
-    expect((await store.getSiteSettings()).socialImage).toBeNull();
+    expect(
+      await refusal(() => store.saveSiteSettings({ ...settings, favicon: 'e'.repeat(32) })),
+    ).toBe('That image is not in the media library (any more): choose another.');
+    expect(
+      await refusal(() => store.saveSiteSettings({ ...settings, favicon: 'favicon.ico' })),
+    ).toBe('Choose the icon from the media library.');
+    expect(await store.getSiteSettings()).toMatchObject({ socialImage: null, favicon: null });
   });
 
   test('a save that leaves them out keeps them; defaults are not stored', async () => {

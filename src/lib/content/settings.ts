@@ -1,5 +1,5 @@
 // Owns the site's own settings (title, tagline, footer, header navigation, language, accent
-// colour, default social image): their schema,
+// colour, default social image, tab icon): their schema,
 // reading them with defaults, and saving them in one transaction that visitors see on their
 // next request, like a publish. A save names the version of the settings its form was made
 // from (a hash of the stored values, so no row has to be kept in step): a form opened before
@@ -91,9 +91,11 @@ export async function headerNavigationIn(q: Query): Promise<readonly number[] | 
  * hold the same version, and a save that changes nothing leaves it as it was.
  */
 export function settingsVersion(settings: SiteSettings): string {
-  const { title, tagline, footer, navigation, language, accent, socialImage } = settings;
+  const { title, tagline, footer, navigation, language, accent, socialImage, favicon } = settings;
   return createHash('sha256')
-    .update(JSON.stringify([title, tagline, footer, navigation, language, accent, socialImage]))
+    .update(
+      JSON.stringify([title, tagline, footer, navigation, language, accent, socialImage, favicon]),
+    )
     .digest('hex')
     .slice(0, 32);
 }
@@ -109,6 +111,7 @@ function settingsOf(rows: readonly { key: string; value: string }[]): SiteSettin
     language: value('site_language') ?? DEFAULT_LANGUAGE,
     accent: value('site_accent') ?? DEFAULT_ACCENT,
     socialImage: value('site_social_image') ?? null,
+    favicon: value('site_favicon') ?? null,
   };
 }
 
@@ -152,13 +155,18 @@ export const siteSettingsSchema = z.object({
     .regex(MEDIA_HASH, 'Choose the social image from the media library.')
     .nullable()
     .optional(),
+  favicon: z
+    .string()
+    .regex(MEDIA_HASH, 'Choose the icon from the media library.')
+    .nullable()
+    .optional(),
 });
 
 const storedSettings = (q: Query) =>
   q<{ key: string; value: string }>`
     SELECT key, value FROM settings
     WHERE key IN ('site_title', 'site_tagline', 'site_footer', 'site_navigation',
-                  'site_language', 'site_accent', 'site_social_image')`;
+                  'site_language', 'site_accent', 'site_social_image', 'site_favicon')`;
 
 /** The settings as stored, through any query (the social card's check reads them so). */
 export async function siteSettingsIn(q: Query): Promise<SiteSettings> {
@@ -203,9 +211,14 @@ export function siteSettings({ read, write, now }: StoreContext) {
           accent: parsed.data.accent ?? current.accent,
           socialImage:
             parsed.data.socialImage === undefined ? current.socialImage : parsed.data.socialImage,
+          favicon: parsed.data.favicon === undefined ? current.favicon : parsed.data.favicon,
         };
-        if (next.socialImage !== null && next.socialImage !== current.socialImage) {
-          const [image] = await q`SELECT id FROM media WHERE hash = ${next.socialImage}`;
+        for (const [chosen, was] of [
+          [next.socialImage, current.socialImage],
+          [next.favicon, current.favicon],
+        ]) {
+          if (chosen === null || chosen === was) continue;
+          const [image] = await q`SELECT id FROM media WHERE hash = ${chosen}`;
           if (!image)
             throw new ContentError(
               'invalid',
@@ -222,6 +235,7 @@ export function siteSettings({ read, write, now }: StoreContext) {
           ['site_language', next.language === DEFAULT_LANGUAGE ? null : next.language],
           ['site_accent', next.accent === DEFAULT_ACCENT ? null : next.accent],
           ['site_social_image', next.socialImage],
+          ['site_favicon', next.favicon],
         ];
         for (const [key, value] of entries) {
           if (value === null) await q`DELETE FROM settings WHERE key = ${key}`;

@@ -213,6 +213,7 @@ export type SettingsFormState = {
     language?: string;
     accent?: string;
     socialImage?: string;
+    favicon?: string;
     /** The header's choice as sent ('all' or 'chosen'), and each chosen page's position. */
     mode?: string;
     positions?: Record<string, string>;
@@ -393,6 +394,7 @@ export const siteSettingsSchema = z
     language: optionalFieldUpTo(100),
     accent: optionalFieldUpTo(100),
     social_image: optionalFieldUpTo(200),
+    favicon: optionalFieldUpTo(200),
     'navigation-mode': field,
     /** settingsVersion of the settings the form was made from (a stale form is refused). */
     settings_version: field,

@@ -10,12 +10,24 @@ import type { KeptText } from '../../observability/fallback-page';
 import { editorForm, readForm, refuseForm } from '../action';
 import { type SettingsFormState, siteSettingsSchema } from '../forms';
 
+/**
+ * A library image as typed: its address as the library shows it (`/media/<hash>`, on this
+ * site or absolute) or its bare hash; empty is none (null), absent keeps what is stored
+ * (undefined). Anything else goes on as typed, for the store's schema to refuse in its words.
+ */
+function libraryImageOf(typed: string | undefined): string | null | undefined {
+  const value = typed?.trim();
+  if (value === undefined) return undefined;
+  if (value === '') return null;
+  return mediaHashOf(value.replace(/^https?:\/\/[^/]+/, '')) ?? value;
+}
+
 /** The site's settings form (title, tagline, footer, header navigation). */
 export const saveSiteSettings = editorForm({
   read: (input) => {
     const form = readForm(siteSettingsSchema, input);
     const { title, tagline, footer, navigation, settings_version: version } = form;
-    const { language, accent, social_image: socialImage } = form;
+    const { language, accent, social_image: socialImage, favicon } = form;
     const typedPosition = (id: string) => {
       const value = form[`position-${id}`];
       return typeof value === 'string' ? value.slice(0, 10) : '';
@@ -32,6 +44,7 @@ export const saveSiteSettings = editorForm({
         language,
         accent,
         socialImage,
+        favicon,
         mode,
         positions: Object.fromEntries(navigation.map((id) => [id, typedPosition(id)])),
       },
@@ -72,6 +85,7 @@ export const saveSiteSettings = editorForm({
       { name: 'language', value: values.language ?? '' },
       { name: 'accent colour', value: values.accent ?? '' },
       { name: 'social image', value: values.socialImage ?? '' },
+      { name: 'tab icon', value: values.favicon ?? '' },
     ].filter(({ value }) => value.trim() !== '');
     let navigation = "None: the site's name links to the home page.";
     if (mode !== 'all') {
@@ -139,11 +153,8 @@ export const saveSiteSettings = editorForm({
     const store = contentStore();
     // The image as the library shows its address (`/media/<hash>`) or its bare hash; empty
     // for the generated card. Anything else is refused by the store's schema, in its words.
-    const typedImage = values.socialImage?.trim();
-    let socialImage: string | null | undefined = typedImage;
-    if (typedImage === '') socialImage = null;
-    else if (typedImage !== undefined)
-      socialImage = mediaHashOf(typedImage.replace(/^https?:\/\/[^/]+/, '')) ?? typedImage;
+    const socialImage = libraryImageOf(values.socialImage);
+    const favicon = libraryImageOf(values.favicon);
     // An emptied field means the default.
     const language = values.language?.trim() === '' ? DEFAULT_LANGUAGE : values.language;
     const accent = values.accent?.trim() === '' ? DEFAULT_ACCENT : values.accent;
@@ -157,6 +168,7 @@ export const saveSiteSettings = editorForm({
           language,
           accent,
           socialImage,
+          favicon,
         },
         { version },
       );
