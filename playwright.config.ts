@@ -23,6 +23,7 @@ const ONCE_IN: Record<'sqlite' | 'postgres', string[]> = {
     'markdown-editor.spec.ts',
     'dashboard.spec.ts',
     'preview-site.spec.ts',
+    'header.spec.ts',
   ],
   postgres: ['navigation.spec.ts', 'accessibility.spec.ts', 'phone-editor.spec.ts'],
 };

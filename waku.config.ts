@@ -54,6 +54,9 @@ export default defineConfig({
         optimizeDeps: { include: ['@sentry/react'] },
       },
       rsc: {
+        // The social card's rasteriser is a native addon (docs/decisions/0034): loaded from
+        // node_modules at run time, as a bundler cannot inline a `.node` file.
+        resolve: { external: ['@resvg/resvg-js'] },
         build: {
           rolldownOptions: {
             input: {

@@ -18,6 +18,7 @@ import { mediaStore } from './lib/media/media';
 import { startServerMonitoring } from './lib/observability/sentry-server';
 import { getEnv } from './lib/runtime/env';
 import { processSingleton } from './lib/runtime/process-singleton';
+import { socialCards } from './lib/social-card/card-store';
 import { DEVELOPMENT } from './lib/waku/development';
 
 const pageModules = Object.fromEntries(
@@ -71,7 +72,7 @@ export const frontDoor = createFrontDoor({
   renderCache,
   siteUrl: env.SITE_URL,
   trustedProxyHops: env.TRUST_PROXY,
-  media: createMediaResponder(mediaStore),
+  media: createMediaResponder(mediaStore, socialCards),
 });
 
 export default { ...entry, fetch: frontDoor.fetch };

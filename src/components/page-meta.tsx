@@ -1,4 +1,15 @@
+import type { PageView, SiteSettings } from '../lib/content/content';
+import { ogLocaleOf } from '../lib/content/settings';
 import { publicPageUrl } from '../lib/http/site-url';
+import { mediaStore } from '../lib/media/media';
+import { cardPath } from '../lib/social-card/card-address';
+import {
+  cardImage,
+  firstImageIn,
+  libraryImage,
+  type ShareImage,
+} from '../lib/social-card/share-image';
+import { JsonLd } from './json-ld';
 
 type Props = {
   title: string;
@@ -8,14 +19,30 @@ type Props = {
    * name the site by it, never by "Folio" unless the owner chose that (issue 27). */
   siteTitle: string;
   noindex?: boolean;
+  /** A published page (never a draft: this is what visitors and crawlers read) and the
+   * settings: its share image, locale and structured data. */
+  page?: PageView;
+  settings?: SiteSettings;
 };
 
 // Title, description, canonical URL and Open Graph tags; React 19 hoists them into <head>.
 // og:url only with SITE_URL: it must be absolute, and a cached page may not name the host of
-// whoever asked first (docs/decisions/0012).
-export function PageMeta({ title, description, path, siteTitle, noindex = false }: Props) {
+// whoever asked first (docs/decisions/0012). The share image follows the same rule: absolute
+// with SITE_URL, else its path (docs/decisions/0034).
+export async function PageMeta({
+  title,
+  description,
+  path,
+  siteTitle,
+  noindex = false,
+  page,
+  settings,
+}: Props) {
   const url = publicPageUrl(path);
   const fullTitle = `${title} · ${siteTitle}`;
+  const image = page && settings ? await shareImageOf(page, settings) : null;
+  const imageUrl = image ? publicPageUrl(image.path).href : null;
+  const locale = settings ? ogLocaleOf(settings.language) : null;
   return (
     <>
       <title>{fullTitle}</title>
@@ -26,8 +53,109 @@ export function PageMeta({ title, description, path, siteTitle, noindex = false 
       <meta property="og:title" content={title} />
       <meta property="og:description" content={description} />
       {url.absolute ? <meta property="og:url" content={url.href} /> : null}
-      <meta name="twitter:card" content="summary" />
+      {locale ? <meta property="og:locale" content={locale} /> : null}
+      {image && imageUrl ? (
+        <>
+          <meta property="og:image" content={imageUrl} />
+          <meta property="og:image:width" content={String(image.width)} />
+          <meta property="og:image:height" content={String(image.height)} />
+          <meta property="og:image:alt" content={image.alt} />
+        </>
+      ) : null}
+      <meta name="twitter:card" content={image ? 'summary_large_image' : 'summary'} />
       {noindex ? <meta name="robots" content="noindex" /> : null}
+      {page && settings ? (
+        <StructuredData
+          page={page}
+          settings={settings}
+          path={path}
+          imageUrl={imageUrl}
+          description={description}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * The page's first image; else the site's default social image, if the library still has it;
+ * else the card drawn from the published revision's title (card-address.ts).
+ */
+async function shareImageOf(page: PageView, settings: SiteSettings): Promise<ShareImage> {
+  const first = firstImageIn(page.bodyHtml);
+  if (first) return first;
+  if (settings.socialImage) {
+    const item = (await mediaStore().byHashes([settings.socialImage])).get(settings.socialImage);
+    const image = item ? libraryImage(item) : null;
+    if (image) return image;
+  }
+  const card = cardPath({
+    pageId: page.id,
+    publishedAt: page.publishedAt ?? page.updatedAt,
+    title: page.title,
+    siteTitle: settings.title,
+    accent: settings.accent,
+  });
+  return cardImage(card, page.title);
+}
+
+/** schema.org: the home page is the WebSite (with its search); any other page an Article. */
+function StructuredData({
+  page,
+  settings,
+  path,
+  imageUrl,
+  description,
+}: {
+  page: PageView;
+  settings: SiteSettings;
+  path: string;
+  imageUrl: string | null;
+  description: string;
+}) {
+  const home = publicPageUrl('/').href;
+  if (path === '/')
+    return (
+      <JsonLd
+        data={{
+          '@type': 'WebSite',
+          name: settings.title,
+          url: home,
+          inLanguage: settings.language,
+          potentialAction: {
+            '@type': 'SearchAction',
+            target: publicPageUrl('/?q={search_term_string}').href,
+            'query-input': 'required name=search_term_string',
+          },
+        }}
+      />
+    );
+  const url = publicPageUrl(path).href;
+  return (
+    <>
+      <JsonLd
+        data={{
+          '@type': 'Article',
+          headline: page.title,
+          description,
+          url,
+          mainEntityOfPage: url,
+          inLanguage: settings.language,
+          datePublished: page.firstPublishedAt ?? page.publishedAt,
+          dateModified: page.publishedAt,
+          ...(imageUrl ? { image: imageUrl } : {}),
+          publisher: { '@type': 'Organization', name: settings.title, url: home },
+        }}
+      />
+      <JsonLd
+        data={{
+          '@type': 'BreadcrumbList',
+          itemListElement: [
+            { '@type': 'ListItem', position: 1, name: settings.title, item: home },
+            { '@type': 'ListItem', position: 2, name: page.title, item: url },
+          ],
+        }}
+      />
     </>
   );
 }

@@ -72,3 +72,12 @@ export function SiteFooter({ settings }: { settings: SiteSettings }) {
     </footer>
   );
 }
+
+/**
+ * The site's accent colour (Site settings) as site.css's `--accent`: as chosen on the light
+ * background; on the dark one mixed with white, so a dark blue stays readable as a link there.
+ * The colour is validated as #rrggbb (settings.ts) before it is stored.
+ */
+export function accentStyle(accent: string): string {
+  return `:root{--accent:${accent}}@media (prefers-color-scheme: dark){:root{--accent:color-mix(in oklab,${accent} 45%,#fff)}}`;
+}

@@ -43,7 +43,12 @@ function pageMarkup(html: string): string {
   // One site header and one footer: a second would be left out of what is compared.
   expect(html.indexOf('<header class="site-header">', start + 1)).toBe(-1);
   expect(html.indexOf(endTag, end + 1)).toBe(-1);
-  return html.slice(start, end + endTag.length);
+  // A public page's structured data (JSON-LD, docs/decisions/0034) is for crawlers, not what
+  // a reader sees, and is of the published page only; React cannot hoist it into <head>, so it
+  // sits at the top of the column and is left out here.
+  return html
+    .slice(start, end + endTag.length)
+    .replace(/<script type="application\/ld\+json">[^<]*<\/script>/g, '');
 }
 
 /** The inverse of rewriteLinksForPreview (routes.ts): a preview's links as the public page's. */

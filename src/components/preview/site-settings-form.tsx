@@ -7,7 +7,10 @@ import type { SettingsFormState } from '../../lib/editor/forms';
 
 type Choice = NavigationLink & { id: number };
 
-/** The site's name, tagline, footer and header navigation (which pages, in what order). */
+/**
+ * The site's name, tagline, footer, language, accent colour, default social image and header
+ * navigation (which pages, in what order).
+ */
 export function SiteSettingsForm({
   settings,
   version,
@@ -102,6 +105,67 @@ export function SiteSettingsForm({
           defaultValue={values?.footer ?? settings.footer}
           maxLength={FOOTER_MAX}
         />
+      </label>
+      <label>
+        Language
+        <input
+          name="language"
+          defaultValue={values?.language ?? settings.language}
+          maxLength={35}
+          spellCheck={false}
+          autoCapitalize="off"
+        />
+        <span className="hint">
+          A language tag such as en, en-GB, fr or pt-BR: for browsers, screen readers and share
+          cards.
+        </span>
+      </label>
+      <label>
+        Accent colour
+        <input
+          name="accent"
+          defaultValue={values?.accent ?? settings.accent}
+          maxLength={7}
+          pattern="#[0-9a-fA-F]{6}"
+          spellCheck={false}
+          autoCapitalize="off"
+        />
+        <span className="hint">
+          # and six hexadecimal digits, such as #1f5fbf: links, and the card drawn for a shared
+          page.
+        </span>
+      </label>
+      <label>
+        Default social image
+        <input
+          name="social_image"
+          defaultValue={
+            values?.socialImage ?? (settings.socialImage ? `/media/${settings.socialImage}` : '')
+          }
+          maxLength={200}
+          spellCheck={false}
+          autoCapitalize="off"
+          placeholder="/media/…"
+        />
+        <span className="hint">
+          An image's address from the media library, shown where a page without an image of its own
+          is shared; leave empty to draw a card from the page's title.
+        </span>
+      </label>
+      <label>
+        Tab icon
+        <input
+          name="favicon"
+          defaultValue={values?.favicon ?? (settings.favicon ? `/media/${settings.favicon}` : '')}
+          maxLength={200}
+          spellCheck={false}
+          autoCapitalize="off"
+          placeholder="/media/…"
+        />
+        <span className="hint">
+          A small square image's address from the media library, shown in browsers' tabs and
+          bookmarks; leave empty for Folio's own.
+        </span>
       </label>
       <fieldset>
         <legend>Header navigation</legend>

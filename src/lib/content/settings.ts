@@ -1,4 +1,5 @@
-// Owns the site's own settings (title, tagline, footer, header navigation): their schema,
+// Owns the site's own settings (title, tagline, footer, header navigation, language, accent
+// colour, default social image, tab icon): their schema,
 // reading them with defaults, and saving them in one transaction that visitors see on their
 // next request, like a publish. A save names the version of the settings its form was made
 // from (a hash of the stored values, so no row has to be kept in step): a form opened before
@@ -12,7 +13,41 @@ import { ContentError } from './errors';
 import { recordEvent } from './events';
 import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from './field-limits';
 import type { StoreContext } from './store-context';
-import type { SiteSettings } from './types';
+import type { SiteSettings, SiteSettingsInput } from './types';
+
+/** What a site that never chose says (issue 27). */
+export const DEFAULT_LANGUAGE = 'en';
+export const DEFAULT_ACCENT = '#1f5fbf';
+
+/**
+ * A BCP 47 language tag as browsers and Open Graph read it: a language (2–3 letters), then
+ * optional script, region and variant subtags (`en`, `en-GB`, `pt-BR`, `zh-Hant-TW`,
+ * `de-CH-1996`). Private-use and grandfathered tags are refused: nothing reads them.
+ */
+const LANGUAGE_TAG = /^[a-z]{2,3}(-[a-z]{4})?(-([a-z]{2}|\d{3}))?(-([a-z\d]{5,8}|\d[a-z\d]{3}))*$/i;
+const ACCENT = /^#[0-9a-f]{6}$/i;
+const MEDIA_HASH = /^[0-9a-f]{32}$/;
+
+/** `en-gb` → `en-GB`, `zh-hant-tw` → `zh-Hant-TW`: the case BCP 47 recommends. */
+function canonicalLanguage(tag: string): string {
+  return tag
+    .split('-')
+    .map((part, index) => {
+      if (index === 0) return part.toLowerCase();
+      if (part.length === 4 && /^[a-z]+$/i.test(part))
+        return part[0]?.toUpperCase() + part.slice(1).toLowerCase();
+      if (part.length === 2) return part.toUpperCase();
+      return part.toLowerCase();
+    })
+    .join('-');
+}
+
+/** `en-GB` → `en_GB`, `en` → null: og:locale names a language with its territory only. */
+export function ogLocaleOf(language: string): string | null {
+  const [lang, ...rest] = language.split('-');
+  const region = rest.find((part) => /^[A-Z]{2}$/.test(part));
+  return region ? `${lang}_${region}` : null;
+}
 
 /**
  * The most pages the header links to: the form refuses more, and a public render reads at
@@ -56,9 +91,11 @@ export async function headerNavigationIn(q: Query): Promise<readonly number[] | 
  * hold the same version, and a save that changes nothing leaves it as it was.
  */
 export function settingsVersion(settings: SiteSettings): string {
-  const { title, tagline, footer, navigation } = settings;
+  const { title, tagline, footer, navigation, language, accent, socialImage, favicon } = settings;
   return createHash('sha256')
-    .update(JSON.stringify([title, tagline, footer, navigation]))
+    .update(
+      JSON.stringify([title, tagline, footer, navigation, language, accent, socialImage, favicon]),
+    )
     .digest('hex')
     .slice(0, 32);
 }
@@ -71,6 +108,10 @@ function settingsOf(rows: readonly { key: string; value: string }[]): SiteSettin
     tagline: value('site_tagline') ?? '',
     footer: value('site_footer') ?? '',
     navigation: parseNavigation(value('site_navigation')),
+    language: value('site_language') ?? DEFAULT_LANGUAGE,
+    accent: value('site_accent') ?? DEFAULT_ACCENT,
+    socialImage: value('site_social_image') ?? null,
+    favicon: value('site_favicon') ?? null,
   };
 }
 
@@ -94,16 +135,47 @@ export const siteSettingsSchema = z.object({
     .array(z.number().int().positive())
     .max(NAVIGATION_MAX, 'Twenty links at most.')
     .nullable(),
+  language: z
+    .string()
+    .trim()
+    .refine(
+      (tag) => tag.length <= 35 && LANGUAGE_TAG.test(tag),
+      'Use a language tag such as en, en-GB or pt-BR.',
+    )
+    .transform(canonicalLanguage)
+    .optional(),
+  accent: z
+    .string()
+    .trim()
+    .regex(ACCENT, 'Give the accent colour as # and six hexadecimal digits, such as #1f5fbf.')
+    .transform((colour) => colour.toLowerCase())
+    .optional(),
+  socialImage: z
+    .string()
+    .regex(MEDIA_HASH, 'Choose the social image from the media library.')
+    .nullable()
+    .optional(),
+  favicon: z
+    .string()
+    .regex(MEDIA_HASH, 'Choose the icon from the media library.')
+    .nullable()
+    .optional(),
 });
 
 const storedSettings = (q: Query) =>
   q<{ key: string; value: string }>`
     SELECT key, value FROM settings
-    WHERE key IN ('site_title', 'site_tagline', 'site_footer', 'site_navigation')`;
+    WHERE key IN ('site_title', 'site_tagline', 'site_footer', 'site_navigation',
+                  'site_language', 'site_accent', 'site_social_image', 'site_favicon')`;
+
+/** The settings as stored, through any query (the social card's check reads them so). */
+export async function siteSettingsIn(q: Query): Promise<SiteSettings> {
+  return settingsOf(await storedSettings(q));
+}
 
 export function siteSettings({ read, write, now }: StoreContext) {
   return {
-    /** The site's title, tagline, footer and header navigation. */
+    /** The site's title, tagline, footer, header navigation, language, accent and image. */
     async getSiteSettings(): Promise<SiteSettings> {
       return settingsOf(await read(storedSettings));
     },
@@ -115,7 +187,7 @@ export function siteSettings({ read, write, now }: StoreContext) {
      * (no event, no new content version). Says whether anything changed.
      */
     async saveSiteSettings(
-      settings: SiteSettings,
+      settings: SiteSettingsInput,
       { editor = null, version }: { editor?: string | null; version?: string } = {},
     ): Promise<boolean> {
       const parsed = siteSettingsSchema.safeParse(settings);
@@ -132,15 +204,38 @@ export function siteSettings({ read, write, now }: StoreContext) {
             'conflict',
             'Not saved: the settings were changed since you opened this form.',
           );
-        if (settingsVersion(current) === settingsVersion(parsed.data)) return false;
+        // What the caller left out keeps its stored value.
+        const next: SiteSettings = {
+          ...parsed.data,
+          language: parsed.data.language ?? current.language,
+          accent: parsed.data.accent ?? current.accent,
+          socialImage:
+            parsed.data.socialImage === undefined ? current.socialImage : parsed.data.socialImage,
+          favicon: parsed.data.favicon === undefined ? current.favicon : parsed.data.favicon,
+        };
+        for (const [chosen, was] of [
+          [next.socialImage, current.socialImage],
+          [next.favicon, current.favicon],
+        ]) {
+          if (chosen === null || chosen === was) continue;
+          const [image] = await q`SELECT id FROM media WHERE hash = ${chosen}`;
+          if (!image)
+            throw new ContentError(
+              'invalid',
+              'That image is not in the media library (any more): choose another.',
+            );
+        }
+        if (settingsVersion(current) === settingsVersion(next)) return false;
         const entries: [string, string | null][] = [
-          ['site_title', parsed.data.title],
-          ['site_tagline', parsed.data.tagline],
-          ['site_footer', parsed.data.footer],
-          [
-            'site_navigation',
-            parsed.data.navigation ? JSON.stringify(parsed.data.navigation) : null,
-          ],
+          ['site_title', next.title],
+          ['site_tagline', next.tagline],
+          ['site_footer', next.footer],
+          ['site_navigation', next.navigation ? JSON.stringify(next.navigation) : null],
+          // Defaults are not stored: a site that never chose follows a changed default.
+          ['site_language', next.language === DEFAULT_LANGUAGE ? null : next.language],
+          ['site_accent', next.accent === DEFAULT_ACCENT ? null : next.accent],
+          ['site_social_image', next.socialImage],
+          ['site_favicon', next.favicon],
         ];
         for (const [key, value] of entries) {
           if (value === null) await q`DELETE FROM settings WHERE key = ${key}`;
@@ -150,7 +245,7 @@ export function siteSettings({ read, write, now }: StoreContext) {
         }
         await recordEvent(q, {
           type: 'settings.changed',
-          payload: parsed.data,
+          payload: next,
           editor,
           at: now().toISOString(),
         });

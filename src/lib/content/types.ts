@@ -116,7 +116,25 @@ export type SiteSettings = {
   tagline: string;
   footer: string;
   navigation: readonly number[] | null;
+  /** The site's language, a BCP 47 tag: `<html lang>` and `og:locale` (issue 27). */
+  language: string;
+  /** `#rrggbb`: links and the generated social card. */
+  accent: string;
+  /** A library image's hash: the share image of a page that shows none (null: a card). */
+  socialImage: string | null;
+  /** A library image's hash: the browser's tab icon (null: Folio's own). */
+  favicon: string | null;
 };
+
+/**
+ * Settings as a save takes them: what a caller leaves out (a form or script from before these
+ * fields existed) keeps its stored value.
+ */
+export type SiteSettingsInput = Omit<
+  SiteSettings,
+  'language' | 'accent' | 'socialImage' | 'favicon'
+> &
+  Partial<Pick<SiteSettings, 'language' | 'accent' | 'socialImage' | 'favicon'>>;
 
 export type NavigationLink = { slug: string; title: string };
 

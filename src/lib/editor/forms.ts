@@ -12,6 +12,13 @@ import { isValidSlug, slugFromTitle, validateNewSlug } from '../http/routes';
 /** A text field as posted: anything but text (missing, a file, repeated) reads as ''. */
 const field = z.preprocess((value) => (typeof value === 'string' ? value : ''), z.string());
 
+/** A field a form may lack (undefined then), kept to `max` characters. */
+const optionalFieldUpTo = (max: number) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? value.slice(0, max) : undefined),
+    z.string().optional(),
+  );
+
 /** A text field kept to `max` characters (what a refusal hands back is never a whole upload). */
 const fieldUpTo = (max: number) => field.transform((value) => value.slice(0, max));
 
@@ -202,6 +209,11 @@ export type SettingsFormState = {
     tagline: string;
     footer: string;
     navigation: string[];
+    /** As typed: refused ones come back to be corrected (issue 27). */
+    language?: string;
+    accent?: string;
+    socialImage?: string;
+    favicon?: string;
     /** The header's choice as sent ('all' or 'chosen'), and each chosen page's position. */
     mode?: string;
     positions?: Record<string, string>;
@@ -418,6 +430,11 @@ export const siteSettingsSchema = z
     tagline: field,
     footer: field,
     navigation: repeated,
+    // Absent (a form from before these fields) is undefined: the stored value stays.
+    language: optionalFieldUpTo(100),
+    accent: optionalFieldUpTo(100),
+    social_image: optionalFieldUpTo(200),
+    favicon: optionalFieldUpTo(200),
     'navigation-mode': field,
     /** settingsVersion of the settings the form was made from (a stale form is refused). */
     settings_version: field,

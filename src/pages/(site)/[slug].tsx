@@ -37,6 +37,8 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
         description={page.summary}
         path={`/${page.slug}`}
         siteTitle={settings.title}
+        page={page}
+        settings={settings}
       />
       <Article page={page} dates={datesOf(page)} />
     </>

@@ -27,7 +27,14 @@ export default async function HomePage() {
   }
   return (
     <>
-      <PageMeta title={page.title} description={page.summary} path="/" siteTitle={settings.title} />
+      <PageMeta
+        title={page.title}
+        description={page.summary}
+        path="/"
+        siteTitle={settings.title}
+        page={page}
+        settings={settings}
+      />
       <Article page={page} />
     </>
   );

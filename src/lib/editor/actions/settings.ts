@@ -1,17 +1,33 @@
 'use server';
-// Owns the site settings action (site-settings-form.tsx): title, tagline, footer, and which
-// published pages the header links to, in what order.
+// Owns the site settings action (site-settings-form.tsx): title, tagline, footer, language,
+// accent colour, default social image, and which published pages the header links to, in what
+// order.
 import { unstable_redirect as redirect } from 'waku/router/server';
 import { contentStore, isContentError, settingsVersion } from '../../content/content';
+import { DEFAULT_ACCENT, DEFAULT_LANGUAGE } from '../../content/settings';
+import { mediaHashOf } from '../../media/media-refs';
 import type { KeptText } from '../../observability/fallback-page';
 import { editorForm, readForm, refuseForm } from '../action';
 import { type SettingsFormState, siteSettingsSchema } from '../forms';
+
+/**
+ * A library image as typed: its address as the library shows it (`/media/<hash>`, on this
+ * site or absolute) or its bare hash; empty is none (null), absent keeps what is stored
+ * (undefined). Anything else goes on as typed, for the store's schema to refuse in its words.
+ */
+function libraryImageOf(typed: string | undefined): string | null | undefined {
+  const value = typed?.trim();
+  if (value === undefined) return undefined;
+  if (value === '') return null;
+  return mediaHashOf(value.replace(/^https?:\/\/[^/]+/, '')) ?? value;
+}
 
 /** The site's settings form (title, tagline, footer, header navigation). */
 export const saveSiteSettings = editorForm({
   read: (input) => {
     const form = readForm(siteSettingsSchema, input);
     const { title, tagline, footer, navigation, settings_version: version } = form;
+    const { language, accent, social_image: socialImage, favicon } = form;
     const typedPosition = (id: string) => {
       const value = form[`position-${id}`];
       return typeof value === 'string' ? value.slice(0, 10) : '';
@@ -25,6 +41,10 @@ export const saveSiteSettings = editorForm({
         tagline,
         footer,
         navigation,
+        language,
+        accent,
+        socialImage,
+        favicon,
         mode,
         positions: Object.fromEntries(navigation.map((id) => [id, typedPosition(id)])),
       },
@@ -62,6 +82,10 @@ export const saveSiteSettings = editorForm({
       { name: 'title', value: values.title },
       { name: 'tagline', value: values.tagline },
       { name: 'footer', value: values.footer },
+      { name: 'language', value: values.language ?? '' },
+      { name: 'accent colour', value: values.accent ?? '' },
+      { name: 'social image', value: values.socialImage ?? '' },
+      { name: 'tab icon', value: values.favicon ?? '' },
     ].filter(({ value }) => value.trim() !== '');
     let navigation = "None: the site's name links to the home page.";
     if (mode !== 'all') {
@@ -127,6 +151,13 @@ export const saveSiteSettings = editorForm({
       }
     }
     const store = contentStore();
+    // The image as the library shows its address (`/media/<hash>`) or its bare hash; empty
+    // for the generated card. Anything else is refused by the store's schema, in its words.
+    const socialImage = libraryImageOf(values.socialImage);
+    const favicon = libraryImageOf(values.favicon);
+    // An emptied field means the default.
+    const language = values.language?.trim() === '' ? DEFAULT_LANGUAGE : values.language;
+    const accent = values.accent?.trim() === '' ? DEFAULT_ACCENT : values.accent;
     try {
       await store.saveSiteSettings(
         {
@@ -134,6 +165,10 @@ export const saveSiteSettings = editorForm({
           tagline: values.tagline,
           footer: values.footer,
           navigation: mode === 'all' ? null : [...new Set(ordered)],
+          language,
+          accent,
+          socialImage,
+          favicon,
         },
         { version },
       );
