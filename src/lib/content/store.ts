@@ -6,10 +6,12 @@ import type { Database } from '../data/db';
 import { createEventDispatcher } from './events';
 import { exportReads } from './export-reads';
 import { history } from './history';
+import { postStore } from './posts';
 import { readModel } from './read-model';
 import { schedules } from './schedules';
 import { siteSettings } from './settings';
 import { createStoreContext } from './store-context';
+import { topicStore } from './topics';
 import { writeModel } from './write-model';
 
 /**
@@ -31,6 +33,8 @@ export function createContentStore(
     ...writeModel(context),
     ...schedules(context),
     ...settings,
+    ...postStore(context),
+    ...topicStore(context),
     /** Subscribes to content events in this process (events.ts); returns the unsubscribe. */
     subscribeToEvents: events.subscribe,
     /** One dispatch round (the scheduler runs one at each check); how many were delivered. */

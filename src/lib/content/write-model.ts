@@ -19,6 +19,7 @@ import {
   touch,
   visibleChange,
 } from './page-writes';
+import { syncPublishedPost } from './posts';
 import { pageRowBySlug } from './rows';
 import type { StoreContext } from './store-context';
 import type { Expectation, SaveResult } from './types';
@@ -69,8 +70,10 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
         const at = now().toISOString();
         await q`
           INSERT INTO drafts
-            (page_id, title, summary, body, body_html, media_refs, updated_at, updated_by)
-          SELECT page_id, title, summary, body, body_html, media_refs, ${at}, ${editor}
+            (page_id, title, summary, body, body_html, media_refs, updated_at, updated_by, kind,
+             topics)
+          SELECT page_id, title, summary, body, body_html, media_refs, ${at}, ${editor}, kind,
+            topics
           FROM revisions
           WHERE id = ${page.published_revision_id}
           ON CONFLICT (page_id) DO NOTHING`;
@@ -87,7 +90,8 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
           editor,
           at,
         });
-        await changed(await visibleChange(q, page, [page.slug], true));
+        const listings = await syncPublishedPost(q, page.id);
+        await changed(await visibleChange(q, page, [page.slug, ...listings], true));
       });
     },
 
