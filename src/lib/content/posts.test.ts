@@ -28,8 +28,8 @@ const text = (title: string) => ({ title, summary: `${title} summary`, body: `${
 
 async function post(
   slug: string,
+  topics: string[],
   { publish = true, kind = 'post' }: { publish?: boolean; kind?: PageKind } = {},
-  { publish = true, kind = 'post' as const } = {},
 ) {
   return store.saveDraft(
     { slug, ...text(slug), expectedVersion: null, editor: null, post: { kind, topics } },
