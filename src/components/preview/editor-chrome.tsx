@@ -12,6 +12,7 @@ import {
   MEDIA_LIBRARY,
   PREVIEW_DASHBOARD,
   previewPath,
+  TOPICS_SCREEN,
 } from '../../lib/http/routes';
 import { TimeZoneName } from './local-time';
 
@@ -42,6 +43,9 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                 </li>
                 <li>
                   <a href={MEDIA_LIBRARY}>Media</a>
+                </li>
+                <li>
+                  <a href={TOPICS_SCREEN}>Topics</a>
                 </li>
                 <li>
                   <a href={EDITOR_HELP}>Help</a>

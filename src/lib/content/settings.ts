@@ -56,11 +56,16 @@ export async function headerNavigationIn(q: Query): Promise<readonly number[] | 
  * hold the same version, and a save that changes nothing leaves it as it was.
  */
 export function settingsVersion(settings: SiteSettings): string {
-  const { title, tagline, footer, navigation } = settings;
-  return createHash('sha256')
-    .update(JSON.stringify([title, tagline, footer, navigation]))
-    .digest('hex')
-    .slice(0, 32);
+  const { title, tagline, footer, navigation, homeShows } = settings;
+  return (
+    createHash('sha256')
+      // The home page's choice only when it is not the default: versions made before it stay.
+      .update(
+        JSON.stringify([title, tagline, footer, navigation, ...(homeShows === 'posts' ? [1] : [])]),
+      )
+      .digest('hex')
+      .slice(0, 32)
+  );
 }
 
 /** Stored rows as settings, with the defaults for what was never saved. */
@@ -71,6 +76,7 @@ function settingsOf(rows: readonly { key: string; value: string }[]): SiteSettin
     tagline: value('site_tagline') ?? '',
     footer: value('site_footer') ?? '',
     navigation: parseNavigation(value('site_navigation')),
+    homeShows: value('site_home_shows') === 'posts' ? 'posts' : 'page',
   };
 }
 
@@ -94,12 +100,15 @@ export const siteSettingsSchema = z.object({
     .array(z.number().int().positive())
     .max(NAVIGATION_MAX, 'Twenty links at most.')
     .nullable(),
+  // Left out (a caller that does not know it): kept as it is.
+  homeShows: z.enum(['page', 'posts']).optional(),
 });
 
 const storedSettings = (q: Query) =>
   q<{ key: string; value: string }>`
     SELECT key, value FROM settings
-    WHERE key IN ('site_title', 'site_tagline', 'site_footer', 'site_navigation')`;
+    WHERE key IN ('site_title', 'site_tagline', 'site_footer', 'site_navigation',
+                  'site_home_shows')`;
 
 export function siteSettings({ read, write, now }: StoreContext) {
   return {
@@ -115,7 +124,7 @@ export function siteSettings({ read, write, now }: StoreContext) {
      * (no event, no new content version). Says whether anything changed.
      */
     async saveSiteSettings(
-      settings: SiteSettings,
+      settings: Omit<SiteSettings, 'homeShows'> & Partial<Pick<SiteSettings, 'homeShows'>>,
       { editor = null, version }: { editor?: string | null; version?: string } = {},
     ): Promise<boolean> {
       const parsed = siteSettingsSchema.safeParse(settings);
@@ -132,7 +141,11 @@ export function siteSettings({ read, write, now }: StoreContext) {
             'conflict',
             'Not saved: the settings were changed since you opened this form.',
           );
-        if (settingsVersion(current) === settingsVersion(parsed.data)) return false;
+        const next: SiteSettings = {
+          ...parsed.data,
+          homeShows: parsed.data.homeShows ?? current.homeShows,
+        };
+        if (settingsVersion(current) === settingsVersion(next)) return false;
         const entries: [string, string | null][] = [
           ['site_title', parsed.data.title],
           ['site_tagline', parsed.data.tagline],
@@ -141,6 +154,7 @@ export function siteSettings({ read, write, now }: StoreContext) {
             'site_navigation',
             parsed.data.navigation ? JSON.stringify(parsed.data.navigation) : null,
           ],
+          ['site_home_shows', next.homeShows === 'posts' ? 'posts' : null],
         ];
         for (const [key, value] of entries) {
           if (value === null) await q`DELETE FROM settings WHERE key = ${key}`;

@@ -139,7 +139,11 @@ export type SiteSettings = {
   tagline: string;
   footer: string;
   navigation: readonly number[] | null;
+  /** What `/` shows: the home page's own text, or it as an introduction to the latest posts. */
+  homeShows: HomeShows;
 };
+
+export type HomeShows = 'page' | 'posts';
 
 export type NavigationLink = { slug: string; title: string };
 

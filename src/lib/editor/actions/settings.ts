@@ -11,7 +11,7 @@ import { type SettingsFormState, siteSettingsSchema } from '../forms';
 export const saveSiteSettings = editorForm({
   read: (input) => {
     const form = readForm(siteSettingsSchema, input);
-    const { title, tagline, footer, navigation, settings_version: version } = form;
+    const { title, tagline, footer, navigation, homeShows, settings_version: version } = form;
     const typedPosition = (id: string) => {
       const value = form[`position-${id}`];
       return typeof value === 'string' ? value.slice(0, 10) : '';
@@ -25,6 +25,7 @@ export const saveSiteSettings = editorForm({
         tagline,
         footer,
         navigation,
+        homeShows,
         mode,
         positions: Object.fromEntries(navigation.map((id) => [id, typedPosition(id)])),
       },
@@ -134,6 +135,9 @@ export const saveSiteSettings = editorForm({
           tagline: values.tagline,
           footer: values.footer,
           navigation: mode === 'all' ? null : [...new Set(ordered)],
+          ...(values.homeShows === 'page' || values.homeShows === 'posts'
+            ? { homeShows: values.homeShows }
+            : {}),
         },
         { version },
       );
