@@ -20,8 +20,8 @@ export const LISTING_PAGE_SIZE = 20;
 export const LISTING_PAGES_MAX = 500;
 
 /**
- * Slugs whose pages list `pageId` now (the home page and its topics), or none when it is not a
- * published post. Inside the caller's transaction.
+ * Slugs whose pages list `pageId` now (its topics, and the home page when it lists posts), or
+ * none when it is not a published post. Inside the caller's transaction.
  */
 export async function listingSlugsOf(q: Query, pageId: number): Promise<string[]> {
   const [post] = await q<{ page_id: number }>`
@@ -30,7 +30,12 @@ export async function listingSlugsOf(q: Query, pageId: number): Promise<string[]
   const topics = await q<{ slug: string }>`
     SELECT t.slug FROM published_post_topics pt JOIN topics t ON t.id = pt.topic_id
     WHERE pt.page_id = ${pageId}`;
-  return [HOME_SLUG, ...topics.map((topic) => topic.slug)];
+  // The home page lists posts only when Site settings say so (settings.ts homeShows); a change
+  // of that setting changes everything anyway.
+  const [home] = await q<{ value: string }>`
+    SELECT value FROM settings WHERE key = 'site_home_shows'`;
+  const slugs = topics.map((topic) => topic.slug);
+  return home?.value === 'posts' ? [HOME_SLUG, ...slugs] : slugs;
 }
 
 /**

@@ -11,6 +11,7 @@ import type { PageFields } from './page-fields';
 import {
   dropDraft,
   moveSlug,
+  type PostInput,
   prepareFields,
   publishIn,
   requirePage,
@@ -183,7 +184,7 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
 
     /** Creates or overwrites a page's draft regardless of version (CLI, seed), optionally publishing. */
     async putPage(
-      input: PageFields & { slug: string },
+      input: PageFields & { slug: string; post?: PostInput },
       { publish = false, editor = null }: { publish?: boolean; editor?: string | null } = {},
     ): Promise<void> {
       await writes.putPages([{ ...input, publish }], { editor });
@@ -196,7 +197,7 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
      * copy of every page.
      */
     async putPages(
-      inputs: readonly (PageFields & { slug: string; publish: boolean })[],
+      inputs: readonly (PageFields & { slug: string; publish: boolean; post?: PostInput })[],
       {
         editor = null,
         allowMissingMedia = false,
@@ -216,7 +217,12 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
             now,
             q,
             changed,
-            { slug: input.slug, expectedVersion: existing ? existing.version : null, editor },
+            {
+              slug: input.slug,
+              expectedVersion: existing ? existing.version : null,
+              editor,
+              ...(input.post ? { post: input.post } : {}),
+            },
             fields,
           );
           if (!result.ok)
