@@ -13,8 +13,9 @@ import { type TopicFormState, topicFormSchema } from '../forms';
  */
 export const saveTopic = editorForm({
   read: (input) => readForm(topicFormSchema, input),
-  refused: ({ name, slug, intro }, { message }): TopicFormState => ({
-    error: `Nothing was saved: ${message}`,
+  // An ended session says so in its own words; a busy database, with what was not done.
+  refused: ({ name, slug, intro }, { reason, message }): TopicFormState => ({
+    error: reason === 'signed-out' ? message : `Nothing was saved: ${message}`,
     values: { name, slug, intro },
   }),
   run: async ({ id, name, slug, intro }): Promise<TopicFormState> => {
