@@ -238,7 +238,7 @@ export function PageEditor({
                 ['page', 'Page', 'timeless, like About or Contact'],
               ] as const
             ).map(([kind, label, hint]) => (
-              <label key={kind}>
+              <label key={kind} className="inline-choice">
                 <input
                   type="radio"
                   name="kind"
