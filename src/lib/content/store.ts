@@ -8,6 +8,7 @@ import { exportReads } from './export-reads';
 import { history } from './history';
 import { postStore } from './posts';
 import { readModel } from './read-model';
+import { redirectsStore } from './redirects';
 import { schedules } from './schedules';
 import { siteSettings } from './settings';
 import { createStoreContext } from './store-context';
@@ -35,6 +36,7 @@ export function createContentStore(
     ...settings,
     ...postStore(context),
     ...topicStore(context),
+    ...redirectsStore(context),
     /** Subscribes to content events in this process (events.ts); returns the unsubscribe. */
     subscribeToEvents: events.subscribe,
     /** One dispatch round (the scheduler runs one at each check); how many were delivered. */

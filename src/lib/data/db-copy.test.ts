@@ -27,8 +27,15 @@ test('db copy takes the content-events outbox along, dispatched or not, ids kept
   expect(await store.dispatchEvents()).toBe(1);
   await store.renameSlug('one', 'uno');
 
+  await store.addRedirect({ from: '/2019/old-one', to: '/uno', status: 302 });
+
   const counts = await copySite(sqlite, postgres);
   expect(counts.events).toEqual({ source: 2, target: 2 });
+  // The editors' redirects go along (issue 27).
+  expect(await createContentStore(postgres).findSiteRedirect('/2019/old-one')).toEqual({
+    location: '/uno',
+    status: 302,
+  });
   const copied = await eventsIn(postgres);
   expect(copied.map((row) => ({ ...row, id: Number(row.id) }))).toEqual(
     (await eventsIn(sqlite)).map((row) => ({ ...row, id: Number(row.id) })),

@@ -132,6 +132,12 @@ const TABLES: readonly CopiedTable[] = [
     columns: ['old_slug', 'page_id', 'renamed_at'],
   },
   {
+    name: 'redirects',
+    key: ['from_path'],
+    order: ['from_path'],
+    columns: ['from_path', 'target', 'status', 'created_at', 'created_by'],
+  },
+  {
     name: 'editors',
     key: ['id'],
     order: ['id'],

@@ -258,6 +258,13 @@ export type ScheduleState = { error?: string; publishAt?: string };
 /** A media library item's form after a refused alt text: the reason, and the text typed. */
 export type MediaChangeState = { error?: string; alt?: string };
 
+/** The redirect form's answer: what was typed, and why it was refused (and which field). */
+export type RedirectFormState = {
+  error?: string;
+  field?: 'from' | 'to';
+  values?: { from: string; to: string; status: string };
+};
+
 /** The upload form's answer: the image kept (and how to use it), or why not. */
 export type UploadState = {
   error?: string;
@@ -404,6 +411,16 @@ export type TopicFormState = {
   error?: string;
   values?: { name: string; slug: string; intro: string };
 };
+
+/** An editor's redirect (redirect-form.tsx): where from, where to, permanent or not. */
+export const redirectFormSchema = z.object({
+  from: fieldUpTo(2_000),
+  to: fieldUpTo(4_000),
+  status: field,
+});
+
+/** Removing one redirect (the redirects screen's rows). */
+export const redirectRemoveSchema = z.object({ from: fieldUpTo(2_000) });
 
 export const mediaChangeSchema = z.object({
   hash: field.refine((value) => /^[0-9a-f]{32}$/.test(value), 'This form names no image.'),
