@@ -163,6 +163,29 @@ describe('topics', () => {
   });
 });
 
+describe('listing directives', () => {
+  test('a published page that lists posts is re-rendered by a post publish', async () => {
+    await store.putPage(
+      { slug: 'news', title: 'News', summary: '', body: 'Latest:\n\n{{ posts limit=3 }}\n' },
+      { publish: true },
+    );
+    const listed = await db.query<{ page_id: number }>`SELECT page_id FROM listing_pages`;
+    expect(listed).toHaveLength(1);
+    // What a post's publish names: the listing page, through listingSlugsOf.
+    const { listingSlugsOf } = await import('./posts');
+    await post('first', ['Any']);
+    const page = await store.getPage('first', { draft: false });
+    const slugs = await db.transaction((q) => listingSlugsOf(q, page?.id ?? 0));
+    expect(slugs.sort()).toEqual(['any', 'news']);
+    // Its directive taken out and published: no longer a listing page.
+    await store.putPage(
+      { slug: 'news', title: 'News', summary: '', body: 'Nothing.' },
+      { publish: true },
+    );
+    expect(await db.query`SELECT page_id FROM listing_pages`).toEqual([]);
+  });
+});
+
 describe('listings', () => {
   test('newest first by first publish, 20 a page, bounded page numbers', async () => {
     for (let i = 1; i <= 45; i += 1) await post(`p-${i}`, ['All']);

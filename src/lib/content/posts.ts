@@ -4,8 +4,10 @@
 // the reads — latest posts, a topic's posts, the feed's — each newest first by first publish
 // through an index, a page of LISTING_PAGE_SIZE at a bounded offset. Published revisions only.
 import 'server-only';
+import { MAX_PAGES_PER_CHANGE } from '../data/content-changes';
 import { type Query, sqlTemplate } from '../data/db';
 import { traced } from '../observability/spans';
+import { hasListingDirective } from './listing-directive';
 import { HOME_SLUG } from './slugs';
 import type { StoreContext } from './store-context';
 import { parseTopicIds, topicsByIdsIn } from './topics';
@@ -34,7 +36,12 @@ export async function listingSlugsOf(q: Query, pageId: number): Promise<string[]
   // of that setting changes everything anyway.
   const [home] = await q<{ value: string }>`
     SELECT value FROM settings WHERE key = 'site_home_shows'`;
-  const slugs = topics.map((topic) => topic.slug);
+  // Pages that list posts in their text (a listing directive), any topic: one more than
+  // a change names makes it "everything" (content-changes.ts), so no more are read.
+  const listing = await q<{ slug: string }>`
+    SELECT p.slug FROM listing_pages l JOIN pages p ON p.id = l.page_id
+    LIMIT ${MAX_PAGES_PER_CHANGE + 1}`;
+  const slugs = [...topics, ...listing].map((row) => row.slug);
   return home?.value === 'posts' ? [HOME_SLUG, ...slugs] : slugs;
 }
 
@@ -47,11 +54,20 @@ export async function syncPublishedPost(q: Query, pageId: number): Promise<strin
   const before = await listingSlugsOf(q, pageId);
   await q`DELETE FROM published_post_topics WHERE page_id = ${pageId}`;
   await q`DELETE FROM published_posts WHERE page_id = ${pageId}`;
-  const [now] = await q<{ kind: string; topics: string; first_published_at: string }>`
-    SELECT r.kind, r.topics,
+  await q`DELETE FROM listing_pages WHERE page_id = ${pageId}`;
+  const [now] = await q<{
+    kind: string;
+    topics: string;
+    body_html: string;
+    first_published_at: string;
+  }>`
+    SELECT r.kind, r.topics, r.body_html,
       (SELECT MIN(f.published_at) FROM revisions f WHERE f.page_id = p.id) AS first_published_at
     FROM pages p JOIN revisions r ON r.id = p.published_revision_id
-    WHERE p.id = ${pageId} AND p.slug <> ${HOME_SLUG}`;
+    WHERE p.id = ${pageId}`;
+  if (now && hasListingDirective(now.body_html))
+    await q`INSERT INTO listing_pages (page_id) VALUES (${pageId})`;
+  // The home page is the site's front, never a post (page-writes.ts).
   if (now?.kind === 'post') {
     await q`INSERT INTO published_posts (page_id, first_published_at)
             VALUES (${pageId}, ${now.first_published_at})`;

@@ -120,6 +120,12 @@ const TABLES: readonly CopiedTable[] = [
     columns: ['page_id', 'first_published_at'],
   },
   {
+    name: 'listing_pages',
+    key: ['page_id'],
+    order: ['page_id'],
+    columns: ['page_id'],
+  },
+  {
     name: 'published_post_topics',
     key: ['topic_id', 'page_id'],
     order: ['topic_id', 'page_id'],

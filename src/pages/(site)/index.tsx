@@ -1,5 +1,6 @@
 import { unstable_notFound as notFound } from 'waku/router/server';
 import { Article } from '../../components/article';
+import { ArticleBody } from '../../components/article-body';
 import { PageMeta } from '../../components/page-meta';
 import { PostListing } from '../../components/post-listing';
 import { contentStore } from '../../lib/content/content';
@@ -28,7 +29,7 @@ export default async function HomePage() {
           path={pageNumber > 1 ? `/?page=${pageNumber}` : '/'}
           siteTitle={settings.title}
         />
-        {page ? <Article page={page} /> : null}
+        {page ? <Article page={page} body={<ArticleBody html={page.bodyHtml} />} /> : null}
         <div className="prose">
           <PostListing listing={listing} path="/" label="Latest posts" />
         </div>
@@ -55,7 +56,7 @@ export default async function HomePage() {
   return (
     <>
       <PageMeta title={page.title} description={page.summary} path="/" siteTitle={settings.title} />
-      <Article page={page} />
+      <Article page={page} body={<ArticleBody html={page.bodyHtml} />} />
     </>
   );
 }

@@ -10,6 +10,7 @@ import {
   TOPICS_SCREEN,
 } from '../../../lib/http/routes';
 import { Article, datesOf } from '../../article';
+import { ArticleBody } from '../../article-body';
 import { TopicArticle } from '../../post-listing';
 import { SiteFrame, siteFrameData } from '../../site-frame';
 import { PreviewBar } from '../editor-chrome';
@@ -61,8 +62,15 @@ export async function PageScreen({ asked }: ScreenProps) {
       </PreviewBar>
       <SiteFrame {...(await siteFrameData({ draft: true }))} pathOf={previewPath}>
         <Article
-          page={{ ...page, bodyHtml: rewriteLinksForPreview(page.bodyHtml) }}
+          page={page}
           dates={datesOf(page, { asWillBePublished: true })}
+          body={
+            <ArticleBody
+              html={rewriteLinksForPreview(page.bodyHtml)}
+              preview={true}
+              pathOf={previewPath}
+            />
+          }
         />
       </SiteFrame>
     </>

@@ -9,6 +9,8 @@ import type { Migration } from './index';
 // by first publish, through one index each: the home listing, a topic's page and the feeds
 // never sort or scan the site. The write model keeps them in step with each publish and
 // unpublish (posts.ts); nothing is filled here, because nothing is a post yet.
+// `listing_pages` names the published pages whose text holds a listing directive
+// (listing-directive.ts): a publish of a post re-renders them too.
 const SCHEMA = (id: string) => `
 ALTER TABLE drafts ADD COLUMN kind TEXT NOT NULL DEFAULT 'page';
 ALTER TABLE drafts ADD COLUMN topics TEXT NOT NULL DEFAULT '[]';
@@ -43,6 +45,9 @@ CREATE TABLE published_post_topics (
 CREATE INDEX published_post_topics_newest
   ON published_post_topics(topic_id, first_published_at, page_id);
 CREATE INDEX published_post_topics_page ON published_post_topics(page_id);
+CREATE TABLE listing_pages (
+  page_id INTEGER PRIMARY KEY REFERENCES pages(id) ON DELETE CASCADE
+);
 `;
 
 export const migration014: Migration = {
