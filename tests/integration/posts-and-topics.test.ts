@@ -221,6 +221,52 @@ describe('listings: pages of 20, bounded page numbers', () => {
   });
 });
 
+describe('the listing directive', () => {
+  test('lists the newest posts in a page; a bad one is a message in the preview and nothing public', async () => {
+    await withStore(folio, (store) =>
+      store.putPage(
+        {
+          slug: 'garden-news',
+          title: 'Garden news',
+          summary: '',
+          body: 'From the garden:\n\n{{ posts topic=kitchen-garden limit=1 }}\n\n{{ posts limit=99 }}\n\n{{ posts topic=no-such-topic }}\n\nThe end.',
+          post: { kind: 'page', topics: [] },
+        },
+        { publish: true },
+      ),
+    );
+    const page = await get('/garden-news');
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<ul class="directive-listing">');
+    expect(html).toContain('href="/tomato-season"');
+    expect(html).toContain('The end.');
+    expect(html).not.toContain('{{');
+    expect(html).not.toContain('not shown to visitors');
+    const preview = await (await get('/preview/garden-news', { headers: { cookie } })).text();
+    expect(preview).toContain('limit is a number from 1 to 20, not “99”.');
+    expect(preview).toContain('No topic with published posts is at /no-such-topic.');
+    expect(preview).toContain('href="/preview/tomato-season"');
+    // A new post under the topic: the page that lists it re-renders on the next request.
+    await cached('/garden-news');
+    await withStore(folio, (store) =>
+      store.putPage(
+        {
+          slug: 'bean-rows',
+          title: 'BEAN-ROWS',
+          summary: '',
+          body: 'b',
+          post: { kind: 'post', topics: ['Kitchen Garden'] },
+        },
+        { publish: true },
+      ),
+    );
+    const after = await cacheOf('/garden-news');
+    expect(after.cache).toBe('miss');
+    expect(after.text).toContain('BEAN-ROWS');
+  });
+});
+
 describe('home as latest posts, and what a publish re-renders', () => {
   test('the home page lists the newest posts under its text; a publish re-renders it and the topics it touched only', async () => {
     await withStore(folio, async (store) => {
