@@ -133,12 +133,14 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'page put',
-    args: '<slug> --title T --body-file F [--summary S] [--publish]',
+    args: "<slug> --title T --body-file F [--summary S] [--kind post|page] [--topics 'A, B'] [--publish]",
     positionals: 1,
     options: {
       title: { type: 'string' },
       'body-file': { type: 'string' },
       summary: { type: 'string' },
+      kind: { type: 'string' },
+      topics: { type: 'string' },
       publish: { type: 'boolean' },
     },
     summary: "create or update a page's draft from a Markdown file, optionally publishing it",
