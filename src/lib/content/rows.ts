@@ -177,6 +177,8 @@ export type ListingRow = {
   published_at: string | null;
   publish_at: string | null;
   missed_publish_at: string | null;
+  /** The dashboard's rows say it (its draft's, else its published revision's). */
+  kind?: string | null;
 };
 
 export function toListing(row: ListingRow): PageListing {
@@ -191,5 +193,6 @@ export function toListing(row: ListingRow): PageListing {
     publishedAt: row.published_at,
     publishAt: row.publish_at,
     missedPublishAt: row.missed_publish_at,
+    ...(row.kind === 'post' || row.kind === 'page' ? { kind: row.kind } : {}),
   };
 }

@@ -92,6 +92,8 @@ export type PageListing = {
   publishAt: string | null;
   /** When a schedule that did not publish was due (MissedSchedule), or null. */
   missedPublishAt: string | null;
+  /** Post or page, where the list reads it (the dashboard). */
+  kind?: PageKind;
 };
 
 /** A page's pending scheduled publish: when, and on whose behalf. */
