@@ -30,7 +30,7 @@ export default async function HomePage() {
           siteTitle={settings.title}
         />
         {page ? <Article page={page} body={<ArticleBody html={page.bodyHtml} />} /> : null}
-        <div className="prose">
+        <div className={page ? 'prose home-listing' : 'prose'}>
           <PostListing listing={listing} path="/" label="Latest posts" />
         </div>
       </>
