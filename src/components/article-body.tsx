@@ -3,7 +3,7 @@
 // asks for something wrong (or a topic visitors cannot see) is nothing on the public page and
 // a message in the editors' preview, which says what to fix.
 import { Fragment } from 'react';
-import { contentStore } from '../lib/content/content';
+import { contentStore, type PageView } from '../lib/content/content';
 import { formatDay } from '../lib/content/dates';
 import { type ListingDirective, splitAtDirectives } from '../lib/content/listing-directive';
 import { publicPath } from '../lib/http/routes';
@@ -52,6 +52,16 @@ function ListingProblem({ source, problem }: { source: string; problem: string }
       This listing is not shown to visitors: {problem} (<code>{source}</code>)
     </p>
   );
+}
+
+/** A post's topics as its date line links them (Article `topics`); none for a page. */
+export async function topicLinksOf(
+  page: Pick<PageView, 'kind' | 'topicIds'>,
+  pathOf: (slug: string) => `/${string}` = publicPath,
+): Promise<{ name: string; path: string }[]> {
+  if (page.kind !== 'post' || page.topicIds.length === 0) return [];
+  const topics = await contentStore().topicsByIds(page.topicIds);
+  return topics.map((topic) => ({ name: topic.name, path: pathOf(topic.slug) }));
 }
 
 /** `html` (sanitised at save time) with its listings; `preview` shows what is wrong with one. */

@@ -85,6 +85,11 @@ describe('posts and topics through the editor', () => {
     const feed = await (await get('/feed.xml?topic=kitchen-garden')).text();
     expect(feed).toContain('<title>Tomato season</title>');
     expect(feed).toContain('term="kitchen-garden" label="Kitchen Garden"');
+    // The post's date line links its topics' pages.
+    const postPage = await (await get('/tomato-season')).text();
+    expect(postPage).toMatch(
+      /class="post-topics">In <span><a href="\/kitchen-garden">Kitchen Garden<\/a>/,
+    );
     const whole = await (await get('/feed.xml')).text();
     expect(whole).toContain('Tomato season');
     // Pages are not news: the demo's About is a page.

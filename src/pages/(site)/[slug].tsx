@@ -1,7 +1,7 @@
 import type { PageProps } from 'waku/router';
 import { unstable_notFound as notFound, unstable_redirect as redirect } from 'waku/router/server';
 import { Article, datesOf } from '../../components/article';
-import { ArticleBody } from '../../components/article-body';
+import { ArticleBody, topicLinksOf } from '../../components/article-body';
 import { PageMeta } from '../../components/page-meta';
 import { TopicArticle, topicFeedPath } from '../../components/post-listing';
 import { contentStore } from '../../lib/content/content';
@@ -31,7 +31,12 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
           path={`/${page.slug}`}
           siteTitle={settings.title}
         />
-        <Article page={page} dates={datesOf(page)} body={<ArticleBody html={page.bodyHtml} />} />
+        <Article
+          page={page}
+          dates={datesOf(page)}
+          body={<ArticleBody html={page.bodyHtml} />}
+          topics={await topicLinksOf(page)}
+        />
       </>
     );
   }

@@ -10,7 +10,7 @@ import {
   TOPICS_SCREEN,
 } from '../../../lib/http/routes';
 import { Article, datesOf } from '../../article';
-import { ArticleBody } from '../../article-body';
+import { ArticleBody, topicLinksOf } from '../../article-body';
 import { TopicArticle } from '../../post-listing';
 import { SiteFrame, siteFrameData } from '../../site-frame';
 import { PreviewBar } from '../editor-chrome';
@@ -71,6 +71,7 @@ export async function PageScreen({ asked }: ScreenProps) {
               pathOf={previewPath}
             />
           }
+          topics={await topicLinksOf(page, previewPath)}
         />
       </SiteFrame>
     </>
