@@ -143,7 +143,8 @@ export const COMMANDS: readonly Command[] = [
       topics: { type: 'string' },
       publish: { type: 'boolean' },
     },
-    summary: "create or update a page's draft from a Markdown file, optionally publishing it",
+    summary:
+      "create or update a page's draft from a Markdown file, optionally publishing it; --kind and --topics as in the editor (left out: kept)",
     load: async () => (await import('./commands/page')).pagePut,
   },
   {
