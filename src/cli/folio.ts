@@ -133,7 +133,7 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'page put',
-    args: "<slug> --title T --body-file F [--summary S] [--kind post|page] [--topics 'A, B'] [--publish]",
+    args: '<slug> --title T --body-file F [--summary S] [--kind K] [--topics T] [--publish]',
     positionals: 1,
     options: {
       title: { type: 'string' },
@@ -144,7 +144,7 @@ export const COMMANDS: readonly Command[] = [
       publish: { type: 'boolean' },
     },
     summary:
-      "create or update a page's draft from a Markdown file, optionally publishing it; --kind and --topics as in the editor (left out: kept)",
+      "create or update a page's draft from a Markdown file, optionally publishing it; --kind post or page and --topics 'A, B' as in the editor (left out: kept)",
     load: async () => (await import('./commands/page')).pagePut,
   },
   {
