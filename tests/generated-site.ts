@@ -59,12 +59,15 @@ export async function insertPublishedPages(
       SELECT ${base} + n.i, '${prefix}-' || ${padded}, ${time}, ${time}, 'published' FROM n`);
     const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
     await q.unsafe(`${counting}
-      INSERT INTO revisions (page_id, title, summary, body, body_html, published_at)
+      INSERT INTO revisions (page_id, title, summary, body, body_html, published_at, kind)
       SELECT ${base} + n.i, 'Generated page ' || ${padded}, 'Summary of page ' || ${padded},
         CASE WHEN n.i % 4 = 0 THEN ${quote(code.md)} ELSE ${quote(plain.md)} END,
         CASE WHEN n.i % 4 = 0 THEN ${quote(code.html)} ELSE ${quote(plain.html)} END,
-        ${time}
+        ${time}, 'post'
       FROM n`);
+    // Posts, listed as the write model lists a published post (migration 14, posts.ts).
+    await q.unsafe(`${counting}
+      INSERT INTO published_posts (page_id, first_published_at) SELECT ${base} + n.i, ${time} FROM n`);
     // UPDATE … FROM (both engines): a correlated subquery per row took PostgreSQL 80 s at
     // 10 000 pages, planned before the new rows had statistics.
     await q.unsafe(`

@@ -133,15 +133,18 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'page put',
-    args: '<slug> --title T --body-file F [--summary S] [--publish]',
+    args: '<slug> --title T --body-file F [--summary S] [--kind K] [--topics T] [--publish]',
     positionals: 1,
     options: {
       title: { type: 'string' },
       'body-file': { type: 'string' },
       summary: { type: 'string' },
+      kind: { type: 'string' },
+      topics: { type: 'string' },
       publish: { type: 'boolean' },
     },
-    summary: "create or update a page's draft from a Markdown file, optionally publishing it",
+    summary:
+      "create or update a page's draft from a Markdown file, optionally publishing it; --kind post or page and --topics 'A, B' as in the editor (left out: kept)",
     load: async () => (await import('./commands/page')).pagePut,
   },
   {

@@ -42,7 +42,10 @@ export function Article({
   page,
   dates,
   body,
+  topics = [],
 }: {
+  /** A post's topics, each linking to its page (none for a page). */
+  topics?: readonly { name: string; path: string }[];
   page: Pick<PageView, 'title' | 'summary' | 'bodyHtml'>;
   /** In place of the body's HTML: the editor's live preview, which updates it in place. */
   body?: ReactNode;
@@ -51,6 +54,19 @@ export function Article({
 }) {
   const published = dates ? formatDay(dates.published) : '';
   const updated = dates?.updated ? formatDay(dates.updated) : '';
+  // A post's topics, on its date line: where a visitor finds the topics' pages.
+  const topicLinks =
+    topics.length === 0 ? null : (
+      <span className="post-topics">
+        {'In '}
+        {topics.map((topic, index) => (
+          <span key={topic.path}>
+            {index > 0 ? ', ' : ''}
+            <a href={topic.path}>{topic.name}</a>
+          </span>
+        ))}
+      </span>
+    );
   return (
     <article className="prose">
       <h1>{page.title}</h1>
@@ -64,8 +80,10 @@ export function Article({
               <time dateTime={utcDay(dates?.updated)}>{updated}</time>
             </>
           ) : null}
+          {topicLinks ? <> · {topicLinks}</> : null}
         </p>
       ) : null}
+      {!published && topicLinks ? <p className="dates">{topicLinks}</p> : null}
       {body ?? (
         // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised at save time
         <div dangerouslySetInnerHTML={{ __html: page.bodyHtml }} />

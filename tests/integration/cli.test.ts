@@ -16,6 +16,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createContentStore } from '../../src/lib/content/content';
+import { openDatabase } from '../../src/lib/data/db';
 import { migrations } from '../../src/lib/data/migrations';
 import {
   createThrowAwayDatabase,
@@ -345,5 +347,52 @@ describe('the folio CLI, run as an operator runs it', () => {
     );
     const again = await folio(['db', 'migrate'], { databaseUrl });
     expect(again.stdout).toBe('nothing to do: the database is up to date\n');
+  });
+});
+
+describe('page put --kind and --topics (issue 27)', () => {
+  test('a page becomes a post with topics, and back; a bad kind or too many topics is refused in words', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'folio-cli-')), 'body.md');
+    writeFileSync(file, 'Text.');
+    const put = (databaseUrl: string, ...extra: string[]) =>
+      folio(
+        ['page', 'put', 'notes', '--title', 'Notes', '--body-file', file, '--publish', ...extra],
+        {
+          databaseUrl,
+        },
+      );
+    const first = await put('', '--kind', 'page');
+    expect(first.code).toBe(0);
+    const { databaseUrl } = first;
+    expect((await put(databaseUrl, '--kind', 'post', '--topics', 'Field notes, Birds')).code).toBe(
+      0,
+    );
+    const db = await openDatabase(databaseUrl, { poolSize: 1 });
+    try {
+      const store = createContentStore(db);
+      expect((await store.getPublicTopic('field-notes'))?.name).toBe('Field notes');
+      // --kind alone keeps the topics.
+      expect((await put(databaseUrl, '--kind', 'page')).code).toBe(0);
+      const page = await store.getPage('notes', { draft: false });
+      expect(page?.kind).toBe('page');
+      expect((await store.topicsByIds(page?.topicIds ?? [])).map((t) => t.name)).toEqual([
+        'Field notes',
+        'Birds',
+      ]);
+      expect(await store.getPublicTopic('field-notes')).toBeNull();
+    } finally {
+      await db.close();
+    }
+    const bad = await put(databaseUrl, '--kind', 'article');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--kind is post or page, not “article”');
+    const many = await put(
+      databaseUrl,
+      '--topics',
+      Array.from({ length: 30 }, (_, i) => `t${i}`).join(','),
+    );
+    expect(many.code).not.toBe(0);
+    expect(many.stderr).toContain('A post has at most 20 topics.');
+    expect(many.stderr).not.toMatch(STACK_TRACE);
   });
 });

@@ -125,12 +125,29 @@ describe('the parameters a public page takes', () => {
   });
 
   test('each page number is its own cache entry; page 1 and junk are the plain address', async () => {
-    await fetch(`${folio.url}/about`);
-    const first = await fetch(`${folio.url}/about?page=1&utm_source=x`);
+    // A listing with a second page: a topic of 21 posts (issue 27). A page lists nothing, so
+    // its second page is a 404.
+    await withStore(folio, async (store) => {
+      for (let i = 1; i <= 21; i += 1)
+        await store.putPage(
+          {
+            slug: `paged-${i}`,
+            title: `Paged ${i}`,
+            summary: '',
+            body: 'b',
+            post: { kind: 'post', topics: ['Paged'] },
+          },
+          { publish: true },
+        );
+    });
+    await fetch(`${folio.url}/paged`);
+    const first = await fetch(`${folio.url}/paged?page=1&utm_source=x`);
     expect(first.headers.get('x-folio-cache')).toBe('hit');
-    await (await fetch(`${folio.url}/about?page=2`)).text();
-    const second = await fetch(`${folio.url}/about?utm=1&page=2`);
+    await (await fetch(`${folio.url}/paged?page=2`)).text();
+    const second = await fetch(`${folio.url}/paged?utm=1&page=2`);
     expect(second.headers.get('x-folio-cache')).toBe('hit');
+    expect(await second.text()).toContain('Paged 1<');
+    expect((await fetch(`${folio.url}/about?page=2`)).status).toBe(404);
   });
 
   test('a search is never answered from the cache, nor stored in it', async () => {

@@ -4,6 +4,8 @@
 import 'server-only';
 import { createContentStore } from '../../lib/content/content';
 import { formatUtc } from '../../lib/content/dates';
+import type { PostInput } from '../../lib/content/page-writes';
+import { isPageKind, NEW_PAGE_KIND } from '../../lib/content/post-fields';
 import { parsePublishTime, unreadableTimeMessage } from '../../lib/content/publish-time';
 import { CliError, one, type Run, readNamedFile, UsageError } from '../command';
 
@@ -34,12 +36,35 @@ export const pagePut: Run = async ({ positionals, values }, { db, io }) => {
     throw error;
   });
   const summary = typeof values.summary === 'string' ? values.summary : '';
-  await createContentStore(db).putPage(
-    { slug, title: values.title, summary, body },
+  const store = createContentStore(db);
+  const post = await postInputOf(store, slug, values.kind, values.topics);
+  await store.putPage(
+    { slug, title: values.title, summary, body, ...(post ? { post } : {}) },
     { publish: values.publish === true, editor: 'cli' },
   );
   io.stdout(`${slug}: ${values.publish ? 'saved and published' : 'draft saved'}\n`);
 };
+
+/**
+ * `--kind` and `--topics` as the store takes them: neither given keeps what the page has (a new
+ * page is a post); one given keeps the other as the page has it (a new page: a post, no topics).
+ */
+async function postInputOf(
+  store: ReturnType<typeof createContentStore>,
+  slug: string,
+  kind: unknown,
+  topics: unknown,
+): Promise<PostInput | null> {
+  if (kind === undefined && topics === undefined) return null;
+  if (kind !== undefined && !isPageKind(kind))
+    throw new UsageError(`--kind is post or page, not “${String(kind)}”`);
+  const page = await store.getPage(slug, { draft: true });
+  const names =
+    typeof topics === 'string'
+      ? topics.split(',')
+      : (await store.topicsByIds(page?.topicIds ?? [])).map((topic) => topic.name);
+  return { kind: isPageKind(kind) ? kind : (page?.kind ?? NEW_PAGE_KIND), topics: names };
+}
 
 export const pagePublish: Run = async ({ positionals }, { db, io }) => {
   await createContentStore(db).publish(one(positionals), { editor: 'cli' });

@@ -119,6 +119,9 @@ export function Dashboard({ list, query }: { list: PageListResult; query: Dashbo
                   <a href={previewPath(page.slug)}>{page.title}</a>
                   <br />
                   <code>{publicPath(page.slug)}</code>
+                  {page.kind ? (
+                    <small className="page-kind"> · {page.kind === 'post' ? 'Post' : 'Page'}</small>
+                  ) : null}
                 </td>
                 <td data-state={page.state}>
                   {STATE_TEXT[page.state]}

@@ -14,6 +14,7 @@ import {
   PREVIEW_DASHBOARD,
   previewPath,
   REDIRECTS_SCREEN,
+  TOPICS_SCREEN,
 } from '../../lib/http/routes';
 import { TimeZoneName } from './local-time';
 
@@ -44,6 +45,9 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                 </li>
                 <li>
                   <a href={MEDIA_LIBRARY}>Media</a>
+                </li>
+                <li>
+                  <a href={TOPICS_SCREEN}>Topics</a>
                 </li>
                 <li>
                   <a href={REDIRECTS_SCREEN}>Redirects</a>

@@ -58,7 +58,10 @@ export function PageEditor({
   savedAt,
   images,
   maxUploadMb,
+  topicNames = [],
 }: {
+  /** Every topic's name, offered as the Topics field is typed (a <datalist>). */
+  topicNames?: readonly string[];
   /** The media library's newest images, for the toolbar's Image menu. */
   images: readonly LibraryImage[];
   /** The largest image an editor may upload (MEDIA_MAX_MB). */
@@ -225,6 +228,51 @@ export function PageEditor({
                 : values.originalSlug === HOME_SLUG
                   ? 'The home page keeps its address.'
                   : 'Changing it renames the page when you save; the old address will redirect.'}
+            </span>
+          </label>
+          <fieldset className="kind-field">
+            <legend>This is a</legend>
+            {(
+              [
+                ['post', 'Post', 'dated, listed on the home page, its topics and the feed'],
+                ['page', 'Page', 'timeless, like About or Contact'],
+              ] as const
+            ).map(([kind, label, hint]) => (
+              <label key={kind} className="inline-choice">
+                <input
+                  type="radio"
+                  name="kind"
+                  value={kind}
+                  checked={values.kind === kind}
+                  onChange={() => update('kind', kind)}
+                  disabled={values.originalSlug === HOME_SLUG}
+                />{' '}
+                {label} <span className="hint">({hint})</span>
+              </label>
+            ))}
+            {values.originalSlug === HOME_SLUG ? (
+              <span className="hint">The home page is a page.</span>
+            ) : null}
+          </fieldset>
+          <label>
+            Topics
+            <input
+              name="topics"
+              value={values.topics}
+              onChange={(event) => update('topics', event.target.value)}
+              list="topic-names"
+              autoComplete="off"
+              {...invalid('topics')}
+            />
+            <datalist id="topic-names">
+              {topicNames.map((name) => (
+                <option key={name} value={name} />
+              ))}
+            </datalist>
+            <FieldError name="topics" message={errorOf('topics')} />
+            <span className="hint">
+              Comma separated; a new name makes a new topic when you save. Saved with Save or
+              Publish.
             </span>
           </label>
           <label>

@@ -1,6 +1,6 @@
 // Owns which screen /preview/[...slug] shows: ONE table, read top to bottom, the first entry
 // whose question the request answers wins. Signed out: a shared draft or the sign-in form.
-// /preview with ?new, ?settings, ?media, ?profile, ?redirects, ?help, ?developer, or the dashboard; /preview/<slug> with ?confirm=…,
+// /preview with ?new, ?settings, ?media, ?topics, ?profile, ?redirects, ?help, ?developer, or the dashboard; /preview/<slug> with ?confirm=…,
 // ?history, ?edit, or the page's preview. Each screen is its own server component under
 // screens/, loading its data from the stores; a new screen is a file and a row here.
 // A row's `frame` says what surrounds its screen: 'editor', the editors' chrome (bar and wide
@@ -24,6 +24,7 @@ import { RedirectsScreen } from './screens/redirects';
 import { SettingsScreen } from './screens/settings';
 import { SharedDraftScreen } from './screens/shared-draft';
 import { SignInScreen } from './screens/sign-in';
+import { TopicsScreen } from './screens/topics';
 
 export type { Asked };
 
@@ -66,6 +67,11 @@ export const SCREENS: readonly Screen[] = [
     name: '?profile',
     when: (asked) => dashboard(asked) && asked.params.has('profile'),
     screen: ProfileScreen,
+  },
+  {
+    name: '?topics',
+    when: (asked) => dashboard(asked) && asked.params.has('topics'),
+    screen: TopicsScreen,
   },
   {
     name: '?redirects',

@@ -168,6 +168,27 @@ export function SiteSettingsForm({
         </span>
       </label>
       <fieldset>
+        <legend>Home page shows</legend>
+        <label className="inline-choice">
+          <input
+            type="radio"
+            name="homeShows"
+            value="page"
+            defaultChecked={(values?.homeShows ?? settings.homeShows) !== 'posts'}
+          />{' '}
+          Its own text
+        </label>
+        <label className="inline-choice">
+          <input
+            type="radio"
+            name="homeShows"
+            value="posts"
+            defaultChecked={(values?.homeShows ?? settings.homeShows) === 'posts'}
+          />{' '}
+          Latest posts, with its text as an introduction
+        </label>
+      </fieldset>
+      <fieldset>
         <legend>Header navigation</legend>
         <label className="inline-choice">
           <input type="radio" name="navigation-mode" value="all" defaultChecked={mode === 'all'} />{' '}

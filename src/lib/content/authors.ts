@@ -177,6 +177,14 @@ export function authorsStore({ read, write, now }: StoreContext) {
             'invalid',
             `Address: a page is at /${profile.slug}. Choose another address.`,
           );
+        const [topic] = await q<{
+          name: string;
+        }>`SELECT name FROM topics WHERE slug = ${profile.slug}`;
+        if (topic)
+          throw new ContentError(
+            'invalid',
+            `Address: the topic “${topic.name}” is at /${profile.slug}. Choose another address.`,
+          );
         const [other] = await q<{ id: number | string }>`
           SELECT id FROM authors WHERE slug = ${profile.slug}
             AND (${mine === undefined} OR id <> ${Number(mine?.id ?? 0)})`;

@@ -35,6 +35,16 @@ export type {
   PageListSort,
   PageListState,
 } from './page-list-params';
+export {
+  NEW_PAGE_KIND,
+  PAGE_KINDS,
+  parseTopicNames,
+  TOPIC_NAME_MAX,
+  TOPICS_PER_POST_MAX,
+  type TopicFields,
+  topicFieldsSchema,
+} from './post-fields';
+export { LISTING_PAGE_SIZE } from './posts';
 export { NAVIGATION_MAX, settingsVersion, siteSettingsSchema } from './settings';
 export { type ContentStore, createContentStore } from './store';
 export type {
@@ -43,10 +53,13 @@ export type {
   MissedSchedule,
   NavigationLink,
   PageChange,
+  PageKind,
   PageListing,
   PageState,
   PageSummary,
   PageView,
+  PostListingPage,
+  PostSummary,
   Revision,
   RevisionSummary,
   SaveResult,
@@ -55,6 +68,8 @@ export type {
   SitemapEntry,
   SitemapKey,
   SiteSettings,
+  Topic,
+  TopicListing,
 } from './types';
 
 /** The store over the process's database (opened on first use). */

@@ -9,6 +9,8 @@ export type ContentErrorCode =
   | 'invalid-slug'
   | 'slug-taken'
   | 'invalid'
+  /** A post's topics: too many, or a name too long (the editor's Topics field). */
+  | 'invalid-topics'
   /** The text names an image the media library does not have: not published. */
   | 'missing-media'
   | 'replaced'

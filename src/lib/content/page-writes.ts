@@ -20,10 +20,14 @@ import { keepMergeBase, recordCheckpoint } from './checkpoints';
 import { ContentError } from './errors';
 import { recordEvent } from './events';
 import { type PageFields, pageFieldsSchema } from './page-fields';
+import { isPageKind, NEW_PAGE_KIND, type PageKind, parseTopicNames } from './post-fields';
+import { listingSlugsOf, syncPublishedPost } from './posts';
 import { type PageRowRef, pageById, pageRowById, pageRowBySlug } from './rows';
 import { headerNavigationIn, headerShows } from './settings';
 import { HOME_SLUG, validateNewSlug } from './slugs';
 import type { Changed } from './store-context';
+import { formatTopicIds } from './topic-ids';
+import { refuseTopicSlug, topicIdsForNames } from './topics';
 import type { Expectation, PageChange, SaveResult } from './types';
 
 function parseFields(input: PageFields): PageFields {
@@ -98,6 +102,7 @@ export async function moveSlug(
     throw new ContentError('slug-taken', `A page “${newSlug}” already exists.`);
   if (await authorAt(q, newSlug))
     throw new ContentError('slug-taken', `An author’s page is at /${newSlug}.`);
+  await refuseTopicSlug(q, newSlug);
   await q`DELETE FROM slug_history WHERE old_slug = ${newSlug}`;
   await q`UPDATE pages SET slug = ${newSlug} WHERE id = ${page.id}`;
   await q`
@@ -126,7 +131,8 @@ export async function visibleChange(
   linkChanged: boolean,
 ): Promise<ContentChange> {
   if (linkChanged && headerShows(await headerNavigationIn(q), page)) return EVERYTHING;
-  return pagesChanged(...slugs);
+  // A published post is listed too (the home page, its topics): its link there changes.
+  return pagesChanged(...slugs, ...(await listingSlugsOf(q, page.id)));
 }
 
 /** A page changed: its version moves on, with when, by whom and how. */
@@ -170,7 +176,8 @@ export async function forgetMissedSchedule(q: Query, pageId: number, dueAt?: str
 /** Whether the page's draft says exactly what its published revision says. */
 export async function draftMatchesPublished(q: Query, pageId: number): Promise<boolean> {
   const [row] = await q<{ same: number | boolean }>`
-    SELECT (d.title = r.title AND d.summary = r.summary AND d.body = r.body) AS same
+    SELECT (d.title = r.title AND d.summary = r.summary AND d.body = r.body
+            AND d.kind = r.kind AND d.topics = r.topics) AS same
     FROM drafts d JOIN pages p ON p.id = d.page_id
     JOIN revisions r ON r.id = p.published_revision_id
     WHERE d.page_id = ${pageId}`;
@@ -181,10 +188,17 @@ export async function draftMatchesPublished(q: Query, pageId: number): Promise<b
  * Whether a save of `fields` at the page's own address would change nothing: the page is
  * published, has no draft, and visitors see exactly this text.
  */
-async function savesNothing(q: Query, page: PageRowRef, fields: StoredFields): Promise<boolean> {
+async function savesNothing(
+  q: Query,
+  page: PageRowRef,
+  fields: StoredFields,
+  post: StoredPost | null,
+): Promise<boolean> {
   if (page.published_revision_id === null) return false;
   const [row] = await q<{ same: number | boolean }>`
-    SELECT (r.title = ${fields.title} AND r.summary = ${fields.summary} AND r.body = ${fields.body})
+    SELECT (r.title = ${fields.title} AND r.summary = ${fields.summary} AND r.body = ${fields.body}
+            AND r.kind = COALESCE(${post?.kind ?? null}, r.kind)
+            AND r.topics = COALESCE(${post?.topics ?? null}, r.topics))
       AS same
     FROM revisions r
     WHERE r.id = ${page.published_revision_id}
@@ -192,22 +206,59 @@ async function savesNothing(q: Query, page: PageRowRef, fields: StoredFields): P
   return Boolean(row?.same);
 }
 
+/** A post's kind and its topics (a JSON list of ids) as drafts and revisions keep them. */
+export type StoredPost = { kind: PageKind; topics: string };
+
+/**
+ * Writes the page's draft. `post` null keeps the kind and topics it has: the draft's, else the
+ * published revision's (a save that does not say: the CLI, an autosave, a restore).
+ */
 export async function writeDraft(
   q: Query,
   pageId: number,
   fields: StoredFields,
   editor: string | null,
   at: string,
+  post: StoredPost | null = null,
 ) {
+  const kind = post?.kind ?? null;
+  const topics = post?.topics ?? null;
   // The images the HTML uses go beside it: the library's usage follows (migration 11).
   await q`
     INSERT INTO drafts
-      (page_id, title, summary, body, body_html, media_refs, updated_at, updated_by)
+      (page_id, title, summary, body, body_html, media_refs, updated_at, updated_by, kind, topics)
     VALUES (${pageId}, ${fields.title}, ${fields.summary}, ${fields.body}, ${fields.bodyHtml},
-            ${mediaRefsOf(fields.bodyHtml)}, ${at}, ${editor})
+            ${mediaRefsOf(fields.bodyHtml)}, ${at}, ${editor},
+            COALESCE(CAST(${kind} AS TEXT), (SELECT r.kind FROM pages p
+              JOIN revisions r ON r.id = p.published_revision_id WHERE p.id = ${pageId}), 'page'),
+            COALESCE(CAST(${topics} AS TEXT), (SELECT r.topics FROM pages p
+              JOIN revisions r ON r.id = p.published_revision_id WHERE p.id = ${pageId}), '[]'))
     ON CONFLICT (page_id) DO UPDATE SET title = excluded.title, summary = excluded.summary,
       body = excluded.body, body_html = excluded.body_html, media_refs = excluded.media_refs,
-      updated_at = excluded.updated_at, updated_by = excluded.updated_by`;
+      updated_at = excluded.updated_at, updated_by = excluded.updated_by,
+      kind = COALESCE(CAST(${kind} AS TEXT), drafts.kind),
+      topics = COALESCE(CAST(${topics} AS TEXT), drafts.topics)`;
+}
+
+/**
+ * What an editor chose for a post: stored as is, its topic names found or created. The home
+ * page is the site's front, never a post.
+ */
+async function storedPost(
+  q: Query,
+  slug: string,
+  post: PostInput | undefined,
+  at: string,
+): Promise<StoredPost | null> {
+  if (!post) return null;
+  if (!isPageKind(post.kind)) throw new ContentError('invalid', 'Choose post or page.');
+  // The same rules as the editor's field: every caller (the CLI, a script) is held to them.
+  const parsed = parseTopicNames(post.topics.join(','));
+  if ('error' in parsed) throw new ContentError('invalid-topics', parsed.error);
+  if (slug === HOME_SLUG) return { kind: 'page', topics: '[]' };
+  // A page keeps the topics it was given (nothing lost when it becomes a post again); only
+  // posts are listed under them (posts.ts).
+  return { kind: post.kind, topics: formatTopicIds(await topicIdsForNames(q, parsed.names, at)) };
 }
 
 export type SaveInput = {
@@ -217,7 +268,11 @@ export type SaveInput = {
   editor: string | null;
   /** An editor's save is kept in the page's history as this kind (the CLI and imports: not). */
   checkpoint?: CheckpointKind;
+  /** Post or page, and the topic names typed (the editor's Save); absent keeps them. */
+  post?: PostInput;
 };
+
+export type PostInput = { kind: PageKind; topics: readonly string[] };
 
 export async function saveDraftIn(
   now: () => Date,
@@ -234,10 +289,15 @@ export async function saveDraftIn(
     if (problem) throw new ContentError('invalid-slug', problem);
     if (await authorAt(q, input.slug))
       throw new ContentError('slug-taken', `An author’s page is at /${input.slug}.`);
+    await refuseTopicSlug(q, input.slug);
     const id = await nextPageId(q);
     await q`INSERT INTO pages (id, slug, created_at, updated_at, updated_by, last_change)
             VALUES (${id}, ${input.slug}, ${at}, ${at}, ${input.editor}, 'saved')`;
-    await writeDraft(q, id, fields, input.editor, at);
+    const post = (await storedPost(q, input.slug, input.post, at)) ?? {
+      kind: input.slug === HOME_SLUG ? 'page' : NEW_PAGE_KIND,
+      topics: '[]',
+    };
+    await writeDraft(q, id, fields, input.editor, at, post);
     if (input.checkpoint)
       await recordCheckpoint(q, {
         pageId: id,
@@ -267,7 +327,8 @@ export async function saveDraftIn(
   // The text visitors see, saved again with no draft to replace: nothing to write. A new
   // version would make every open tab stale for nothing, and its checkpoint would be listed as
   // "the draft now" of a page that has no draft.
-  if (existing.slug === input.slug && (await savesNothing(q, existing, fields)))
+  const post = await storedPost(q, input.slug, input.post, at);
+  if (existing.slug === input.slug && (await savesNothing(q, existing, fields, post)))
     return { ok: true, version: existing.version, pageId: existing.id, slug: existing.slug };
   const renamed = await moveSlug(q, existing, input.slug, at, input.editor);
   if (renamed)
@@ -279,7 +340,7 @@ export async function saveDraftIn(
         existing.published_revision_id !== null,
       ),
     );
-  await writeDraft(q, existing.id, fields, input.editor, at);
+  await writeDraft(q, existing.id, fields, input.editor, at, post);
   // A draft that says what is published is no draft: a rename alone went live, and the page
   // is "published", not "published with a newer draft".
   const nothingNew = await draftMatchesPublished(q, existing.id);
@@ -331,7 +392,10 @@ export async function publishIn(
     body: string;
     body_html: string;
     media_refs: string;
-  }>`SELECT title, summary, body, body_html, media_refs FROM drafts WHERE page_id = ${page.id}`;
+    kind: string;
+    topics: string;
+  }>`SELECT title, summary, body, body_html, media_refs, kind, topics
+     FROM drafts WHERE page_id = ${page.id}`;
   if (!draft) {
     if (page.published_revision_id !== null) return page.version;
     throw new ContentError('invalid', 'There is nothing to publish.');
@@ -351,9 +415,9 @@ export async function publishIn(
   const [revision] = await q<{ id: number }>`
     INSERT INTO revisions
       (page_id, title, summary, body, body_html, media_refs, published_at, published_by,
-       published_via)
+       published_via, kind, topics)
     VALUES (${page.id}, ${draft.title}, ${draft.summary}, ${draft.body}, ${draft.body_html},
-            ${draft.media_refs}, ${at}, ${editor}, ${via})
+            ${draft.media_refs}, ${at}, ${editor}, ${via}, ${draft.kind}, ${draft.topics})
     RETURNING id`;
   if (!revision) throw new Error('revision insert returned no row');
   await q`UPDATE pages SET published_revision_id = ${Number(revision.id)} WHERE id = ${page.id}`;
@@ -373,6 +437,8 @@ export async function publishIn(
     editor,
     at,
   });
-  await changed(await visibleChange(q, page, [page.slug], linkChanged));
+  // The listings it left and those it joined (a topic taken off, a post made a page).
+  const listings = await syncPublishedPost(q, page.id);
+  await changed(await visibleChange(q, page, [page.slug, ...listings], linkChanged));
   return page.version + 1;
 }

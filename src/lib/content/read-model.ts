@@ -138,7 +138,18 @@ export function readModel(
             AND NOT EXISTS (SELECT 1 FROM pages owner WHERE owner.slug = ${oldSlug}
                             AND (${draft} OR owner.published_revision_id IS NOT NULL))`,
       );
-      return row?.slug ?? null;
+      if (row) return row.slug;
+      // A renamed topic's old slug: the same rule, and a topic visitors see (one with posts).
+      const [topic] = await read(
+        (q) => q<{ slug: string }>`
+          SELECT t.slug FROM topic_slug_history h JOIN topics t ON t.id = h.topic_id
+          WHERE h.old_slug = ${oldSlug}
+            AND EXISTS (SELECT 1 FROM published_post_topics pt WHERE pt.topic_id = t.id)
+            AND NOT EXISTS (SELECT 1 FROM topics other WHERE other.slug = ${oldSlug})
+            AND NOT EXISTS (SELECT 1 FROM pages owner WHERE owner.slug = ${oldSlug}
+                            AND (${draft} OR owner.published_revision_id IS NOT NULL))`,
+      );
+      return topic?.slug ?? null;
     },
 
     /**

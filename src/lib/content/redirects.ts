@@ -395,7 +395,7 @@ export function redirectsStore({ read, write, now }: StoreContext) {
 
     /**
      * Where a visitor asking for `path` is sent by an editor's redirect, or null: none, or a
-     * page published at that address now (a page wins), or a redirect to another site on a
+     * page published (or a topic with published posts) at that address now (a page wins), or a redirect to another site on a
      * site that now refuses them.
      */
     async findSiteRedirect(path: string): Promise<{ location: string; status: number } | null> {
@@ -411,8 +411,12 @@ export function redirectsStore({ read, write, now }: StoreContext) {
       if (slug !== null) {
         const [page] = await read(
           (q) => q<{ slug: string }>`
-            SELECT slug FROM pages WHERE slug = ${slug} AND published_revision_id IS NOT NULL`,
+            SELECT slug FROM pages WHERE slug = ${slug} AND published_revision_id IS NOT NULL
+            UNION ALL
+            SELECT t.slug FROM topics t WHERE t.slug = ${slug}
+              AND EXISTS (SELECT 1 FROM published_post_topics pt WHERE pt.topic_id = t.id)`,
         );
+        // A topic visitors can see is a page too (issue 27, posts.ts).
         if (page) return null;
       }
       return { location: row.target, status: Number(row.status) === 302 ? 302 : 301 };

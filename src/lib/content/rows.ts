@@ -4,6 +4,7 @@
 import 'server-only';
 import { type Query, sqlTemplate } from '../data/db';
 import { isValidSlug } from './slugs';
+import { parseTopicIds } from './topic-ids';
 import type {
   PageChange,
   PageListing,
@@ -32,6 +33,8 @@ export type PageRow = {
   draft_updated_by: string | null;
   updated_by: string | null;
   last_change: PageChange;
+  kind: string;
+  topics: string;
 };
 
 // The one query for both sides. With draft false the drafts join matches nothing, so no draft
@@ -48,7 +51,9 @@ SELECT p.id, p.slug, p.version, p.created_at, p.updated_at, r.published_at,
   COALESCE(d.body_html, r.body_html) AS body_html,
   d.updated_at AS draft_updated_at,
   d.updated_by AS draft_updated_by,
-  p.updated_by, p.last_change
+  p.updated_by, p.last_change,
+  COALESCE(d.kind, r.kind) AS kind,
+  COALESCE(d.topics, r.topics) AS topics
 FROM pages p
 LEFT JOIN revisions r ON r.id = p.published_revision_id
 LEFT JOIN drafts d ON d.page_id = p.id AND `;
@@ -81,6 +86,8 @@ export function toView(row: PageRow): PageView {
     draftUpdatedBy: row.draft_updated_by,
     updatedBy: row.updated_by,
     lastChange: row.last_change,
+    kind: row.kind === 'post' ? 'post' : 'page',
+    topicIds: parseTopicIds(row.topics),
   };
 }
 
@@ -170,6 +177,8 @@ export type ListingRow = {
   published_at: string | null;
   publish_at: string | null;
   missed_publish_at: string | null;
+  /** The dashboard's rows say it (its draft's, else its published revision's). */
+  kind?: string | null;
 };
 
 export function toListing(row: ListingRow): PageListing {
@@ -184,5 +193,6 @@ export function toListing(row: ListingRow): PageListing {
     publishedAt: row.published_at,
     publishAt: row.publish_at,
     missedPublishAt: row.missed_publish_at,
+    ...(row.kind === 'post' || row.kind === 'page' ? { kind: row.kind } : {}),
   };
 }

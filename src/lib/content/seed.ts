@@ -11,6 +11,14 @@ export const SEED_DRAFT_MARKERS = {
 
 const EDITOR = 'seed';
 
+// Timeless pages; the rest are posts, with topics (issue 27).
+const PAGES = new Set(['home', 'about', 'contact', 'style-guide']);
+const TOPICS: Record<string, string[]> = {
+  'getting-started': ['Guides'],
+  'writing-in-markdown': ['Guides', 'Markdown'],
+  'release-notes': ['Releases'],
+};
+
 const pages: { slug: string; title: string; summary: string; body: string }[] = [
   {
     slug: 'home',
@@ -183,7 +191,16 @@ export async function seedDemoContent(db: Database, store: ContentStore): Promis
              ON CONFLICT (key) DO NOTHING RETURNING key`,
   );
   if (claimed.length === 0 || (await store.pageCount()) > 0) return false;
-  for (const page of pages) await store.putPage(page, { publish: true, editor: EDITOR });
+  for (const page of pages)
+    await store.putPage(
+      {
+        ...page,
+        post: PAGES.has(page.slug)
+          ? { kind: 'page', topics: [] }
+          : { kind: 'post', topics: TOPICS[page.slug] ?? [] },
+      },
+      { publish: true, editor: EDITOR },
+    );
 
   // A published page renamed once: /style-guide answers 301 → /editorial-guidelines.
   await store.renameSlug('style-guide', 'editorial-guidelines');

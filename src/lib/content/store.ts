@@ -7,11 +7,13 @@ import { authorsStore } from './authors';
 import { createEventDispatcher } from './events';
 import { exportReads } from './export-reads';
 import { history } from './history';
+import { postStore } from './posts';
 import { readModel } from './read-model';
 import { redirectsStore } from './redirects';
 import { schedules } from './schedules';
 import { siteSettings } from './settings';
 import { createStoreContext } from './store-context';
+import { topicStore } from './topics';
 import { writeModel } from './write-model';
 
 /**
@@ -33,6 +35,8 @@ export function createContentStore(
     ...writeModel(context),
     ...schedules(context),
     ...settings,
+    ...postStore(context),
+    ...topicStore(context),
     ...redirectsStore(context),
     ...authorsStore(context),
     /** Subscribes to content events in this process (events.ts); returns the unsubscribe. */

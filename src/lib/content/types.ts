@@ -1,5 +1,9 @@
 // Owns the shapes the page store hands out: pages as each side sees them, listings, revisions,
-// schedules, site settings, and what a save answers. Types only, so any layer may import them.
+// schedules, site settings, topics and post listings, and what a save answers. Types only, so
+// any layer may import them.
+import type { PageKind } from './post-fields';
+
+export type { PageKind };
 export type PageState = 'published' | 'draft-only' | 'changed';
 
 /** What happened to a page last: the dashboard shows it, and a stale save says it. */
@@ -32,7 +36,26 @@ export type PageView = {
   /** Who changed the page last (any change: a save, a publish, a discard…), and how. */
   updatedBy: string | null;
   lastChange: PageChange;
+  /** A post (listed, in the feed) or a page; a draft's, when the view shows the draft. */
+  kind: PageKind;
+  /** Its topics' ids, in the editor's order (a draft's, when the view shows the draft). */
+  topicIds: number[];
 };
+
+/** A topic: a page of its own at `/<slug>` while a published post has it. */
+export type Topic = { id: number; name: string; slug: string; intro: string; introHtml: string };
+/** A topic on the editors' screen: how many published posts have it. */
+export type TopicListing = Topic & { posts: number };
+
+/** A published post as a listing shows it. */
+export type PostSummary = {
+  slug: string;
+  title: string;
+  summary: string;
+  firstPublishedAt: string;
+};
+/** One page of a listing, newest first. */
+export type PostListingPage = { page: number; hasNext: boolean; posts: PostSummary[] };
 
 export type PageSummary = {
   slug: string;
@@ -69,6 +92,8 @@ export type PageListing = {
   publishAt: string | null;
   /** When a schedule that did not publish was due (MissedSchedule), or null. */
   missedPublishAt: string | null;
+  /** Post or page, where the list reads it (the dashboard). */
+  kind?: PageKind;
 };
 
 /** A page's pending scheduled publish: when, and on whose behalf. */
@@ -124,7 +149,11 @@ export type SiteSettings = {
   socialImage: string | null;
   /** A library image's hash: the browser's tab icon (null: Folio's own). */
   favicon: string | null;
+  /** What `/` shows: the home page's own text, or it as an introduction to the latest posts. */
+  homeShows: HomeShows;
 };
+
+export type HomeShows = 'page' | 'posts';
 
 /**
  * Settings as a save takes them: what a caller leaves out (a form or script from before these
@@ -132,9 +161,9 @@ export type SiteSettings = {
  */
 export type SiteSettingsInput = Omit<
   SiteSettings,
-  'language' | 'accent' | 'socialImage' | 'favicon'
+  'language' | 'accent' | 'socialImage' | 'favicon' | 'homeShows'
 > &
-  Partial<Pick<SiteSettings, 'language' | 'accent' | 'socialImage' | 'favicon'>>;
+  Partial<Pick<SiteSettings, 'language' | 'accent' | 'socialImage' | 'favicon' | 'homeShows'>>;
 
 export type NavigationLink = { slug: string; title: string };
 

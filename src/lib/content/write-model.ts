@@ -11,6 +11,7 @@ import type { PageFields } from './page-fields';
 import {
   dropDraft,
   moveSlug,
+  type PostInput,
   prepareFields,
   publishIn,
   requirePage,
@@ -19,6 +20,7 @@ import {
   touch,
   visibleChange,
 } from './page-writes';
+import { syncPublishedPost } from './posts';
 import { pageRowBySlug } from './rows';
 import type { StoreContext } from './store-context';
 import type { Expectation, SaveResult } from './types';
@@ -69,8 +71,10 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
         const at = now().toISOString();
         await q`
           INSERT INTO drafts
-            (page_id, title, summary, body, body_html, media_refs, updated_at, updated_by)
-          SELECT page_id, title, summary, body, body_html, media_refs, ${at}, ${editor}
+            (page_id, title, summary, body, body_html, media_refs, updated_at, updated_by, kind,
+             topics)
+          SELECT page_id, title, summary, body, body_html, media_refs, ${at}, ${editor}, kind,
+            topics
           FROM revisions
           WHERE id = ${page.published_revision_id}
           ON CONFLICT (page_id) DO NOTHING`;
@@ -87,7 +91,8 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
           editor,
           at,
         });
-        await changed(await visibleChange(q, page, [page.slug], true));
+        const listings = await syncPublishedPost(q, page.id);
+        await changed(await visibleChange(q, page, [page.slug, ...listings], true));
       });
     },
 
@@ -179,7 +184,7 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
 
     /** Creates or overwrites a page's draft regardless of version (CLI, seed), optionally publishing. */
     async putPage(
-      input: PageFields & { slug: string },
+      input: PageFields & { slug: string; post?: PostInput },
       { publish = false, editor = null }: { publish?: boolean; editor?: string | null } = {},
     ): Promise<void> {
       await writes.putPages([{ ...input, publish }], { editor });
@@ -192,7 +197,7 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
      * copy of every page.
      */
     async putPages(
-      inputs: readonly (PageFields & { slug: string; publish: boolean })[],
+      inputs: readonly (PageFields & { slug: string; publish: boolean; post?: PostInput })[],
       {
         editor = null,
         allowMissingMedia = false,
@@ -212,7 +217,12 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
             now,
             q,
             changed,
-            { slug: input.slug, expectedVersion: existing ? existing.version : null, editor },
+            {
+              slug: input.slug,
+              expectedVersion: existing ? existing.version : null,
+              editor,
+              ...(input.post ? { post: input.post } : {}),
+            },
             fields,
           );
           if (!result.ok)

@@ -58,6 +58,8 @@ const TABLES: readonly CopiedTable[] = [
       'published_at',
       'published_by',
       'published_via',
+      'kind',
+      'topics',
     ],
   },
   {
@@ -73,6 +75,8 @@ const TABLES: readonly CopiedTable[] = [
       'media_refs',
       'updated_at',
       'updated_by',
+      'kind',
+      'topics',
     ],
   },
   // The history of every save (migration 12): hidden rows too, the merge bases of open tabs.
@@ -94,6 +98,38 @@ const TABLES: readonly CopiedTable[] = [
       'saves',
       'hidden',
     ],
+  },
+  // Topics and what visitors' listings read (migration 14): the listings are the write
+  // model's, not triggers', so they are copied as they are.
+  {
+    name: 'topics',
+    key: ['id', 'slug'],
+    order: ['id'],
+    columns: ['id', 'name', 'slug', 'intro', 'intro_html', 'created_at', 'updated_at'],
+  },
+  {
+    name: 'topic_slug_history',
+    key: ['old_slug', 'topic_id'],
+    order: ['old_slug'],
+    columns: ['old_slug', 'topic_id', 'renamed_at'],
+  },
+  {
+    name: 'published_posts',
+    key: ['page_id'],
+    order: ['page_id'],
+    columns: ['page_id', 'first_published_at'],
+  },
+  {
+    name: 'listing_pages',
+    key: ['page_id'],
+    order: ['page_id'],
+    columns: ['page_id'],
+  },
+  {
+    name: 'published_post_topics',
+    key: ['topic_id', 'page_id'],
+    order: ['topic_id', 'page_id'],
+    columns: ['topic_id', 'page_id', 'first_published_at'],
   },
   {
     name: 'slug_history',
@@ -260,6 +296,7 @@ const IDENTITY_TABLES = [
   'media',
   'events',
   'authors',
+  'topics',
 ] as const;
 
 export type CopyCounts = Record<string, { source: number; target: number }>;

@@ -28,6 +28,7 @@ mock.module('waku/router/server', () => ({
 const { editorCommand, editorForm, readForm } = await import('./action');
 const mediaActions = await import('./actions/media');
 const pageActions = await import('./actions/pages');
+const topicActions = await import('./actions/topics');
 const scheduleActions = await import('./actions/schedules');
 const sessionActions = await import('./actions/session');
 const settingsActions = await import('./actions/settings');
@@ -127,6 +128,10 @@ const ANSWERED: Record<string, { call: () => Promise<unknown>; kept: (state: nev
         mediaActions.uploadMedia({}, form({ alt: TYPED, file: new File(['x'], 'x.png') })),
       kept: (state: { alt?: string }) => state.alt,
     },
+    saveTopic: {
+      call: () => topicActions.saveTopic({}, form({ id: '1', name: 'N', slug: 'n', intro: TYPED })),
+      kept: (state: { values?: { intro: string } }) => state.values?.intro,
+    },
     changeMedia: {
       call: () =>
         mediaActions.changeMedia({}, form({ hash: 'a'.repeat(32), intent: 'save', alt: TYPED })),
@@ -196,6 +201,7 @@ describe('every editor action asks the guard', () => {
       pageActions,
       scheduleActions,
       mediaActions,
+      topicActions,
       shareLinkActions,
       settingsActions,
       testErrorActions,

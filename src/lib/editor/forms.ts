@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { lineText } from '../content/clean-text';
 import { MERGE_CHOICES, type MergeChoice, type MergeConflict } from '../content/merge';
 import { pageFieldsSchema } from '../content/page-fields';
+import { isPageKind, type PageKind, parseTopicNames } from '../content/post-fields';
 import { isValidSlug, slugFromTitle, validateNewSlug } from '../http/routes';
 
 /** A text field as posted: anything but text (missing, a file, repeated) reads as ''. */
@@ -71,6 +72,23 @@ const editorFormFields = pageFieldsSchema.extend({
     .transform((value) => (value === '' ? null : Number(value)))
     .pipe(z.number().int().positive().nullable()),
   version: z.coerce.number().int().min(0),
+  // Post or page (radio buttons): anything else is a forged form's, read as "say nothing".
+  kind: z
+    .string()
+    .optional()
+    .transform((value): PageKind | null => (isPageKind(value) ? value : null)),
+  // Topic names, comma separated: too many or too long is the field's error.
+  topics: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseTopicNames(value ?? '');
+      if ('error' in parsed) {
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed.names;
+    }),
 });
 
 /**
@@ -96,6 +114,10 @@ export type EditorFormValues = {
   summary: string;
   body: string;
   version: string;
+  /** 'post' or 'page'. */
+  kind: string;
+  /** Topic names, comma separated, as typed. */
+  topics: string;
 };
 
 /** What another save put there meanwhile: shown beside the editor's own text, with a diff. */
@@ -214,6 +236,7 @@ export type SettingsFormState = {
     accent?: string;
     socialImage?: string;
     favicon?: string;
+    homeShows?: string;
     /** The header's choice as sent ('all' or 'chosen'), and each chosen page's position. */
     mode?: string;
     positions?: Record<string, string>;
@@ -289,6 +312,9 @@ export const editorSubmitSchema = z.object({
   summary: field.transform(lineBreaks),
   body: field.transform(lineBreaks),
   version: field.pipe(versionText(z.string())),
+  kind: fieldUpTo(10),
+  // Longer than any valid list of topics can be: what a refusal hands back stays small.
+  topics: fieldUpTo(5_000),
   // No intent is Save (a browser submitting with Enter may send none); an unknown one is forged.
   intent: field
     .transform((value) => value || 'save')
@@ -316,6 +342,9 @@ export const autosaveSchema = z.object({
   summary: z.string(),
   body: z.string(),
   version: versionText(z.string()),
+  // Sent, not saved: the kind and the topics are saved by Save and Publish (save-page.ts).
+  kind: z.string().max(10).default(''),
+  topics: z.string().max(5_000).default(''),
 });
 
 /** The live preview's call: the body as typed, and the ids of the blocks the pane shows. */
@@ -381,6 +410,20 @@ export const revokeShareLinkSchema = z.object({ slug, linkId: whole, pageId: who
 export const uploadFormSchema = z.object({ alt: field, file: z.unknown() });
 
 /** A media library item's form (media-item-form.tsx): new alt text, or delete. */
+/** A topic's form on the topics screen (topic-form.tsx): the rules are the store's. */
+export const topicFormSchema = z.object({
+  id: whole.refine((id) => id !== undefined && id > 0, 'This form names no topic.'),
+  name: fieldUpTo(1_000),
+  slug: fieldUpTo(1_000),
+  intro: fieldUpTo(40_000),
+});
+
+/** The topic form's answer: why nothing was saved, with what was typed. */
+export type TopicFormState = {
+  error?: string;
+  values?: { name: string; slug: string; intro: string };
+};
+
 /** An editor's redirect (redirect-form.tsx): where from, where to, permanent or not. */
 export const redirectFormSchema = z.object({
   from: fieldUpTo(2_000),
@@ -436,6 +479,8 @@ export const siteSettingsSchema = z
     social_image: optionalFieldUpTo(200),
     favicon: optionalFieldUpTo(200),
     'navigation-mode': field,
+    /** What `/` shows: 'page' or 'posts' (anything else keeps what is saved). */
+    homeShows: field,
     /** settingsVersion of the settings the form was made from (a stale form is refused). */
     settings_version: field,
     /** 'find': the picker's search button (nothing is saved); anything else saves. */

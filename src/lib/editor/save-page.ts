@@ -169,6 +169,10 @@ export async function saveEditorValues(
           expectedVersion,
           editor: session.editor.email,
           checkpoint: merged ? 'merge' : keepAddress ? 'autosave' : 'save',
+          // An autosave keeps them: a topic is made when its name is saved, not half typed.
+          ...(keepAddress || input.kind === null
+            ? {}
+            : { post: { kind: input.kind, topics: input.topics } }),
         },
         { publish: publish && !withheld },
       );
@@ -249,7 +253,9 @@ export async function saveEditorValues(
         ? 'slug'
         : error.code === 'missing-media'
           ? 'body'
-          : undefined;
+          : error.code === 'invalid-topics'
+            ? 'topics'
+            : undefined;
     return {
       saved: false,
       state: {
@@ -263,6 +269,22 @@ export async function saveEditorValues(
       },
     };
   }
+}
+
+/** What the editor's form holds for a page (its draft's text, kind and topics). */
+export async function editorValuesOf(page: PageView): Promise<EditorFormValues> {
+  const topics = await contentStore().topicsByIds(page.topicIds);
+  return {
+    slug: page.slug,
+    originalSlug: page.slug,
+    pageId: String(page.id),
+    title: page.title,
+    summary: page.summary,
+    body: page.bodyMarkdown,
+    version: String(page.version),
+    kind: page.kind,
+    topics: topics.map((topic) => topic.name).join(', '),
+  };
 }
 
 /** The page as visitors would see these fields (rendered by the site's own Markdown code). */

@@ -23,6 +23,8 @@ export {
 
 /** The editors' media library (the dashboard's `?media`). */
 export const MEDIA_LIBRARY = '/preview?media';
+/** The editors' topics: names, addresses and introductions (issue 27). */
+export const TOPICS_SCREEN = '/preview?topics';
 /** The built-in help: Markdown as Folio renders it, and the editor's keyboard shortcuts. */
 export const EDITOR_HELP = '/preview?help';
 /** Developer tools (checking error reporting), off the editors' dashboard. */

@@ -1,8 +1,11 @@
 import type { PageProps } from 'waku/router';
 import { unstable_notFound as notFound, unstable_redirect as redirect } from 'waku/router/server';
 import { Article, datesOf } from '../../components/article';
+import { ArticleBody, topicLinksOf } from '../../components/article-body';
 import { PageMeta } from '../../components/page-meta';
+import { TopicArticle, topicFeedPath } from '../../components/post-listing';
 import { contentStore } from '../../lib/content/content';
+import { publicParams } from '../../lib/http/public-params';
 import { markPublicPageRendered } from '../../lib/http/request-context';
 import { HOME_SLUG, isValidSlug } from '../../lib/http/routes';
 
@@ -11,38 +14,71 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
   if (!isValidSlug(slug)) notFound();
   if (slug === HOME_SLUG) redirect('/', 308);
   const store = contentStore();
+  const { page: pageNumber } = publicParams();
   const [page, settings] = await Promise.all([
     store.getPage(slug, { draft: false }),
     store.getSiteSettings(),
   ]);
-  if (!page) {
-    // Full page loads of a renamed slug get a 301 from the canonical middleware first; this
-    // covers client navigation, where Waku only offers 307/308.
-    const current = await store.findRedirect(slug);
-    if (current) redirect(`/${current}`, 308);
-    // An editor's redirect (the site-redirects middleware answers full loads): to a page of
-    // this site the router follows; another site's address is offered as a link, since the
-    // router only navigates on this one.
-    const elsewhere = await store.findSiteRedirect(`/${slug}`);
-    const internal = elsewhere?.location;
-    if (internal?.startsWith('/')) redirect(internal as `/${string}`, 308);
-    if (elsewhere) return <MovedElsewhere to={elsewhere.location} siteTitle={settings.title} />;
-    notFound();
+  if (page) {
+    // A page lists nothing: its only page is the first.
+    if (pageNumber !== 1) notFound();
+    markPublicPageRendered(page.slug);
+    return (
+      <>
+        <PageMeta
+          title={page.title}
+          description={page.summary}
+          path={`/${page.slug}`}
+          siteTitle={settings.title}
+          page={page}
+          settings={settings}
+        />
+        <Article
+          page={page}
+          dates={datesOf(page)}
+          body={<ArticleBody html={page.bodyHtml} />}
+          topics={await topicLinksOf(page)}
+        />
+      </>
+    );
   }
-  markPublicPageRendered(page.slug);
-  return (
-    <>
-      <PageMeta
-        title={page.title}
-        description={page.summary}
-        path={`/${page.slug}`}
-        siteTitle={settings.title}
-        page={page}
-        settings={settings}
-      />
-      <Article page={page} dates={datesOf(page)} />
-    </>
-  );
+  // A topic is at its slug while a published post has it (pages and topics share addresses).
+  const topic = await store.getPublicTopic(slug);
+  if (topic) {
+    const listing = await store.listPosts(pageNumber, topic.id);
+    // Past the last page (or beyond what a listing offers): not a page.
+    if (!listing || (listing.posts.length === 0 && pageNumber > 1)) notFound();
+    markPublicPageRendered(topic.slug);
+    return (
+      <>
+        <PageMeta
+          title={pageNumber > 1 ? `${topic.name}, page ${pageNumber}` : topic.name}
+          description={`Posts on ${topic.name}`}
+          path={pageNumber > 1 ? `/${topic.slug}?page=${pageNumber}` : `/${topic.slug}`}
+          siteTitle={settings.title}
+        />
+        <link
+          rel="alternate"
+          type="application/atom+xml"
+          title={`${topic.name} · ${settings.title}`}
+          href={topicFeedPath(topic.slug)}
+        />
+        <TopicArticle topic={topic} listing={listing} />
+      </>
+    );
+  }
+  // Full page loads of a renamed slug get a 301 from the canonical middleware first; this
+  // covers client navigation, where Waku only offers 307/308.
+  const current = await store.findRedirect(slug);
+  if (current) redirect(`/${current}`, 308);
+  // An editor's redirect (the site-redirects middleware answers full loads): to a page of
+  // this site the router follows; another site's address is offered as a link, since the
+  // router only navigates on this one.
+  const elsewhere = await store.findSiteRedirect(`/${slug}`);
+  const internal = elsewhere?.location;
+  if (internal?.startsWith('/')) redirect(internal as `/${string}`, 308);
+  if (elsewhere) return <MovedElsewhere to={elsewhere.location} siteTitle={settings.title} />;
+  notFound();
 }
 
 function MovedElsewhere({ to, siteTitle }: { to: string; siteTitle: string }) {

@@ -1,9 +1,13 @@
 import { contentStore, type FeedEntry } from '../../lib/content/content';
+import { isValidSlug } from '../../lib/content/slugs';
 import { PUBLIC_CACHE_HEADERS } from '../../lib/http/cache-headers';
 import { type BuiltFile, fileCache } from '../../lib/http/file-cache';
 import { HOME_SLUG } from '../../lib/http/routes';
 import { siteOrigin } from '../../lib/http/site-url';
 import { escapeXml } from '../../lib/http/xml';
+
+/** The feed of one topic: `/feed.xml?topic=<slug>` (linked from the topic's page). */
+const TOPIC_PARAM = 'topic';
 
 /** How many pages the feed carries: feed readers poll it, so it stays small. */
 const FEED_ENTRIES = 20;
@@ -30,37 +34,50 @@ function entryId(entry: FeedEntry, host: string): string {
   return `tag:${host},${entry.firstPublishedAt.slice(0, 10)}:page-${entry.id}`;
 }
 
-// An Atom feed (RFC 4287) of published pages, newest first, with their full sanitised HTML
+// An Atom feed (RFC 4287) of published posts (not pages: issue 27), newest first by first
+// publish, each with a <category> per topic, with their full sanitised HTML
 // (rendered and sanitised at save time, as on the page). Published revisions only: drafts are
 // never read here. Built once per content version and origin (file-cache.ts), and cached by
 // browsers and CDNs like the sitemap: feed readers poll, and one whose copy is current gets a
 // 304 before anything is read.
+// `?topic=<slug>` is one topic's posts; a topic visitors cannot see (none of its posts is
+// published, or no such topic) is a 404, like its page.
 export async function GET(request: Request): Promise<Response> {
   const origin = siteOrigin();
+  const topic = new URL(request.url).searchParams.get(TOPIC_PARAM);
+  if (topic !== null && !isValidSlug(topic))
+    return new Response('Not found\n', {
+      status: 404,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+    });
   return fileCache().serve(
     request,
-    `feed ${origin}`,
-    () => buildFeed(origin),
+    topic === null ? `feed ${origin}` : `feed ${origin} topic ${topic}`,
+    () => buildFeed(origin, topic),
     PUBLIC_CACHE_HEADERS,
   );
 }
 
-async function buildFeed(origin: string): Promise<BuiltFile> {
+async function buildFeed(origin: string, topicSlug: string | null): Promise<BuiltFile> {
   const host = new URL(origin).hostname;
   const store = contentStore();
+  const topic = topicSlug === null ? null : await store.getPublicTopic(topicSlug);
+  if (topicSlug !== null && !topic) return null;
   const [settings, entries] = await Promise.all([
     store.getSiteSettings(),
-    store.listRecentlyPublished(FEED_ENTRIES),
+    store.feedPosts(FEED_ENTRIES, topic?.id ?? null),
   ]);
+  const self = topic ? `${origin}/feed.xml?topic=${topic.slug}` : `${origin}/feed.xml`;
+  const page = topic ? `${origin}/${topic.slug}` : `${origin}/`;
   const updated = entries[0]?.publishedAt ?? new Date(0).toISOString();
   const lines = [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom">',
-    `  <title>${escapeXml(settings.title)}</title>`,
+    `  <title>${escapeXml(topic ? `${topic.name} · ${settings.title}` : settings.title)}</title>`,
     settings.tagline ? `  <subtitle>${escapeXml(settings.tagline)}</subtitle>` : '',
-    `  <link rel="self" type="application/atom+xml" href="${escapeXml(`${origin}/feed.xml`)}"/>`,
-    `  <link rel="alternate" type="text/html" href="${escapeXml(`${origin}/`)}"/>`,
-    `  <id>${escapeXml(`${origin}/`)}</id>`,
+    `  <link rel="self" type="application/atom+xml" href="${escapeXml(self)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${escapeXml(page)}"/>`,
+    `  <id>${escapeXml(page)}</id>`,
     `  <updated>${escapeXml(updated)}</updated>`,
     `  <author><name>${escapeXml(settings.title)}</name></author>`,
     '  <generator>Folio</generator>',
@@ -74,6 +91,10 @@ async function buildFeed(origin: string): Promise<BuiltFile> {
         `    <published>${escapeXml(entry.firstPublishedAt)}</published>`,
         `    <updated>${escapeXml(entry.publishedAt)}</updated>`,
         entry.summary ? `    <summary>${escapeXml(entry.summary)}</summary>` : '',
+        ...entry.topics.map(
+          (t) =>
+            `    <category term="${escapeXml(t.slug)}" label="${escapeXml(t.name)}" scheme="${escapeXml(`${origin}/`)}"/>`,
+        ),
         `    <content type="html">${escapeXml(absolutize(entry.bodyHtml, origin))}</content>`,
         '  </entry>',
       ]

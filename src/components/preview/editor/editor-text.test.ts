@@ -10,6 +10,8 @@ const values = (fields: Partial<EditorFormValues>): EditorFormValues => ({
   title: 'Title',
   summary: '',
   body: 'Body.',
+  kind: 'post',
+  topics: '',
   ...fields,
 });
 

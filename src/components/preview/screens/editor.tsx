@@ -1,6 +1,7 @@
 // Owns /preview/<slug>?edit: the page's editor under its banner — or, for a form posted for a
 // page deleted meanwhile, an editor for a new page with the typed text (its action made it so).
 import 'server-only';
+import { editorValuesOf } from '../../../lib/editor/save-page';
 import { rewriteLinksForPreview } from '../../../lib/http/routes';
 import { PageEditor } from '../page-editor';
 import type { ScreenProps } from './asked';
@@ -30,15 +31,7 @@ export async function EditorScreen({ asked }: ScreenProps) {
       <WithSiteFrame page={page}>
         <PageEditor
           {...(await editorMedia())}
-          initial={{
-            slug: page.slug,
-            originalSlug: page.slug,
-            pageId: String(page.id),
-            title: page.title,
-            summary: page.summary,
-            body: page.bodyMarkdown,
-            version: String(page.version),
-          }}
+          initial={await editorValuesOf(page)}
           initialHtml={rewriteLinksForPreview(page.bodyHtml)}
           savedAt={page.draftUpdatedAt ?? page.updatedAt}
         />

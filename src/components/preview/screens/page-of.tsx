@@ -3,7 +3,7 @@
 import 'server-only';
 import type { ReactNode } from 'react';
 import { unstable_notFound as notFound, unstable_redirect as redirect } from 'waku/router/server';
-import { contentStore, type PageView } from '../../../lib/content/content';
+import { contentStore, NEW_PAGE_KIND, type PageView } from '../../../lib/content/content';
 import { requestContext } from '../../../lib/http/request-context';
 import { isValidSlug, previewPath } from '../../../lib/http/routes';
 import { mediaStore } from '../../../lib/media/media';
@@ -25,6 +25,8 @@ export const EMPTY_PAGE = {
   summary: '',
   body: '',
   version: '0',
+  kind: NEW_PAGE_KIND,
+  topics: '',
 };
 
 /**
@@ -116,8 +118,15 @@ export async function WithSiteFrame({
 }
 
 /** What the editor's Image menu and upload need: the newest images and the size limit. */
-export async function editorMedia(): Promise<{ images: LibraryImage[]; maxUploadMb: number }> {
-  const items = await mediaStore().list({ limit: 24 });
+export async function editorMedia(): Promise<{
+  images: LibraryImage[];
+  maxUploadMb: number;
+  topicNames: string[];
+}> {
+  const [items, topics] = await Promise.all([
+    mediaStore().list({ limit: 24 }),
+    contentStore().listTopics(),
+  ]);
   const images = items.map((item) => ({
     hash: item.hash,
     alt: item.alt,
@@ -128,5 +137,9 @@ export async function editorMedia(): Promise<{ images: LibraryImage[]; maxUpload
         '',
     ),
   }));
-  return { images, maxUploadMb: getEnv().MEDIA_MAX_MB };
+  return {
+    images,
+    maxUploadMb: getEnv().MEDIA_MAX_MB,
+    topicNames: topics.map((topic) => topic.name),
+  };
 }

@@ -7,6 +7,7 @@ import { setDocumentStatus } from '../../../lib/http/request-context';
 import { SHARE_PARAM, shareLinkPath } from '../../../lib/http/routes';
 import { shareLinks } from '../../../lib/share-links/share-links';
 import { Article, datesOf } from '../../article';
+import { ArticleBody, topicLinksOf } from '../../article-body';
 import { SiteFrame, siteFrameData } from '../../site-frame';
 import { EditorChrome, PreviewBar } from '../editor-chrome';
 import type { ScreenProps } from './asked';
@@ -47,7 +48,12 @@ export async function SharedDraftScreen({ asked: { slug, params } }: ScreenProps
         </p>
       </PreviewBar>
       <SiteFrame settings={frame.settings} links={links}>
-        <Article page={page} dates={datesOf(page, { asWillBePublished: true })} />
+        <Article
+          page={page}
+          dates={datesOf(page, { asWillBePublished: true })}
+          body={<ArticleBody html={page.bodyHtml} />}
+          topics={await topicLinksOf(page)}
+        />
       </SiteFrame>
     </>
   );

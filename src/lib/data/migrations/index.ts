@@ -15,6 +15,7 @@ import { migration010 } from './010-page-listing-and-search';
 import { migration011 } from './011-media-uses-and-search';
 import { migration012 } from './012-checkpoints';
 import { migration013 } from './013-accent-insensitive-search';
+import { migration014 } from './014-posts-and-topics';
 import { migration016 } from './016-redirects';
 import { migration017 } from './017-authors';
 
@@ -42,6 +43,7 @@ export const migrations: readonly Migration[] = [
   migration011,
   migration012,
   migration013,
+  migration014,
   migration016,
   migration017,
 ];

@@ -27,7 +27,7 @@ import {
 } from '../forms';
 import { backToPage } from '../landing';
 import { inPreviewSlot, PREVIEWS_BUSY_MESSAGE } from '../preview-slots';
-import { livePreviewOf, previewHtmlOf, saveEditorValues } from '../save-page';
+import { editorValuesOf, livePreviewOf, previewHtmlOf, saveEditorValues } from '../save-page';
 
 /**
  * The editor form's action (with and without JavaScript). The button pressed names the
@@ -62,15 +62,7 @@ export const saveDraft = editorForm({
           : await contentStore().getPageById(formPage);
       if (!theirs) return { values, message: 'This page was deleted meanwhile.' };
       return {
-        values: {
-          slug: theirs.slug,
-          originalSlug: theirs.slug,
-          pageId: String(theirs.id),
-          title: theirs.title,
-          summary: theirs.summary,
-          body: theirs.bodyMarkdown,
-          version: String(theirs.version),
-        },
+        values: await editorValuesOf(theirs),
         message:
           'Their version is in the form now; yours is gone from it. Save to keep it as it is.',
       };

@@ -26,7 +26,7 @@ function libraryImageOf(typed: string | undefined): string | null | undefined {
 export const saveSiteSettings = editorForm({
   read: (input) => {
     const form = readForm(siteSettingsSchema, input);
-    const { title, tagline, footer, navigation, settings_version: version } = form;
+    const { title, tagline, footer, navigation, homeShows, settings_version: version } = form;
     const { language, accent, social_image: socialImage, favicon } = form;
     const typedPosition = (id: string) => {
       const value = form[`position-${id}`];
@@ -45,6 +45,7 @@ export const saveSiteSettings = editorForm({
         accent,
         socialImage,
         favicon,
+        homeShows,
         mode,
         positions: Object.fromEntries(navigation.map((id) => [id, typedPosition(id)])),
       },
@@ -169,6 +170,9 @@ export const saveSiteSettings = editorForm({
           accent,
           socialImage,
           favicon,
+          ...(values.homeShows === 'page' || values.homeShows === 'posts'
+            ? { homeShows: values.homeShows }
+            : {}),
         },
         { version },
       );

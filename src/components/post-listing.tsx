@@ -1,0 +1,95 @@
+import type { PostListingPage, Topic } from '../lib/content/content';
+import { formatDay } from '../lib/content/dates';
+import { publicPath } from '../lib/http/routes';
+
+/** `path` with `?page=n`; the first page is `path` itself (one address per page). */
+function pageHref(path: string, page: number): string {
+  return page <= 1 ? path : `${path}?page=${page}`;
+}
+
+/**
+ * A page of published posts, newest first (the home page's latest posts, a topic's): each
+ * post's linked title, summary and first publish date, and links to the newer and older
+ * pages. Server-rendered; no client JavaScript. `pathOf` says where a post's link leads (the
+ * preview keeps editors in the preview).
+ */
+export function PostListing({
+  listing,
+  path,
+  label,
+  pathOf = publicPath,
+}: {
+  listing: PostListingPage;
+  /** The listing's own address, for its page links. */
+  path: string;
+  /** What the list is, for assistive technology: "Latest posts", "Posts on Cooking". */
+  label: string;
+  pathOf?: (slug: string) => `/${string}`;
+}) {
+  return (
+    <section className="post-listing" aria-label={label}>
+      {listing.posts.length === 0 ? <p>Nothing has been published here yet.</p> : null}
+      <ol>
+        {listing.posts.map((post) => (
+          <li key={post.slug}>
+            <h2>
+              <a href={pathOf(post.slug)}>{post.title}</a>
+            </h2>
+            {post.summary ? <p>{post.summary}</p> : null}
+            <p className="dates">
+              <time dateTime={post.firstPublishedAt.slice(0, 10)}>
+                {formatDay(post.firstPublishedAt)}
+              </time>
+            </p>
+          </li>
+        ))}
+      </ol>
+      {listing.page > 1 || listing.hasNext ? (
+        <nav className="pages" aria-label={`${label}: more pages`}>
+          {listing.page > 1 ? (
+            <a href={pageHref(path, listing.page - 1)} rel="prev">
+              ← Newer posts
+            </a>
+          ) : null}
+          {listing.hasNext ? (
+            <a href={pageHref(path, listing.page + 1)} rel="next">
+              Older posts →
+            </a>
+          ) : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}
+
+/** A topic's page: its name, its introduction (Markdown, rendered at save time), its posts. */
+export function TopicArticle({
+  topic,
+  listing,
+  pathOf = publicPath,
+}: {
+  topic: Topic;
+  listing: PostListingPage;
+  pathOf?: (slug: string) => `/${string}`;
+}) {
+  return (
+    <article className="prose">
+      <h1>{topic.name}</h1>
+      {topic.introHtml ? (
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised at save time
+        <div dangerouslySetInnerHTML={{ __html: topic.introHtml }} />
+      ) : null}
+      <PostListing
+        listing={listing}
+        path={pathOf(topic.slug)}
+        label={`Posts on ${topic.name}`}
+        pathOf={pathOf}
+      />
+    </article>
+  );
+}
+
+/** The feed of one topic: its address, linked from the topic's page. */
+export function topicFeedPath(slug: string): string {
+  return `/feed.xml?topic=${encodeURIComponent(slug)}`;
+}

@@ -1,0 +1,47 @@
+import { describe, expect, test } from 'bun:test';
+import { renderMarkdown } from '../markdown/markdown';
+import {
+  hasListingDirective,
+  parseDirectiveArguments,
+  splitAtDirectives,
+} from './listing-directive';
+
+describe('the listing directive', () => {
+  test('is a paragraph of its own as Markdown renders it; anything else is text', async () => {
+    const html = await renderMarkdown(
+      'Intro.\n\n{{ posts topic=cooking limit=3 }}\n\nAfter `{{ posts }}` in code.\n\n{{posts}}\n',
+      { media: new Map() },
+    );
+    expect(hasListingDirective(html)).toBe(true);
+    const parts = splitAtDirectives(html);
+    expect(parts.filter((part) => 'directive' in part)).toEqual([
+      { directive: { topic: 'cooking', limit: 3 }, source: '{{ posts topic=cooking limit=3 }}' },
+      { directive: { topic: null, limit: 5 }, source: '{{posts}}' },
+    ]);
+    // The text around them is kept whole, in order.
+    expect(
+      parts.map((part) => ('html' in part ? part.html : `[${part.source}]`)).join(''),
+    ).toContain('<p>Intro.</p>');
+    expect(hasListingDirective('<p>{{ postscript }}</p>')).toBe(false);
+    expect(
+      hasListingDirective(await renderMarkdown('Say {{ posts }} inline.', { media: new Map() })),
+    ).toBe(false);
+  });
+
+  test('bad arguments are a problem in words, never a throw', () => {
+    for (const [text, words] of [
+      ['limit=0', 'from 1 to 20'],
+      ['limit=21', 'from 1 to 20'],
+      ['limit=abc', 'from 1 to 20'],
+      ['topic=../etc', 'not a topic'],
+      ['colour=red', 'not something a listing takes'],
+      ['topic', 'not name=value'],
+      ['a=b=c', 'not name=value'],
+    ] as const) {
+      const parsed = parseDirectiveArguments(text);
+      expect('problem' in parsed && parsed.problem, text).toContain(words);
+    }
+    const many = Array.from({ length: 7 }, () => '<p>{{ posts }}</p>').join('\n');
+    expect(splitAtDirectives(many).filter((part) => 'problem' in part)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,73 @@
+// Owns the listing directive (issue 27): a paragraph of its own in a page's Markdown,
+// `{{ posts }}` or `{{ posts topic=<slug> limit=<1–20> }}`, that the page shows as a list of
+// the newest published posts (of one topic), rendered on the server at request time — the
+// stored HTML keeps the paragraph as written (markdown.ts escapes nothing in it), and the
+// page's render puts the listing in its place. Pure: parsing only. Browser-safe.
+import { isValidSlug } from './slugs';
+
+/** A listing a page asked for: one topic's posts or everyone's, the newest `limit`. */
+export type ListingDirective = { topic: string | null; limit: number };
+
+export const DIRECTIVE_LIMIT_DEFAULT = 5;
+export const DIRECTIVE_LIMIT_MAX = 20;
+/** Directives one page may hold; more are shown as the mistake they are. */
+export const DIRECTIVES_PER_PAGE_MAX = 5;
+
+// The paragraph Markdown makes of the directive: `<p>{{ posts … }}</p>`, nothing else in it.
+// Bounded: arguments of at most 200 characters, and no `<` (no markup inside).
+const PARAGRAPH_SOURCE = '<p>\\{\\{\\s*posts\\b([^<}]{0,200})\\}\\}</p>';
+const PARAGRAPH = new RegExp(PARAGRAPH_SOURCE);
+
+/** A part of a page's HTML: stored HTML as is, or a directive (or why it cannot be one). */
+export type BodyPart =
+  | { html: string }
+  | { directive: ListingDirective; source: string }
+  | { problem: string; source: string };
+
+/** What the arguments ask for, or the words for what is wrong with them. */
+export function parseDirectiveArguments(text: string): ListingDirective | { problem: string } {
+  let topic: string | null = null;
+  let limit = DIRECTIVE_LIMIT_DEFAULT;
+  for (const part of text.trim().split(/\s+/).filter(Boolean)) {
+    const [key, value, ...rest] = part.split('=');
+    if (value === undefined || rest.length > 0)
+      return { problem: `“${part}” is not name=value (topic=<slug>, limit=<1–20>).` };
+    if (key === 'topic') {
+      if (!isValidSlug(value)) return { problem: `“${value}” is not a topic's address.` };
+      topic = value;
+    } else if (key === 'limit') {
+      const n = Number(value);
+      if (!/^\d+$/.test(value) || n < 1 || n > DIRECTIVE_LIMIT_MAX)
+        return { problem: `limit is a number from 1 to ${DIRECTIVE_LIMIT_MAX}, not “${value}”.` };
+      limit = n;
+    } else return { problem: `“${key}” is not something a listing takes (topic, limit).` };
+  }
+  return { topic, limit };
+}
+
+/** Whether a page's stored HTML holds a listing directive (it then lists posts). */
+export function hasListingDirective(html: string): boolean {
+  return PARAGRAPH.test(html);
+}
+
+/** A page's stored HTML cut at its directives. */
+export function splitAtDirectives(html: string): BodyPart[] {
+  const parts: BodyPart[] = [];
+  let at = 0;
+  let count = 0;
+  // A new expression each time: a global one keeps where it stopped between calls.
+  for (const match of html.matchAll(new RegExp(PARAGRAPH_SOURCE, 'g'))) {
+    const index = match.index ?? 0;
+    if (index > at) parts.push({ html: html.slice(at, index) });
+    count += 1;
+    const source = match[0].slice(3, -4);
+    const parsed = parseDirectiveArguments(match[1] ?? '');
+    if (count > DIRECTIVES_PER_PAGE_MAX)
+      parts.push({ problem: `A page holds at most ${DIRECTIVES_PER_PAGE_MAX} listings.`, source });
+    else if ('problem' in parsed) parts.push({ problem: parsed.problem, source });
+    else parts.push({ directive: parsed, source });
+    at = index + match[0].length;
+  }
+  if (at < html.length) parts.push({ html: html.slice(at) });
+  return parts;
+}

@@ -1,0 +1,224 @@
+// Owns topics (issue 27): finding or creating them by the names an editor types, their slugs
+// (in the pages' namespace: a topic never takes a page's address nor a page a topic's), the
+// editors' topics screen (list with counts, edit name, slug and introduction) and the public
+// read of one topic, which exists for visitors only while a published post has it. A renamed
+// topic's old slug redirects like a page's (read-model.ts findRedirect).
+import 'server-only';
+import { EVERYTHING, pagesChanged } from '../data/content-changes';
+import { type Query, sqlTemplate } from '../data/db';
+import { renderMarkdown } from '../markdown/markdown';
+import { mediaByHashes, mediaHashesIn } from '../media/media-refs';
+import { authorAt } from './authors';
+import { ContentError } from './errors';
+import { type TopicFields, topicFieldsSchema, topicSlugFromName } from './post-fields';
+import { HOME_SLUG, MAX_SLUG_LENGTH, validateNewSlug } from './slugs';
+import type { StoreContext } from './store-context';
+import { parseTopicIds } from './topic-ids';
+import type { Topic, TopicListing } from './types';
+
+export { parseTopicIds };
+
+type TopicRow = {
+  id: number | string;
+  name: string;
+  slug: string;
+  intro: string;
+  intro_html: string;
+};
+
+function toTopic(row: TopicRow): Topic {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    slug: row.slug,
+    intro: row.intro,
+    introHtml: row.intro_html,
+  };
+}
+
+/** The topic at `slug`, if one is there (any topic: editors' reads and slug checks). */
+export async function topicBySlugIn(q: Query, slug: string): Promise<Topic | null> {
+  const [row] = await q<TopicRow>`
+    SELECT id, name, slug, intro, intro_html FROM topics WHERE slug = ${slug}`;
+  return row ? toTopic(row) : null;
+}
+
+/** Refuses a page's new address when a topic holds it: the two share one namespace. */
+export async function refuseTopicSlug(q: Query, slug: string): Promise<void> {
+  const topic = await topicBySlugIn(q, slug);
+  if (topic)
+    throw new ContentError(
+      'slug-taken',
+      `The topic “${topic.name}” has the address /${slug}; choose another for this page.`,
+    );
+}
+
+/** Whether a page or a topic has `slug` now, or no page may take it (reserved, home). */
+async function slugUnavailable(q: Query, slug: string): Promise<string | null> {
+  if (slug === HOME_SLUG) return `“${slug}” is the home page's.`;
+  const problem = validateNewSlug(slug);
+  if (problem) return problem;
+  const [page] = await q<{ id: number }>`SELECT id FROM pages WHERE slug = ${slug}`;
+  if (page) return `A page has the address /${slug}.`;
+  const topic = await topicBySlugIn(q, slug);
+  if (topic) return `The topic “${topic.name}” has the address /${slug}.`;
+  if (await authorAt(q, slug)) return `An author’s page is at /${slug}.`;
+  return null;
+}
+
+/**
+ * A free slug for a new topic called `name`: its own when free, else the first free of
+ * `<slug>-2`, `<slug>-3`… (a topic named like a page takes the next address, it is never
+ * refused: the editor typed a name, not an address, and can change it on the topics screen).
+ */
+async function freeTopicSlug(q: Query, name: string): Promise<string> {
+  const base = topicSlugFromName(name);
+  if ((await slugUnavailable(q, base)) === null) return base;
+  for (let n = 2; n < 1000; n += 1) {
+    const suffix = `-${n}`;
+    const candidate = `${base.slice(0, MAX_SLUG_LENGTH - suffix.length).replace(/-+$/, '')}${suffix}`;
+    if ((await slugUnavailable(q, candidate)) === null) return candidate;
+  }
+  throw new ContentError('slug-taken', `No free address for the topic “${name}”.`);
+}
+
+/**
+ * The ids of the topics named (any case), in the order given; a name no topic has creates the
+ * topic, with a free slug and no introduction. Inside the caller's transaction.
+ */
+export async function topicIdsForNames(
+  q: Query,
+  names: readonly string[],
+  at: string,
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const name of names) {
+    const [found] = await q<{ id: number | string }>`
+      SELECT id FROM topics WHERE LOWER(name) = LOWER(${name})`;
+    if (found) {
+      ids.push(Number(found.id));
+      continue;
+    }
+    const slug = await freeTopicSlug(q, name);
+    const [made] = await q<{ id: number | string }>`
+      INSERT INTO topics (name, slug, intro, intro_html, created_at, updated_at)
+      VALUES (${name}, ${slug}, '', '', ${at}, ${at}) RETURNING id`;
+    if (!made) throw new Error('topic insert returned no row');
+    ids.push(Number(made.id));
+  }
+  return [...new Set(ids)];
+}
+
+const idQueries = new Map<string, TemplateStringsArray>();
+/** `<head> (?, ?, …)<tail>` for `count` values, made once per count. */
+export function withIdList(head: string, count: number, tail = ''): TemplateStringsArray {
+  const key = `${head}\u0000${count}\u0000${tail}`;
+  let template = idQueries.get(key);
+  if (!template) {
+    template = sqlTemplate([
+      `${head} (`,
+      ...Array.from({ length: count - 1 }, () => ', '),
+      `)${tail}`,
+    ]);
+    idQueries.set(key, template);
+  }
+  return template;
+}
+
+/** The topics of these ids, in the order given (those that exist). */
+export async function topicsByIdsIn(q: Query, ids: readonly number[]): Promise<Topic[]> {
+  const wanted = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id > 0);
+  if (wanted.length === 0) return [];
+  const rows = await q<TopicRow>(
+    withIdList('SELECT id, name, slug, intro, intro_html FROM topics WHERE id IN', wanted.length),
+    ...wanted,
+  );
+  const byId = new Map(rows.map((row) => [Number(row.id), toTopic(row)]));
+  return wanted.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** The most topics the editors' screen lists (by name); the datalist offers as many. */
+export const TOPICS_LISTED_MAX = 1000;
+
+async function renderIntro(q: Query, intro: string): Promise<string> {
+  return renderMarkdown(intro, { media: await mediaByHashes(q, mediaHashesIn(intro)) });
+}
+
+export function topicStore({ read, write, now, opened }: StoreContext) {
+  return {
+    /** Topics by id, in the order given (a post's, for its page and the editor). */
+    async topicsByIds(ids: readonly number[]): Promise<Topic[]> {
+      return read((q) => topicsByIdsIn(q, ids));
+    },
+
+    /**
+     * The topic at `slug` as visitors may see it: only while at least one published post has
+     * it (one probe of the listing's index). Editors' preview shows the same.
+     */
+    async getPublicTopic(slug: string): Promise<Topic | null> {
+      const [row] = await read(
+        (q) => q<TopicRow>`
+          SELECT t.id, t.name, t.slug, t.intro, t.intro_html FROM topics t
+          WHERE t.slug = ${slug}
+            AND EXISTS (SELECT 1 FROM published_post_topics pt WHERE pt.topic_id = t.id)`,
+      );
+      return row ? toTopic(row) : null;
+    },
+
+    /** A topic by slug, listed by visitors or not (the editors' screen). */
+    async getTopic(slug: string): Promise<Topic | null> {
+      return read((q) => topicBySlugIn(q, slug));
+    },
+
+    /** Every topic by name (at most TOPICS_LISTED_MAX), with how many published posts have it. */
+    async listTopics(): Promise<TopicListing[]> {
+      const rows = await read(
+        (q) => q<TopicRow & { posts: number | string }>`
+          SELECT t.id, t.name, t.slug, t.intro, t.intro_html,
+            (SELECT COUNT(*) FROM published_post_topics pt WHERE pt.topic_id = t.id) AS posts
+          FROM topics t ORDER BY LOWER(t.name), t.id LIMIT ${TOPICS_LISTED_MAX}`,
+      );
+      return rows.map((row) => ({ ...toTopic(row), posts: Number(row.posts) }));
+    },
+
+    /**
+     * Saves a topic's name, slug and introduction. A new slug must be free (no page, no other
+     * topic, not reserved: refused with the reason); the old one then redirects to it. A name
+     * another topic has (in any case) is refused.
+     */
+    async updateTopic(id: number, input: TopicFields): Promise<Topic> {
+      const parsed = topicFieldsSchema.safeParse(input);
+      if (!parsed.success)
+        throw new ContentError('invalid', parsed.error.issues.map((i) => i.message).join(' '));
+      const fields = parsed.data;
+      const introHtml = await renderIntro((await opened()).query, fields.intro);
+      return write(async (q, changed) => {
+        const [current] = await q<TopicRow>`
+          SELECT id, name, slug, intro, intro_html FROM topics WHERE id = ${id}`;
+        if (!current) throw new ContentError('not-found', 'This topic no longer exists.');
+        const [named] = await q<{ id: number | string }>`
+          SELECT id FROM topics WHERE LOWER(name) = LOWER(${fields.name}) AND id <> ${id}`;
+        if (named) throw new ContentError('invalid', `Another topic is called “${fields.name}”.`);
+        const at = now().toISOString();
+        if (fields.slug !== current.slug) {
+          const problem = await slugUnavailable(q, fields.slug);
+          if (problem) throw new ContentError('slug-taken', problem);
+          await q`DELETE FROM topic_slug_history WHERE old_slug = ${fields.slug}`;
+          await q`
+            INSERT INTO topic_slug_history (old_slug, topic_id, renamed_at)
+            VALUES (${current.slug}, ${id}, ${at})
+            ON CONFLICT (old_slug) DO UPDATE SET topic_id = excluded.topic_id,
+              renamed_at = excluded.renamed_at`;
+        }
+        await q`UPDATE topics SET name = ${fields.name}, slug = ${fields.slug},
+                intro = ${fields.intro}, intro_html = ${introHtml}, updated_at = ${at}
+                WHERE id = ${id}`;
+        // Its name and address are on every post that has it (and in listings): everything.
+        // Its introduction is on its own page only.
+        if (fields.name !== current.name || fields.slug !== current.slug) await changed(EVERYTHING);
+        else if (fields.intro !== current.intro) await changed(pagesChanged(current.slug));
+        return { id, name: fields.name, slug: fields.slug, intro: fields.intro, introHtml };
+      });
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// Issue 27 in a browser: an editor writes two posts with topics in the page editor (a plain
+// form, as without JavaScript), publishes them, and a visitor finds them on the home page (as
+// latest posts), on the topic's page, and in the topic's feed, linked from that page.
+import { expect, test } from './fixtures';
+
+const TOPIC = 'E2E Orchard';
+const TOPIC_SLUG = 'e2e-orchard';
+const POSTS = [
+  { slug: 'e2e-apple-blossom', title: 'E2E apple blossom', topics: `${TOPIC}, E2E Spring` },
+  { slug: 'e2e-cider-pressing', title: 'E2E cider pressing', topics: TOPIC },
+];
+
+test.describe('with JavaScript off in the editor', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('two posts with topics, published, are on the home page, the topic page and the feed', async ({
+    page,
+    browser,
+    signIn,
+    store,
+  }) => {
+    const before = await store.getSiteSettings();
+    try {
+      await signIn(page);
+      for (const post of POSTS) {
+        await page.goto('/preview?new');
+        await page.locator('input[name="title"]').fill(post.title);
+        await page.locator('input[name="slug"]').fill(post.slug);
+        await page.getByRole('radio', { name: /^Post/ }).check();
+        await page.getByRole('combobox', { name: /^Topics/ }).fill(post.topics);
+        await page.getByLabel('Summary').fill(`${post.title} summary`);
+        await page.getByLabel('Body (Markdown)').fill(`Written in the e2e orchard: ${post.title}.`);
+        await page.getByRole('button', { name: 'Create draft' }).click();
+        await expect(page.getByRole('combobox', { name: /^Topics/ })).toHaveValue(post.topics);
+        await page.getByRole('button', { name: 'Publish', exact: true }).click();
+        await expect(page.getByText(/published/i).first()).toBeVisible();
+      }
+      await store.saveSiteSettings({ ...(await store.getSiteSettings()), homeShows: 'posts' });
+
+      const visitor = await (await browser.newContext()).newPage();
+      await visitor.goto('/');
+      const latest = visitor.getByRole('region', { name: 'Latest posts' });
+      await expect(latest.getByRole('link', { name: POSTS[1]?.title })).toBeVisible();
+      await expect(latest.getByRole('link', { name: POSTS[0]?.title })).toBeVisible();
+      // Newest first.
+      await expect(latest.locator('li h2').first()).toHaveText(POSTS[1]?.title ?? '');
+
+      await visitor.goto(`/${TOPIC_SLUG}`);
+      await expect(visitor.getByRole('heading', { level: 1 })).toHaveText(TOPIC);
+      const listed = visitor.getByRole('region', { name: `Posts on ${TOPIC}` });
+      await expect(listed.locator('li h2')).toHaveText(POSTS.map((post) => post.title).reverse());
+      await listed.getByRole('link', { name: POSTS[0]?.title }).click();
+      await expect(visitor).toHaveURL(new RegExp(`/${POSTS[0]?.slug}$`));
+      await visitor.goBack();
+
+      const feedLink = visitor.locator('head link[rel="alternate"][href*="topic="]');
+      await expect(feedLink).toHaveAttribute('type', 'application/atom+xml');
+      const href = await feedLink.getAttribute('href');
+      const feed = await (await visitor.request.get(href ?? '')).text();
+      expect(feed).toContain(`<title>${POSTS[0]?.title}</title>`);
+      expect(feed).toContain(`<title>${POSTS[1]?.title}</title>`);
+      expect(feed).toContain(`label="${TOPIC}"`);
+      const whole = await (await visitor.request.get('/feed.xml')).text();
+      expect(whole).toContain(POSTS[1]?.title);
+      expect(whole).not.toContain('<title>About</title>');
+      await visitor.context().close();
+    } finally {
+      await store.saveSiteSettings(before);
+      for (const post of POSTS) {
+        await store.unpublish(post.slug).catch(() => undefined);
+        await store.discardDraft(post.slug).catch(() => undefined);
+      }
+    }
+  });
+});
