@@ -125,6 +125,7 @@ describe('each change writes one event in its transaction', () => {
           accent: '#1f5fbf',
           socialImage: null,
           favicon: null,
+          homeShows: 'page',
         },
         editor: 'ed',
       },
