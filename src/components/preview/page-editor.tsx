@@ -230,51 +230,6 @@ export function PageEditor({
                   : 'Changing it renames the page when you save; the old address will redirect.'}
             </span>
           </label>
-          <fieldset className="kind-field">
-            <legend>This is a</legend>
-            {(
-              [
-                ['post', 'Post', 'dated, listed on the home page, its topics and the feed'],
-                ['page', 'Page', 'timeless, like About or Contact'],
-              ] as const
-            ).map(([kind, label, hint]) => (
-              <label key={kind} className="inline-choice">
-                <input
-                  type="radio"
-                  name="kind"
-                  value={kind}
-                  checked={values.kind === kind}
-                  onChange={() => update('kind', kind)}
-                  disabled={values.originalSlug === HOME_SLUG}
-                />{' '}
-                {label} <span className="hint">({hint})</span>
-              </label>
-            ))}
-            {values.originalSlug === HOME_SLUG ? (
-              <span className="hint">The home page is a page.</span>
-            ) : null}
-          </fieldset>
-          <label>
-            Topics
-            <input
-              name="topics"
-              value={values.topics}
-              onChange={(event) => update('topics', event.target.value)}
-              list="topic-names"
-              autoComplete="off"
-              {...invalid('topics')}
-            />
-            <datalist id="topic-names">
-              {topicNames.map((name) => (
-                <option key={name} value={name} />
-              ))}
-            </datalist>
-            <FieldError name="topics" message={errorOf('topics')} />
-            <span className="hint">
-              Comma separated; a new name makes a new topic when you save. Saved with Save or
-              Publish.
-            </span>
-          </label>
           <label>
             Summary
             <textarea
@@ -353,6 +308,53 @@ export function PageEditor({
             </span>
             <FieldError name="body" message={errorOf('body')} />
           </div>
+          {/* After the text: on a phone the body starts in the first screen, and a writer
+            sets what the page is once, not each time they open it. */}
+          <fieldset className="kind-field">
+            <legend>This is a</legend>
+            {(
+              [
+                ['post', 'Post', 'dated, listed on the home page, its topics and the feed'],
+                ['page', 'Page', 'timeless, like About or Contact'],
+              ] as const
+            ).map(([kind, label, hint]) => (
+              <label key={kind} className="inline-choice">
+                <input
+                  type="radio"
+                  name="kind"
+                  value={kind}
+                  checked={values.kind === kind}
+                  onChange={() => update('kind', kind)}
+                  disabled={values.originalSlug === HOME_SLUG}
+                />{' '}
+                {label} <span className="hint">({hint})</span>
+              </label>
+            ))}
+            {values.originalSlug === HOME_SLUG ? (
+              <span className="hint">The home page is a page.</span>
+            ) : null}
+          </fieldset>
+          <label>
+            Topics
+            <input
+              name="topics"
+              value={values.topics}
+              onChange={(event) => update('topics', event.target.value)}
+              list="topic-names"
+              autoComplete="off"
+              {...invalid('topics')}
+            />
+            <datalist id="topic-names">
+              {topicNames.map((name) => (
+                <option key={name} value={name} />
+              ))}
+            </datalist>
+            <FieldError name="topics" message={errorOf('topics')} />
+            <span className="hint">
+              Comma separated; a new name makes a new topic when you save. Saved with Save or
+              Publish.
+            </span>
+          </label>
           <p className="editor-buttons">
             <button type="submit" name="intent" value="save" disabled={pending}>
               {pending ? 'Saving…' : isNew ? 'Create draft' : 'Save draft'}
