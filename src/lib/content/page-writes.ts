@@ -17,6 +17,7 @@ import {
 import type { CheckpointKind } from './checkpoint-policy';
 import { keepMergeBase, recordCheckpoint } from './checkpoints';
 import { ContentError } from './errors';
+import { searchTextOfHtml } from './public-search-text';
 import { recordEvent } from './events';
 import { type PageFields, pageFieldsSchema } from './page-fields';
 import { type PageRowRef, pageById, pageRowById, pageRowBySlug } from './rows';
@@ -345,10 +346,10 @@ export async function publishIn(
   const at = now().toISOString();
   const [revision] = await q<{ id: number }>`
     INSERT INTO revisions
-      (page_id, title, summary, body, body_html, media_refs, published_at, published_by,
-       published_via)
+      (page_id, title, summary, body, body_html, media_refs, search_text, published_at,
+       published_by, published_via)
     VALUES (${page.id}, ${draft.title}, ${draft.summary}, ${draft.body}, ${draft.body_html},
-            ${draft.media_refs}, ${at}, ${editor}, ${via})
+            ${draft.media_refs}, ${searchTextOfHtml(draft.body_html)}, ${at}, ${editor}, ${via})
     RETURNING id`;
   if (!revision) throw new Error('revision insert returned no row');
   await q`UPDATE pages SET published_revision_id = ${Number(revision.id)} WHERE id = ${page.id}`;

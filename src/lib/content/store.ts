@@ -6,6 +6,7 @@ import type { Database } from '../data/db';
 import { createEventDispatcher } from './events';
 import { exportReads } from './export-reads';
 import { history } from './history';
+import { publicSearch } from './public-search';
 import { readModel } from './read-model';
 import { schedules } from './schedules';
 import { siteSettings } from './settings';
@@ -28,6 +29,7 @@ export function createContentStore(
     ...readModel(context, () => settings.getSiteSettings()),
     ...exportReads(context),
     ...history(context),
+    ...publicSearch(context),
     ...writeModel(context),
     ...schedules(context),
     ...settings,

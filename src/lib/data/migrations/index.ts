@@ -15,6 +15,7 @@ import { migration010 } from './010-page-listing-and-search';
 import { migration011 } from './011-media-uses-and-search';
 import { migration012 } from './012-checkpoints';
 import { migration013 } from './013-accent-insensitive-search';
+import { migration015 } from './015-public-search';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   migration011,
   migration012,
   migration013,
+  migration015,
 ];
