@@ -72,7 +72,8 @@ export function parseSearch(raw: string | null): ParsedSearch {
     const kept = words.slice(0, Math.max(0, room));
     counted += kept.length;
     if (kept.length === 0) return;
-    if (index % 2 === 1 && kept.length > 1) terms.push({ words: kept, phrase: true, prefix: false });
+    if (index % 2 === 1 && kept.length > 1)
+      terms.push({ words: kept, phrase: true, prefix: false });
     else for (const word of kept) terms.push({ words: [word], phrase: false, prefix: false });
   });
   const last = terms.at(-1);
@@ -101,9 +102,7 @@ export function parseResultPage(raw: string | null): number | null {
  */
 export function engineQuery(engine: Engine, terms: readonly SearchTerm[]): string {
   if (engine === 'sqlite')
-    return terms
-      .map((term) => `"${term.words.join(' ')}"${term.prefix ? '*' : ''}`)
-      .join(' ');
+    return terms.map((term) => `"${term.words.join(' ')}"${term.prefix ? '*' : ''}`).join(' ');
   return terms
     .map((term) =>
       term.phrase

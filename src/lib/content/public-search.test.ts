@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
-import { openTestDatabase } from '../../../tests/databases';
+import { createThrowAwayDatabase, openTestDatabase } from '../../../tests/databases';
+import { migrate, openDatabase } from '../data/db';
+import { migrations } from '../data/migrations';
 import { type ContentStore, createContentStore } from './content';
 import { parseSearch, RESULTS_PER_PAGE, type Segment } from './public-search-query';
 
@@ -149,4 +151,31 @@ describe('searchPublished', () => {
     }
     expect(await found('ordinary')).toEqual(['x']);
   });
+});
+
+test('the migration indexes the pages published before it, from their HTML', async () => {
+  const made = await createThrowAwayDatabase();
+  const old = await openDatabase(made.url, { migrate: false, poolSize: 2 });
+  try {
+    await migrate(
+      old,
+      migrations.filter((migration) => migration.id < 15),
+    );
+    const at = '2026-01-01T00:00:00.000Z';
+    await old.query`INSERT INTO pages (id, slug, created_at, updated_at) VALUES (1, 'before', ${at}, ${at})`;
+    await old.query`INSERT INTO pages (id, slug, created_at, updated_at) VALUES (2, 'draft', ${at}, ${at})`;
+    await old.query`INSERT INTO revisions (id, page_id, title, summary, body, body_html, published_at)
+      VALUES (1, 1, 'Before', '', 'Old **kestrel** text', '<p>Old <strong>kestrel</strong> text</p>', ${at})`;
+    await old.query`UPDATE pages SET published_revision_id = 1 WHERE id = 1`;
+    await old.query`INSERT INTO drafts (page_id, title, summary, body, body_html, updated_at)
+      VALUES (2, 'Draft', '', 'kestrel draft', '<p>kestrel draft</p>', ${at})`;
+    await migrate(old);
+    const search = createContentStore(old);
+    const { results } = await search.searchPublished(parseSearch('kestrels'), 1);
+    expect(results.map((result) => result.slug)).toEqual(['before']);
+    expect(marked(results[0]?.snippet ?? [])).toContain('[kestrel] text');
+  } finally {
+    await old.close();
+    await made.drop();
+  }
 });
