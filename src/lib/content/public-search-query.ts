@@ -123,6 +123,7 @@ export type Segment = { text: string; mark: boolean };
 export function segmentsOf(marked: string): Segment[] {
   const segments: Segment[] = [];
   let mark = false;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the markers are control characters
   for (const part of marked.split(/([\u0002\u0003])/)) {
     if (part === MARK_START) mark = true;
     else if (part === MARK_STOP) mark = false;
