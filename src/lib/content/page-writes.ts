@@ -17,9 +17,9 @@ import {
 import type { CheckpointKind } from './checkpoint-policy';
 import { keepMergeBase, recordCheckpoint } from './checkpoints';
 import { ContentError } from './errors';
-import { searchTextOfHtml } from './public-search-text';
 import { recordEvent } from './events';
 import { type PageFields, pageFieldsSchema } from './page-fields';
+import { searchTextOfHtml } from './public-search-text';
 import { type PageRowRef, pageById, pageRowById, pageRowBySlug } from './rows';
 import { headerNavigationIn, headerShows } from './settings';
 import { HOME_SLUG, validateNewSlug } from './slugs';
