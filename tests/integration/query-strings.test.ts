@@ -100,3 +100,49 @@ describe('junk query strings on a public page', () => {
     60_000,
   );
 });
+
+// Issue 27: a listing's page number and a search are the parameters public pages take
+// (public-params.ts); the rest is still dropped, and one spelling per page makes one entry.
+describe('the parameters a public page takes', () => {
+  let folio: RunningFolio;
+  beforeAll(async () => {
+    folio = await startFolio();
+  }, 60_000);
+  afterAll(() => folio?.stop(), 30_000);
+
+  test('a page number that is not one is a 404 before any render, for pages and their data', async () => {
+    for (const bad of ['0', '02', 'abc', '-1', '100000', '%FF']) {
+      const response = await fetch(`${folio.url}/about?page=${bad}`);
+      expect(response.status).toBe(404);
+      const text = await response.text();
+      expect(text).toContain('not a number');
+      expect(text).not.toContain(' at ');
+      expect(response.headers.get('x-folio-cache')).toBeNull();
+    }
+    const data = await fetch(`${folio.url}/about?page=0&_rsc=x`, { headers: { rsc: '1' } });
+    expect(data.status).toBe(404);
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+
+  test('each page number is its own cache entry; page 1 and junk are the plain address', async () => {
+    await fetch(`${folio.url}/about`);
+    const first = await fetch(`${folio.url}/about?page=1&utm_source=x`);
+    expect(first.headers.get('x-folio-cache')).toBe('hit');
+    await (await fetch(`${folio.url}/about?page=2`)).text();
+    const second = await fetch(`${folio.url}/about?utm=1&page=2`);
+    expect(second.headers.get('x-folio-cache')).toBe('hit');
+  });
+
+  test('a search is never answered from the cache, nor stored in it', async () => {
+    await fetch(`${folio.url}/`);
+    expect((await fetch(`${folio.url}/?utm=1`)).headers.get('x-folio-cache')).toBe('hit');
+    for (let i = 0; i < 2; i++) {
+      const search = await fetch(`${folio.url}/?q=about`);
+      expect(search.status).toBe(200);
+      expect(search.headers.get('x-folio-cache')).not.toBe('hit');
+    }
+    const data = await fetch(`${folio.url}/?q=about&_rsc=x`, { headers: { rsc: '1' } });
+    expect(data.status).toBe(200);
+    expect(data.headers.get('x-folio-cache')).not.toBe('hit');
+  });
+});

@@ -13,6 +13,7 @@ import {
   type PageListQuery,
   type PageListResult,
 } from '../../lib/content/page-list-params';
+import { PREVIEW_DASHBOARD } from '../../lib/http/routes';
 
 /** Long enough not to ask at every key of a word, short enough to follow the typing. */
 const FILTER_AFTER_MS = 250;
@@ -79,7 +80,7 @@ export function DashboardFilters({
   return (
     <form
       method="get"
-      action="/preview"
+      action={PREVIEW_DASHBOARD}
       className="dashboard-filters"
       ref={form}
       onSubmit={(event: FormEvent) => {

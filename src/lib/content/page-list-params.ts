@@ -1,6 +1,7 @@
 // Owns what the editors' page lists are asked and answer (page-list.ts runs them): the query,
 // the keyset cursor as a query parameter, the sizes. No database here: the dashboard's
 // component reads and writes its addresses with these.
+import { PREVIEW_DASHBOARD } from '../http/routes';
 import type { PageListing, PageState } from './types';
 
 /** Rows on one dashboard page: with the layout, well under 200 KB of HTML (issue 25). */
@@ -140,12 +141,12 @@ export function listFilterOf(params: URLSearchParams): Pick<PageListQuery, 'q' |
  */
 export function dashboardHref(
   query: Pick<PageListQuery, 'q' | 'state' | 'sort'> & { cursor?: PageCursor | null },
-): `/preview${string}` {
+): `${typeof PREVIEW_DASHBOARD}${string}` {
   const params = new URLSearchParams();
   if (query.q.trim() !== '') params.set('q', query.q);
   if (query.state !== 'all') params.set('state', query.state);
   if (query.sort !== 'changed') params.set('sort', query.sort);
   if (query.cursor) params.set(query.cursor.direction, cursorParam(query.cursor));
   const search = params.toString();
-  return search === '' ? '/preview' : `/preview?${search}`;
+  return search === '' ? PREVIEW_DASHBOARD : `${PREVIEW_DASHBOARD}?${search}`;
 }

@@ -9,6 +9,7 @@ import { staticPage } from '../observability/fallback-page';
 import { hydrateAfterPaint } from '../waku/hydrate-after-paint';
 import { withDefaultCacheControl, withHeader } from './cache-headers';
 import { PAGE_DATA_HEADER, pageAddressOfPageData, wakuPageDataAddress } from './page-data-address';
+import { pageDataQueryOf, publicQueryOf, publicQueryOfPageData } from './public-params';
 import type { RenderCache } from './render-cache';
 import { runInRequestContext } from './request-context';
 import {
@@ -32,6 +33,12 @@ const NOT_FOUND_HTML = staticPage({
   title: 'Page not found',
   heading: 'Page not found',
   body: '<p>There is no page at this address.</p><p><a href="/">Go to the home page</a></p>',
+});
+
+const NO_SUCH_LIST_PAGE_HTML = staticPage({
+  title: 'Page not found',
+  heading: 'Page not found',
+  body: '<p>A list’s pages are numbered from 1: this address asks for one that is not a number.</p><p><a href="/">Go to the home page</a></p>',
 });
 
 type Handler = (request: Request) => Promise<Response>;
@@ -227,20 +234,51 @@ export function createFrontDoor({
     if (route.kind === 'media' && media)
       return withSecurityHeaders(await media(request, url.pathname), { https, route, method });
 
-    // HEAD is rendered as a GET. Public pages and their data take no parameters, so a query
-    // string there is dropped before anything can reflect it, and the render cache answers
-    // every spelling from one entry (render-cache.ts cacheKeyOf).
-    const dropQuery =
-      url.search !== '' &&
-      (method === 'GET' || method === 'HEAD') &&
-      ((route.kind === 'page-data' && !route.preview) || route.kind === 'page');
+    // HEAD is rendered as a GET. Public pages and their data keep only the parameters they
+    // take (public-params.ts: a search on `/`, a listing's page number), in one canonical
+    // spelling; anything else in their query string is dropped before anything can reflect
+    // it, and the render cache answers every spelling from one entry (render-cache.ts
+    // cacheKeyOf). A page number that is not one is a 404 here, before any render.
+    const kept =
+      method !== 'GET' && method !== 'HEAD'
+        ? null
+        : route.kind === 'page'
+          ? publicQueryOf(url.pathname, url.search.slice(1))
+          : route.kind === 'page-data' && !route.preview
+            ? publicQueryOfPageData(url.pathname, url.search.slice(1))
+            : null;
+    if (kept && !kept.ok) {
+      const response =
+        route.kind === 'page'
+          ? new Response(NO_SUCH_LIST_PAGE_HTML, {
+              status: 404,
+              headers: { 'content-type': 'text/html; charset=utf-8' },
+            })
+          : plain(404, 'Not found.');
+      return withSecurityHeaders(withPageVary(withDefaultCacheControl(response), route), {
+        https,
+        route,
+        method,
+      });
+    }
+    const keptSearch = kept
+      ? route.kind === 'page'
+        ? kept.canonical
+        : pageDataQueryOf(kept.canonical)
+      : null;
+    const rewrite = keptSearch !== null && `?${keptSearch}` !== (url.search || '?');
     const inner =
-      method === 'HEAD' || dropQuery
-        ? new Request(dropQuery ? `${url.origin}${url.pathname}` : request.url, {
-            method: method === 'HEAD' ? 'GET' : method,
-            headers: request.headers,
-            signal: request.signal,
-          })
+      method === 'HEAD' || rewrite
+        ? new Request(
+            rewrite
+              ? `${url.origin}${url.pathname}${keptSearch ? `?${keptSearch}` : ''}`
+              : request.url,
+            {
+              method: method === 'HEAD' ? 'GET' : method,
+              headers: request.headers,
+              signal: request.signal,
+            },
+          )
         : request;
 
     const socketAddress = peer?.requestIP?.(request)?.address ?? 'unknown';

@@ -9,6 +9,7 @@ import { ETAGS_HEADER, pagePathOfPageData } from '../waku/internals';
 import { NO_STORE, PUBLIC_CACHE_HEADERS, setPublicCacheHeaders } from './cache-headers';
 import { chooseEncoding, clientCopyIsCurrent, type Encoding } from './negotiation';
 import { PAGE_VARY } from './page-data-address';
+import { type PublicQuery, publicQueryOf, publicQueryOfPageData } from './public-params';
 import { currentRequestContext } from './request-context';
 import { HOME_SLUG, isReservedSlug, isValidSlug, SESSION_COOKIE } from './routes';
 import { OPENER_ISOLATION, SECURITY_HEADERS } from './security-headers';
@@ -61,8 +62,8 @@ export type RenderCacheOptions = {
 
 /**
  * The cache key of a request that may be served from cache, or null: GET/HEAD without an
- * editor's session, for `/`, a public page or a public page's data (their query strings are
- * ignored: public pages take no parameters).
+ * editor's session, for `/`, a public page or a public page's data, with the one parameter
+ * that names another answer kept (a listing's page number); a search is never cached.
  */
 export function cacheKeyOf(request: Request): string | null {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null;
@@ -74,18 +75,35 @@ export function cacheKeyOf(request: Request): string | null {
   if (pathStart === -1) return null;
   const queryStart = raw.indexOf('?', pathStart);
   const path = queryStart === -1 ? raw.slice(pathStart) : raw.slice(pathStart, queryStart);
-  // Public pages take no parameters: the front door drops a query string before it renders one
-  // (tracking parameters and the like), so every spelling is the same page and one entry
-  // serves them all. Keyed by the query, junk parameters made a full render each (fourth
-  // hostile review: 300 clients that never read held 500 MB and a visitor's page for 11 s).
-  if (isPublicPagePath(path)) return `doc ${path}`;
+  const query = queryStart === -1 ? '' : raw.slice(queryStart + 1);
+  // Public pages keep only the parameters they take (public-params.ts), so every spelling is
+  // the same page and one entry serves them all: tracking parameters and junk are dropped
+  // (keyed by the whole query, junk parameters made a full render each — fourth hostile
+  // review: 300 clients that never read held 500 MB and a visitor's page for 11 s). A
+  // listing's page number is part of the key; a search is never stored (its words are
+  // anyone's, and each is its own answer).
+  if (isPublicPagePath(path)) {
+    if (query === '') return `doc ${path}`;
+    return keyWithQuery(`doc ${path}`, publicQueryOf(path, query));
+  }
   const pagePath = pagePathOfPageData(path);
-  return pagePath !== null && isPublicPagePath(pagePath) ? `rsc ${path}` : null;
+  if (pagePath === null || !isPublicPagePath(pagePath)) return null;
+  if (query === '') return `rsc ${path}`;
+  return keyWithQuery(`rsc ${path}`, publicQueryOfPageData(path, query));
+}
+
+function keyWithQuery(key: string, kept: PublicQuery | null): string | null {
+  if (!kept?.ok || kept.params.q !== null) return null;
+  return kept.canonical === '' ? key : `${key}?${kept.canonical}`;
 }
 
 /** The page a cache key shows (`/` shows the home page). */
 function slugOfKey(key: string): string {
-  const path = key.startsWith('rsc ') ? (pagePathOfPageData(key.slice(4)) ?? '/') : key.slice(4);
+  const query = key.indexOf('?');
+  const address = query === -1 ? key : key.slice(0, query);
+  const path = address.startsWith('rsc ')
+    ? (pagePathOfPageData(address.slice(4)) ?? '/')
+    : address.slice(4);
   return path === '/' ? HOME_SLUG : path.slice(1);
 }
 
