@@ -2,7 +2,6 @@ import { describe, expect, test } from 'bun:test';
 import {
   engineQuery,
   PREFIX_MIN,
-  parseResultPage,
   parseSearch,
   SEARCH_TEXT_MAX,
   SEARCH_WORDS_MAX,
@@ -99,17 +98,6 @@ describe('engineQuery', () => {
       expect(words).toMatch(/^[a-z]+$/);
       expect(query).not.toContain('\\');
     }
-  });
-});
-
-describe('parseResultPage', () => {
-  test('1 to 10; absent is 1; anything else is refused', () => {
-    expect(parseResultPage(null)).toBe(1);
-    expect(parseResultPage('')).toBe(1);
-    expect(parseResultPage('3')).toBe(3);
-    expect(parseResultPage('10')).toBe(10);
-    for (const bad of ['0', '11', '-1', '1.5', 'abc', '01', '9'.repeat(400), ' 2'])
-      expect(parseResultPage(bad)).toBeNull();
   });
 });
 

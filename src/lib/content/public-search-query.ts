@@ -85,17 +85,6 @@ export function parseSearch(raw: string | null): ParsedSearch {
 }
 
 /**
- * Which page of results `page` asks for: 1 when absent, null when it is not a page there can
- * be (not a whole number from 1 to RESULT_PAGES_MAX).
- */
-export function parseResultPage(raw: string | null): number | null {
-  if (raw === null || raw === '') return 1;
-  if (!/^[1-9][0-9]{0,2}$/.test(raw)) return null;
-  const page = Number(raw);
-  return page <= RESULT_PAGES_MAX ? page : null;
-}
-
-/**
  * The terms in the engine's syntax, every word quoted (it holds only letters, marks and
  * digits, so no quote can close early): FTS5 `"a" "b c" "d"*`, to_tsquery
  * `'a' & ('b' <-> 'c') & 'd':*`. Both engines stem and unaccent what is inside the quotes.

@@ -59,6 +59,7 @@ describe('searchPublished', () => {
     await put('public', 'Public page', 'Nothing special in here.');
     await store.saveDraft({
       slug: 'public',
+      editor: null,
       expectedVersion: (await store.getPage('public', { draft: true }))?.version ?? 0,
       title: 'Public page',
       summary: '',
