@@ -7,6 +7,7 @@
 // for "ga" never lands over the one for "garden".
 import { type FormEvent, useEffect, useRef } from 'react';
 import { useRouter } from 'waku/router/client';
+import { SEARCH_TEXT_MAX, searchBoxText } from '../lib/content/public-search-query';
 
 /** Long enough not to ask at every key, short enough to follow the typing. */
 const SEARCH_AFTER_MS = 300;
@@ -20,7 +21,8 @@ export function HeaderSearch() {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const typing = useRef(false);
   // The search the page shows: kept in the box, unless the visitor is typing a newer one.
-  const shown = router.path === '/' ? (new URLSearchParams(router.query).get('q') ?? '') : '';
+  const shown =
+    router.path === '/' ? searchBoxText(new URLSearchParams(router.query).get('q')).text : '';
   useEffect(() => {
     const box = input.current;
     if (box && document.activeElement !== box) box.value = shown;
@@ -37,40 +39,41 @@ export function HeaderSearch() {
 
   return (
     <form
-        role="search"
-        className="header-search"
-        method="get"
-        action="/"
-        onSubmit={(event: FormEvent) => {
-          event.preventDefault();
-          typing.current = false;
-          go('push');
+      role="search"
+      className="header-search"
+      method="get"
+      action="/"
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        typing.current = false;
+        go('push');
+      }}
+    >
+      <label htmlFor="header-search-q" className="visually-hidden">
+        Search this site
+      </label>
+      <input
+        ref={input}
+        id="header-search-q"
+        type="search"
+        name="q"
+        defaultValue={shown}
+        placeholder="Search"
+        autoComplete="off"
+        maxLength={SEARCH_TEXT_MAX}
+        enterKeyHint="search"
+        onInput={() => {
+          clearTimeout(timer.current);
+          timer.current = setTimeout(() => {
+            go(typing.current ? 'replace' : 'push');
+            typing.current = true;
+          }, SEARCH_AFTER_MS);
         }}
-      >
-        <label htmlFor="header-search-q" className="visually-hidden">
-          Search this site
-        </label>
-        <input
-          ref={input}
-          id="header-search-q"
-          type="search"
-          name="q"
-          defaultValue={shown}
-          placeholder="Search"
-          autoComplete="off"
-          enterKeyHint="search"
-          onInput={() => {
-            clearTimeout(timer.current);
-            timer.current = setTimeout(() => {
-              go(typing.current ? 'replace' : 'push');
-              typing.current = true;
-            }, SEARCH_AFTER_MS);
-          }}
-          onBlur={() => {
-            typing.current = false;
-          }}
-        />
-        <button type="submit">Search</button>
-      </form>
+        onBlur={() => {
+          typing.current = false;
+        }}
+      />
+      <button type="submit">Search</button>
+    </form>
   );
 }

@@ -74,7 +74,14 @@ function SearchForm({ text }: { text: string }) {
     <form key={text} role="search" method="get" action="/" className="search-form">
       <label htmlFor="search-q">Search this site</label>
       <div>
-        <input id="search-q" type="search" name="q" defaultValue={text} enterKeyHint="search" />
+        <input
+          id="search-q"
+          type="search"
+          name="q"
+          defaultValue={text}
+          enterKeyHint="search"
+          maxLength={SEARCH_TEXT_MAX}
+        />
         <button type="submit">Search</button>
       </div>
     </form>
@@ -115,8 +122,8 @@ export async function SearchPage({
         <SearchForm text={search.text} />
         {unusable ? (
           <p className="search-empty">
-            “{search.text}” holds no word to search for. Search finds words and numbers: try a
-            word from the page you are looking for.
+            “{search.text}” holds no word to search for. Search finds words and numbers: try a word
+            from the page you are looking for.
           </p>
         ) : (
           <p className="search-empty">

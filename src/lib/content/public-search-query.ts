@@ -52,14 +52,26 @@ function wordsOf(text: string): string[] {
   );
 }
 
-/** Reads a visitor's `q`: never throws, whatever it holds. */
-export function parseSearch(raw: string | null): ParsedSearch {
+/**
+ * What a search box shows of `q`: at most SEARCH_TEXT_MAX characters, controls (NUL included)
+ * as spaces, no lone surrogates; and whether anything was cut. The header's box (a client
+ * component) uses it too, so it never shows what the results page does not.
+ */
+export function searchBoxText(raw: string | null): { text: string; cut: boolean } {
   // Twice the limit in UTF-16 units covers SEARCH_TEXT_MAX code points of any plane.
   const head = (raw ?? '').slice(0, SEARCH_TEXT_MAX * 2 + 2).toWellFormed();
   const points = Array.from(head.replace(CONTROLS, ' '));
-  let cut: ParsedSearch['cut'] =
-    points.length > SEARCH_TEXT_MAX || (raw ?? '').length > head.length ? 'length' : null;
-  const text = points.slice(0, SEARCH_TEXT_MAX).join('').replace(/\s+/g, ' ').trim();
+  return {
+    text: points.slice(0, SEARCH_TEXT_MAX).join('').replace(/\s+/g, ' ').trim(),
+    cut: points.length > SEARCH_TEXT_MAX || (raw ?? '').length > head.length,
+  };
+}
+
+/** Reads a visitor's `q`: never throws, whatever it holds. */
+export function parseSearch(raw: string | null): ParsedSearch {
+  const box = searchBoxText(raw);
+  const text = box.text;
+  let cut: ParsedSearch['cut'] = box.cut ? 'length' : null;
 
   const terms: SearchTerm[] = [];
   let counted = 0;
