@@ -71,7 +71,14 @@ function countLine({ count }: SearchResults): string {
 function SearchForm({ text }: { text: string }) {
   return (
     // A new search is a new form: the box holds what this page searched for.
-    <form key={text} role="search" method="get" action="/" className="search-form">
+    <form
+      key={text}
+      role="search"
+      aria-label="Search again"
+      method="get"
+      action="/"
+      className="search-form"
+    >
       <label htmlFor="search-q">Search this site</label>
       <div>
         <input
