@@ -62,7 +62,7 @@ describe('parseSearch', () => {
   });
 
   test(`at most ${SEARCH_WORDS_MAX} words, and the visitor is told`, () => {
-    const parsed = parseSearch('word '.repeat(500));
+    const parsed = parseSearch(Array.from({ length: 500 }, (_, i) => `w${i}`).join(' '));
     expect(parsed.terms).toHaveLength(SEARCH_WORDS_MAX);
     expect(parsed.cut).toBe('words');
   });
@@ -74,6 +74,14 @@ describe('parseSearch', () => {
     expect(Array.from(parsed.text)).toHaveLength(SEARCH_TEXT_MAX);
     expect(parsed.cut).toBe('length');
     expect(parsed.terms[0]?.words[0]?.length).toBeLessThanOrEqual(60);
+  });
+
+  test('a word or phrase asked for twice is one term', () => {
+    expect(parseSearch('page page "a b" page "a b"').terms).toEqual([
+      { words: ['page'], phrase: false, prefix: false },
+      { words: ['a', 'b'], phrase: true, prefix: false },
+    ]);
+    expect(parseSearch('page '.repeat(30)).cut).toBeNull();
   });
 
   test('half an emoji and lone surrogates do not survive', () => {

@@ -75,18 +75,27 @@ export function parseSearch(raw: string | null): ParsedSearch {
 
   const terms: SearchTerm[] = [];
   let counted = 0;
+  // A word or phrase asked for twice is one term: it costs one lookup, and counts once.
+  const seen = new Set<string>();
+  const add = (words: string[], phrase: boolean) => {
+    const key = `${phrase}:${words.join(' ')}`;
+    if (seen.has(key)) return;
+    if (counted + words.length > SEARCH_WORDS_MAX) {
+      cut = 'words';
+      words = words.slice(0, SEARCH_WORDS_MAX - counted);
+      if (words.length === 0) return;
+      phrase &&= words.length > 1;
+    }
+    seen.add(key);
+    counted += words.length;
+    terms.push({ words, phrase, prefix: false });
+  };
   // Outside quotes every word is a term; inside, the words are one phrase. An unclosed quote
   // runs to the end.
   text.split(QUOTES).forEach((part, index) => {
     const words = wordsOf(part);
-    const room = SEARCH_WORDS_MAX - counted;
-    if (words.length > room) cut = 'words';
-    const kept = words.slice(0, Math.max(0, room));
-    counted += kept.length;
-    if (kept.length === 0) return;
-    if (index % 2 === 1 && kept.length > 1)
-      terms.push({ words: kept, phrase: true, prefix: false });
-    else for (const word of kept) terms.push({ words: [word], phrase: false, prefix: false });
+    if (index % 2 === 1 && words.length > 1) add(words, true);
+    else for (const word of words) add([word], false);
   });
   const last = terms.at(-1);
   // The last word is the one still being typed (the header box searches as one types).

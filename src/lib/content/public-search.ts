@@ -21,6 +21,14 @@ import type { StoreContext } from './store-context';
 /** Matches counted at most: beyond, the page says "more than". */
 export const COUNT_MAX = 1000;
 
+/**
+ * Matches ranked at most. Ranking costs per match (bm25, ts_rank): a word every page holds
+ * would rank the whole site, 100 000 pages, on every keystroke. A broader search ranks the
+ * RANKED_MAX newest pages that match (page ids grow with creation): the best of the recent,
+ * found through the index in id order, so its cost stays the same at any size.
+ */
+export const RANKED_MAX = 2000;
+
 export type SearchResult = {
   slug: string;
   title: Segment[];
@@ -43,8 +51,9 @@ const CONFIG = `'folio_public_search'`;
 // ts_headline's options: the markers are control characters, so they are given by chr().
 const MARKS = `'StartSel=' || chr(2) || ', StopSel=' || chr(3)`;
 
-// SQLite: CROSS JOIN keeps FTS5 the outer loop, so its rank order and the LIMIT drive the
-// query and snippet()/highlight() run for the returned rows only.
+// SQLite: the newest RANKED_MAX matches' lowest rowid bounds the ranked ones (FTS5 takes a
+// rowid range with MATCH), CROSS JOIN keeps FTS5 the outer loop so its rank order and the
+// LIMIT drive the query, and snippet()/highlight() run for the returned rows only.
 const SQLITE_RESULTS = sqlTemplate([
   `SELECT p.slug,
      highlight(public_search, 0, '${MARK_START}', '${MARK_STOP}') AS title,
@@ -52,7 +61,11 @@ const SQLITE_RESULTS = sqlTemplate([
      snippet(public_search, 2, '${MARK_START}', '${MARK_STOP}', '…', 28) AS snippet
    FROM public_search CROSS JOIN pages p ON p.id = public_search.rowid
    WHERE public_search MATCH `,
-  ` AND p.published_revision_id IS NOT NULL
+  ` AND public_search.rowid >= (
+       SELECT COALESCE(MIN(rowid), 0) FROM (
+         SELECT rowid FROM public_search WHERE public_search MATCH `,
+  ` ORDER BY rowid DESC LIMIT ${RANKED_MAX}))
+     AND p.published_revision_id IS NOT NULL
    ORDER BY public_search.rank LIMIT `,
   ' OFFSET ',
   '',
@@ -63,15 +76,21 @@ const SQLITE_COUNT = sqlTemplate([
   ')',
 ]);
 
-// PostgreSQL: the GIN index finds the matches, ts_rank orders them (title A, summary B, text
-// D), and ts_headline runs on the page of rows the LIMIT kept.
+// PostgreSQL: the GIN index finds the matches (or, for a broad search, the primary key walked
+// newest first finds the newest ones sooner: the planner chooses), ts_rank orders the newest
+// RANKED_MAX of them (title A, summary B, text D), and ts_headline runs on the page of rows
+// the LIMIT kept.
 const POSTGRES_RESULTS = sqlTemplate([
   `WITH query AS (SELECT to_tsquery(${CONFIG}, `,
   `) AS q),
+   candidates AS (
+     SELECT s.page_id, s.document FROM public_search s, query WHERE s.document @@ query.q
+     ORDER BY s.page_id DESC LIMIT ${RANKED_MAX}
+   ),
    top AS (
-     SELECT s.page_id, ts_rank(s.document, query.q) AS score
-     FROM public_search s, query WHERE s.document @@ query.q
-     ORDER BY score DESC, s.page_id LIMIT `,
+     SELECT c.page_id, ts_rank(c.document, query.q) AS score
+     FROM candidates c, query
+     ORDER BY score DESC, c.page_id LIMIT `,
   ' OFFSET ',
   `)
    SELECT p.slug,
@@ -108,12 +127,9 @@ export function publicSearch({ read, opened }: StoreContext) {
           const match = engineQuery(engine, search.terms);
           const offset = (page - 1) * RESULTS_PER_PAGE;
           const [rows, counted] = await Promise.all([
-            q<Row>(
-              engine === 'sqlite' ? SQLITE_RESULTS : POSTGRES_RESULTS,
-              match,
-              RESULTS_PER_PAGE + 1,
-              offset,
-            ),
+            engine === 'sqlite'
+              ? q<Row>(SQLITE_RESULTS, match, match, RESULTS_PER_PAGE + 1, offset)
+              : q<Row>(POSTGRES_RESULTS, match, RESULTS_PER_PAGE + 1, offset),
             q<{ n: number | string }>(
               engine === 'sqlite' ? SQLITE_COUNT : POSTGRES_COUNT,
               match,
