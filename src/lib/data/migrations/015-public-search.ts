@@ -77,8 +77,14 @@ BEGIN
   RETURN NULL;
 END;
 $$;
-CREATE TRIGGER public_search_page AFTER INSERT OR UPDATE OF published_revision_id ON pages
-  FOR EACH ROW EXECUTE FUNCTION folio_public_search_of_page();
+-- WHEN clauses, so a page made without a published revision (every new page, an import's
+-- rows) or a write that leaves the pointer as it was does not call the function at all.
+CREATE TRIGGER public_search_page_in AFTER INSERT ON pages
+  FOR EACH ROW WHEN (NEW.published_revision_id IS NOT NULL)
+  EXECUTE FUNCTION folio_public_search_of_page();
+CREATE TRIGGER public_search_page_up AFTER UPDATE OF published_revision_id ON pages
+  FOR EACH ROW WHEN (OLD.published_revision_id IS DISTINCT FROM NEW.published_revision_id)
+  EXECUTE FUNCTION folio_public_search_of_page();
 `;
 
 /** Published revisions read per batch by the backfill: what it holds in memory at once. */
