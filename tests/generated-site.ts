@@ -5,9 +5,9 @@
 // rendered once by the real renderer and shared (with the plain text visitors' search indexes). Page ids come from the same counter the store
 // uses (settings.last_page_id), so pages made afterwards by the store do not collide.
 
+import { searchTextOfHtml } from '../src/lib/content/public-search-text';
 import { contentVersionOf } from '../src/lib/data/content-version';
 import type { Database } from '../src/lib/data/db';
-import { searchTextOfHtml } from '../src/lib/content/public-search-text';
 import { renderMarkdown } from '../src/lib/markdown/markdown';
 
 const PROSE = [

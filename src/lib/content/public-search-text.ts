@@ -13,7 +13,7 @@ const ANY_TAG = /<[^>]*>/g;
 // Code a reader does not read as text: scripts and styles never reach a page (the renderer
 // escapes them), but a comment might.
 const COMMENT = /<!--[\s\S]*?-->/g;
-const ENTITY = /&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos|nbsp|#39);/gi;
+const ENTITY = /&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos|nbsp);/gi;
 const NAMED: Record<string, string> = {
   amp: '&',
   lt: '<',
