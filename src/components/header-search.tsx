@@ -38,42 +38,42 @@ export function HeaderSearch() {
   };
 
   return (
-    <form
-      role="search"
-      className="header-search"
-      method="get"
-      action="/"
-      onSubmit={(event: FormEvent) => {
-        event.preventDefault();
-        typing.current = false;
-        go('push');
-      }}
-    >
-      <label htmlFor="header-search-q" className="visually-hidden">
-        Search this site
-      </label>
-      <input
-        ref={input}
-        id="header-search-q"
-        type="search"
-        name="q"
-        defaultValue={shown}
-        placeholder="Search"
-        autoComplete="off"
-        maxLength={SEARCH_TEXT_MAX}
-        enterKeyHint="search"
-        onInput={() => {
-          clearTimeout(timer.current);
-          timer.current = setTimeout(() => {
-            go(typing.current ? 'replace' : 'push');
-            typing.current = true;
-          }, SEARCH_AFTER_MS);
-        }}
-        onBlur={() => {
+    <search aria-label="Site search" className="header-search">
+      <form
+        method="get"
+        action="/"
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
           typing.current = false;
+          go('push');
         }}
-      />
-      <button type="submit">Search</button>
-    </form>
+      >
+        <label htmlFor="header-search-q" className="visually-hidden">
+          Search this site
+        </label>
+        <input
+          ref={input}
+          id="header-search-q"
+          type="search"
+          name="q"
+          defaultValue={shown}
+          placeholder="Search"
+          autoComplete="off"
+          maxLength={SEARCH_TEXT_MAX}
+          enterKeyHint="search"
+          onInput={() => {
+            clearTimeout(timer.current);
+            timer.current = setTimeout(() => {
+              go(typing.current ? 'replace' : 'push');
+              typing.current = true;
+            }, SEARCH_AFTER_MS);
+          }}
+          onBlur={() => {
+            typing.current = false;
+          }}
+        />
+        <button type="submit">Search</button>
+      </form>
+    </search>
   );
 }

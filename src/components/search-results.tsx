@@ -71,27 +71,22 @@ function countLine({ count }: SearchResults): string {
 function SearchForm({ text }: { text: string }) {
   return (
     // A new search is a new form: the box holds what this page searched for.
-    <form
-      key={text}
-      role="search"
-      aria-label="Search again"
-      method="get"
-      action="/"
-      className="search-form"
-    >
-      <label htmlFor="search-q">Search this site</label>
-      <div>
-        <input
-          id="search-q"
-          type="search"
-          name="q"
-          defaultValue={text}
-          enterKeyHint="search"
-          maxLength={SEARCH_TEXT_MAX}
-        />
-        <button type="submit">Search</button>
-      </div>
-    </form>
+    <search aria-label="Search again" className="search-form">
+      <form key={text} method="get" action="/">
+        <label htmlFor="search-q">Search this site</label>
+        <div>
+          <input
+            id="search-q"
+            type="search"
+            name="q"
+            defaultValue={text}
+            enterKeyHint="search"
+            maxLength={SEARCH_TEXT_MAX}
+          />
+          <button type="submit">Search</button>
+        </div>
+      </form>
+    </search>
   );
 }
 
