@@ -12,6 +12,7 @@ import { errorPages } from './lib/http/middleware/errors';
 import { renamedPages } from './lib/http/middleware/renamed-pages';
 import { responseContext } from './lib/http/middleware/response-context';
 import { sameOrigin } from './lib/http/middleware/same-origin';
+import { siteRedirects } from './lib/http/middleware/site-redirects';
 import { createRenderCache } from './lib/http/render-cache';
 import { mediaStore } from './lib/media/media';
 import { startServerMonitoring } from './lib/observability/sentry-server';
@@ -41,7 +42,14 @@ const entry = adapter(fsRouter(pageModules), {
     maxSize: Math.max(REQUEST_BODY_MAX_BYTES, (env.MEDIA_MAX_MB + 1) * 1024 * 1024),
   },
   // errorPages first: it must see every response, including other middleware's failures.
-  middlewareFns: [errorPages, sameOrigin, () => actions(), responseContext, renamedPages],
+  middlewareFns: [
+    errorPages,
+    sameOrigin,
+    () => actions(),
+    responseContext,
+    renamedPages,
+    siteRedirects,
+  ],
 });
 
 // Off in development: an edited component must show on the next request.

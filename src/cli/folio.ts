@@ -188,6 +188,42 @@ export const COMMANDS: readonly Command[] = [
     load: async () => (await import('./commands/media')).mediaRefresh,
   },
   {
+    name: 'redirect list',
+    args: '[--renames]',
+    options: { renames: { type: 'boolean' } },
+    summary: "editors' redirects (status, from, to); --renames adds renamed pages' old addresses",
+    load: async () => (await import('./commands/redirect')).redirectList,
+  },
+  {
+    name: 'redirect add',
+    args: '<from> <to> [--temporary] [--replace]',
+    positionals: 2,
+    options: { temporary: { type: 'boolean' }, replace: { type: 'boolean' } },
+    summary:
+      'redirect an address to a page (/slug) or another site (https://…); 301, or 302 with --temporary',
+    load: async () => (await import('./commands/redirect')).redirectAdd,
+  },
+  {
+    name: 'redirect remove',
+    args: '<from>',
+    positionals: 1,
+    summary: 'remove the redirect from an address',
+    load: async () => (await import('./commands/redirect')).redirectRemove,
+  },
+  {
+    name: 'redirect export',
+    summary: 'print every redirect as CSV (from,to,status)',
+    load: async () => (await import('./commands/redirect')).redirectExport,
+  },
+  {
+    name: 'redirect import',
+    args: '<file.csv>',
+    positionals: 1,
+    summary:
+      'add or replace redirects from a CSV file (from,to,status); one refused line imports none',
+    load: async () => (await import('./commands/redirect')).redirectImport,
+  },
+  {
     name: 'preview-link list',
     args: '[<slug>]',
     positionals: 1,

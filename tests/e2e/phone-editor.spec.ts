@@ -49,6 +49,17 @@ test('the title is in the first screen: the bar and the banner are folded into m
   await expect(page.getByRole('link', { name: 'Site settings' })).toBeVisible();
   await barMenu(page).press('Enter');
   await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeHidden();
+  // Escape closes a menu as any menu does, from inside it, and the focus goes back to its
+  // summary (hostile pass: <details> alone ignores Escape).
+  await barMenu(page).press('Enter');
+  await page.getByRole('link', { name: 'Site settings' }).focus();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeHidden();
+  await expect(barMenu(page)).toBeFocused();
+  await bannerMenu(page).click();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('link', { name: 'History' })).toBeHidden();
+  await expect(bannerMenu(page)).toBeFocused();
 });
 
 test('the banner menu opens and its Share, History and Publish work', async ({

@@ -176,6 +176,18 @@ describe(`the media library at ${PAGES} pages and ${IMAGES} images on ${TEST_ENG
     expect(folio.unexpectedErrors()).toEqual([]);
   });
 
+  // Hostile pass (issue 26): a cursor past the list's end showed the count over an empty list
+  // and a link to every page; it says nothing more is here and leads to the list's first page.
+  test('a cursor past the end says the list has nothing more, and leads back to its start', async () => {
+    const cursor = (value: unknown[]) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const html = await screen(
+      `/preview?state=published&after=${cursor(['1970-01-01T00:00:00.000Z', 'a'])}`,
+    );
+    expect(rowsIn(html)).toEqual([]);
+    expect(plain(html)).toContain('Nothing more in this list. Back to its first page');
+    expect(html).toContain('href="/preview?state=published">Back to its first page');
+  });
+
   // Hostile pass: a search of only punctuation or emoji was dropped without a word.
   test('a search with no word in it says so, and lists every page or image', async () => {
     const pages = plain(await screen(`/preview?q=${encodeURIComponent('😀 (^)')}`));

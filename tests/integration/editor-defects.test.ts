@@ -96,6 +96,35 @@ describe('editor defects', () => {
     expect(folio.unexpectedErrors()).toEqual([]);
   });
 
+  // Hostile pass (issue 26): a forged page id on Unpublish said the page "was deleted or
+  // renamed"; it was not. The notice says the form names another page, and nothing changes.
+  test('an Unpublish whose hidden page id names another page changes neither, and says so', async () => {
+    await store(async (s) => {
+      await s.putPage(
+        { slug: 'defects-up', title: 'Up', summary: '', body: 'UP' },
+        { publish: true },
+      );
+      await s.putPage(
+        { slug: 'defects-other', title: 'Other', summary: '', body: 'O' },
+        { publish: true },
+      );
+    });
+    const other = await pageAt('defects-other');
+    if (!other) throw new Error('no page');
+    const form = await formWithButton(await (await get('/preview/defects-up')).text(), 'Unpublish');
+    const response = await submitForm(`${folio.url}/preview/defects-up`, form, {
+      cookie,
+      set: { pageId: String(other.id), version: String(other.version) },
+    });
+    expect(response.status).toBe(303);
+    const landing = response.headers.get('location') ?? '';
+    expect(landing).toBe('/preview/defects-up?notice=replaced');
+    const notice = await (await get(landing)).text();
+    expect(notice).toContain('the form names another page than the one at this address now');
+    expect((await pageAt('defects-up'))?.state).toBe('published');
+    expect((await pageAt('defects-other'))?.state).toBe('published');
+  });
+
   test('a save whose hidden page id names another page is refused as not this page; neither changes', async () => {
     await store(async (s) => {
       await s.putPage({ slug: 'defects-mine', title: 'Mine', summary: '', body: 'MINE' });

@@ -8,12 +8,12 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useRouter } from 'waku/router/client';
 import {
-  dashboardHref,
+  dashboardSearch,
   listFilterOf,
   type PageListQuery,
   type PageListResult,
 } from '../../lib/content/page-list-params';
-import { PREVIEW_DASHBOARD } from '../../lib/http/routes';
+import { dashboardPath, PREVIEW_DASHBOARD } from '../../lib/http/routes';
 
 /** Long enough not to ask at every key of a word, short enough to follow the typing. */
 const FILTER_AFTER_MS = 250;
@@ -33,7 +33,7 @@ export function DashboardFilters({
   useEffect(() => setEnhanced(true), []);
   // The address this form asked for last: a render for it is this form's own answer, and what
   // was typed since stays in the box.
-  const asked = useRef(dashboardHref(filter));
+  const asked = useRef(dashboardPath(dashboardSearch(filter)));
   // A run of typing makes one history entry: the first address is pushed, the rest replace it.
   const typing = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -44,7 +44,7 @@ export function DashboardFilters({
     const fields = new URLSearchParams();
     for (const [name, value] of new FormData(form.current))
       if (typeof value === 'string') fields.set(name, value);
-    const href = dashboardHref(listFilterOf(fields));
+    const href = dashboardPath(dashboardSearch(listFilterOf(fields)));
     asked.current = href;
     if (href === window.location.pathname + window.location.search) return;
     void router[history](href, { scroll: false });
@@ -60,7 +60,7 @@ export function DashboardFilters({
     window.addEventListener('popstate', onPopState);
     return () => window.removeEventListener('popstate', onPopState);
   }, []);
-  const shown = dashboardHref(filter);
+  const shown = dashboardPath(dashboardSearch(filter));
   useEffect(() => {
     const fields = form.current?.elements;
     const typingHere = document.activeElement === fields?.namedItem('q');

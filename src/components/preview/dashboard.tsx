@@ -10,12 +10,18 @@ import type {
 } from '../../lib/content/content';
 import {
   COUNT_LIMIT,
-  dashboardHref,
+  dashboardSearch,
   listFilterOf,
   parseCursor,
   searchIsWordless,
 } from '../../lib/content/page-list-params';
-import { previewPath, publicPath } from '../../lib/http/routes';
+import {
+  dashboardPath,
+  PREVIEW_DASHBOARD,
+  previewPath,
+  publicPath,
+  REDIRECTS_SCREEN,
+} from '../../lib/http/routes';
 import { DashboardFilters } from './dashboard-filters';
 import { LocalTime } from './local-time';
 
@@ -61,7 +67,7 @@ export function Dashboard({ list, query }: { list: PageListResult; query: Dashbo
           <a className="button primary" href="/preview?new">
             New page
           </a>{' '}
-          <a href="/preview?settings">Site settings</a>
+          <a href="/preview?settings">Site settings</a> · <a href={REDIRECTS_SCREEN}>Redirects</a>
         </p>
       </div>
       <search>
@@ -81,9 +87,18 @@ export function Dashboard({ list, query }: { list: PageListResult; query: Dashbo
           ? `: search looks for words and numbers, and “${query.q.trim()}” has none`
           : ''}
       </p>
-      {shown.length === 0 ? (
+      {shown.length === 0 && query.cursor ? (
+        // A cursor past the list's end (a bookmark kept while pages were deleted, a hand-made
+        // address): the count above is right, and says nothing is shown here.
+        <p className="dashboard-past-end">
+          Nothing more in this list.{' '}
+          <a href={dashboardPath(dashboardSearch({ ...query, cursor: null }))}>
+            Back to its first page
+          </a>
+        </p>
+      ) : shown.length === 0 ? (
         <p>
-          <a href="/preview">Show every page</a>
+          <a href={PREVIEW_DASHBOARD}>Show every page</a>
         </p>
       ) : (
         <table className="page-table">
@@ -160,12 +175,15 @@ export function Dashboard({ list, query }: { list: PageListResult; query: Dashbo
       {list.previous || list.next ? (
         <nav className="pager" aria-label="More pages">
           {list.previous ? (
-            <a href={dashboardHref({ ...query, cursor: list.previous })} rel="prev">
+            <a
+              href={dashboardPath(dashboardSearch({ ...query, cursor: list.previous }))}
+              rel="prev"
+            >
               {previousText}
             </a>
           ) : null}{' '}
           {list.next ? (
-            <a href={dashboardHref({ ...query, cursor: list.next })} rel="next">
+            <a href={dashboardPath(dashboardSearch({ ...query, cursor: list.next }))} rel="next">
               {nextText}
             </a>
           ) : null}

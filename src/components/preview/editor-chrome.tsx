@@ -7,11 +7,13 @@ import type { ReactNode } from 'react';
 import { signOut } from '../../lib/editor/actions/session';
 import type { EditorSession } from '../../lib/editor/guard';
 import {
+  AUTHOR_PROFILE,
   EDITOR_HELP,
   HOME_SLUG,
   MEDIA_LIBRARY,
   PREVIEW_DASHBOARD,
   previewPath,
+  REDIRECTS_SCREEN,
 } from '../../lib/http/routes';
 import { TimeZoneName } from './local-time';
 
@@ -44,6 +46,9 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                   <a href={MEDIA_LIBRARY}>Media</a>
                 </li>
                 <li>
+                  <a href={REDIRECTS_SCREEN}>Redirects</a>
+                </li>
+                <li>
                   <a href={EDITOR_HELP}>Help</a>
                 </li>
               </ul>
@@ -51,7 +56,9 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                 Times in <TimeZoneName />
               </p>
               <form action={signOut} className="inline-form sign-out">
-                <span>{editor.editor.email}</span>
+                <a href={AUTHOR_PROFILE} title="Your public profile">
+                  {editor.editor.email}
+                </a>
                 <button type="submit">Sign out</button>
                 <button type="submit" name="everywhere" value="1">
                   Sign out everywhere

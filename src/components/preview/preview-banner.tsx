@@ -52,7 +52,7 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
     'stale-publish':
       'Not published: this page was changed since you opened it (by another editor, in another tab or from the command line), and its state is shown as it is now. Your text is kept as its draft: review it, then publish.',
     replaced:
-      'Nothing changed: the page you opened was deleted or renamed, and this address now belongs to another page (shown here).',
+      'Nothing changed: the form names another page than the one at this address now (the page you opened was deleted or renamed, or the form was altered). The page at this address is shown here.',
     gone: 'Nothing changed: that page was deleted meanwhile.',
     'link-revoked': 'Share link revoked: it no longer opens this draft.',
     'link-gone': 'That share link had already expired or been revoked.',

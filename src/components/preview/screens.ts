@@ -1,6 +1,6 @@
 // Owns which screen /preview/[...slug] shows: ONE table, read top to bottom, the first entry
 // whose question the request answers wins. Signed out: a shared draft or the sign-in form.
-// /preview with ?new, ?settings, ?media, ?help, ?developer, or the dashboard; /preview/<slug> with ?confirm=…,
+// /preview with ?new, ?settings, ?media, ?profile, ?redirects, ?help, ?developer, or the dashboard; /preview/<slug> with ?confirm=…,
 // ?history, ?edit, or the page's preview. Each screen is its own server component under
 // screens/, loading its data from the stores; a new screen is a file and a row here.
 // A row's `frame` says what surrounds its screen: 'editor', the editors' chrome (bar and wide
@@ -19,6 +19,8 @@ import { HistoryScreen } from './screens/history';
 import { MediaScreen } from './screens/media';
 import { NewPageScreen } from './screens/new-page';
 import { PageScreen } from './screens/page';
+import { ProfileScreen } from './screens/profile';
+import { RedirectsScreen } from './screens/redirects';
 import { SettingsScreen } from './screens/settings';
 import { SharedDraftScreen } from './screens/shared-draft';
 import { SignInScreen } from './screens/sign-in';
@@ -59,6 +61,16 @@ export const SCREENS: readonly Screen[] = [
     name: '?media',
     when: (asked) => dashboard(asked) && asked.params.has('media'),
     screen: MediaScreen,
+  },
+  {
+    name: '?profile',
+    when: (asked) => dashboard(asked) && asked.params.has('profile'),
+    screen: ProfileScreen,
+  },
+  {
+    name: '?redirects',
+    when: (asked) => dashboard(asked) && asked.params.has('redirects'),
+    screen: RedirectsScreen,
   },
   {
     name: '?help',

@@ -1,7 +1,6 @@
 // Owns what the editors' page lists are asked and answer (page-list.ts runs them): the query,
 // the keyset cursor as a query parameter, the sizes. No database here: the dashboard's
 // component reads and writes its addresses with these.
-import { PREVIEW_DASHBOARD } from '../http/routes';
 import type { PageListing, PageState } from './types';
 
 /** Rows on one dashboard page: with the layout, well under 200 KB of HTML (issue 25). */
@@ -136,17 +135,17 @@ export function listFilterOf(params: URLSearchParams): Pick<PageListQuery, 'q' |
 }
 
 /**
- * The dashboard's address for a query: only what differs from the defaults, so the form's
- * filtering as one types (dashboard-filters.tsx) and the pager's links name a list alike.
+ * The dashboard's query string for a query (without `?`): only what differs from the defaults,
+ * so the form's filtering as one types (dashboard-filters.tsx) and the pager's links name a
+ * list alike. routes.ts `dashboardPath` makes it an address.
  */
-export function dashboardHref(
+export function dashboardSearch(
   query: Pick<PageListQuery, 'q' | 'state' | 'sort'> & { cursor?: PageCursor | null },
-): `${typeof PREVIEW_DASHBOARD}${string}` {
+): string {
   const params = new URLSearchParams();
   if (query.q.trim() !== '') params.set('q', query.q);
   if (query.state !== 'all') params.set('state', query.state);
   if (query.sort !== 'changed') params.set('sort', query.sort);
   if (query.cursor) params.set(query.cursor.direction, cursorParam(query.cursor));
-  const search = params.toString();
-  return search === '' ? PREVIEW_DASHBOARD : `${PREVIEW_DASHBOARD}?${search}`;
+  return params.toString();
 }

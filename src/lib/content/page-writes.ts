@@ -14,6 +14,7 @@ import {
   missingMediaIn,
   missingMediaMessage,
 } from '../media/media-refs';
+import { authorAt } from './authors';
 import type { CheckpointKind } from './checkpoint-policy';
 import { keepMergeBase, recordCheckpoint } from './checkpoints';
 import { ContentError } from './errors';
@@ -96,6 +97,8 @@ export async function moveSlug(
   if (problem) throw new ContentError('invalid-slug', problem);
   if (await pageRowBySlug(q, newSlug))
     throw new ContentError('slug-taken', `A page “${newSlug}” already exists.`);
+  if (await authorAt(q, newSlug))
+    throw new ContentError('slug-taken', `An author’s page is at /${newSlug}.`);
   await q`DELETE FROM slug_history WHERE old_slug = ${newSlug}`;
   await q`UPDATE pages SET slug = ${newSlug} WHERE id = ${page.id}`;
   await q`
@@ -230,6 +233,8 @@ export async function saveDraftIn(
       throw new ContentError('slug-taken', `A page “${input.slug}” already exists.`);
     const problem = validateNewSlug(input.slug);
     if (problem) throw new ContentError('invalid-slug', problem);
+    if (await authorAt(q, input.slug))
+      throw new ContentError('slug-taken', `An author’s page is at /${input.slug}.`);
     const id = await nextPageId(q);
     await q`INSERT INTO pages (id, slug, created_at, updated_at, updated_by, last_change)
             VALUES (${id}, ${input.slug}, ${at}, ${at}, ${input.editor}, 'saved')`;

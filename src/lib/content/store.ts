@@ -3,11 +3,13 @@
 // into the one ContentStore object every caller uses.
 import 'server-only';
 import type { Database } from '../data/db';
+import { authorsStore } from './authors';
 import { createEventDispatcher } from './events';
 import { exportReads } from './export-reads';
 import { history } from './history';
 import { publicSearch } from './public-search';
 import { readModel } from './read-model';
+import { redirectsStore } from './redirects';
 import { schedules } from './schedules';
 import { siteSettings } from './settings';
 import { createStoreContext } from './store-context';
@@ -33,6 +35,8 @@ export function createContentStore(
     ...writeModel(context),
     ...schedules(context),
     ...settings,
+    ...redirectsStore(context),
+    ...authorsStore(context),
     /** Subscribes to content events in this process (events.ts); returns the unsubscribe. */
     subscribeToEvents: events.subscribe,
     /** One dispatch round (the scheduler runs one at each check); how many were delivered. */

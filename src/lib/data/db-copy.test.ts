@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from 'bun:test';
 import { openTestDatabase } from '../../../tests/databases';
 import { createContentStore } from '../content/content';
+import { addEditor } from '../editors/accounts';
 import type { Database } from './db';
 import { copySite } from './db-copy';
 
@@ -27,8 +28,28 @@ test('db copy takes the content-events outbox along, dispatched or not, ids kept
   expect(await store.dispatchEvents()).toBe(1);
   await store.renameSlug('one', 'uno');
 
+  await store.addRedirect({ from: '/2019/old-one', to: '/uno', status: 302 });
+  const writer = await addEditor(sqlite, 'writer@example.com', 'the writer passphrase');
+  await store.saveAuthorProfile(writer.id, {
+    slug: 'writer',
+    name: 'A Writer',
+    bio: '',
+    photo: '',
+    links: '',
+  });
+
   const counts = await copySite(sqlite, postgres);
   expect(counts.events).toEqual({ source: 2, target: 2 });
+  // The editors' redirects go along (issue 27).
+  expect(await createContentStore(postgres).findSiteRedirect('/2019/old-one')).toEqual({
+    location: '/uno',
+    status: 302,
+  });
+  // And the authors, still their editors' (issue 27).
+  expect(await createContentStore(postgres).authorOfEditor(writer.id)).toMatchObject({
+    slug: 'writer',
+    name: 'A Writer',
+  });
   const copied = await eventsIn(postgres);
   expect(copied.map((row) => ({ ...row, id: Number(row.id) }))).toEqual(
     (await eventsIn(sqlite)).map((row) => ({ ...row, id: Number(row.id) })),

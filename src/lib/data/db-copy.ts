@@ -104,10 +104,33 @@ const TABLES: readonly CopiedTable[] = [
     columns: ['old_slug', 'page_id', 'renamed_at'],
   },
   {
+    name: 'redirects',
+    key: ['from_path'],
+    order: ['from_path'],
+    columns: ['from_path', 'target', 'status', 'created_at', 'created_by'],
+  },
+  {
     name: 'editors',
     key: ['id'],
     order: ['id'],
     columns: ['id', 'email', 'password_hash', 'created_at'],
+  },
+  // After editors: an author names the editor whose profile it is.
+  {
+    name: 'authors',
+    key: ['id'],
+    order: ['id'],
+    columns: [
+      'id',
+      'slug',
+      'name',
+      'bio',
+      'photo',
+      'links',
+      'editor_id',
+      'created_at',
+      'updated_at',
+    ],
   },
   // A session is named by its editor and start, never by its (secret's) hash.
   {
@@ -238,6 +261,7 @@ const IDENTITY_TABLES = [
   'preview_links',
   'media',
   'events',
+  'authors',
 ] as const;
 
 export type CopyCounts = Record<string, { source: number; target: number }>;

@@ -235,6 +235,13 @@ export type ScheduleState = { error?: string; publishAt?: string };
 /** A media library item's form after a refused alt text: the reason, and the text typed. */
 export type MediaChangeState = { error?: string; alt?: string };
 
+/** The redirect form's answer: what was typed, and why it was refused (and which field). */
+export type RedirectFormState = {
+  error?: string;
+  field?: 'from' | 'to';
+  values?: { from: string; to: string; status: string };
+};
+
 /** The upload form's answer: the image kept (and how to use it), or why not. */
 export type UploadState = {
   error?: string;
@@ -362,6 +369,39 @@ export const revokeShareLinkSchema = z.object({ slug, linkId: whole, pageId: who
 export const uploadFormSchema = z.object({ alt: field, file: z.unknown() });
 
 /** A media library item's form (media-item-form.tsx): new alt text, or delete. */
+/** An editor's redirect (redirect-form.tsx): where from, where to, permanent or not. */
+export const redirectFormSchema = z.object({
+  from: fieldUpTo(2_000),
+  to: fieldUpTo(4_000),
+  status: field,
+});
+
+/** The editor's author profile (author-profile-form.tsx). */
+export const authorProfileSchema = z.object({
+  name: fieldUpTo(2_000),
+  slug: fieldUpTo(2_000),
+  bio: fieldUpTo(20_000),
+  photo: fieldUpTo(2_000),
+  links: fieldUpTo(20_000),
+  // The profile's last change when the form was made ('' for none yet): a save from an older
+  // form is refused instead of undoing another tab's.
+  updated_at: fieldUpTo(100),
+});
+
+export type AuthorProfileValues = {
+  name: string;
+  slug: string;
+  bio: string;
+  photo: string;
+  links: string;
+};
+
+/** The profile form's answer: what was typed and why it was not saved. */
+export type AuthorProfileState = { error?: string; values?: AuthorProfileValues };
+
+/** Removing one redirect (the redirects screen's rows). */
+export const redirectRemoveSchema = z.object({ from: fieldUpTo(2_000) });
+
 export const mediaChangeSchema = z.object({
   hash: field.refine((value) => /^[0-9a-f]{32}$/.test(value), 'This form names no image.'),
   intent: field,

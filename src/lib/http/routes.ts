@@ -27,6 +27,10 @@ export const MEDIA_LIBRARY = '/preview?media';
 export const EDITOR_HELP = '/preview?help';
 /** Developer tools (checking error reporting), off the editors' dashboard. */
 export const DEVELOPER_TOOLS = '/preview?developer';
+/** The signed-in editor's public author profile (issue 27). */
+export const AUTHOR_PROFILE = '/preview?profile';
+/** The editors' redirects (issue 27). */
+export const REDIRECTS_SCREEN = '/preview?redirects';
 
 // --- Routes -----------------------------------------------------------------------------------
 
@@ -168,6 +172,11 @@ export function publicPath(slug: string): `/${string}` {
 
 /** The editors' dashboard: every page, its state and last change. */
 export const PREVIEW_DASHBOARD = '/preview';
+
+/** The dashboard's address with a query string (page-list-params.ts `dashboardSearch`). */
+export function dashboardPath(search: string): `${typeof PREVIEW_DASHBOARD}${string}` {
+  return search === '' ? PREVIEW_DASHBOARD : `${PREVIEW_DASHBOARD}?${search}`;
+}
 
 /** A page's preview: `/preview/<slug>`, the home page's included (`/preview/home`). */
 export function previewPath(slug: string): `/preview/${string}` {

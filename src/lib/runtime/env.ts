@@ -55,6 +55,9 @@ const envSchema = z.object({
       value.split(/\s+/).every((origin) => /^https:\/\/[^/\s]+$/.test(origin)),
     'must be https origins separated by spaces',
   ),
+  // `refuse`: editors' redirects may lead only to this site's pages, and any to another site
+  // are no longer followed (redirects.ts). `allow` (the default): to other sites too.
+  EXTERNAL_REDIRECTS: z.enum(['allow', 'refuse']).default('allow'),
   // How often each server checks for pages whose scheduled time has come (and at start).
   SCHEDULE_CHECK_SECONDS: z.coerce.number().min(0.1).max(60).default(15),
   // `off` turns the render cache off (for benchmarks and debugging).

@@ -20,6 +20,13 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
     // covers client navigation, where Waku only offers 307/308.
     const current = await store.findRedirect(slug);
     if (current) redirect(`/${current}`, 308);
+    // An editor's redirect (the site-redirects middleware answers full loads): to a page of
+    // this site the router follows; another site's address is offered as a link, since the
+    // router only navigates on this one.
+    const elsewhere = await store.findSiteRedirect(`/${slug}`);
+    const internal = elsewhere?.location;
+    if (internal?.startsWith('/')) redirect(internal as `/${string}`, 308);
+    if (elsewhere) return <MovedElsewhere to={elsewhere.location} siteTitle={settings.title} />;
     notFound();
   }
   markPublicPageRendered(page.slug);
@@ -32,6 +39,24 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
         siteTitle={settings.title}
       />
       <Article page={page} dates={datesOf(page)} />
+    </>
+  );
+}
+
+function MovedElsewhere({ to, siteTitle }: { to: string; siteTitle: string }) {
+  return (
+    <>
+      <PageMeta
+        title="Moved"
+        description="This page has moved to another site."
+        path="/"
+        siteTitle={siteTitle}
+        noindex
+      />
+      <h1>This page has moved</h1>
+      <p>
+        It is now at <a href={to}>{to}</a>.
+      </p>
     </>
   );
 }

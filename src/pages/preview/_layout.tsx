@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { EscapeClosesMenus } from '../../components/preview/escape-closes-menus';
 // The editors' screens have their own stylesheet, so public pages do not carry it.
 import previewStyles from '../../styles/preview.css?inline';
 
@@ -11,6 +12,7 @@ export default async function PreviewLayout({ children }: { children: ReactNode 
       <meta name="robots" content="noindex" />
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own stylesheet, inlined at build time */}
       <style dangerouslySetInnerHTML={{ __html: previewStyles }} />
+      <EscapeClosesMenus />
       {children}
     </>
   );

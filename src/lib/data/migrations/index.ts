@@ -16,6 +16,8 @@ import { migration011 } from './011-media-uses-and-search';
 import { migration012 } from './012-checkpoints';
 import { migration013 } from './013-accent-insensitive-search';
 import { migration015 } from './015-public-search';
+import { migration016 } from './016-redirects';
+import { migration017 } from './017-authors';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -42,4 +44,6 @@ export const migrations: readonly Migration[] = [
   migration012,
   migration013,
   migration015,
+  migration016,
+  migration017,
 ];

@@ -1,0 +1,219 @@
+// Owns authors (issue 27): each person's public profile — name, address, short bio, photo from
+// the media library, links — what it may hold, and the store's part: an editor's own profile,
+// read and saved. A profile is public only through the posts that name its author (bylines,
+// the author's page at `/<slug>`); someone who never published has no public page, and an
+// editor's email is never part of it. The address is in the pages' namespace: an author
+// cannot take a page's address (nor a page an author's: page-writes.ts asks `authorAt`).
+import 'server-only';
+import { z } from 'zod';
+import type { Query } from '../data/db';
+import { MEDIA_ADDRESS } from '../media/media-refs';
+import { cleanMultiline, lineText } from './clean-text';
+import { ContentError } from './errors';
+import { validateNewSlug } from './slugs';
+import type { StoreContext } from './store-context';
+
+export const AUTHOR_NAME_MAX = 100;
+export const AUTHOR_BIO_MAX = 600;
+export const AUTHOR_LINKS_MAX = 5;
+const LINK_MAX = 500;
+
+export type AuthorProfile = {
+  id: number;
+  slug: string;
+  name: string;
+  bio: string;
+  /** The media library's hash of the photo, or null. */
+  photo: string | null;
+  links: readonly string[];
+  updatedAt: string;
+};
+
+export type AuthorInput = {
+  slug: string;
+  name: string;
+  bio: string;
+  /** A media hash, `/media/<hash>`, or the Markdown the library gives; '' for none. */
+  photo: string;
+  /** One address a line. */
+  links: string;
+};
+
+/** The media hash a photo field names (hash, address or the library's Markdown), or null. */
+export function photoHashOf(text: string): string | null {
+  const trimmed = text.trim();
+  if (/^[0-9a-f]{32}$/.test(trimmed)) return trimmed;
+  const address = /\((\/media\/[0-9a-f]{32}[^)\s]*)\)/.exec(trimmed)?.[1] ?? trimmed;
+  return MEDIA_ADDRESS.exec(address)?.[1] ?? null;
+}
+
+const linkSchema = z
+  .string()
+  .max(LINK_MAX, `A link has at most ${LINK_MAX} characters.`)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '';
+    } catch {
+      return false;
+    }
+  }, 'Each link is a full http(s) address, such as https://example.com/me.');
+
+export const authorSchema = z.object({
+  name: lineText().pipe(
+    z
+      .string()
+      .trim()
+      .min(1, 'Enter the name readers see.')
+      .max(AUTHOR_NAME_MAX, `A name has at most ${AUTHOR_NAME_MAX} characters.`),
+  ),
+  slug: z
+    .string()
+    .trim()
+    .superRefine((slug, context) => {
+      const problem = validateNewSlug(slug);
+      if (problem) context.addIssue({ code: 'custom', message: `Address: ${problem}` });
+    }),
+  bio: z
+    .string()
+    .transform(cleanMultiline)
+    .pipe(z.string().trim().max(AUTHOR_BIO_MAX, `A bio has at most ${AUTHOR_BIO_MAX} characters.`)),
+  photo: z
+    .string()
+    .trim()
+    .refine(
+      (value) => value === '' || photoHashOf(value) !== null,
+      'Choose a photo from the media library: paste its address (/media/…) or its Markdown.',
+    )
+    .transform((value) => (value === '' ? null : photoHashOf(value))),
+  links: z
+    .string()
+    .transform((value) =>
+      value
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== ''),
+    )
+    .pipe(
+      z.array(linkSchema).max(AUTHOR_LINKS_MAX, `At most ${AUTHOR_LINKS_MAX} links, one a line.`),
+    ),
+});
+
+type AuthorRow = {
+  id: number | string;
+  slug: string;
+  name: string;
+  bio: string;
+  photo: string | null;
+  links: string;
+  updated_at: string;
+};
+
+const profileOf = (row: AuthorRow): AuthorProfile => {
+  let links: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(row.links);
+    if (Array.isArray(parsed))
+      links = parsed.filter((link): link is string => typeof link === 'string');
+  } catch {
+    // A row written by hand: no links rather than a broken page.
+  }
+  return {
+    id: Number(row.id),
+    slug: row.slug,
+    name: row.name,
+    bio: row.bio,
+    photo: row.photo,
+    links,
+    updatedAt: row.updated_at,
+  };
+};
+
+/** The author whose address is `slug`, inside the caller's transaction (the pages' writes ask). */
+export async function authorAt(q: Query, slug: string): Promise<{ id: number } | null> {
+  const [row] = await q<{ id: number | string }>`SELECT id FROM authors WHERE slug = ${slug}`;
+  return row ? { id: Number(row.id) } : null;
+}
+
+export function authorsStore({ read, write, now }: StoreContext) {
+  return {
+    /** The editor's own author profile, or null when they have made none. */
+    async authorOfEditor(editorId: number): Promise<AuthorProfile | null> {
+      const [row] = await read(
+        (q) => q<AuthorRow>`
+          SELECT id, slug, name, bio, photo, links, updated_at FROM authors
+          WHERE editor_id = ${editorId}`,
+      );
+      return row ? profileOf(row) : null;
+    },
+
+    /**
+     * Saves the editor's author profile (made on first save). `updatedAt` is what the form
+     * showed: a save from a form opened before another tab's save is a ContentError
+     * 'conflict'. Refused in the editor's words ('invalid'): a bad field, an address a page or
+     * another author has, a photo the library does not have.
+     */
+    async saveAuthorProfile(
+      editorId: number,
+      input: AuthorInput,
+      { updatedAt }: { updatedAt?: string | null } = {},
+    ): Promise<AuthorProfile> {
+      const parsed = authorSchema.safeParse(input);
+      if (!parsed.success)
+        throw new ContentError('invalid', parsed.error.issues.map((i) => i.message).join(' '));
+      const profile = parsed.data;
+      return write(async (q, changed) => {
+        const [mine] = await q<AuthorRow>`
+          SELECT id, slug, name, bio, photo, links, updated_at FROM authors
+          WHERE editor_id = ${editorId}`;
+        if (updatedAt !== undefined && (mine?.updated_at ?? null) !== updatedAt)
+          throw new ContentError(
+            'conflict',
+            'Not saved: your profile was changed since you opened this form (in another tab?). Your text is kept: look at it again, then save.',
+          );
+        const [page] = await q<{ id: number }>`SELECT id FROM pages WHERE slug = ${profile.slug}`;
+        if (page)
+          throw new ContentError(
+            'invalid',
+            `Address: a page is at /${profile.slug}. Choose another address.`,
+          );
+        const [other] = await q<{ id: number | string }>`
+          SELECT id FROM authors WHERE slug = ${profile.slug}
+            AND (${mine === undefined} OR id <> ${Number(mine?.id ?? 0)})`;
+        if (other)
+          throw new ContentError(
+            'invalid',
+            `Address: another author is at /${profile.slug}. Choose another address.`,
+          );
+        if (profile.photo !== null) {
+          const [media] = await q<{
+            id: number;
+          }>`SELECT id FROM media WHERE hash = ${profile.photo}`;
+          if (!media)
+            throw new ContentError(
+              'invalid',
+              'That photo is not in the media library: upload it there first, then paste its address.',
+            );
+        }
+        const at = now().toISOString();
+        const links = JSON.stringify(profile.links);
+        const [row] = mine
+          ? await q<AuthorRow>`
+              UPDATE authors SET slug = ${profile.slug}, name = ${profile.name}, bio = ${profile.bio},
+                photo = ${profile.photo}, links = ${links}, updated_at = ${at}
+              WHERE id = ${Number(mine.id)}
+              RETURNING id, slug, name, bio, photo, links, updated_at`
+          : await q<AuthorRow>`
+              INSERT INTO authors (slug, name, bio, photo, links, editor_id, created_at, updated_at)
+              VALUES (${profile.slug}, ${profile.name}, ${profile.bio}, ${profile.photo}, ${links},
+                      ${editorId}, ${at}, ${at})
+              RETURNING id, slug, name, bio, photo, links, updated_at`;
+        if (!row) throw new Error('author write returned no row');
+        // A name or photo shows in bylines across the site, the address moves the author's
+        // page: everything, as a settings change does (rare, and never a visitor's cost).
+        if (mine) await changed();
+        return profileOf(row);
+      });
+    },
+  };
+}

@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { openTestDatabase } from '../../../tests/databases';
+import { type ContentStore, createContentStore } from './content';
+import { checkRedirect, normaliseFromPath } from './redirects';
+
+// Editors' redirects (issue 27): the rules on their own, then the store on the run's engine.
+
+describe('a redirect’s fields', () => {
+  const check = (from: string, to: string, status: 301 | 302 = 301) =>
+    checkRedirect({ from, to, status });
+
+  test('addresses are stored as browsers send them: encoded, lower case, no trailing slash', () => {
+    expect(normaliseFromPath('/2019/05/Old-Post/')).toBe('/2019/05/old-post');
+    expect(normaliseFromPath('//a//b')).toBe('/a/b');
+    expect(normaliseFromPath('/café')).toBe('/caf%c3%a9');
+    expect(normaliseFromPath('/caf%C3%A9')).toBe('/caf%c3%a9');
+    expect(check('/Old/', '/about')).toEqual({
+      ok: true,
+      redirect: { from: '/old', to: '/about', status: 301 },
+    });
+    expect(check('/x', 'https://example.com/a?b=1#c', 302)).toMatchObject({
+      ok: true,
+      redirect: { to: 'https://example.com/a?b=1#c', status: 302 },
+    });
+    expect(check('/x', '/home')).toMatchObject({ redirect: { to: '/' } });
+  });
+
+  test('refuses, in words, what cannot be an address or a target', () => {
+    const refused: [string, string, RegExp][] = [
+      ['', '/about', /Enter the address/],
+      ['old', '/about', /starting with \//],
+      ['//evil.example', '/about', /starting with \//],
+      ['/a b', '/about', /no spaces/],
+      ['/a?x=1', '/about', /no spaces, query/],
+      ['/a%zz', '/about', /broken or forbidden %-escape/],
+      ['/a%2fb', '/about', /forbidden %-escape/],
+      ['/', '/about', /home page cannot/],
+      ['/home', '/about', /home page cannot/],
+      ['/preview', '/about', /Folio's own/],
+      ['/preview/about', '/about', /Folio's own/],
+      ['/feed.xml', '/about', /Folio's own/],
+      ['/media/0123456789abcdef0123456789abcdef', '/about', /Folio's own/],
+      [`/${'a'.repeat(600)}`, '/about', /at most 500/],
+      ['/x', '', /Enter where/],
+      ['/x', 'javascript:alert(1)', /Only http and https/],
+      ['/x', 'data:text/html,hi', /Only http and https/],
+      ['/x', 'https://user:pw@example.com/', /user name or password/],
+      ['/x', '/Not A Slug', /not a page's address/],
+      ['/x', '/preview', /not a page's address/],
+      ['/x', '/x', /would loop/],
+      ['/x', 'not a url', /full https:\/\/ address/],
+      ['/x', `https://example.com/${'a'.repeat(2100)}`, /at most 2000/],
+    ];
+    for (const [from, to, message] of refused) {
+      const result = check(from, to);
+      expect(result.ok, `${from} → ${to}`).toBe(false);
+      if (!result.ok) expect(result.message, `${from} → ${to}`).toMatch(message);
+    }
+  });
+});
+
+describe('the redirects store', () => {
+  let db: Awaited<ReturnType<typeof openTestDatabase>>;
+  let store: ContentStore;
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    store = createContentStore(db);
+    const page = (slug: string) => ({ slug, title: slug, summary: '', body: slug });
+    await store.putPage(page('about'), { publish: true });
+    await store.putPage(page('contact'), { publish: true });
+    await store.putPage(page('draft-here'));
+    await store.putPage(page('moved'), { publish: true });
+    await store.renameSlug('moved', 'moved-now');
+  });
+  afterAll(() => db.dispose());
+
+  const refusal = async (work: Promise<unknown>) => {
+    try {
+      await work;
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error('not refused');
+  };
+
+  test('adds, finds, lists and removes', async () => {
+    const made = await store.addRedirect(
+      { from: '/2019/05/Old-Post/', to: '/about', status: 301 },
+      { editor: 'ed@example.com' },
+    );
+    expect(made).toMatchObject({ from: '/2019/05/old-post', createdBy: 'ed@example.com' });
+    expect(await store.findSiteRedirect('/2019/05/OLD-POST')).toEqual({
+      location: '/about',
+      status: 301,
+    });
+    await store.addRedirect({ from: '/away', to: 'https://example.com/', status: 302 });
+    expect(await store.findSiteRedirect('/away')).toEqual({
+      location: 'https://example.com/',
+      status: 302,
+    });
+    const listed = await store.listRedirects({ find: 'old' });
+    expect(listed.rows.map((row) => row.from)).toEqual(['/2019/05/old-post']);
+    expect(listed.total).toBe(2);
+    expect(await store.removeRedirect('/away')).toBe(true);
+    expect(await store.removeRedirect('/away')).toBe(false);
+    expect(await store.findSiteRedirect('/away')).toBeNull();
+  });
+
+  test('never shadows a page, never takes a renamed page’s old address, never leads nowhere', async () => {
+    expect(
+      await refusal(store.addRedirect({ from: '/about', to: '/contact', status: 301 })),
+    ).toMatch(/A page is at \/about/);
+    // A draft-only page holds its address too: published, it would win.
+    expect(
+      await refusal(store.addRedirect({ from: '/draft-here', to: '/contact', status: 301 })),
+    ).toMatch(/A page is at \/draft-here/);
+    expect(
+      await refusal(store.addRedirect({ from: '/moved', to: '/contact', status: 301 })),
+    ).toMatch(/old address of \/moved-now/);
+    expect(await refusal(store.addRedirect({ from: '/x1', to: '/nowhere', status: 301 }))).toMatch(
+      /no page at \/nowhere/,
+    );
+    expect(await refusal(store.addRedirect({ from: '/x1', to: '/moved', status: 301 }))).toMatch(
+      /renamed to \/moved-now: redirect straight there/,
+    );
+  });
+
+  test('refuses chains both ways, and so every loop', async () => {
+    await store.addRedirect({ from: '/chain-a', to: '/about', status: 301 });
+    expect(
+      await refusal(store.addRedirect({ from: '/chain-b', to: '/chain-a', status: 301 })),
+    ).toMatch(/\/chain-a itself redirects to \/about/);
+    await store.addRedirect({ from: '/chain-c', to: '/contact', status: 301 });
+    // chain-c → contact exists; a redirect from /chain-a's target would need a page there: a
+    // loop a ↔ b is impossible because b → a is refused as a chain.
+    expect(
+      await refusal(store.addRedirect({ from: '/chain-a', to: '/contact', status: 301 })),
+    ).toMatch(/already redirects to \/about/);
+    const replaced = await store.addRedirect(
+      { from: '/chain-a', to: '/contact', status: 302 },
+      { replace: true },
+    );
+    expect(replaced.status).toBe(302);
+  });
+
+  test('a page published at a redirected address wins', async () => {
+    await store.addRedirect({ from: '/later-page', to: '/about', status: 301 });
+    expect(await store.findSiteRedirect('/later-page')).not.toBeNull();
+    await store.putPage({ slug: 'later-page', title: 'L', summary: '', body: 'L' });
+    // A draft is not public: visitors are still sent on.
+    expect(await store.findSiteRedirect('/later-page')).not.toBeNull();
+    await store.publish('later-page');
+    expect(await store.findSiteRedirect('/later-page')).toBeNull();
+  });
+
+  test('a file is taken whole or not at all, every refused line named', async () => {
+    const before = (await store.listRedirects()).total;
+    const refused = await store.importRedirects([
+      { line: 2, from: '/imp-1', to: '/about', status: 301 },
+      { line: 3, from: '/imp-2', to: 'javascript:x', status: 301 },
+      { line: 4, from: '/imp-3', to: '/imp-1', status: 301 },
+    ]);
+    expect(refused.added).toBe(0);
+    expect(refused.problems).toEqual([
+      { line: 3, message: 'Only http and https addresses can be redirected to.' },
+    ]);
+    const chained = await store.importRedirects([
+      { line: 2, from: '/imp-1', to: '/about', status: 301 },
+      { line: 3, from: '/imp-3', to: '/imp-1', status: 301 },
+    ]);
+    expect(chained.added).toBe(0);
+    expect(chained.problems[0]).toMatchObject({
+      line: 3,
+      message: expect.stringMatching(/itself redirects/),
+    });
+    expect((await store.listRedirects()).total).toBe(before);
+    const taken = await store.importRedirects([
+      { line: 2, from: '/imp-1', to: '/about', status: 301 },
+      { line: 3, from: '/imp-2', to: '/contact', status: 302 },
+    ]);
+    expect(taken).toEqual({ added: 2, problems: [] });
+    const all: string[] = [];
+    for await (const redirect of store.eachRedirect(2)) all.push(redirect.from);
+    expect(all).toEqual([...all].sort());
+    expect(all).toContain('/imp-2');
+  });
+
+  test('a rename’s redirect is listed beside them', async () => {
+    expect(await store.listRenameRedirects()).toContainEqual(
+      expect.objectContaining({ from: '/moved', to: '/moved-now' }),
+    );
+  });
+});
