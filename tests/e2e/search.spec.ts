@@ -3,7 +3,7 @@
 // box searches without JavaScript (a GET form). The demo content's "Writing in Markdown" is
 // published on every fresh site.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from './fixtures';
+import { BROWSER_SIDE, expect, test } from './fixtures';
 
 const results = 'main ol.search-results';
 
@@ -65,21 +65,25 @@ test.describe('without JavaScript', () => {
 
 // The results page in light and dark, at a desktop's and a phone's width: axe's WCAG 2.2 AA
 // rules (as accessibility.spec does for the other screens), and a screenshot of each to look at.
-test('the results page passes axe, light and dark, 1280 and 390 px', async ({ page }, info) => {
-  await page.goto('/?q=markdown');
-  for (const colorScheme of ['light', 'dark'] as const)
-    for (const width of [1280, 390]) {
-      await page.emulateMedia({ colorScheme });
-      await page.setViewportSize({ width, height: 900 });
-      const found = await new AxeBuilder({ page })
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-        .analyze();
-      expect(
-        found.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`),
-      ).toEqual([]);
-      await page.screenshot({
-        path: info.outputPath(`search-${colorScheme}-${width}.png`),
-        fullPage: true,
-      });
-    }
-});
+test(
+  'the results page passes axe, light and dark, 1280 and 390 px',
+  BROWSER_SIDE,
+  async ({ page }, info) => {
+    await page.goto('/?q=markdown');
+    for (const colorScheme of ['light', 'dark'] as const)
+      for (const width of [1280, 390]) {
+        await page.emulateMedia({ colorScheme });
+        await page.setViewportSize({ width, height: 900 });
+        const found = await new AxeBuilder({ page })
+          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+          .analyze();
+        expect(
+          found.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`),
+        ).toEqual([]);
+        await page.screenshot({
+          path: info.outputPath(`search-${colorScheme}-${width}.png`),
+          fullPage: true,
+        });
+      }
+  },
+);
