@@ -2,9 +2,10 @@
 // SELECT over a counting CTE per table, inside one write transaction, on either engine. The
 // pages are what `folio import` would leave (published, no draft, no navigation chosen) with
 // realistic bodies: about 1.5 KB of Markdown, a quarter of them with a highlighted code block,
-// rendered once by the real renderer and shared. Page ids come from the same counter the store
+// rendered once by the real renderer and shared (with the plain text visitors' search indexes). Page ids come from the same counter the store
 // uses (settings.last_page_id), so pages made afterwards by the store do not collide.
 
+import { searchTextOfHtml } from '../src/lib/content/public-search-text';
 import { contentVersionOf } from '../src/lib/data/content-version';
 import type { Database } from '../src/lib/data/db';
 import { renderMarkdown } from '../src/lib/markdown/markdown';
@@ -59,10 +60,12 @@ export async function insertPublishedPages(
       SELECT ${base} + n.i, '${prefix}-' || ${padded}, ${time}, ${time}, 'published' FROM n`);
     const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
     await q.unsafe(`${counting}
-      INSERT INTO revisions (page_id, title, summary, body, body_html, published_at, kind)
+      INSERT INTO revisions (page_id, title, summary, body, body_html, search_text, published_at, kind)
       SELECT ${base} + n.i, 'Generated page ' || ${padded}, 'Summary of page ' || ${padded},
         CASE WHEN n.i % 4 = 0 THEN ${quote(code.md)} ELSE ${quote(plain.md)} END,
         CASE WHEN n.i % 4 = 0 THEN ${quote(code.html)} ELSE ${quote(plain.html)} END,
+        CASE WHEN n.i % 4 = 0 THEN ${quote(searchTextOfHtml(code.html))}
+             ELSE ${quote(searchTextOfHtml(plain.html))} END,
         ${time}, 'post'
       FROM n`);
     // Posts, listed as the write model lists a published post (migration 14, posts.ts).

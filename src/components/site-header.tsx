@@ -1,5 +1,6 @@
 import type { NavigationLink } from '../lib/content/content';
 import { FolioLink as Link } from './folio-link';
+import { HeaderSearch } from './header-search';
 
 // Server component: the site's name and the header navigation the editors chose (site
 // settings). Each link is a small client leaf that routes on the client, prefetches its page
@@ -7,6 +8,8 @@ import { FolioLink as Link } from './folio-link';
 //
 // More links than fit a phone's width fold into a "Menu" (a <details>, so it opens without
 // JavaScript) on narrow screens; site.css shows one list or the other, never both.
+//
+// The search box (header-search.tsx) searches the published site (`/?q=`), from every page.
 
 /** Above this many links, phones get the folded menu. */
 export const COMPACT_MENU_AFTER = 4;
@@ -53,6 +56,7 @@ export function SiteHeader({
             </ul>
           </details>
         ) : null}
+        <HeaderSearch />
       </nav>
     </header>
   );

@@ -22,6 +22,7 @@ import { recordEvent } from './events';
 import { type PageFields, pageFieldsSchema } from './page-fields';
 import { isPageKind, NEW_PAGE_KIND, type PageKind, parseTopicNames } from './post-fields';
 import { listingSlugsOf, syncPublishedPost } from './posts';
+import { searchTextOfHtml } from './public-search-text';
 import { type PageRowRef, pageById, pageRowById, pageRowBySlug } from './rows';
 import { headerNavigationIn, headerShows } from './settings';
 import { HOME_SLUG, validateNewSlug } from './slugs';
@@ -414,10 +415,11 @@ export async function publishIn(
   const at = now().toISOString();
   const [revision] = await q<{ id: number }>`
     INSERT INTO revisions
-      (page_id, title, summary, body, body_html, media_refs, published_at, published_by,
-       published_via, kind, topics)
+      (page_id, title, summary, body, body_html, media_refs, search_text, published_at,
+       published_by, published_via, kind, topics)
     VALUES (${page.id}, ${draft.title}, ${draft.summary}, ${draft.body}, ${draft.body_html},
-            ${draft.media_refs}, ${at}, ${editor}, ${via}, ${draft.kind}, ${draft.topics})
+            ${draft.media_refs}, ${searchTextOfHtml(draft.body_html)}, ${at}, ${editor}, ${via},
+            ${draft.kind}, ${draft.topics})
     RETURNING id`;
   if (!revision) throw new Error('revision insert returned no row');
   await q`UPDATE pages SET published_revision_id = ${Number(revision.id)} WHERE id = ${page.id}`;

@@ -8,6 +8,7 @@ import { createEventDispatcher } from './events';
 import { exportReads } from './export-reads';
 import { history } from './history';
 import { postStore } from './posts';
+import { publicSearch } from './public-search';
 import { readModel } from './read-model';
 import { redirectsStore } from './redirects';
 import { schedules } from './schedules';
@@ -32,6 +33,7 @@ export function createContentStore(
     ...readModel(context, () => settings.getSiteSettings()),
     ...exportReads(context),
     ...history(context),
+    ...publicSearch(context),
     ...writeModel(context),
     ...schedules(context),
     ...settings,

@@ -55,6 +55,8 @@ const TABLES: readonly CopiedTable[] = [
       'body_html',
       // The images the HTML uses: the target's triggers rebuild media_uses from them.
       'media_refs',
+      // What visitors' search indexes (migration 15): the target's triggers index it.
+      'search_text',
       'published_at',
       'published_by',
       'published_via',

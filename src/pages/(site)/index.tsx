@@ -3,6 +3,7 @@ import { Article } from '../../components/article';
 import { ArticleBody } from '../../components/article-body';
 import { PageMeta } from '../../components/page-meta';
 import { PostListing } from '../../components/post-listing';
+import { SearchPage } from '../../components/search-results';
 import { contentStore } from '../../lib/content/content';
 import { publicParams } from '../../lib/http/public-params';
 import { markPublicPageRendered } from '../../lib/http/request-context';
@@ -10,7 +11,12 @@ import { HOME_SLUG } from '../../lib/http/routes';
 
 export default async function HomePage() {
   const store = contentStore();
-  const { page: pageNumber } = publicParams();
+  // `/?q=`: the site's search (issue 27), never cached, never the home page.
+  const { q, page: pageNumber } = publicParams();
+  if (q !== null) {
+    const settings = await store.getSiteSettings();
+    return <SearchPage q={q} page={pageNumber} siteTitle={settings.title} />;
+  }
   const [page, settings] = await Promise.all([
     store.getPage(HOME_SLUG, { draft: false }),
     store.getSiteSettings(),

@@ -16,6 +16,7 @@ import { migration011 } from './011-media-uses-and-search';
 import { migration012 } from './012-checkpoints';
 import { migration013 } from './013-accent-insensitive-search';
 import { migration014 } from './014-posts-and-topics';
+import { migration015 } from './015-public-search';
 import { migration016 } from './016-redirects';
 import { migration017 } from './017-authors';
 
@@ -44,6 +45,7 @@ export const migrations: readonly Migration[] = [
   migration012,
   migration013,
   migration014,
+  migration015,
   migration016,
   migration017,
 ];

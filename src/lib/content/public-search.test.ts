@@ -1,0 +1,182 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import { createThrowAwayDatabase, openTestDatabase } from '../../../tests/databases';
+import { migrate, openDatabase } from '../data/db';
+import { migrations } from '../data/migrations';
+import { type ContentStore, createContentStore } from './content';
+import { parseSearch, RESULTS_PER_PAGE, type Segment } from './public-search-query';
+
+// Visitors' search (issue 27) on the run's engine (FOLIO_TEST_ENGINE): published pages only,
+// stemmed, accent-blind, prefix and phrase, kept current by publish, unpublish, rename and
+// delete, and titles ranked above text.
+let db: Awaited<ReturnType<typeof openTestDatabase>>;
+let store: ContentStore;
+
+beforeEach(async () => {
+  db = await openTestDatabase();
+  store = createContentStore(db);
+});
+
+afterEach(async () => {
+  await db.dispose();
+});
+
+async function put(slug: string, title: string, body: string, publish = true, summary = '') {
+  await store.putPage({ slug, title, summary, body }, { publish });
+}
+
+async function found(q: string, page = 1): Promise<string[]> {
+  const { results } = await store.searchPublished(parseSearch(q), page);
+  return results.map((result) => result.slug);
+}
+
+const marked = (segments: Segment[]) =>
+  segments.map((s) => (s.mark ? `[${s.text}]` : s.text)).join('');
+
+describe('searchPublished', () => {
+  test('stemming: "publishing" finds "published"; accents are ignored both ways', async () => {
+    await put('news', 'News', 'The report was published yesterday in the Café Müller.');
+    await put('other', 'Other', 'Nothing to see here.');
+    expect(await found('publishing')).toEqual(['news']);
+    expect(await found('cafe muller')).toEqual(['news']);
+    expect(await found('CAFÉ')).toEqual(['news']);
+  });
+
+  test('the last word matches as a prefix; earlier words whole', async () => {
+    await put('garden', 'Gardening', 'Tomatoes and cucumbers grow well in summer.');
+    expect(await found('tomatoes cucu')).toEqual(['garden']);
+    expect(await found('cucu tomatoes')).toEqual([]);
+  });
+
+  test('a quoted phrase matches those words in that order only', async () => {
+    await put('a', 'A', 'The quick brown fox jumps.');
+    await put('b', 'B', 'A brown and quick fox.');
+    expect((await found('quick brown')).sort()).toEqual(['a', 'b']);
+    expect(await found('"quick brown"')).toEqual(['a']);
+  });
+
+  test('drafts are never found: a new page, and the unpublished draft of a published one', async () => {
+    await put('secret', 'Secret plans', 'Zeppelin launch codes.', false);
+    await put('public', 'Public page', 'Nothing special in here.');
+    await store.saveDraft({
+      slug: 'public',
+      editor: null,
+      expectedVersion: (await store.getPage('public', { draft: true }))?.version ?? 0,
+      title: 'Public page',
+      summary: '',
+      body: 'Draft words: walrus.',
+    });
+    expect(await found('zeppelin')).toEqual([]);
+    expect(await found('walrus')).toEqual([]);
+    expect(await found('special')).toEqual(['public']);
+    await store.publish('public');
+    expect(await found('walrus')).toEqual(['public']);
+    expect(await found('special')).toEqual([]);
+  });
+
+  test('an unpublished page leaves the index; a discarded page is gone', async () => {
+    await put('gone', 'Gone', 'Ephemeral words.');
+    expect(await found('ephemeral')).toEqual(['gone']);
+    await store.unpublish('gone');
+    expect(await found('ephemeral')).toEqual([]);
+    await store.discardDraft('gone');
+    expect(await store.getPage('gone', { draft: true })).toBeNull();
+    expect(await found('ephemeral')).toEqual([]);
+  });
+
+  test("a renamed page's new address is in the results", async () => {
+    await put('old-name', 'Renamed', 'Platypus facts.');
+    await store.renameSlug('old-name', 'new-name');
+    expect(await found('platypus')).toEqual(['new-name']);
+  });
+
+  test('text is indexed without Markdown or HTML, and snippets highlight the matches', async () => {
+    await put(
+      'md',
+      'Markup',
+      'Some **bold** text and a [link](https://example.com/hidden-address).',
+      true,
+      'A summary about bold choices.',
+    );
+    expect(await found('hidden')).toEqual([]);
+    expect(await found('strong')).toEqual([]);
+    expect(await found('href')).toEqual([]);
+    const [result] = (await store.searchPublished(parseSearch('bold'), 1)).results;
+    expect(result?.slug).toBe('md');
+    expect(marked(result?.snippet ?? [])).toContain('[bold]');
+    expect(marked(result?.snippet ?? [])).not.toContain('*');
+    expect(marked(result?.summary ?? [])).toContain('[bold]');
+    expect(marked(result?.title ?? [])).toBe('Markup');
+  });
+
+  test('a title match ranks above a text match', async () => {
+    await put('in-text', 'Something', 'An article mentioning otters once, among many other words.');
+    await put('in-title', 'Otters', 'A page about water animals.');
+    expect(await found('otters')).toEqual(['in-title', 'in-text']);
+  });
+
+  test('pages of ten, a bounded count, a next page', async () => {
+    await store.putPages(
+      Array.from({ length: 25 }, (_, i) => ({
+        slug: `p-${i}`,
+        title: `Page ${i}`,
+        summary: '',
+        body: 'Common walnut text.',
+        publish: true,
+      })),
+    );
+    const first = await store.searchPublished(parseSearch('walnut'), 1);
+    expect(first.results).toHaveLength(RESULTS_PER_PAGE);
+    expect(first.count).toEqual({ n: 25, more: false });
+    expect(first.hasNext).toBe(true);
+    const third = await store.searchPublished(parseSearch('walnut'), 3);
+    expect(third.results).toHaveLength(5);
+    expect(third.hasNext).toBe(false);
+    const all = new Set([...(await found('walnut', 1)), ...(await found('walnut', 2))]);
+    expect(all.size).toBe(20);
+  });
+
+  test('hostile text finds nothing and fails nothing', async () => {
+    await put('x', 'X', 'Ordinary words.');
+    for (const q of [
+      '"',
+      '""" AND OR NOT * ^ : ( ) - +',
+      "'; DROP TABLE pages; --",
+      'NEAR(a b) a:* !a <-> b',
+      'x\u0000y\u0007',
+      `${'a '.repeat(500)}`,
+      'w'.repeat(10_000),
+      '\ufffd\ufffd',
+    ]) {
+      const { results } = await store.searchPublished(parseSearch(q), 1);
+      expect(Array.isArray(results)).toBe(true);
+    }
+    expect(await found('ordinary')).toEqual(['x']);
+  });
+});
+
+test('the migration indexes the pages published before it, from their HTML', async () => {
+  const made = await createThrowAwayDatabase();
+  const old = await openDatabase(made.url, { migrate: false, poolSize: 2 });
+  try {
+    await migrate(
+      old,
+      migrations.filter((migration) => migration.id < 15),
+    );
+    const at = '2026-01-01T00:00:00.000Z';
+    await old.query`INSERT INTO pages (id, slug, created_at, updated_at) VALUES (1, 'before', ${at}, ${at})`;
+    await old.query`INSERT INTO pages (id, slug, created_at, updated_at) VALUES (2, 'draft', ${at}, ${at})`;
+    await old.query`INSERT INTO revisions (id, page_id, title, summary, body, body_html, published_at)
+      VALUES (1, 1, 'Before', '', 'Old **kestrel** text', '<p>Old <strong>kestrel</strong> text</p>', ${at})`;
+    await old.query`UPDATE pages SET published_revision_id = 1 WHERE id = 1`;
+    await old.query`INSERT INTO drafts (page_id, title, summary, body, body_html, updated_at)
+      VALUES (2, 'Draft', '', 'kestrel draft', '<p>kestrel draft</p>', ${at})`;
+    await migrate(old);
+    const search = createContentStore(old);
+    const { results } = await search.searchPublished(parseSearch('kestrels'), 1);
+    expect(results.map((result) => result.slug)).toEqual(['before']);
+    expect(marked(results[0]?.snippet ?? [])).toContain('[kestrel] text');
+  } finally {
+    await old.close();
+    await made.drop();
+  }
+});
