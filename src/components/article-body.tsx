@@ -7,6 +7,7 @@ import { contentStore, type PageView } from '../lib/content/content';
 import { formatDay } from '../lib/content/dates';
 import { type ListingDirective, splitAtDirectives } from '../lib/content/listing-directive';
 import { publicPath } from '../lib/http/routes';
+import { Byline, type BylineLink } from './byline';
 
 async function DirectiveListing({
   directive,
@@ -28,7 +29,7 @@ async function DirectiveListing({
         problem={`No topic with published posts is at /${directive.topic}.`}
       />
     ) : null;
-  const listing = await store.listPosts(1, topic?.id ?? null);
+  const listing = await store.listPosts(1, topic ? { topicId: topic.id } : null);
   const posts = (listing?.posts ?? []).slice(0, directive.limit);
   if (posts.length === 0) return null;
   return (
@@ -39,6 +40,12 @@ async function DirectiveListing({
           <time dateTime={post.firstPublishedAt.slice(0, 10)}>
             {formatDay(post.firstPublishedAt)}
           </time>
+          {post.authors.length > 0 ? (
+            <>
+              {' '}
+              <Byline authors={post.authors.map((a) => ({ name: a.name, path: pathOf(a.slug) }))} />
+            </>
+          ) : null}
           {post.summary ? <span className="summary">{post.summary}</span> : null}
         </li>
       ))}
@@ -62,6 +69,16 @@ export async function topicLinksOf(
   if (page.kind !== 'post' || page.topicIds.length === 0) return [];
   const topics = await contentStore().topicsByIds(page.topicIds);
   return topics.map((topic) => ({ name: topic.name, path: pathOf(topic.slug) }));
+}
+
+/** A post's authors as its byline links them; none for a page. */
+export async function authorLinksOf(
+  page: Pick<PageView, 'kind' | 'authorIds'>,
+  pathOf: (slug: string) => `/${string}` = publicPath,
+): Promise<BylineLink[]> {
+  if (page.kind !== 'post' || page.authorIds.length === 0) return [];
+  const authors = await contentStore().bylinesByIds(page.authorIds);
+  return authors.map((author) => ({ name: author.name, path: pathOf(author.slug) }));
 }
 
 /** `html` (sanitised at save time) with its listings; `preview` shows what is wrong with one. */

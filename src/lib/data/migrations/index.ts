@@ -18,6 +18,7 @@ import { migration013 } from './013-accent-insensitive-search';
 import { migration014 } from './014-posts-and-topics';
 import { migration016 } from './016-redirects';
 import { migration017 } from './017-authors';
+import { migration018 } from './018-bylines';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -46,4 +47,5 @@ export const migrations: readonly Migration[] = [
   migration014,
   migration016,
   migration017,
+  migration018,
 ];
