@@ -10,6 +10,7 @@ import type { Query } from '../data/db';
 import { MEDIA_ADDRESS } from '../media/media-refs';
 import { cleanMultiline, lineText } from './clean-text';
 import { ContentError } from './errors';
+import { AUTHORS_LISTED_MAX, AUTHORS_PER_POST_MAX } from './post-fields';
 import { validateNewSlug } from './slugs';
 import type { StoreContext } from './store-context';
 import { withIdList } from './topics';
@@ -17,10 +18,7 @@ import { withIdList } from './topics';
 export const AUTHOR_NAME_MAX = 100;
 export const AUTHOR_BIO_MAX = 600;
 export const AUTHOR_LINKS_MAX = 5;
-/** Authors one post may name: a byline stays one line. */
-export const AUTHORS_PER_POST_MAX = 10;
-/** The most authors the editor's Authors control offers (by name). */
-export const AUTHORS_LISTED_MAX = 100;
+
 const LINK_MAX = 500;
 
 export type AuthorProfile = {

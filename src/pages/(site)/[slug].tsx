@@ -30,6 +30,7 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
     // A page lists nothing: its only page is the first.
     if (pageNumber !== 1) notFound();
     markPublicPageRendered(page.slug);
+    const authors = await authorLinksOf(page);
     return (
       <>
         <PageMeta
@@ -39,13 +40,14 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
           siteTitle={settings.title}
           page={page}
           settings={settings}
+          authors={authors}
         />
         <Article
           page={page}
           dates={datesOf(page)}
           body={<ArticleBody html={page.bodyHtml} />}
           topics={await topicLinksOf(page)}
-          authors={await authorLinksOf(page)}
+          authors={authors}
         />
       </>
     );
