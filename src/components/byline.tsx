@@ -1,5 +1,6 @@
 // A post's byline: "By Ada Lovelace and Grace Hopper", each name linking to the author's page.
 // One form for the post's date line, every listing and the preview.
+import { Fragment } from 'react';
 
 /** An author as a byline links them. */
 export type BylineLink = { name: string; path: string };
@@ -11,10 +12,10 @@ export function Byline({ authors }: { authors: readonly BylineLink[] }) {
     <span className="byline">
       {'By '}
       {authors.map((author, index) => (
-        <span key={author.path}>
-          {index === 0 ? '' : index === authors.length - 1 ? ' and ' : ', '}
+        <Fragment key={author.path}>
+          {index === 0 ? null : index === authors.length - 1 ? ' and ' : ', '}
           <a href={author.path}>{author.name}</a>
-        </span>
+        </Fragment>
       ))}
     </span>
   );
