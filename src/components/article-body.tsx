@@ -1,7 +1,7 @@
 // A page's body with its listing directives (content/listing-directive.ts) in place: the
-// newest published posts, of one topic or all, rendered here on the server. A directive that
-// asks for something wrong (or a topic visitors cannot see) is nothing on the public page and
-// a message in the editors' preview, which says what to fix.
+// newest published posts, of one topic, one author or all, rendered here on the server. A
+// directive that asks for something wrong (or a topic or author visitors cannot see) is nothing
+// on the public page and a message in the editors' preview, which says what to fix.
 import { Fragment } from 'react';
 import { contentStore, type PageView } from '../lib/content/content';
 import { formatDay } from '../lib/content/dates';
@@ -29,7 +29,18 @@ async function DirectiveListing({
         problem={`No topic with published posts is at /${directive.topic}.`}
       />
     ) : null;
-  const listing = await store.listPosts(1, topic ? { topicId: topic.id } : null);
+  const author = directive.author === null ? null : await store.getPublicAuthor(directive.author);
+  if (directive.author !== null && !author)
+    return preview ? (
+      <ListingProblem
+        source={source}
+        problem={`No author with published posts is at /${directive.author}.`}
+      />
+    ) : null;
+  const listing = await store.listPosts(
+    1,
+    topic ? { topicId: topic.id } : author ? { authorId: author.id } : null,
+  );
   const posts = (listing?.posts ?? []).slice(0, directive.limit);
   if (posts.length === 0) return null;
   return (
