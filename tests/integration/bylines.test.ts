@@ -196,6 +196,28 @@ describe('bylines and authors’ pages', () => {
     expect(grace.text).not.toContain('DUET');
   });
 
+  test('a listing directive of one author lists their posts, with bylines', async () => {
+    await withStore(folio, (store) =>
+      store.putPage(
+        {
+          slug: 'by-grace',
+          title: 'By Grace',
+          summary: '',
+          body: 'Hers:\n\n{{ posts author=grace-hopper }}\n\n{{ posts author=nobody-here }}\n',
+          post: { kind: 'page', topics: [] },
+        },
+        { publish: true },
+      ),
+    );
+    const html = await (await get('/by-grace')).text();
+    expect(html).toContain('href="/grace-first"');
+    expect(html).toContain('By <a href="/grace-hopper">Grace Hopper</a>');
+    expect(html).not.toContain('analytical-notes');
+    expect(html).not.toContain('nobody-here');
+    const preview = await (await get('/preview/by-grace', { headers: { cookie } })).text();
+    expect(preview).toContain('No author with published posts is at /nobody-here.');
+  });
+
   test('removing an editor keeps their author page and bylines', async () => {
     await removeEditor(await folio.database(), ADA.email);
     const post = await (await get('/analytical-notes')).text();
