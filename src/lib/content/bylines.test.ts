@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
+import sharp from 'sharp';
 import { openTestDatabase } from '../../../tests/databases';
 import { insertPublishedPages } from '../../../tests/generated-site';
 import { type Query, sqlTemplate } from '../data/db';
 import { addEditor, removeEditor } from '../editors/accounts';
+import { createMediaStore, processImage } from '../media/media';
 import { type ContentStore, createContentStore, isContentError } from './content';
 import { LISTING_PAGE_SIZE, LISTING_QUERIES, listingSlugsOf } from './posts';
 
@@ -146,6 +148,39 @@ describe('bylines', () => {
     await removeEditor(db, 'ada@example.com');
     expect(await bylineOf('kept', false)).toEqual(['Ada Lovelace']);
     expect((await store.getPublicAuthor('ada'))?.name).toBe('Ada Lovelace');
+  });
+
+  test("a listing entry shows the post's first image when it opens with one", async () => {
+    const bytes = await sharp({
+      create: { width: 640, height: 400, channels: 3, background: '#3366aa' },
+    })
+      .png()
+      .toBuffer();
+    const { hash } = await createMediaStore(db).add(await processImage(new Uint8Array(bytes)), {
+      alt: 'Blue',
+      filename: 'blue.png',
+    });
+    await store.saveDraft(
+      {
+        slug: 'pictured',
+        title: 'Pictured',
+        summary: '',
+        body: `![Blue](/media/${hash})\n\nText.`,
+        expectedVersion: null,
+        editor: null,
+        post: { kind: 'post', topics: [], authors: ['ada'] },
+      },
+      { publish: true },
+    );
+    await post('plain', ['ada']);
+    const listed = (await store.listPosts(1, { authorId: 1 }))?.posts ?? [];
+    expect(
+      listed.map((p) => [p.slug, p.image?.path.startsWith(`/media/${hash}/`) ?? null]),
+    ).toEqual([
+      ['plain', null],
+      ['pictured', true],
+    ]);
+    expect(listed[1]?.image?.width).toBeGreaterThan(0);
   });
 
   test("an author's listing: newest first, 20 a page, bounded page numbers", async () => {
