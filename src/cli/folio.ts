@@ -133,7 +133,7 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'page put',
-    args: '<slug> --title T --body-file F [--summary S] [--kind K] [--topics T] [--publish]',
+    args: '<slug> --title T --body-file F [--summary S] [--kind K] [--topics T] [--authors A] [--publish]',
     positionals: 1,
     options: {
       title: { type: 'string' },
@@ -141,10 +141,11 @@ export const COMMANDS: readonly Command[] = [
       summary: { type: 'string' },
       kind: { type: 'string' },
       topics: { type: 'string' },
+      authors: { type: 'string' },
       publish: { type: 'boolean' },
     },
     summary:
-      "create or update a page's draft from a Markdown file, optionally publishing it; --kind post or page and --topics 'A, B' as in the editor (left out: kept)",
+      "create or update a page's draft from a Markdown file, optionally publishing it; --kind post or page, --topics 'A, B' as in the editor, --authors ada,grace by address (left out: kept)",
     load: async () => (await import('./commands/page')).pagePut,
   },
   {

@@ -1,12 +1,13 @@
 // A page's body with its listing directives (content/listing-directive.ts) in place: the
-// newest published posts, of one topic or all, rendered here on the server. A directive that
-// asks for something wrong (or a topic visitors cannot see) is nothing on the public page and
-// a message in the editors' preview, which says what to fix.
+// newest published posts, of one topic, one author or all, rendered here on the server. A
+// directive that asks for something wrong (or a topic or author visitors cannot see) is nothing
+// on the public page and a message in the editors' preview, which says what to fix.
 import { Fragment } from 'react';
 import { contentStore, type PageView } from '../lib/content/content';
 import { formatDay } from '../lib/content/dates';
 import { type ListingDirective, splitAtDirectives } from '../lib/content/listing-directive';
 import { publicPath } from '../lib/http/routes';
+import { Byline, type BylineLink } from './byline';
 
 async function DirectiveListing({
   directive,
@@ -28,7 +29,18 @@ async function DirectiveListing({
         problem={`No topic with published posts is at /${directive.topic}.`}
       />
     ) : null;
-  const listing = await store.listPosts(1, topic?.id ?? null);
+  const author = directive.author === null ? null : await store.getPublicAuthor(directive.author);
+  if (directive.author !== null && !author)
+    return preview ? (
+      <ListingProblem
+        source={source}
+        problem={`No author with published posts is at /${directive.author}.`}
+      />
+    ) : null;
+  const listing = await store.listPosts(
+    1,
+    topic ? { topicId: topic.id } : author ? { authorId: author.id } : null,
+  );
   const posts = (listing?.posts ?? []).slice(0, directive.limit);
   if (posts.length === 0) return null;
   return (
@@ -39,6 +51,12 @@ async function DirectiveListing({
           <time dateTime={post.firstPublishedAt.slice(0, 10)}>
             {formatDay(post.firstPublishedAt)}
           </time>
+          {post.authors.length > 0 ? (
+            <>
+              {' '}
+              <Byline authors={post.authors.map((a) => ({ name: a.name, path: pathOf(a.slug) }))} />
+            </>
+          ) : null}
           {post.summary ? <span className="summary">{post.summary}</span> : null}
         </li>
       ))}
@@ -62,6 +80,16 @@ export async function topicLinksOf(
   if (page.kind !== 'post' || page.topicIds.length === 0) return [];
   const topics = await contentStore().topicsByIds(page.topicIds);
   return topics.map((topic) => ({ name: topic.name, path: pathOf(topic.slug) }));
+}
+
+/** A post's authors as its byline links them; none for a page. */
+export async function authorLinksOf(
+  page: Pick<PageView, 'kind' | 'authorIds'>,
+  pathOf: (slug: string) => `/${string}` = publicPath,
+): Promise<BylineLink[]> {
+  if (page.kind !== 'post' || page.authorIds.length === 0) return [];
+  const authors = await contentStore().bylinesByIds(page.authorIds);
+  return authors.map((author) => ({ name: author.name, path: pathOf(author.slug) }));
 }
 
 /** `html` (sanitised at save time) with its listings; `preview` shows what is wrong with one. */

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { PageView } from '../lib/content/content';
 import { formatDay } from '../lib/content/dates';
 import { HOME_SLUG } from '../lib/content/slugs';
+import { Byline, type BylineLink } from './byline';
 
 /** An Article's date line: when the page was first published and last updated. */
 export type ArticleDates = { published: string; updated: string | null };
@@ -43,7 +44,10 @@ export function Article({
   dates,
   body,
   topics = [],
+  authors = [],
 }: {
+  /** A post's authors, each linking to their page (its byline). */
+  authors?: readonly BylineLink[];
   /** A post's topics, each linking to its page (none for a page). */
   topics?: readonly { name: string; path: string }[];
   page: Pick<PageView, 'title' | 'summary' | 'bodyHtml'>;
@@ -67,12 +71,14 @@ export function Article({
         ))}
       </span>
     );
+  const byline = authors.length === 0 ? null : <Byline authors={authors} />;
   return (
     <article className="prose">
       <h1>{page.title}</h1>
       {page.summary ? <p className="lede">{page.summary}</p> : null}
       {published ? (
         <p className="dates">
+          {byline ? <>{byline} · </> : null}
           Published <time dateTime={utcDay(dates?.published)}>{published}</time>
           {updated && updated !== published ? (
             <>
@@ -83,7 +89,13 @@ export function Article({
           {topicLinks ? <> · {topicLinks}</> : null}
         </p>
       ) : null}
-      {!published && topicLinks ? <p className="dates">{topicLinks}</p> : null}
+      {!published && (byline || topicLinks) ? (
+        <p className="dates">
+          {byline}
+          {byline && topicLinks ? ' · ' : null}
+          {topicLinks}
+        </p>
+      ) : null}
       {body ?? (
         // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised at save time
         <div dangerouslySetInnerHTML={{ __html: page.bodyHtml }} />

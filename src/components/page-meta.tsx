@@ -9,6 +9,7 @@ import {
   libraryImage,
   type ShareImage,
 } from '../lib/social-card/share-image';
+import type { BylineLink } from './byline';
 import { JsonLd } from './json-ld';
 
 type Props = {
@@ -23,6 +24,8 @@ type Props = {
    * settings: its share image, locale and structured data. */
   page?: PageView;
   settings?: SiteSettings;
+  /** A post's byline: the Article's `author`, each a Person with their page. */
+  authors?: readonly BylineLink[];
 };
 
 // Title, description, canonical URL and Open Graph tags; React 19 hoists them into <head>.
@@ -37,6 +40,7 @@ export async function PageMeta({
   noindex = false,
   page,
   settings,
+  authors = [],
 }: Props) {
   const url = publicPageUrl(path);
   const fullTitle = `${title} · ${siteTitle}`;
@@ -71,6 +75,7 @@ export async function PageMeta({
           path={path}
           imageUrl={imageUrl}
           description={description}
+          authors={authors}
         />
       ) : null}
     </>
@@ -106,7 +111,9 @@ function StructuredData({
   path,
   imageUrl,
   description,
+  authors,
 }: {
+  authors: readonly BylineLink[];
   page: PageView;
   settings: SiteSettings;
   path: string;
@@ -144,6 +151,15 @@ function StructuredData({
           datePublished: page.firstPublishedAt ?? page.publishedAt,
           dateModified: page.publishedAt,
           ...(imageUrl ? { image: imageUrl } : {}),
+          ...(authors.length > 0
+            ? {
+                author: authors.map((author) => ({
+                  '@type': 'Person',
+                  name: author.name,
+                  url: publicPageUrl(author.path).href,
+                })),
+              }
+            : {}),
           publisher: { '@type': 'Organization', name: settings.title, url: home },
         }}
       />

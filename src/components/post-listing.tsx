@@ -1,6 +1,8 @@
+import type { AuthorProfile } from '../lib/content/authors';
 import type { PostListingPage, Topic } from '../lib/content/content';
 import { formatDay } from '../lib/content/dates';
 import { publicPath } from '../lib/http/routes';
+import { Byline } from './byline';
 
 /** `path` with `?page=n`; the first page is `path` itself (one address per page). */
 function pageHref(path: string, page: number): string {
@@ -8,8 +10,9 @@ function pageHref(path: string, page: number): string {
 }
 
 /**
- * A page of published posts, newest first (the home page's latest posts, a topic's): each
- * post's linked title, summary and first publish date, and links to the newer and older
+ * A page of published posts, newest first (the home page's latest posts, a topic's, an
+ * author's): each post's linked title, its first image (when it has one), summary, byline and
+ * first publish date, and links to the newer and older
  * pages. Server-rendered; no client JavaScript. `pathOf` says where a post's link leads (the
  * preview keeps editors in the preview).
  */
@@ -35,8 +38,29 @@ export function PostListing({
             <h2>
               <a href={pathOf(post.slug)}>{post.title}</a>
             </h2>
+            {post.image ? (
+              // The post's own first image: already named by its alt text in the post, so
+              // here it is decoration beside the linked title.
+              <img
+                className="listing-image"
+                src={post.image.path}
+                alt=""
+                width={post.image.width}
+                height={post.image.height}
+                loading="lazy"
+                decoding="async"
+              />
+            ) : null}
             {post.summary ? <p>{post.summary}</p> : null}
             <p className="dates">
+              {post.authors.length > 0 ? (
+                <>
+                  <Byline
+                    authors={post.authors.map((a) => ({ name: a.name, path: pathOf(a.slug) }))}
+                  />
+                  {' · '}
+                </>
+              ) : null}
               <time dateTime={post.firstPublishedAt.slice(0, 10)}>
                 {formatDay(post.firstPublishedAt)}
               </time>
@@ -87,6 +111,55 @@ export function TopicArticle({
       />
     </article>
   );
+}
+
+/**
+ * An author's page: their name, photo (the library's <picture>, made by the caller), bio and
+ * links, then their published posts.
+ */
+export function AuthorArticle({
+  author,
+  photoHtml,
+  listing,
+  pathOf = publicPath,
+}: {
+  author: AuthorProfile;
+  photoHtml: string | null;
+  listing: PostListingPage;
+  pathOf?: (slug: string) => `/${string}`;
+}) {
+  return (
+    <article className="prose author">
+      <h1>{author.name}</h1>
+      {photoHtml ? (
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: made by pictureHtml, escaped
+        <div className="author-photo" dangerouslySetInnerHTML={{ __html: photoHtml }} />
+      ) : null}
+      {author.bio ? <p className="author-bio">{author.bio}</p> : null}
+      {author.links.length > 0 ? (
+        <ul className="author-links">
+          {author.links.map((link) => (
+            <li key={link}>
+              <a href={link} rel="me noopener">
+                {link.replace(/^https?:\/\//, '')}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <PostListing
+        listing={listing}
+        path={pathOf(author.slug)}
+        label={`Posts by ${author.name}`}
+        pathOf={pathOf}
+      />
+    </article>
+  );
+}
+
+/** The feed of one author: its address, linked from the author's page. */
+export function authorFeedPath(slug: string): string {
+  return `/feed.xml?author=${encodeURIComponent(slug)}`;
 }
 
 /** The feed of one topic: its address, linked from the topic's page. */

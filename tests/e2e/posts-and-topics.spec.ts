@@ -1,10 +1,14 @@
 // Issue 27 in a browser: an editor writes two posts with topics in the page editor (a plain
 // form, as without JavaScript), publishes them, and a visitor finds them on the home page (as
-// latest posts), on the topic's page, and in the topic's feed, linked from that page.
+// latest posts), on the topic's page, and in the topic's feed, linked from that page. The
+// editor has an author profile first: the posts start as theirs, and the visitor sees the
+// byline, the author's page and the author's feed.
 import { expect, test } from './fixtures';
 
 const TOPIC = 'E2E Orchard';
 const TOPIC_SLUG = 'e2e-orchard';
+const AUTHOR = 'E2E Pomona';
+const AUTHOR_SLUG = 'e2e-pomona';
 const POSTS = [
   { slug: 'e2e-apple-blossom', title: 'E2E apple blossom', topics: `${TOPIC}, E2E Spring` },
   { slug: 'e2e-cider-pressing', title: 'E2E cider pressing', topics: TOPIC },
@@ -22,12 +26,22 @@ test.describe('with JavaScript off in the editor', () => {
     const before = await store.getSiteSettings();
     try {
       await signIn(page);
+      // The editor's public profile, made on its own screen.
+      await page.goto('/preview?profile');
+      await page.locator('input[name="name"]').fill(AUTHOR);
+      await page.locator('input[name="slug"]').fill(AUTHOR_SLUG);
+      await page.locator('textarea[name="bio"]').fill('Keeps the e2e orchard.');
+      await page.locator('textarea[name="links"]').fill('https://example.com/pomona');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await expect(page.getByText('Profile saved.')).toBeVisible();
       for (const post of POSTS) {
         await page.goto('/preview?new');
         await page.locator('input[name="title"]').fill(post.title);
         await page.locator('input[name="slug"]').fill(post.slug);
         await page.getByRole('radio', { name: /^Post/ }).check();
         await page.getByRole('combobox', { name: /^Topics/ }).fill(post.topics);
+        // A new post by an editor with a profile is theirs.
+        await expect(page.getByRole('checkbox', { name: AUTHOR })).toBeChecked();
         await page.getByLabel('Summary').fill(`${post.title} summary`);
         await page.getByLabel('Body (Markdown)').fill(`Written in the e2e orchard: ${post.title}.`);
         await page.getByRole('button', { name: 'Create draft' }).click();
@@ -44,6 +58,8 @@ test.describe('with JavaScript off in the editor', () => {
       await expect(latest.getByRole('link', { name: POSTS[0]?.title })).toBeVisible();
       // Newest first.
       await expect(latest.locator('li h2').first()).toHaveText(POSTS[1]?.title ?? '');
+      // Each entry's byline links its author's page.
+      await expect(latest.locator('li').first().locator('.byline')).toHaveText(`By ${AUTHOR}`);
 
       await visitor.goto(`/${TOPIC_SLUG}`);
       await expect(visitor.getByRole('heading', { level: 1 })).toHaveText(TOPIC);
@@ -51,7 +67,25 @@ test.describe('with JavaScript off in the editor', () => {
       await expect(listed.locator('li h2')).toHaveText(POSTS.map((post) => post.title).reverse());
       await listed.getByRole('link', { name: POSTS[0]?.title }).click();
       await expect(visitor).toHaveURL(new RegExp(`/${POSTS[0]?.slug}$`));
-      await visitor.goBack();
+      // The post's date line names its author, a link to their page.
+      await expect(visitor.locator('article .dates .byline')).toHaveText(`By ${AUTHOR}`);
+      await visitor.locator('article .dates .byline').getByRole('link', { name: AUTHOR }).click();
+      await expect(visitor).toHaveURL(new RegExp(`/${AUTHOR_SLUG}$`));
+      await expect(visitor.getByRole('heading', { level: 1 })).toHaveText(AUTHOR);
+      await expect(visitor.getByText('Keeps the e2e orchard.')).toBeVisible();
+      await expect(visitor.getByRole('link', { name: 'example.com/pomona' })).toHaveAttribute(
+        'rel',
+        'me noopener',
+      );
+      const byAuthor = visitor.getByRole('region', { name: `Posts by ${AUTHOR}` });
+      await expect(byAuthor.locator('li h2')).toHaveText(POSTS.map((post) => post.title).reverse());
+      const authorFeedHref = await visitor
+        .locator('head link[rel="alternate"][href*="author="]')
+        .getAttribute('href');
+      const authorFeed = await (await visitor.request.get(authorFeedHref ?? '')).text();
+      expect(authorFeed).toContain(`<title>${POSTS[0]?.title}</title>`);
+      expect(authorFeed).toContain(`<author><name>${AUTHOR}</name>`);
+      await visitor.goto(`/${TOPIC_SLUG}`);
 
       const feedLink = visitor.locator('head link[rel="alternate"][href*="topic="]');
       await expect(feedLink).toHaveAttribute('type', 'application/atom+xml');

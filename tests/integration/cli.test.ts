@@ -19,6 +19,7 @@ import path from 'node:path';
 import { createContentStore } from '../../src/lib/content/content';
 import { openDatabase } from '../../src/lib/data/db';
 import { migrations } from '../../src/lib/data/migrations';
+import { addEditor } from '../../src/lib/editors/accounts';
 import {
   createThrowAwayDatabase,
   postgresUrlFor,
@@ -347,6 +348,45 @@ describe('the folio CLI, run as an operator runs it', () => {
     );
     const again = await folio(['db', 'migrate'], { databaseUrl });
     expect(again.stdout).toBe('nothing to do: the database is up to date\n');
+  });
+});
+
+describe('page put --authors (issue 27)', () => {
+  test('names a post’s authors by address; an unknown one is refused in words', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'folio-cli-')), 'body.md');
+    writeFileSync(file, 'Text.');
+    const put = (databaseUrl: string, ...extra: string[]) =>
+      folio(
+        ['page', 'put', 'signed', '--title', 'Signed', '--body-file', file, '--publish', ...extra],
+        { databaseUrl },
+      );
+    const first = await put('', '--kind', 'post');
+    expect(first.code).toBe(0);
+    const { databaseUrl } = first;
+    const db = await openDatabase(databaseUrl, { poolSize: 1 });
+    try {
+      const store = createContentStore(db);
+      const editor = await addEditor(db, 'cli-author@example.com', 'the cli passphrase');
+      await store.saveAuthorProfile(editor.id, {
+        slug: 'cli-author',
+        name: 'Cli Author',
+        bio: '',
+        photo: '',
+        links: '',
+      });
+      expect((await put(databaseUrl, '--authors', 'cli-author')).code).toBe(0);
+      const page = await store.getPage('signed', { draft: false });
+      expect((await store.bylinesByIds(page?.authorIds ?? [])).map((a) => a.name)).toEqual([
+        'Cli Author',
+      ]);
+      expect((await store.getPublicAuthor('cli-author'))?.name).toBe('Cli Author');
+    } finally {
+      await db.close();
+    }
+    const bad = await put(databaseUrl, '--authors', 'nobody');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('No author is at /nobody.');
+    expect(bad.stderr).not.toMatch(STACK_TRACE);
   });
 });
 

@@ -37,7 +37,7 @@ export const pagePut: Run = async ({ positionals, values }, { db, io }) => {
   });
   const summary = typeof values.summary === 'string' ? values.summary : '';
   const store = createContentStore(db);
-  const post = await postInputOf(store, slug, values.kind, values.topics);
+  const post = await postInputOf(store, slug, values.kind, values.topics, values.authors);
   await store.putPage(
     { slug, title: values.title, summary, body, ...(post ? { post } : {}) },
     { publish: values.publish === true, editor: 'cli' },
@@ -46,16 +46,18 @@ export const pagePut: Run = async ({ positionals, values }, { db, io }) => {
 };
 
 /**
- * `--kind` and `--topics` as the store takes them: neither given keeps what the page has (a new
- * page is a post); one given keeps the other as the page has it (a new page: a post, no topics).
+ * `--kind`, `--topics` and `--authors` as the store takes them: none given keeps what the page
+ * has (a new page is a post); one given keeps the others as the page has them (a new page: a
+ * post, no topics, no authors). `--authors` names authors by address, comma separated.
  */
 async function postInputOf(
   store: ReturnType<typeof createContentStore>,
   slug: string,
   kind: unknown,
   topics: unknown,
+  authors: unknown,
 ): Promise<PostInput | null> {
-  if (kind === undefined && topics === undefined) return null;
+  if (kind === undefined && topics === undefined && authors === undefined) return null;
   if (kind !== undefined && !isPageKind(kind))
     throw new UsageError(`--kind is post or page, not “${String(kind)}”`);
   const page = await store.getPage(slug, { draft: true });
@@ -63,7 +65,18 @@ async function postInputOf(
     typeof topics === 'string'
       ? topics.split(',')
       : (await store.topicsByIds(page?.topicIds ?? [])).map((topic) => topic.name);
-  return { kind: isPageKind(kind) ? kind : (page?.kind ?? NEW_PAGE_KIND), topics: names };
+  return {
+    kind: isPageKind(kind) ? kind : (page?.kind ?? NEW_PAGE_KIND),
+    topics: names,
+    ...(typeof authors === 'string'
+      ? {
+          authors: authors
+            .split(',')
+            .map((slug) => slug.trim())
+            .filter((slug) => slug !== ''),
+        }
+      : {}),
+  };
 }
 
 export const pagePublish: Run = async ({ positionals }, { db, io }) => {

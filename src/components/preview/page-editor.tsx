@@ -59,7 +59,10 @@ export function PageEditor({
   images,
   maxUploadMb,
   topicNames = [],
+  authorChoices = [],
 }: {
+  /** The site's authors (the first AUTHORS_LISTED_MAX by name), for the Authors checkboxes. */
+  authorChoices?: readonly { id: number; slug: string; name: string }[];
   /** Every topic's name, offered as the Topics field is typed (a <datalist>). */
   topicNames?: readonly string[];
   /** The media library's newest images, for the toolbar's Image menu. */
@@ -355,6 +358,45 @@ export function PageEditor({
               Publish.
             </span>
           </label>
+          <fieldset className="authors-field">
+            <legend>Authors</legend>
+            {/* Sent always: with nothing ticked, the post names no authors (forms.ts). */}
+            <input type="hidden" name="authors" value="" />
+            {authorChoices.length === 0 ? (
+              <span className="hint">
+                No authors yet: each editor makes theirs from the link on their email address above.
+              </span>
+            ) : null}
+            {authorChoices.map((author) => {
+              const ticked = values.authors.split(' ').includes(author.slug);
+              return (
+                <label key={author.id} className="inline-choice">
+                  <input
+                    type="checkbox"
+                    name="authors"
+                    value={author.slug}
+                    checked={ticked}
+                    onChange={() =>
+                      update(
+                        'authors',
+                        (ticked
+                          ? values.authors.split(' ').filter((slug) => slug !== author.slug)
+                          : [...values.authors.split(' '), author.slug]
+                        )
+                          .filter((slug) => slug !== '')
+                          .join(' '),
+                      )
+                    }
+                  />{' '}
+                  {author.name}
+                </label>
+              );
+            })}
+            <FieldError name="authors" message={errorOf('authors')} />
+            <span className="hint">
+              The post’s byline, in this order. Saved with Save or Publish.
+            </span>
+          </fieldset>
           <p className="editor-buttons">
             <button type="submit" name="intent" value="save" disabled={pending}>
               {pending ? 'Saving…' : isNew ? 'Create draft' : 'Save draft'}

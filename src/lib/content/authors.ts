@@ -10,12 +10,15 @@ import type { Query } from '../data/db';
 import { MEDIA_ADDRESS } from '../media/media-refs';
 import { cleanMultiline, lineText } from './clean-text';
 import { ContentError } from './errors';
+import { AUTHORS_LISTED_MAX, AUTHORS_PER_POST_MAX } from './post-fields';
 import { validateNewSlug } from './slugs';
 import type { StoreContext } from './store-context';
+import { withIdList } from './topics';
 
 export const AUTHOR_NAME_MAX = 100;
 export const AUTHOR_BIO_MAX = 600;
 export const AUTHOR_LINKS_MAX = 5;
+
 const LINK_MAX = 500;
 
 export type AuthorProfile = {
@@ -129,6 +132,44 @@ const profileOf = (row: AuthorRow): AuthorProfile => {
   };
 };
 
+/** An author as a byline names them: a link to their page. */
+export type Byline = { id: number; slug: string; name: string };
+
+/** The authors of these ids, in the order given (those that exist). */
+export async function bylinesIn(q: Query, ids: readonly number[]): Promise<Byline[]> {
+  const wanted = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id > 0);
+  if (wanted.length === 0) return [];
+  const rows = await q<{ id: number | string; slug: string; name: string }>(
+    withIdList('SELECT id, slug, name FROM authors WHERE id IN', wanted.length),
+    ...wanted,
+  );
+  const byId = new Map(rows.map((row) => [Number(row.id), { ...row, id: Number(row.id) }]));
+  return wanted.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * The ids of the authors at these addresses, in the order given; an address no author has is
+ * refused in the editor's words (the CLI, an import: the editor's form sends ids it listed).
+ */
+export async function authorIdsForSlugs(q: Query, slugs: readonly string[]): Promise<number[]> {
+  if (slugs.length > AUTHORS_PER_POST_MAX)
+    throw new ContentError('invalid', `A post names at most ${AUTHORS_PER_POST_MAX} authors.`);
+  const ids: number[] = [];
+  for (const slug of slugs) {
+    const found = await authorAt(q, slug);
+    if (!found) throw new ContentError('invalid', `No author is at /${slug}.`);
+    ids.push(found.id);
+  }
+  return [...new Set(ids)];
+}
+
+/** The author profile of the editor signed in as `email`, if they made one. */
+export async function authorIdOfEditorEmail(q: Query, email: string): Promise<number | null> {
+  const [row] = await q<{ id: number | string }>`
+    SELECT a.id FROM authors a JOIN editors e ON e.id = a.editor_id WHERE e.email = ${email}`;
+  return row ? Number(row.id) : null;
+}
+
 /** The author whose address is `slug`, inside the caller's transaction (the pages' writes ask). */
 export async function authorAt(q: Query, slug: string): Promise<{ id: number } | null> {
   const [row] = await q<{ id: number | string }>`SELECT id FROM authors WHERE slug = ${slug}`;
@@ -137,6 +178,35 @@ export async function authorAt(q: Query, slug: string): Promise<{ id: number } |
 
 export function authorsStore({ read, write, now }: StoreContext) {
   return {
+    /** The authors an editor may name on a post, by name (at most AUTHORS_LISTED_MAX). */
+    async authorChoices(): Promise<Byline[]> {
+      const rows = await read(
+        (q) => q<{ id: number | string; slug: string; name: string }>`
+          SELECT id, slug, name FROM authors ORDER BY LOWER(name), id
+          LIMIT ${AUTHORS_LISTED_MAX}`,
+      );
+      return rows.map((row) => ({ ...row, id: Number(row.id) }));
+    },
+
+    /** Authors by id, in the order given (a post's byline). */
+    async bylinesByIds(ids: readonly number[]): Promise<Byline[]> {
+      return read((q) => bylinesIn(q, ids));
+    },
+
+    /**
+     * The author at `slug` as visitors may see them: only while a published post names them
+     * (one probe of the listing's index). Never their editor's email: the row has none.
+     */
+    async getPublicAuthor(slug: string): Promise<AuthorProfile | null> {
+      const [row] = await read(
+        (q) => q<AuthorRow>`
+          SELECT a.id, a.slug, a.name, a.bio, a.photo, a.links, a.updated_at FROM authors a
+          WHERE a.slug = ${slug}
+            AND EXISTS (SELECT 1 FROM published_post_authors pa WHERE pa.author_id = a.id)`,
+      );
+      return row ? profileOf(row) : null;
+    },
+
     /** The editor's own author profile, or null when they have made none. */
     async authorOfEditor(editorId: number): Promise<AuthorProfile | null> {
       const [row] = await read(

@@ -15,8 +15,11 @@ describe('the listing directive', () => {
     expect(hasListingDirective(html)).toBe(true);
     const parts = splitAtDirectives(html);
     expect(parts.filter((part) => 'directive' in part)).toEqual([
-      { directive: { topic: 'cooking', limit: 3 }, source: '{{ posts topic=cooking limit=3 }}' },
-      { directive: { topic: null, limit: 5 }, source: '{{posts}}' },
+      {
+        directive: { topic: 'cooking', author: null, limit: 3 },
+        source: '{{ posts topic=cooking limit=3 }}',
+      },
+      { directive: { topic: null, author: null, limit: 5 }, source: '{{posts}}' },
     ]);
     // The text around them is kept whole, in order.
     expect(
@@ -34,6 +37,8 @@ describe('the listing directive', () => {
       ['limit=21', 'from 1 to 20'],
       ['limit=abc', 'from 1 to 20'],
       ['topic=../etc', 'not a topic'],
+      ['author=../etc', 'not an author'],
+      ['topic=a author=b', 'not both'],
       ['colour=red', 'not something a listing takes'],
       ['topic', 'not name=value'],
       ['a=b=c', 'not name=value'],
@@ -41,6 +46,11 @@ describe('the listing directive', () => {
       const parsed = parseDirectiveArguments(text);
       expect('problem' in parsed && parsed.problem, text).toContain(words);
     }
+    expect(parseDirectiveArguments('author=ada limit=2')).toEqual({
+      topic: null,
+      author: 'ada',
+      limit: 2,
+    });
     const many = Array.from({ length: 7 }, () => '<p>{{ posts }}</p>').join('\n');
     expect(splitAtDirectives(many).filter((part) => 'problem' in part)).toHaveLength(2);
   });

@@ -1,12 +1,12 @@
 // Owns the listing directive (issue 27): a paragraph of its own in a page's Markdown,
-// `{{ posts }}` or `{{ posts topic=<slug> limit=<1–20> }}`, that the page shows as a list of
-// the newest published posts (of one topic), rendered on the server at request time — the
+// `{{ posts }}`, `{{ posts topic=<slug> limit=<1–20> }}` or `{{ posts author=<slug> }}`, that
+// the page shows as a list of the newest published posts (of one topic or author), rendered on the server at request time — the
 // stored HTML keeps the paragraph as written (markdown.ts escapes nothing in it), and the
 // page's render puts the listing in its place. Pure: parsing only. Browser-safe.
 import { isValidSlug } from './slugs';
 
-/** A listing a page asked for: one topic's posts or everyone's, the newest `limit`. */
-export type ListingDirective = { topic: string | null; limit: number };
+/** A listing a page asked for: one topic's posts, one author's or everyone's, the newest `limit`. */
+export type ListingDirective = { topic: string | null; author: string | null; limit: number };
 
 export const DIRECTIVE_LIMIT_DEFAULT = 5;
 export const DIRECTIVE_LIMIT_MAX = 20;
@@ -27,22 +27,30 @@ export type BodyPart =
 /** What the arguments ask for, or the words for what is wrong with them. */
 export function parseDirectiveArguments(text: string): ListingDirective | { problem: string } {
   let topic: string | null = null;
+  let author: string | null = null;
   let limit = DIRECTIVE_LIMIT_DEFAULT;
   for (const part of text.trim().split(/\s+/).filter(Boolean)) {
     const [key, value, ...rest] = part.split('=');
     if (value === undefined || rest.length > 0)
-      return { problem: `“${part}” is not name=value (topic=<slug>, limit=<1–20>).` };
+      return {
+        problem: `“${part}” is not name=value (topic=<slug>, author=<slug>, limit=<1–20>).`,
+      };
     if (key === 'topic') {
       if (!isValidSlug(value)) return { problem: `“${value}” is not a topic's address.` };
       topic = value;
+    } else if (key === 'author') {
+      if (!isValidSlug(value)) return { problem: `“${value}” is not an author's address.` };
+      author = value;
     } else if (key === 'limit') {
       const n = Number(value);
       if (!/^\d+$/.test(value) || n < 1 || n > DIRECTIVE_LIMIT_MAX)
         return { problem: `limit is a number from 1 to ${DIRECTIVE_LIMIT_MAX}, not “${value}”.` };
       limit = n;
-    } else return { problem: `“${key}” is not something a listing takes (topic, limit).` };
+    } else return { problem: `“${key}” is not something a listing takes (topic, author, limit).` };
   }
-  return { topic, limit };
+  if (topic !== null && author !== null)
+    return { problem: 'A listing is of one topic or of one author, not both.' };
+  return { topic, author, limit };
 }
 
 /** Whether a page's stored HTML holds a listing directive (it then lists posts). */

@@ -14,7 +14,7 @@ import {
   missingMediaIn,
   missingMediaMessage,
 } from '../media/media-refs';
-import { authorAt } from './authors';
+import { authorAt, authorIdOfEditorEmail, authorIdsForSlugs } from './authors';
 import type { CheckpointKind } from './checkpoint-policy';
 import { keepMergeBase, recordCheckpoint } from './checkpoints';
 import { ContentError } from './errors';
@@ -178,7 +178,7 @@ export async function forgetMissedSchedule(q: Query, pageId: number, dueAt?: str
 export async function draftMatchesPublished(q: Query, pageId: number): Promise<boolean> {
   const [row] = await q<{ same: number | boolean }>`
     SELECT (d.title = r.title AND d.summary = r.summary AND d.body = r.body
-            AND d.kind = r.kind AND d.topics = r.topics) AS same
+            AND d.kind = r.kind AND d.topics = r.topics AND d.authors = r.authors) AS same
     FROM drafts d JOIN pages p ON p.id = d.page_id
     JOIN revisions r ON r.id = p.published_revision_id
     WHERE d.page_id = ${pageId}`;
@@ -199,7 +199,8 @@ async function savesNothing(
   const [row] = await q<{ same: number | boolean }>`
     SELECT (r.title = ${fields.title} AND r.summary = ${fields.summary} AND r.body = ${fields.body}
             AND r.kind = COALESCE(${post?.kind ?? null}, r.kind)
-            AND r.topics = COALESCE(${post?.topics ?? null}, r.topics))
+            AND r.topics = COALESCE(${post?.topics ?? null}, r.topics)
+            AND r.authors = COALESCE(${post?.authors ?? null}, r.authors))
       AS same
     FROM revisions r
     WHERE r.id = ${page.published_revision_id}
@@ -207,8 +208,11 @@ async function savesNothing(
   return Boolean(row?.same);
 }
 
-/** A post's kind and its topics (a JSON list of ids) as drafts and revisions keep them. */
-export type StoredPost = { kind: PageKind; topics: string };
+/**
+ * A post's kind, its topics and its authors (JSON lists of ids) as drafts and revisions keep
+ * them; `authors` null keeps the ones it has.
+ */
+export type StoredPost = { kind: PageKind; topics: string; authors: string | null };
 
 /**
  * Writes the page's draft. `post` null keeps the kind and topics it has: the draft's, else the
@@ -224,21 +228,26 @@ export async function writeDraft(
 ) {
   const kind = post?.kind ?? null;
   const topics = post?.topics ?? null;
+  const authors = post?.authors ?? null;
   // The images the HTML uses go beside it: the library's usage follows (migration 11).
   await q`
     INSERT INTO drafts
-      (page_id, title, summary, body, body_html, media_refs, updated_at, updated_by, kind, topics)
+      (page_id, title, summary, body, body_html, media_refs, updated_at, updated_by, kind, topics,
+       authors)
     VALUES (${pageId}, ${fields.title}, ${fields.summary}, ${fields.body}, ${fields.bodyHtml},
             ${mediaRefsOf(fields.bodyHtml)}, ${at}, ${editor},
             COALESCE(CAST(${kind} AS TEXT), (SELECT r.kind FROM pages p
               JOIN revisions r ON r.id = p.published_revision_id WHERE p.id = ${pageId}), 'page'),
             COALESCE(CAST(${topics} AS TEXT), (SELECT r.topics FROM pages p
+              JOIN revisions r ON r.id = p.published_revision_id WHERE p.id = ${pageId}), '[]'),
+            COALESCE(CAST(${authors} AS TEXT), (SELECT r.authors FROM pages p
               JOIN revisions r ON r.id = p.published_revision_id WHERE p.id = ${pageId}), '[]'))
     ON CONFLICT (page_id) DO UPDATE SET title = excluded.title, summary = excluded.summary,
       body = excluded.body, body_html = excluded.body_html, media_refs = excluded.media_refs,
       updated_at = excluded.updated_at, updated_by = excluded.updated_by,
       kind = COALESCE(CAST(${kind} AS TEXT), drafts.kind),
-      topics = COALESCE(CAST(${topics} AS TEXT), drafts.topics)`;
+      topics = COALESCE(CAST(${topics} AS TEXT), drafts.topics),
+      authors = COALESCE(CAST(${authors} AS TEXT), drafts.authors)`;
 }
 
 /**
@@ -256,10 +265,16 @@ async function storedPost(
   // The same rules as the editor's field: every caller (the CLI, a script) is held to them.
   const parsed = parseTopicNames(post.topics.join(','));
   if ('error' in parsed) throw new ContentError('invalid-topics', parsed.error);
-  if (slug === HOME_SLUG) return { kind: 'page', topics: '[]' };
-  // A page keeps the topics it was given (nothing lost when it becomes a post again); only
-  // posts are listed under them (posts.ts).
-  return { kind: post.kind, topics: formatTopicIds(await topicIdsForNames(q, parsed.names, at)) };
+  const authors =
+    post.authors === undefined ? null : formatTopicIds(await authorIdsForSlugs(q, post.authors));
+  if (slug === HOME_SLUG) return { kind: 'page', topics: '[]', authors: '[]' };
+  // A page keeps the topics and authors it was given (nothing lost when it becomes a post
+  // again); only posts are listed under them (posts.ts).
+  return {
+    kind: post.kind,
+    topics: formatTopicIds(await topicIdsForNames(q, parsed.names, at)),
+    authors,
+  };
 }
 
 export type SaveInput = {
@@ -273,7 +288,12 @@ export type SaveInput = {
   post?: PostInput;
 };
 
-export type PostInput = { kind: PageKind; topics: readonly string[] };
+export type PostInput = {
+  kind: PageKind;
+  topics: readonly string[];
+  /** Its authors' addresses, in byline order; absent keeps them (a new page: the editor's). */
+  authors?: readonly string[];
+};
 
 export async function saveDraftIn(
   now: () => Date,
@@ -297,8 +317,17 @@ export async function saveDraftIn(
     const post = (await storedPost(q, input.slug, input.post, at)) ?? {
       kind: input.slug === HOME_SLUG ? 'page' : NEW_PAGE_KIND,
       topics: '[]',
+      authors: null,
     };
-    await writeDraft(q, id, fields, input.editor, at, post);
+    // A new page written by an editor with an author profile starts with them as its author.
+    const own =
+      post.authors === null && input.editor !== null && input.slug !== HOME_SLUG
+        ? await authorIdOfEditorEmail(q, input.editor)
+        : null;
+    await writeDraft(q, id, fields, input.editor, at, {
+      ...post,
+      authors: post.authors ?? formatTopicIds(own === null ? [] : [own]),
+    });
     if (input.checkpoint)
       await recordCheckpoint(q, {
         pageId: id,
@@ -395,7 +424,8 @@ export async function publishIn(
     media_refs: string;
     kind: string;
     topics: string;
-  }>`SELECT title, summary, body, body_html, media_refs, kind, topics
+    authors: string;
+  }>`SELECT title, summary, body, body_html, media_refs, kind, topics, authors
      FROM drafts WHERE page_id = ${page.id}`;
   if (!draft) {
     if (page.published_revision_id !== null) return page.version;
@@ -416,10 +446,10 @@ export async function publishIn(
   const [revision] = await q<{ id: number }>`
     INSERT INTO revisions
       (page_id, title, summary, body, body_html, media_refs, search_text, published_at,
-       published_by, published_via, kind, topics)
+       published_by, published_via, kind, topics, authors)
     VALUES (${page.id}, ${draft.title}, ${draft.summary}, ${draft.body}, ${draft.body_html},
             ${draft.media_refs}, ${searchTextOfHtml(draft.body_html)}, ${at}, ${editor}, ${via},
-            ${draft.kind}, ${draft.topics})
+            ${draft.kind}, ${draft.topics}, ${draft.authors})
     RETURNING id`;
   if (!revision) throw new Error('revision insert returned no row');
   await q`UPDATE pages SET published_revision_id = ${Number(revision.id)} WHERE id = ${page.id}`;

@@ -1,5 +1,5 @@
 // Owns the rules for what makes a page a post (issue 27): its kind, the topics an editor types
-// for it (names, comma separated), and a topic's own fields. Shared by the store, the forms and
+// for it (names, comma separated), how many authors it may name, and a topic's own fields. Shared by the store, the forms and
 // the CLI. Browser-safe: nothing here may import server-only modules.
 import { z } from 'zod';
 import { cleanLine, lineText, proseText } from './clean-text';
@@ -20,6 +20,10 @@ export const TOPIC_NAME_MAX = 60;
 /** Topics one post may carry: a listing of a post's topics stays one line or two. */
 export const TOPICS_PER_POST_MAX = 20;
 export const TOPIC_INTRO_MAX = 20_000;
+/** Authors one post may name: a byline stays one line. */
+export const AUTHORS_PER_POST_MAX = 10;
+/** The most authors the editor's Authors control offers (by name). */
+export const AUTHORS_LISTED_MAX = 100;
 
 /**
  * The topic names an editor typed, comma separated: each cleaned as a one-line field, spaces

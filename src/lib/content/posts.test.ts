@@ -92,7 +92,7 @@ describe('topics', () => {
     const cooking = await store.getPublicTopic('cooking');
     expect(cooking?.name).toBe('Cooking');
     expect((await store.listTopics()).map((t) => t.posts)).toEqual([2, 1]);
-    const listed = await store.listPosts(1, cooking?.id ?? 0);
+    const listed = await store.listPosts(1, { topicId: cooking?.id ?? 0 });
     expect(listed?.posts.map((p) => p.slug)).toEqual(['second', 'first']);
     await store.unpublish('first');
     expect(await store.getPublicTopic('travel')).toBeNull();

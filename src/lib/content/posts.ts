@@ -1,12 +1,16 @@
 // Owns posts as visitors' listings read them (issue 27): keeping `published_posts` and
 // `published_post_topics` (migration 14) in step with a page's published revision, what a
 // publish changes in the listings (the home page and the post's topics, before and after), and
-// the reads — latest posts, a topic's posts, the feed's — each newest first by first publish
-// through an index, a page of LISTING_PAGE_SIZE at a bounded offset. Published revisions only.
+// the reads — latest posts, a topic's posts, an author's, the feed's — each newest first by
+// first publish through an index, a page of LISTING_PAGE_SIZE at a bounded offset, with their
+// bylines read in one more query. Published revisions only. `published_post_authors`
+// (migration 18) is kept in step the same way.
 import 'server-only';
 import { MAX_PAGES_PER_CHANGE } from '../data/content-changes';
 import { type Query, sqlTemplate } from '../data/db';
 import { traced } from '../observability/spans';
+import { firstImageIn } from '../social-card/share-image';
+import { type Byline, bylinesIn } from './authors';
 import { hasListingDirective } from './listing-directive';
 import { HOME_SLUG } from './slugs';
 import type { StoreContext } from './store-context';
@@ -21,8 +25,11 @@ export const LISTING_PAGE_SIZE = 20;
  */
 export const LISTING_PAGES_MAX = 500;
 
+/** What a listing is of: every post, one topic's, or one author's. */
+export type ListingOf = { topicId: number } | { authorId: number } | null;
+
 /**
- * Slugs whose pages list `pageId` now (its topics, and the home page when it lists posts), or
+ * Slugs whose pages list `pageId` now (its topics, its authors, and the home page when it lists posts), or
  * none when it is not a published post. Inside the caller's transaction.
  */
 export async function listingSlugsOf(q: Query, pageId: number): Promise<string[]> {
@@ -32,6 +39,9 @@ export async function listingSlugsOf(q: Query, pageId: number): Promise<string[]
   const topics = await q<{ slug: string }>`
     SELECT t.slug FROM published_post_topics pt JOIN topics t ON t.id = pt.topic_id
     WHERE pt.page_id = ${pageId}`;
+  const authors = await q<{ slug: string }>`
+    SELECT a.slug FROM published_post_authors pa JOIN authors a ON a.id = pa.author_id
+    WHERE pa.page_id = ${pageId}`;
   // The home page lists posts only when Site settings say so (settings.ts homeShows); a change
   // of that setting changes everything anyway.
   const [home] = await q<{ value: string }>`
@@ -41,7 +51,7 @@ export async function listingSlugsOf(q: Query, pageId: number): Promise<string[]
   const listing = await q<{ slug: string }>`
     SELECT p.slug FROM listing_pages l JOIN pages p ON p.id = l.page_id
     LIMIT ${MAX_PAGES_PER_CHANGE + 1}`;
-  const slugs = [...topics, ...listing].map((row) => row.slug);
+  const slugs = [...topics, ...authors, ...listing].map((row) => row.slug);
   return home?.value === 'posts' ? [HOME_SLUG, ...slugs] : slugs;
 }
 
@@ -53,15 +63,17 @@ export async function listingSlugsOf(q: Query, pageId: number): Promise<string[]
 export async function syncPublishedPost(q: Query, pageId: number): Promise<string[]> {
   const before = await listingSlugsOf(q, pageId);
   await q`DELETE FROM published_post_topics WHERE page_id = ${pageId}`;
+  await q`DELETE FROM published_post_authors WHERE page_id = ${pageId}`;
   await q`DELETE FROM published_posts WHERE page_id = ${pageId}`;
   await q`DELETE FROM listing_pages WHERE page_id = ${pageId}`;
   const [now] = await q<{
     kind: string;
     topics: string;
+    authors: string;
     body_html: string;
     first_published_at: string;
   }>`
-    SELECT r.kind, r.topics, r.body_html,
+    SELECT r.kind, r.topics, r.authors, r.body_html,
       (SELECT MIN(f.published_at) FROM revisions f WHERE f.page_id = p.id) AS first_published_at
     FROM pages p JOIN revisions r ON r.id = p.published_revision_id
     WHERE p.id = ${pageId}`;
@@ -75,6 +87,10 @@ export async function syncPublishedPost(q: Query, pageId: number): Promise<strin
     for (const topic of await topicsByIdsIn(q, parseTopicIds(now.topics)))
       await q`INSERT INTO published_post_topics (topic_id, page_id, first_published_at)
               VALUES (${topic.id}, ${pageId}, ${now.first_published_at})`;
+    // Only authors that still exist; one that was deleted leaves the byline.
+    for (const author of await bylinesIn(q, parseTopicIds(now.authors)))
+      await q`INSERT INTO published_post_authors (author_id, page_id, first_published_at)
+              VALUES (${author.id}, ${pageId}, ${now.first_published_at})`;
   }
   return [...new Set([...before, ...(await listingSlugsOf(q, pageId))])];
 }
@@ -83,13 +99,19 @@ type ListedRow = {
   slug: string;
   title: string;
   summary: string;
+  authors: string;
+  /** The start of the published HTML: where a post's first image is, when it has one. */
+  head_html: string;
   first_published_at: string;
 };
 
 // Newest first by first publish, read in the order of each listing's index: CROSS JOIN keeps
 // SQLite on the index first (so LIMIT stops the walk), PostgreSQL reads it as the inner join.
+// A listing shows a post's first image when its HTML starts with one: only the head of the
+// HTML is read, so 20 long posts cost 20 short strings.
+const LISTED = `p.slug, r.title, r.summary, r.authors, SUBSTR(r.body_html, 1, 8000) AS head_html`;
 const LATEST = sqlTemplate([
-  `SELECT p.slug, r.title, r.summary, pp.first_published_at
+  `SELECT ${LISTED}, pp.first_published_at
    FROM published_posts pp CROSS JOIN pages p CROSS JOIN revisions r
    WHERE p.id = pp.page_id AND r.id = p.published_revision_id
    ORDER BY pp.first_published_at DESC, pp.page_id DESC LIMIT `,
@@ -97,7 +119,7 @@ const LATEST = sqlTemplate([
   '',
 ]);
 const OF_TOPIC = sqlTemplate([
-  `SELECT p.slug, r.title, r.summary, pt.first_published_at
+  `SELECT ${LISTED}, pt.first_published_at
    FROM published_post_topics pt CROSS JOIN pages p CROSS JOIN revisions r
    WHERE pt.topic_id = `,
   ` AND p.id = pt.page_id AND r.id = p.published_revision_id
@@ -105,7 +127,17 @@ const OF_TOPIC = sqlTemplate([
   ' OFFSET ',
   '',
 ]);
-const FEED_COLUMNS = `p.id, p.slug, r.title, r.summary, r.body_html, r.published_at, r.topics`;
+const OF_AUTHOR = sqlTemplate([
+  `SELECT ${LISTED}, pa.first_published_at
+   FROM published_post_authors pa CROSS JOIN pages p CROSS JOIN revisions r
+   WHERE pa.author_id = `,
+  ` AND p.id = pa.page_id AND r.id = p.published_revision_id
+   ORDER BY pa.first_published_at DESC, pa.page_id DESC LIMIT `,
+  ' OFFSET ',
+  '',
+]);
+const FEED_COLUMNS = `p.id, p.slug, r.title, r.summary, r.body_html, r.published_at, r.topics,
+  r.authors`;
 const FEED_LATEST = sqlTemplate([
   `SELECT ${FEED_COLUMNS}, pp.first_published_at
    FROM published_posts pp CROSS JOIN pages p CROSS JOIN revisions r
@@ -121,30 +153,54 @@ const FEED_OF_TOPIC = sqlTemplate([
    ORDER BY pt.first_published_at DESC, pt.page_id DESC LIMIT `,
   '',
 ]);
+const FEED_OF_AUTHOR = sqlTemplate([
+  `SELECT ${FEED_COLUMNS}, pa.first_published_at
+   FROM published_post_authors pa CROSS JOIN pages p CROSS JOIN revisions r
+   WHERE pa.author_id = `,
+  ` AND p.id = pa.page_id AND r.id = p.published_revision_id
+   ORDER BY pa.first_published_at DESC, pa.page_id DESC LIMIT `,
+  '',
+]);
 /** The listings' statements, for a test that asks each engine for its plan. */
-export const LISTING_QUERIES = { LATEST, OF_TOPIC, FEED_LATEST, FEED_OF_TOPIC };
+export const LISTING_QUERIES = {
+  LATEST,
+  OF_TOPIC,
+  OF_AUTHOR,
+  FEED_LATEST,
+  FEED_OF_TOPIC,
+  FEED_OF_AUTHOR,
+};
+
+/** Each row's bylines, read in one query for all of them (a listing's 20, a feed's). */
+async function bylinesOfRows(q: Query, rows: readonly { authors: string }[]): Promise<Byline[][]> {
+  const ids = rows.map((row) => parseTopicIds(row.authors));
+  const found = new Map((await bylinesIn(q, [...new Set(ids.flat())])).map((a) => [a.id, a]));
+  return ids.map((list) => list.flatMap((id) => found.get(id) ?? []));
+}
 
 /** A listing page number as asked (1…LISTING_PAGES_MAX), or null: never read. */
 export function validListingPage(page: number): boolean {
   return Number.isSafeInteger(page) && page >= 1 && page <= LISTING_PAGES_MAX;
 }
 
-function toPage(rows: ListedRow[], page: number): PostListingPage {
+function toPage(rows: ListedRow[], bylines: Byline[][], page: number): PostListingPage {
   return {
     page,
     hasNext: rows.length > LISTING_PAGE_SIZE && page < LISTING_PAGES_MAX,
     posts: rows.slice(0, LISTING_PAGE_SIZE).map(
-      (row): PostSummary => ({
+      (row, index): PostSummary => ({
         slug: row.slug,
         title: row.title,
         summary: row.summary,
         firstPublishedAt: row.first_published_at,
+        authors: bylines[index] ?? [],
+        image: firstImageIn(row.head_html),
       }),
     ),
   };
 }
 
-export type FeedPost = FeedEntry & { topics: Topic[] };
+export type FeedPost = FeedEntry & { topics: Topic[]; authors: Byline[] };
 
 export function postStore({ read }: StoreContext) {
   return {
@@ -152,21 +208,26 @@ export function postStore({ read }: StoreContext) {
      * Page `page` (from 1) of the newest published posts, or of one topic's; null for a page
      * number out of bounds. A page past the last is an empty page (the caller answers 404).
      */
-    async listPosts(page: number, topicId: number | null = null): Promise<PostListingPage | null> {
+    async listPosts(page: number, of: ListingOf = null): Promise<PostListingPage | null> {
       if (!validListingPage(page)) return null;
       const offset = (page - 1) * LISTING_PAGE_SIZE;
-      const rows = await traced('db.query', topicId === null ? 'latestPosts' : 'topicPosts', () =>
-        read((q) =>
-          topicId === null
-            ? q<ListedRow>(LATEST, LISTING_PAGE_SIZE + 1, offset)
-            : q<ListedRow>(OF_TOPIC, topicId, LISTING_PAGE_SIZE + 1, offset),
-        ),
+      const name = of === null ? 'latestPosts' : 'topicId' in of ? 'topicPosts' : 'authorPosts';
+      return traced('db.query', name, () =>
+        read(async (q) => {
+          const rows =
+            of === null
+              ? await q<ListedRow>(LATEST, LISTING_PAGE_SIZE + 1, offset)
+              : 'topicId' in of
+                ? await q<ListedRow>(OF_TOPIC, of.topicId, LISTING_PAGE_SIZE + 1, offset)
+                : await q<ListedRow>(OF_AUTHOR, of.authorId, LISTING_PAGE_SIZE + 1, offset);
+          const shown = rows.slice(0, LISTING_PAGE_SIZE);
+          return toPage(rows, await bylinesOfRows(q, shown), page);
+        }),
       );
-      return toPage(rows, page);
     },
 
-    /** The feed's newest `limit` posts (of one topic, or all), each with its topics. */
-    async feedPosts(limit: number, topicId: number | null = null): Promise<FeedPost[]> {
+    /** The feed's newest `limit` posts (of one topic or author, or all), with topics, authors. */
+    async feedPosts(limit: number, of: ListingOf = null): Promise<FeedPost[]> {
       type Row = {
         id: number | string;
         slug: string;
@@ -175,14 +236,18 @@ export function postStore({ read }: StoreContext) {
         body_html: string;
         published_at: string;
         topics: string;
+        authors: string;
         first_published_at: string;
       };
       return traced('db.query', 'feedPosts', () =>
         read(async (q) => {
           const rows =
-            topicId === null
+            of === null
               ? await q<Row>(FEED_LATEST, limit)
-              : await q<Row>(FEED_OF_TOPIC, topicId, limit);
+              : 'topicId' in of
+                ? await q<Row>(FEED_OF_TOPIC, of.topicId, limit)
+                : await q<Row>(FEED_OF_AUTHOR, of.authorId, limit);
+          const bylines = await bylinesOfRows(q, rows);
           const ids = rows.map((row) => parseTopicIds(row.topics));
           const topics = new Map(
             (await topicsByIdsIn(q, [...new Set(ids.flat())])).map((t) => [t.id, t]),
@@ -196,6 +261,7 @@ export function postStore({ read }: StoreContext) {
             firstPublishedAt: row.first_published_at,
             publishedAt: row.published_at,
             topics: (ids[index] ?? []).flatMap((id) => topics.get(id) ?? []),
+            authors: bylines[index] ?? [],
           }));
         }),
       );

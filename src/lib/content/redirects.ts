@@ -414,9 +414,12 @@ export function redirectsStore({ read, write, now }: StoreContext) {
             SELECT slug FROM pages WHERE slug = ${slug} AND published_revision_id IS NOT NULL
             UNION ALL
             SELECT t.slug FROM topics t WHERE t.slug = ${slug}
-              AND EXISTS (SELECT 1 FROM published_post_topics pt WHERE pt.topic_id = t.id)`,
+              AND EXISTS (SELECT 1 FROM published_post_topics pt WHERE pt.topic_id = t.id)
+            UNION ALL
+            SELECT a.slug FROM authors a WHERE a.slug = ${slug}
+              AND EXISTS (SELECT 1 FROM published_post_authors pa WHERE pa.author_id = a.id)`,
         );
-        // A topic visitors can see is a page too (issue 27, posts.ts).
+        // A topic or an author visitors can see is a page too (issue 27, posts.ts).
         if (page) return null;
       }
       return { location: row.target, status: Number(row.status) === 302 ? 302 : 301 };

@@ -35,6 +35,7 @@ export type PageRow = {
   last_change: PageChange;
   kind: string;
   topics: string;
+  authors: string;
 };
 
 // The one query for both sides. With draft false the drafts join matches nothing, so no draft
@@ -53,7 +54,8 @@ SELECT p.id, p.slug, p.version, p.created_at, p.updated_at, r.published_at,
   d.updated_by AS draft_updated_by,
   p.updated_by, p.last_change,
   COALESCE(d.kind, r.kind) AS kind,
-  COALESCE(d.topics, r.topics) AS topics
+  COALESCE(d.topics, r.topics) AS topics,
+  COALESCE(d.authors, r.authors) AS authors
 FROM pages p
 LEFT JOIN revisions r ON r.id = p.published_revision_id
 LEFT JOIN drafts d ON d.page_id = p.id AND `;
@@ -88,6 +90,7 @@ export function toView(row: PageRow): PageView {
     lastChange: row.last_change,
     kind: row.kind === 'post' ? 'post' : 'page',
     topicIds: parseTopicIds(row.topics),
+    authorIds: parseTopicIds(row.authors),
   };
 }
 

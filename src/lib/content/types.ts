@@ -1,6 +1,7 @@
 // Owns the shapes the page store hands out: pages as each side sees them, listings, revisions,
 // schedules, site settings, topics and post listings, and what a save answers. Types only, so
 // any layer may import them.
+import type { ShareImage } from '../social-card/share-image';
 import type { PageKind } from './post-fields';
 
 export type { PageKind };
@@ -40,6 +41,8 @@ export type PageView = {
   kind: PageKind;
   /** Its topics' ids, in the editor's order (a draft's, when the view shows the draft). */
   topicIds: number[];
+  /** Its authors' ids, in byline order (a draft's, when the view shows the draft). */
+  authorIds: number[];
 };
 
 /** A topic: a page of its own at `/<slug>` while a published post has it. */
@@ -53,6 +56,10 @@ export type PostSummary = {
   title: string;
   summary: string;
   firstPublishedAt: string;
+  /** Its byline, in order. */
+  authors: { id: number; slug: string; name: string }[];
+  /** The first library image its HTML shows, when near its start. */
+  image: ShareImage | null;
 };
 /** One page of a listing, newest first. */
 export type PostListingPage = { page: number; hasNext: boolean; posts: PostSummary[] };

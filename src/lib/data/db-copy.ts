@@ -62,6 +62,7 @@ const TABLES: readonly CopiedTable[] = [
       'published_via',
       'kind',
       'topics',
+      'authors',
     ],
   },
   {
@@ -79,6 +80,7 @@ const TABLES: readonly CopiedTable[] = [
       'updated_by',
       'kind',
       'topics',
+      'authors',
     ],
   },
   // The history of every save (migration 12): hidden rows too, the merge bases of open tabs.
@@ -167,6 +169,13 @@ const TABLES: readonly CopiedTable[] = [
       'created_at',
       'updated_at',
     ],
+  },
+  // After authors and pages: which published posts name which author (migration 18).
+  {
+    name: 'published_post_authors',
+    key: ['author_id', 'page_id'],
+    order: ['author_id', 'page_id'],
+    columns: ['author_id', 'page_id', 'first_published_at'],
   },
   // A session is named by its editor and start, never by its (secret's) hash.
   {

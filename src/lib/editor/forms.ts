@@ -7,7 +7,13 @@ import { z } from 'zod';
 import { lineText } from '../content/clean-text';
 import { MERGE_CHOICES, type MergeChoice, type MergeConflict } from '../content/merge';
 import { pageFieldsSchema } from '../content/page-fields';
-import { isPageKind, type PageKind, parseTopicNames } from '../content/post-fields';
+import {
+  AUTHORS_LISTED_MAX,
+  AUTHORS_PER_POST_MAX,
+  isPageKind,
+  type PageKind,
+  parseTopicNames,
+} from '../content/post-fields';
 import { isValidSlug, slugFromTitle, validateNewSlug } from '../http/routes';
 
 /** A text field as posted: anything but text (missing, a file, repeated) reads as ''. */
@@ -89,6 +95,22 @@ const editorFormFields = pageFieldsSchema.extend({
       }
       return parsed.names;
     }),
+  // Author addresses, space separated (the Authors checkboxes); absent keeps the page's.
+  authors: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const slugs = [...new Set(value.split(' ').filter((slug) => slug !== ''))];
+      if (slugs.length > AUTHORS_PER_POST_MAX) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `A post names at most ${AUTHORS_PER_POST_MAX} authors.`,
+        });
+        return z.NEVER;
+      }
+      return slugs;
+    }),
 });
 
 /**
@@ -118,6 +140,8 @@ export type EditorFormValues = {
   kind: string;
   /** Topic names, comma separated, as typed. */
   topics: string;
+  /** The authors ticked: their addresses, space separated. */
+  authors: string;
 };
 
 /** What another save put there meanwhile: shown beside the editor's own text, with a diff. */
@@ -315,6 +339,19 @@ export const editorSubmitSchema = z.object({
   kind: fieldUpTo(10),
   // Longer than any valid list of topics can be: what a refusal hands back stays small.
   topics: fieldUpTo(5_000),
+  // The Authors checkboxes: one value a ticked author, after an empty one that says the form
+  // had the control (nothing ticked is then "no authors", not "keep them").
+  authors: z
+    .union([z.string().max(200), z.array(z.string().max(200)).max(AUTHORS_LISTED_MAX + 1)])
+    .optional()
+    .transform((value) =>
+      value === undefined
+        ? undefined
+        : [value]
+            .flat()
+            .filter((slug) => slug !== '')
+            .join(' '),
+    ),
   // No intent is Save (a browser submitting with Enter may send none); an unknown one is forged.
   intent: field
     .transform((value) => value || 'save')
@@ -342,9 +379,10 @@ export const autosaveSchema = z.object({
   summary: z.string(),
   body: z.string(),
   version: versionText(z.string()),
-  // Sent, not saved: the kind and the topics are saved by Save and Publish (save-page.ts).
+  // Sent, not saved: the kind, the topics and the authors are saved by Save and Publish (save-page.ts).
   kind: z.string().max(10).default(''),
   topics: z.string().max(5_000).default(''),
+  authors: z.string().max(20_000).default(''),
 });
 
 /** The live preview's call: the body as typed, and the ids of the blocks the pane shows. */

@@ -172,7 +172,13 @@ export async function saveEditorValues(
           // An autosave keeps them: a topic is made when its name is saved, not half typed.
           ...(keepAddress || input.kind === null
             ? {}
-            : { post: { kind: input.kind, topics: input.topics } }),
+            : {
+                post: {
+                  kind: input.kind,
+                  topics: input.topics,
+                  ...(input.authors === undefined ? {} : { authors: input.authors }),
+                },
+              }),
         },
         { publish: publish && !withheld },
       );
@@ -271,9 +277,12 @@ export async function saveEditorValues(
   }
 }
 
-/** What the editor's form holds for a page (its draft's text, kind and topics). */
+/** What the editor's form holds for a page (its draft's text, kind, topics and authors). */
 export async function editorValuesOf(page: PageView): Promise<EditorFormValues> {
-  const topics = await contentStore().topicsByIds(page.topicIds);
+  const [topics, authors] = await Promise.all([
+    contentStore().topicsByIds(page.topicIds),
+    contentStore().bylinesByIds(page.authorIds),
+  ]);
   return {
     slug: page.slug,
     originalSlug: page.slug,
@@ -284,6 +293,7 @@ export async function editorValuesOf(page: PageView): Promise<EditorFormValues> 
     version: String(page.version),
     kind: page.kind,
     topics: topics.map((topic) => topic.name).join(', '),
+    authors: authors.map((author) => author.slug).join(' '),
   };
 }
 

@@ -1,13 +1,20 @@
 import type { PageProps } from 'waku/router';
 import { unstable_notFound as notFound, unstable_redirect as redirect } from 'waku/router/server';
 import { Article, datesOf } from '../../components/article';
-import { ArticleBody, topicLinksOf } from '../../components/article-body';
+import { ArticleBody, authorLinksOf, topicLinksOf } from '../../components/article-body';
 import { PageMeta } from '../../components/page-meta';
-import { TopicArticle, topicFeedPath } from '../../components/post-listing';
+import {
+  AuthorArticle,
+  authorFeedPath,
+  TopicArticle,
+  topicFeedPath,
+} from '../../components/post-listing';
 import { contentStore } from '../../lib/content/content';
 import { publicParams } from '../../lib/http/public-params';
 import { markPublicPageRendered } from '../../lib/http/request-context';
 import { HOME_SLUG, isValidSlug } from '../../lib/http/routes';
+import { mediaStore } from '../../lib/media/media';
+import { pictureHtml } from '../../lib/media/media-refs';
 
 export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
   // Invalid slugs never reach the database: they are a plain 404.
@@ -23,6 +30,7 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
     // A page lists nothing: its only page is the first.
     if (pageNumber !== 1) notFound();
     markPublicPageRendered(page.slug);
+    const authors = await authorLinksOf(page);
     return (
       <>
         <PageMeta
@@ -32,12 +40,14 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
           siteTitle={settings.title}
           page={page}
           settings={settings}
+          authors={authors}
         />
         <Article
           page={page}
           dates={datesOf(page)}
           body={<ArticleBody html={page.bodyHtml} />}
           topics={await topicLinksOf(page)}
+          authors={authors}
         />
       </>
     );
@@ -45,7 +55,7 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
   // A topic is at its slug while a published post has it (pages and topics share addresses).
   const topic = await store.getPublicTopic(slug);
   if (topic) {
-    const listing = await store.listPosts(pageNumber, topic.id);
+    const listing = await store.listPosts(pageNumber, { topicId: topic.id });
     // Past the last page (or beyond what a listing offers): not a page.
     if (!listing || (listing.posts.length === 0 && pageNumber > 1)) notFound();
     markPublicPageRendered(topic.slug);
@@ -64,6 +74,37 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
           href={topicFeedPath(topic.slug)}
         />
         <TopicArticle topic={topic} listing={listing} />
+      </>
+    );
+  }
+  // An author is at their slug while a published post names them (after pages and topics).
+  const author = await store.getPublicAuthor(slug);
+  if (author) {
+    const listing = await store.listPosts(pageNumber, { authorId: author.id });
+    if (!listing || (listing.posts.length === 0 && pageNumber > 1)) notFound();
+    const photo = author.photo
+      ? (await mediaStore().byHashes([author.photo])).get(author.photo)
+      : null;
+    markPublicPageRendered(author.slug);
+    return (
+      <>
+        <PageMeta
+          title={pageNumber > 1 ? `${author.name}, page ${pageNumber}` : author.name}
+          description={author.bio || `Posts by ${author.name}`}
+          path={pageNumber > 1 ? `/${author.slug}?page=${pageNumber}` : `/${author.slug}`}
+          siteTitle={settings.title}
+        />
+        <link
+          rel="alternate"
+          type="application/atom+xml"
+          title={`${author.name} · ${settings.title}`}
+          href={authorFeedPath(author.slug)}
+        />
+        <AuthorArticle
+          author={author}
+          photoHtml={photo ? pictureHtml(photo, author.name, { first: true }) : null}
+          listing={listing}
+        />
       </>
     );
   }

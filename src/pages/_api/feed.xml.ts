@@ -8,6 +8,8 @@ import { escapeXml } from '../../lib/http/xml';
 
 /** The feed of one topic: `/feed.xml?topic=<slug>` (linked from the topic's page). */
 const TOPIC_PARAM = 'topic';
+/** The feed of one author: `/feed.xml?author=<slug>` (linked from the author's page). */
+const AUTHOR_PARAM = 'author';
 
 /** How many pages the feed carries: feed readers poll it, so it stays small. */
 const FEED_ENTRIES = 20;
@@ -35,45 +37,77 @@ function entryId(entry: FeedEntry, host: string): string {
 }
 
 // An Atom feed (RFC 4287) of published posts (not pages: issue 27), newest first by first
-// publish, each with a <category> per topic, with their full sanitised HTML
+// publish, each with an <author> per byline and a <category> per topic, with their full sanitised HTML
 // (rendered and sanitised at save time, as on the page). Published revisions only: drafts are
 // never read here. Built once per content version and origin (file-cache.ts), and cached by
 // browsers and CDNs like the sitemap: feed readers poll, and one whose copy is current gets a
 // 304 before anything is read.
 // `?topic=<slug>` is one topic's posts; a topic visitors cannot see (none of its posts is
-// published, or no such topic) is a 404, like its page.
+// published, or no such topic) is a 404, like its page. `?author=<slug>` likewise: an author
+// with no published post has no feed, as they have no page.
 export async function GET(request: Request): Promise<Response> {
   const origin = siteOrigin();
-  const topic = new URL(request.url).searchParams.get(TOPIC_PARAM);
-  if (topic !== null && !isValidSlug(topic))
+  const params = new URL(request.url).searchParams;
+  const topic = params.get(TOPIC_PARAM);
+  const author = params.get(AUTHOR_PARAM);
+  if (topic !== null && author !== null)
+    return new Response('A feed is of one topic or of one author, not both.\n', {
+      status: 400,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+    });
+  const of: FeedOf =
+    topic !== null
+      ? { param: TOPIC_PARAM, slug: topic }
+      : author !== null
+        ? { param: AUTHOR_PARAM, slug: author }
+        : null;
+  if (of !== null && !isValidSlug(of.slug))
     return new Response('Not found\n', {
       status: 404,
       headers: { 'content-type': 'text/plain; charset=utf-8' },
     });
   return fileCache().serve(
     request,
-    topic === null ? `feed ${origin}` : `feed ${origin} topic ${topic}`,
-    () => buildFeed(origin, topic),
+    of === null ? `feed ${origin}` : `feed ${origin} ${of.param} ${of.slug}`,
+    () => buildFeed(origin, of),
     PUBLIC_CACHE_HEADERS,
   );
 }
 
-async function buildFeed(origin: string, topicSlug: string | null): Promise<BuiltFile> {
+type FeedOf = { param: typeof TOPIC_PARAM | typeof AUTHOR_PARAM; slug: string } | null;
+
+async function buildFeed(origin: string, of: FeedOf): Promise<BuiltFile> {
   const host = new URL(origin).hostname;
   const store = contentStore();
-  const topic = topicSlug === null ? null : await store.getPublicTopic(topicSlug);
-  if (topicSlug !== null && !topic) return null;
+  // Whose posts, as visitors may see them: a name for the title, an id for the listing.
+  const subject =
+    of === null
+      ? null
+      : of.param === TOPIC_PARAM
+        ? await store.getPublicTopic(of.slug)
+        : await store.getPublicAuthor(of.slug);
+  if (of !== null && !subject) return null;
   const [settings, entries] = await Promise.all([
     store.getSiteSettings(),
-    store.feedPosts(FEED_ENTRIES, topic?.id ?? null),
+    store.feedPosts(
+      FEED_ENTRIES,
+      of === null || !subject
+        ? null
+        : of.param === TOPIC_PARAM
+          ? { topicId: subject.id }
+          : { authorId: subject.id },
+    ),
   ]);
-  const self = topic ? `${origin}/feed.xml?topic=${topic.slug}` : `${origin}/feed.xml`;
-  const page = topic ? `${origin}/${topic.slug}` : `${origin}/`;
+  const self =
+    of && subject
+      ? `${origin}/feed.xml?${of.param}=${encodeURIComponent(subject.slug)}`
+      : `${origin}/feed.xml`;
+  const page = subject ? `${origin}/${subject.slug}` : `${origin}/`;
   const updated = entries[0]?.publishedAt ?? new Date(0).toISOString();
   const lines = [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<feed xmlns="http://www.w3.org/2005/Atom">',
-    `  <title>${escapeXml(topic ? `${topic.name} · ${settings.title}` : settings.title)}</title>`,
+    `  <title>${escapeXml(subject ? `${subject.name} · ${settings.title}` : settings.title)}</title>`,
     settings.tagline ? `  <subtitle>${escapeXml(settings.tagline)}</subtitle>` : '',
     `  <link rel="self" type="application/atom+xml" href="${escapeXml(self)}"/>`,
     `  <link rel="alternate" type="text/html" href="${escapeXml(page)}"/>`,
@@ -91,6 +125,10 @@ async function buildFeed(origin: string, topicSlug: string | null): Promise<Buil
         `    <published>${escapeXml(entry.firstPublishedAt)}</published>`,
         `    <updated>${escapeXml(entry.publishedAt)}</updated>`,
         entry.summary ? `    <summary>${escapeXml(entry.summary)}</summary>` : '',
+        ...entry.authors.map(
+          (a) =>
+            `    <author><name>${escapeXml(a.name)}</name><uri>${escapeXml(`${origin}/${a.slug}`)}</uri></author>`,
+        ),
         ...entry.topics.map(
           (t) =>
             `    <category term="${escapeXml(t.slug)}" label="${escapeXml(t.name)}" scheme="${escapeXml(`${origin}/`)}"/>`,

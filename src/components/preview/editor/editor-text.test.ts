@@ -12,6 +12,7 @@ const values = (fields: Partial<EditorFormValues>): EditorFormValues => ({
   body: 'Body.',
   kind: 'post',
   topics: '',
+  authors: '',
   ...fields,
 });
 

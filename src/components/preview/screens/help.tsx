@@ -87,8 +87,9 @@ export async function HelpScreen() {
         A paragraph of its own that says <code>{'{{ posts }}'}</code> shows the newest published
         posts there, listed when a visitor opens the page (a new post appears at once). Choose a
         topic and how many: <code>{'{{ posts topic=cooking limit=3 }}'}</code> (by the topic's
-        address; 1 to 20, 5 if not said; up to 5 lists a page). A list asked for wrongly is shown
-        here in the preview with what to fix, and left out for visitors.
+        address; 1 to 20, 5 if not said; up to 5 lists a page), or an author:{' '}
+        <code>{'{{ posts author=ada }}'}</code> (by the author's address). A list asked for wrongly
+        is shown here in the preview with what to fix, and left out for visitors.
       </p>
       <h2 id="shortcuts">Keyboard shortcuts</h2>
       <dl className="help-shortcuts">

@@ -3,6 +3,7 @@
 import 'server-only';
 import type { ReactNode } from 'react';
 import { unstable_notFound as notFound, unstable_redirect as redirect } from 'waku/router/server';
+import type { Byline } from '../../../lib/content/authors';
 import { contentStore, NEW_PAGE_KIND, type PageView } from '../../../lib/content/content';
 import { requestContext } from '../../../lib/http/request-context';
 import { isValidSlug, previewPath } from '../../../lib/http/routes';
@@ -27,6 +28,7 @@ export const EMPTY_PAGE = {
   version: '0',
   kind: NEW_PAGE_KIND,
   topics: '',
+  authors: '',
 };
 
 /**
@@ -122,10 +124,12 @@ export async function editorMedia(): Promise<{
   images: LibraryImage[];
   maxUploadMb: number;
   topicNames: string[];
+  authorChoices: Byline[];
 }> {
-  const [items, topics] = await Promise.all([
+  const [items, topics, authorChoices] = await Promise.all([
     mediaStore().list({ limit: 24 }),
     contentStore().listTopics(),
+    contentStore().authorChoices(),
   ]);
   const images = items.map((item) => ({
     hash: item.hash,
@@ -141,5 +145,6 @@ export async function editorMedia(): Promise<{
     images,
     maxUploadMb: getEnv().MEDIA_MAX_MB,
     topicNames: topics.map((topic) => topic.name),
+    authorChoices,
   };
 }

@@ -10,7 +10,7 @@ import {
   TOPICS_SCREEN,
 } from '../../../lib/http/routes';
 import { Article, datesOf } from '../../article';
-import { ArticleBody, topicLinksOf } from '../../article-body';
+import { ArticleBody, authorLinksOf, topicLinksOf } from '../../article-body';
 import { TopicArticle } from '../../post-listing';
 import { SiteFrame, siteFrameData } from '../../site-frame';
 import { PreviewBar } from '../editor-chrome';
@@ -24,7 +24,7 @@ import { Banner, pageOf } from './page-of';
  */
 async function TopicPreview({ asked, topic }: ScreenProps & { topic: Topic }) {
   const store = contentStore();
-  const listing = (await store.listPosts(publicParams().page, topic.id)) ?? {
+  const listing = (await store.listPosts(publicParams().page, { topicId: topic.id })) ?? {
     page: 1,
     hasNext: false,
     posts: [],
@@ -72,6 +72,7 @@ export async function PageScreen({ asked }: ScreenProps) {
             />
           }
           topics={await topicLinksOf(page, previewPath)}
+          authors={await authorLinksOf(page, previewPath)}
         />
       </SiteFrame>
     </>

@@ -7,7 +7,7 @@ import { setDocumentStatus } from '../../../lib/http/request-context';
 import { SHARE_PARAM, shareLinkPath } from '../../../lib/http/routes';
 import { shareLinks } from '../../../lib/share-links/share-links';
 import { Article, datesOf } from '../../article';
-import { ArticleBody, topicLinksOf } from '../../article-body';
+import { ArticleBody, authorLinksOf, topicLinksOf } from '../../article-body';
 import { SiteFrame, siteFrameData } from '../../site-frame';
 import { EditorChrome, PreviewBar } from '../editor-chrome';
 import type { ScreenProps } from './asked';
@@ -53,6 +53,7 @@ export async function SharedDraftScreen({ asked: { slug, params } }: ScreenProps
           dates={datesOf(page, { asWillBePublished: true })}
           body={<ArticleBody html={page.bodyHtml} />}
           topics={await topicLinksOf(page)}
+          authors={await authorLinksOf(page)}
         />
       </SiteFrame>
     </>

@@ -19,6 +19,7 @@ import { migration014 } from './014-posts-and-topics';
 import { migration015 } from './015-public-search';
 import { migration016 } from './016-redirects';
 import { migration017 } from './017-authors';
+import { migration018 } from './018-bylines';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -48,4 +49,5 @@ export const migrations: readonly Migration[] = [
   migration015,
   migration016,
   migration017,
+  migration018,
 ];
