@@ -107,3 +107,36 @@ test.describe('with JavaScript off in the editor', () => {
     }
   });
 });
+
+// Walk-through of issue 27: with JavaScript, the first autosave makes the new page and the
+// editor opens it from what was saved; the topics typed before that were left out of the
+// save, so they vanished from the field and Publish sent none.
+test('with JavaScript, topics typed before the first autosave are kept and published', async ({
+  page,
+  request,
+  signIn,
+  store,
+}) => {
+  const slug = 'e2e-js-topics';
+  try {
+    await signIn(page);
+    await page.goto('/preview?new');
+    await page.getByRole('textbox', { name: /^Title/ }).fill('E2E JS topics');
+    await page.getByRole('combobox', { name: /^Topics/ }).fill('E2E Quince, E2E Medlar');
+    await page.locator('.body-codemirror .cm-content').click();
+    await page.keyboard.type('Typed with the editor awake.');
+    // The autosave makes the page and the editor moves to its address.
+    await expect(page).toHaveURL(new RegExp(`/preview/${slug}\\?edit$`), { timeout: 15_000 });
+    await expect(page.getByRole('combobox', { name: /^Topics/ })).toHaveValue(
+      'E2E Quince, E2E Medlar',
+    );
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await expect(page).toHaveURL(/notice=published/);
+    const topic = await request.get('/e2e-quince');
+    expect(topic.status()).toBe(200);
+    expect(await topic.text()).toContain('E2E JS topics');
+  } finally {
+    await store.unpublish(slug).catch(() => undefined);
+    await store.discardDraft(slug).catch(() => undefined);
+  }
+});

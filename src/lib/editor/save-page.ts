@@ -170,7 +170,10 @@ export async function saveEditorValues(
           editor: session.editor.email,
           checkpoint: merged ? 'merge' : keepAddress ? 'autosave' : 'save',
           // An autosave keeps them: a topic is made when its name is saved, not half typed.
-          ...(keepAddress || input.kind === null
+          // Except the autosave that makes a new page: the editor then opens the page it
+          // made, from what was saved, so what it left out would be lost (walk-through: the
+          // topics typed before the first autosave vanished, and Publish sent none).
+          ...((keepAddress && input.pageId !== null) || input.kind === null
             ? {}
             : {
                 post: {
