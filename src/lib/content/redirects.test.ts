@@ -185,6 +185,32 @@ describe('the redirects store', () => {
     expect(all).toContain('/imp-2');
   });
 
+  // Hostile pass of issue 27: topics and redirects share the pages' addresses.
+  test('a topic’s address, old or new, is no redirect’s; a topic is a target; a topic never takes a redirected or renamed address', async () => {
+    await store.addRedirect({ from: '/gone-bees', to: '/about', status: 301 });
+    await store.putPage(
+      {
+        slug: 'bee-post',
+        title: 'Bees',
+        summary: '',
+        body: 'b',
+        post: { kind: 'post', topics: ['Bees', 'Moved', 'Gone Bees'] },
+      },
+      { publish: true },
+    );
+    expect(await refusal(store.addRedirect({ from: '/bees', to: '/about', status: 301 }))).toMatch(
+      /The topic “Bees” is at \/bees/,
+    );
+    expect(await store.addRedirect({ from: '/old-bees', to: '/bees', status: 301 })).toMatchObject({
+      to: '/bees',
+    });
+    const topics = await store.listTopics();
+    const slugOf = (name: string) => topics.find((topic) => topic.name === name)?.slug;
+    // /moved is a renamed page's old address, /gone-bees an editor's redirect: both taken.
+    expect(slugOf('Moved')).toBe('moved-2');
+    expect(slugOf('Gone Bees')).toBe('gone-bees-2');
+  });
+
   test('a rename’s redirect is listed beside them', async () => {
     expect(await store.listRenameRedirects()).toContainEqual(
       expect.objectContaining({ from: '/moved', to: '/moved-now' }),

@@ -172,6 +172,18 @@ async function conflictOf(
       return from(
         `An author’s page is at ${redirect.from}: a redirect there would never be followed.`,
       );
+    const [topic] = await q<{ name: string }>`SELECT name FROM topics WHERE slug = ${fromSlug}`;
+    if (topic)
+      return from(
+        `The topic “${topic.name}” is at ${redirect.from}: a redirect there would never be followed.`,
+      );
+    const [oldTopic] = await q<{ slug: string }>`
+      SELECT t.slug FROM topic_slug_history h JOIN topics t ON t.id = h.topic_id
+      WHERE h.old_slug = ${fromSlug}`;
+    if (oldTopic)
+      return from(
+        `${redirect.from} is an old address of the topic at /${oldTopic.slug}, and already sends visitors there.`,
+      );
     const [renamed] = await q<{ slug: string }>`
       SELECT p.slug FROM slug_history h JOIN pages p ON p.id = h.page_id
       WHERE h.old_slug = ${fromSlug}`;
@@ -198,6 +210,8 @@ async function conflictOf(
   const toSlug = redirect.to.slice(1);
   const [target] = await q<{ slug: string }>`SELECT slug FROM pages WHERE slug = ${toSlug}`;
   if (target || (await authorAt(q, toSlug))) return null;
+  const [topic] = await q<{ id: number }>`SELECT id FROM topics WHERE slug = ${toSlug}`;
+  if (topic) return null;
   const [renamed] = await q<{ slug: string }>`
     SELECT p.slug FROM slug_history h JOIN pages p ON p.id = h.page_id
     WHERE h.old_slug = ${toSlug}`;

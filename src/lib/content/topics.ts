@@ -63,6 +63,15 @@ async function slugUnavailable(q: Query, slug: string): Promise<string | null> {
   const topic = await topicBySlugIn(q, slug);
   if (topic) return `The topic “${topic.name}” has the address /${slug}.`;
   if (await authorAt(q, slug)) return `An author’s page is at /${slug}.`;
+  // An old address of a renamed page, or one an editor redirects, sends visitors elsewhere
+  // before any topic is looked for (hostile pass: a topic given /style-guide, a renamed
+  // page's old address, was unreachable).
+  const [renamed] = await q<{ page_id: number }>`
+    SELECT page_id FROM slug_history WHERE old_slug = ${slug}`;
+  if (renamed) return `/${slug} is an old address of a renamed page.`;
+  const [redirected] = await q<{ target: string }>`
+    SELECT target FROM redirects WHERE from_path = ${`/${slug}`}`;
+  if (redirected) return `/${slug} is redirected.`;
   return null;
 }
 
