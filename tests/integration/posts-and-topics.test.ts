@@ -183,8 +183,25 @@ describe('posts and topics through the editor', () => {
     expect(old.status).toBe(301);
     expect(old.headers.get('location')).toBe('/high-summer');
     expect(await (await get('/high-summer')).text()).toContain('<em>days</em>');
+    // Hostile pass: the same form again (a second tab opened before that save) is refused,
+    // its text kept, instead of silently undoing the rename.
+    const stale = await submitForm(`${folio.url}/preview?topics`, form, {
+      cookie,
+      set: { intro: 'From the other tab.' },
+    });
+    expect(stale.status).toBe(409);
+    const staleHtml = await stale.text();
+    expect(staleHtml).toContain('this topic was changed since you opened this screen');
+    expect(staleHtml).toContain('From the other tab.');
+    expect((await get('/summer')).headers.get('location')).toBe('/high-summer');
     // A slug a page has is refused, with the reason.
-    const refused = await submitForm(`${folio.url}/preview?topics`, form, {
+    const fresh = (
+      await import('../forms').then(async (m) =>
+        m.formsIn(await (await get('/preview?topics', { headers: { cookie } })).text()),
+      )
+    ).find((f) => f.fields.some(([n, v]) => n === 'id' && v === String(id)));
+    if (!fresh) throw new Error('no form for the topic Summer');
+    const refused = await submitForm(`${folio.url}/preview?topics`, fresh, {
       cookie,
       set: { slug: 'about' },
     });

@@ -13,7 +13,7 @@ import type { TopicFormState } from '../../lib/editor/forms';
 export function TopicForm({
   topic,
 }: {
-  topic: { id: number; name: string; slug: string; intro: string };
+  topic: { id: number; name: string; slug: string; intro: string; updatedAt: string };
 }) {
   const [state, action, pending] = useActionState<TopicFormState, FormData>(saveTopic, {});
   const values = state.values ?? topic;
@@ -22,6 +22,7 @@ export function TopicForm({
   return (
     <form action={action} className="topic-form" aria-labelledby={`${id}-name`}>
       <input type="hidden" name="id" value={topic.id} />
+      <input type="hidden" name="updated_at" value={topic.updatedAt} />
       <label>
         Name
         <input

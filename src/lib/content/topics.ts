@@ -182,12 +182,16 @@ export function topicStore({ read, write, now, opened }: StoreContext) {
     /** Every topic by name (at most TOPICS_LISTED_MAX), with how many published posts have it. */
     async listTopics(): Promise<TopicListing[]> {
       const rows = await read(
-        (q) => q<TopicRow & { posts: number | string }>`
-          SELECT t.id, t.name, t.slug, t.intro, t.intro_html,
+        (q) => q<TopicRow & { posts: number | string; updated_at: string }>`
+          SELECT t.id, t.name, t.slug, t.intro, t.intro_html, t.updated_at,
             (SELECT COUNT(*) FROM published_post_topics pt WHERE pt.topic_id = t.id) AS posts
           FROM topics t ORDER BY LOWER(t.name), t.id LIMIT ${TOPICS_LISTED_MAX}`,
       );
-      return rows.map((row) => ({ ...toTopic(row), posts: Number(row.posts) }));
+      return rows.map((row) => ({
+        ...toTopic(row),
+        posts: Number(row.posts),
+        updatedAt: row.updated_at,
+      }));
     },
 
     /**
@@ -195,16 +199,26 @@ export function topicStore({ read, write, now, opened }: StoreContext) {
      * topic, not reserved: refused with the reason); the old one then redirects to it. A name
      * another topic has (in any case) is refused.
      */
-    async updateTopic(id: number, input: TopicFields): Promise<Topic> {
+    async updateTopic(
+      id: number,
+      input: TopicFields,
+      { updatedAt }: { updatedAt?: string } = {},
+    ): Promise<Topic> {
       const parsed = topicFieldsSchema.safeParse(input);
       if (!parsed.success)
         throw new ContentError('invalid', parsed.error.issues.map((i) => i.message).join(' '));
       const fields = parsed.data;
       const introHtml = await renderIntro((await opened()).query, fields.intro);
       return write(async (q, changed) => {
-        const [current] = await q<TopicRow>`
-          SELECT id, name, slug, intro, intro_html FROM topics WHERE id = ${id}`;
+        const [current] = await q<TopicRow & { updated_at: string }>`
+          SELECT id, name, slug, intro, intro_html, updated_at FROM topics WHERE id = ${id}`;
         if (!current) throw new ContentError('not-found', 'This topic no longer exists.');
+        // A form made before another tab's save would undo it without a word (hostile pass).
+        if (updatedAt !== undefined && updatedAt !== current.updated_at)
+          throw new ContentError(
+            'conflict',
+            'Not saved: this topic was changed since you opened this screen (in another tab?). Your text is kept: reload to see the change, then save again.',
+          );
         const [named] = await q<{ id: number | string }>`
           SELECT id FROM topics WHERE LOWER(name) = LOWER(${fields.name}) AND id <> ${id}`;
         if (named) throw new ContentError('invalid', `Another topic is called “${fields.name}”.`);

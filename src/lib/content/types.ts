@@ -48,7 +48,11 @@ export type PageView = {
 /** A topic: a page of its own at `/<slug>` while a published post has it. */
 export type Topic = { id: number; name: string; slug: string; intro: string; introHtml: string };
 /** A topic on the editors' screen: how many published posts have it. */
-export type TopicListing = Topic & { posts: number };
+export type TopicListing = Topic & {
+  posts: number;
+  /** Its last change: a form made before another tab's save is refused (hostile pass). */
+  updatedAt: string;
+};
 
 /** A published post as a listing shows it. */
 export type PostSummary = {

@@ -454,6 +454,8 @@ export const topicFormSchema = z.object({
   name: fieldUpTo(1_000),
   slug: fieldUpTo(1_000),
   intro: fieldUpTo(40_000),
+  // The topic's last change when the screen was made ('' from an older form: not checked).
+  updated_at: fieldUpTo(100),
 });
 
 /** The topic form's answer: why nothing was saved, with what was typed. */

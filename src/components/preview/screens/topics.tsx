@@ -51,7 +51,13 @@ export async function TopicsScreen({ asked: { notice } }: ScreenProps) {
               )}
             </p>
             <TopicForm
-              topic={{ id: topic.id, name: topic.name, slug: topic.slug, intro: topic.intro }}
+              topic={{
+                id: topic.id,
+                name: topic.name,
+                slug: topic.slug,
+                intro: topic.intro,
+                updatedAt: topic.updatedAt,
+              }}
             />
           </li>
         ))}

@@ -18,13 +18,17 @@ export const saveTopic = editorForm({
     error: reason === 'signed-out' ? message : `Nothing was saved: ${message}`,
     values: { name, slug, intro },
   }),
-  run: async ({ id, name, slug, intro }): Promise<TopicFormState> => {
-    await contentStore().updateTopic(id ?? 0, { name, slug, intro });
+  run: async ({ id, name, slug, intro, updated_at: updatedAt }): Promise<TopicFormState> => {
+    await contentStore().updateTopic(
+      id ?? 0,
+      { name, slug, intro },
+      updatedAt === '' ? {} : { updatedAt },
+    );
     // A fixed notice, never words from the URL.
     redirect(`${TOPICS_SCREEN}&notice=topic-saved`, 303);
   },
   rejected: ({ name, slug, intro }, error): TopicFormState => {
-    refuseForm(422);
+    refuseForm(error.code === 'conflict' ? 409 : 422);
     return { error: error.message, values: { name, slug, intro } };
   },
 });
