@@ -11,7 +11,7 @@ export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
 
 /** Longest title drawn: past it the title ends in "…" (a 300-character title still fits). */
-const TITLE_MAX = 140;
+const TITLE_MAX = 120;
 const SITE_MAX = 60;
 
 type Weight = 400 | 700;
@@ -83,7 +83,7 @@ export async function renderCard({
 }: CardText): Promise<Uint8Array<ArrayBuffer>> {
   const heading = shortened(title, TITLE_MAX);
   // Long titles are set smaller so they stay inside the card.
-  const size = heading.length > 90 ? 52 : heading.length > 50 ? 64 : 80;
+  const size = heading.length > 90 ? 48 : heading.length > 50 ? 62 : 80;
   const ink = inkOn(accent);
   // Satori's boxes grow by their padding, so the card's margins are an inner box's.
   const tree = box(
