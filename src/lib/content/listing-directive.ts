@@ -58,6 +58,15 @@ export function hasListingDirective(html: string): boolean {
   return PARAGRAPH.test(html);
 }
 
+/**
+ * A page's stored HTML without its directives' lines: what a visitor reads of it, the search
+ * index's text (hostile pass: a directive's arguments, a draft topic's address among them,
+ * showed in search snippets though the page never shows them).
+ */
+export function withoutDirectives(html: string): string {
+  return html.replace(new RegExp(PARAGRAPH_SOURCE, 'g'), ' ');
+}
+
 /** A page's stored HTML cut at its directives. */
 export function splitAtDirectives(html: string): BodyPart[] {
   const parts: BodyPart[] = [];

@@ -13,3 +13,11 @@ test('tags go, block ends separate words, inline tags do not, entities are decod
 test('control characters (the snippet markers among them) never reach the index', () => {
   expect(searchTextOfHtml('<p>a\u0002b\u0003c\u0000d</p>')).toBe('a b c d');
 });
+
+// Hostile pass of issue 27: a listing directive's line is not text a visitor reads, and its
+// arguments (a draft topic's address) must not reach search snippets.
+test('a listing directive’s line is left out of the indexed text', () => {
+  expect(
+    searchTextOfHtml('<p>Before.</p>\n<p>{{ posts topic=zebrasecret limit=3 }}</p>\n<p>After.</p>'),
+  ).toBe('Before. After.');
+});

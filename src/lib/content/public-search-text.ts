@@ -3,6 +3,7 @@
 // searchable and the snippets shown are the words a reader saw (issue 27). Computed once per
 // publish from the draft's HTML and kept on the revision (`search_text`, migration 15).
 import 'server-only';
+import { withoutDirectives } from './listing-directive';
 
 // Elements that end a word where they start or end (a paragraph, a cell, a line break): their
 // tags become a space. Every other tag (emphasis, links, highlighting spans) is dropped whole,
@@ -40,7 +41,7 @@ function decodeEntity(whole: string, name: string): string {
 
 /** The words of a page's rendered HTML, one space between them. */
 export function searchTextOfHtml(html: string): string {
-  return html
+  return withoutDirectives(html)
     .replace(COMMENT, ' ')
     .replace(BLOCK_TAG, ' ')
     .replace(ANY_TAG, '')
