@@ -55,3 +55,12 @@ describe('the listing directive', () => {
     expect(splitAtDirectives(many).filter((part) => 'problem' in part)).toHaveLength(2);
   });
 });
+
+// Hostile pass of issue 27: the stored HTML's `&quot;` was shown as `&quot;` (escaped twice).
+test('a directive’s words are shown as typed, not as the stored HTML escaped them', () => {
+  const [part] = splitAtDirectives('<p>{{ posts topic=&quot;gardening&quot; }}</p>');
+  expect(part).toEqual({
+    problem: '“"gardening"” is not a topic\'s address.',
+    source: '{{ posts topic="gardening" }}',
+  });
+});

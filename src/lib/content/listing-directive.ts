@@ -67,6 +67,20 @@ export function withoutDirectives(html: string): string {
   return html.replace(new RegExp(PARAGRAPH_SOURCE, 'g'), ' ');
 }
 
+const ESCAPED: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&#x27;': "'",
+};
+
+/** Text as markdown-it escaped it into HTML, back as typed (hostile pass: shown escaped twice). */
+function unescapeText(html: string): string {
+  return html.replace(/&(?:amp|lt|gt|quot|#39|#x27);/g, (entity) => ESCAPED[entity] ?? entity);
+}
+
 /** A page's stored HTML cut at its directives. */
 export function splitAtDirectives(html: string): BodyPart[] {
   const parts: BodyPart[] = [];
@@ -77,8 +91,9 @@ export function splitAtDirectives(html: string): BodyPart[] {
     const index = match.index ?? 0;
     if (index > at) parts.push({ html: html.slice(at, index) });
     count += 1;
-    const source = match[0].slice(3, -4);
-    const parsed = parseDirectiveArguments(match[1] ?? '');
+    // The stored HTML's text is escaped (`"` is `&quot;`); the words shown are React's to escape.
+    const source = unescapeText(match[0].slice(3, -4));
+    const parsed = parseDirectiveArguments(unescapeText(match[1] ?? ''));
     if (count > DIRECTIVES_PER_PAGE_MAX)
       parts.push({ problem: `A page holds at most ${DIRECTIVES_PER_PAGE_MAX} listings.`, source });
     else if ('problem' in parsed) parts.push({ problem: parsed.problem, source });
