@@ -9,7 +9,7 @@ import 'server-only';
 import { MAX_PAGES_PER_CHANGE } from '../data/content-changes';
 import { type Query, sqlTemplate } from '../data/db';
 import { traced } from '../observability/spans';
-import { firstImageIn } from '../social-card/share-image';
+import { thumbnailIn } from '../social-card/share-image';
 import { type Byline, bylinesIn } from './authors';
 import { hasListingDirective } from './listing-directive';
 import { HOME_SLUG } from './slugs';
@@ -194,7 +194,7 @@ function toPage(rows: ListedRow[], bylines: Byline[][], page: number): PostListi
         summary: row.summary,
         firstPublishedAt: row.first_published_at,
         authors: bylines[index] ?? [],
-        image: firstImageIn(row.head_html),
+        image: thumbnailIn(row.head_html),
       }),
     ),
   };

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import type { MediaItem } from '../media/media-refs';
 import { pictureHtml } from '../media/media-refs';
-import { firstImageIn, libraryImage } from './share-image';
+import { firstImageIn, libraryImage, thumbnailIn } from './share-image';
 
 const item = (format: MediaItem['format'], original: string): MediaItem => ({
   id: 1,
@@ -55,4 +55,15 @@ describe('firstImageIn', () => {
 test('libraryImage prefers the original unless it is AVIF', () => {
   expect(libraryImage(item('png', 'original.png'))?.path).toEndWith('/original.png');
   expect(libraryImage(item('avif', 'original.avif'))?.path).toEndWith('/1600.webp');
+});
+
+// Hostile pass of issue 27: listings loaded each post's original photograph as a thumbnail.
+test('a listing’s thumbnail is the narrowest WebP copy, never the original', () => {
+  const html = pictureHtml(item('jpeg', 'original.jpg'), 'A photo', { first: true });
+  expect(thumbnailIn(html)).toMatchObject({
+    path: `/media/${'a'.repeat(32)}/960.webp`,
+    width: 960,
+    height: 480,
+  });
+  expect(thumbnailIn('<p>No images here.</p>')).toBeNull();
 });

@@ -64,6 +64,31 @@ export function firstImageIn(html: string): ShareImage | null {
   };
 }
 
+/**
+ * The first uploaded image a page's HTML shows, as a listing's thumbnail: its narrowest WebP
+ * copy (the smallest made is 480 px, for a 7rem box), never the original (hostile pass: a
+ * listing of twenty posts loaded twenty full-size photographs).
+ */
+export function thumbnailIn(html: string): ShareImage | null {
+  const image = firstImageIn(html);
+  const match = image ? PICTURE.exec(html) : null;
+  if (!image || !match) return image;
+  const [, sources = '', , , width = '0', height = '0'] = match;
+  const narrowest = (WEBP_SET.exec(sources)?.[1] ?? '')
+    .split(',')
+    .map((candidate) => candidate.trim().split(/\s+/))
+    .map(([path = '', w = '']) => ({ path, width: Number.parseInt(w, 10) }))
+    .filter((candidate) => candidate.path && Number.isFinite(candidate.width))
+    .sort((a, b) => a.width - b.width)[0];
+  if (!narrowest) return image;
+  return {
+    ...image,
+    path: narrowest.path,
+    width: narrowest.width,
+    height: Math.round((Number(height) * narrowest.width) / Number(width)),
+  };
+}
+
 /** A library image as a share image (the site's default): its original, or its widest WebP. */
 export function libraryImage(item: MediaItem): ShareImage | null {
   const shareable = item.variants
