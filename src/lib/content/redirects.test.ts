@@ -50,6 +50,10 @@ describe('a redirect’s fields', () => {
       ['/x', '/x', /would loop/],
       ['/x', 'not a url', /full https:\/\/ address/],
       ['/x', `https://example.com/${'a'.repeat(2100)}`, /at most 2000/],
+      // Hostile pass of issue 27: these were stored as `/`.
+      ['/x', '/\\evil.com', /not a page's address/],
+      ['/x', '/.', /not a page's address/],
+      ['/x', '/a/../about', /not a page's address/],
     ];
     for (const [from, to, message] of refused) {
       const result = check(from, to);
@@ -164,6 +168,15 @@ describe('the redirects store', () => {
     expect(refused.problems).toEqual([
       { line: 3, message: 'Only http and https addresses can be redirected to.' },
     ]);
+    // Two lines for one address: refused, both named (hostile pass: the last won silently).
+    const twice = await store.importRedirects([
+      { line: 2, from: '/imp-9', to: '/about', status: 301 },
+      { line: 3, from: '/IMP-9/', to: '/contact', status: 301 },
+    ]);
+    expect(twice).toEqual({
+      added: 0,
+      problems: [{ line: 3, message: '/imp-9 is redirected on line 2 already.' }],
+    });
     const chained = await store.importRedirects([
       { line: 2, from: '/imp-1', to: '/about', status: 301 },
       { line: 3, from: '/imp-3', to: '/imp-1', status: 301 },

@@ -97,6 +97,12 @@ function targetOf(to: string): { to: string; external: boolean } | { problem: st
   if (trimmed.length > REDIRECT_TO_MAX)
     return { problem: `A target has at most ${REDIRECT_TO_MAX} characters.` };
   if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
+    // A page's address as typed: `/\evil.com`, `/.` or `/a/../b` would be read as another
+    // (hostile pass: stored as `/`), so they are refused rather than guessed at.
+    if (/[\\\s]|(^|\/)\.{1,2}(\/|$)/.test(trimmed))
+      return {
+        problem: `${trimmed} is not a page's address: a page of this site is / or /its-slug.`,
+      };
     const path = normaliseFromPath(trimmed);
     if (path === '/' || path === `/${HOME_SLUG}`) return { to: '/', external: false };
     const slug = path.slice(1);
@@ -296,10 +302,24 @@ export function redirectsStore({ read, write, now }: StoreContext) {
         };
       const problems: ImportProblem[] = [];
       const checked: (RedirectInput & { line: number })[] = [];
+      // Two lines for one address: which was meant? (hostile pass: the last won, silently.)
+      const lineOf = new Map<string, number>();
       for (const each of lines) {
         const result = checkRedirect(each);
-        if (result.ok) checked.push({ ...result.redirect, line: each.line });
-        else problems.push({ line: each.line, message: result.message });
+        if (!result.ok) {
+          problems.push({ line: each.line, message: result.message });
+          continue;
+        }
+        const earlier = lineOf.get(result.redirect.from);
+        if (earlier !== undefined) {
+          problems.push({
+            line: each.line,
+            message: `${result.redirect.from} is redirected on line ${earlier} already.`,
+          });
+          continue;
+        }
+        lineOf.set(result.redirect.from, each.line);
+        checked.push({ ...result.redirect, line: each.line });
       }
       if (problems.length > 0) return { added: 0, problems };
       const refused = new Error('refused');
