@@ -40,6 +40,9 @@ export function parseTopicNames(text: string): { names: string[] } | { error: st
     if (name === '') continue;
     if (name.length > TOPIC_NAME_MAX)
       return { error: `A topic name has at most ${TOPIC_NAME_MAX} characters.` };
+    // `---` or `...` names nothing a reader could look for (hostile pass: each made a topic).
+    if (!/[\p{L}\p{N}]/u.test(name))
+      return { error: `“${name}” is not a topic name: use at least one letter or digit.` };
     const key = name.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
