@@ -9,7 +9,7 @@ import { NavigationRuntime } from '../components/navigation-runtime';
 import { accentStyle } from '../components/site-frame';
 import { StaleActionNotice } from '../components/stale-action-notice';
 import { contentStore } from '../lib/content/content';
-import { DEFAULT_ACCENT, DEFAULT_LANGUAGE } from '../lib/content/settings';
+import { DEFAULT_ACCENT, DEFAULT_LANGUAGE, directionOf } from '../lib/content/settings';
 import { browserMonitoringConfig } from '../lib/observability/browser-config';
 // Inlined rather than linked: one small stylesheet costs less than the round trip that a
 // render-blocking <link> adds before first paint on a slow connection.
@@ -29,6 +29,7 @@ export default async function Root({ children }: { children: ReactNode }) {
   return (
     <html
       lang={language}
+      dir={directionOf(language)}
       data-sentry-dsn={monitoring.dsn}
       data-sentry-environment={monitoring.environment}
       data-sentry-traces-sample-rate={monitoring.tracesSampleRate}

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test';
 import { openTestDatabase } from '../../../tests/databases';
 import { type ContentStore, createContentStore, isContentError } from './content';
-import { ogLocaleOf } from './settings';
+import { directionOf, ogLocaleOf } from './settings';
 
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
 let store: ContentStore;
@@ -115,4 +115,12 @@ test('og:locale names a language with its territory only', () => {
   expect(ogLocaleOf('zh-Hant-TW')).toBe('zh_TW');
   expect(ogLocaleOf('en')).toBeNull();
   expect(ogLocaleOf('es-419')).toBeNull();
+});
+
+// Hostile pass of issue 27: a site in Hebrew or Arabic was laid out left to right.
+test('a language written right to left makes the document rtl; its script decides if named', () => {
+  for (const rtl of ['he', 'ar', 'ar-EG', 'fa', 'ur', 'yi', 'az-Arab', 'ku-Arab'])
+    expect(directionOf(rtl), rtl).toBe('rtl');
+  for (const ltr of ['en', 'en-GB', 'de', 'ja', 'az', 'az-Latn', 'ku', 'sr-Cyrl'])
+    expect(directionOf(ltr), ltr).toBe('ltr');
 });

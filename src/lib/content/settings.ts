@@ -42,6 +42,36 @@ function canonicalLanguage(tag: string): string {
     .join('-');
 }
 
+/** Languages written right to left (their script's default): Arabic, Hebrew, Persian, Urdu… */
+const RIGHT_TO_LEFT = new Set([
+  'ar',
+  'arc',
+  'ckb',
+  'dv',
+  'fa',
+  'he',
+  'ks',
+  'ku-arab',
+  'ps',
+  'sd',
+  'ug',
+  'ur',
+  'yi',
+]);
+
+/**
+ * The direction a site's language is written in: `<html dir>` (hostile pass: a site in Hebrew
+ * or Arabic was laid out left to right). A script subtag decides where there is one.
+ */
+export function directionOf(language: string): 'rtl' | 'ltr' {
+  const [lang = '', script = ''] = language.toLowerCase().split('-');
+  if (/^[a-z]{4}$/.test(script))
+    return ['arab', 'hebr', 'thaa', 'syrc', 'nkoo', 'adlm', 'rohg'].includes(script)
+      ? 'rtl'
+      : 'ltr';
+  return RIGHT_TO_LEFT.has(lang) ? 'rtl' : 'ltr';
+}
+
 /** `en-GB` → `en_GB`, `en` → null: og:locale names a language with its territory only. */
 export function ogLocaleOf(language: string): string | null {
   const [lang, ...rest] = language.split('-');
