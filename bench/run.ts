@@ -77,6 +77,9 @@ const { values } = parseArgs({
 const DURATION = Math.max(1, Math.min(60, Number(values.duration)));
 const ROUNDS = Math.max(1, Math.min(9, Number(values.rounds)));
 const PAGE = '/writing-in-markdown';
+/** The seed's topic page and a search that finds seeded pages (issue 27). */
+const TOPIC_PAGE = '/guides';
+const SEARCH_PAGE = '/?q=markdown';
 const CONNECTIONS = [1, 16, 64] as const;
 
 if (!values['no-build']) {
@@ -435,7 +438,12 @@ const lighthouse: string[] = [];
 const benchmarkIndexes: number[] = [];
 const alone = values.lighthouse ? await documentAlone(unsampled.url, ['/', IMAGES_PAGE]) : null;
 const lighthouseRuns = [
-  { origin: unsampled.url, label: 'unsampled', targets: ['/', PAGE, IMAGES_PAGE] },
+  // Issue 27: a topic's page (the seed's "Guides") and a search's results, as visitors get them.
+  {
+    origin: unsampled.url,
+    label: 'unsampled',
+    targets: ['/', PAGE, IMAGES_PAGE, TOPIC_PAGE, SEARCH_PAGE],
+  },
   {
     origin: alone ? `http://127.0.0.1:${alone.port}` : '',
     label: 'the document alone: same HTML and headers, scripts taken out',
