@@ -175,3 +175,49 @@ function StructuredData({
     </>
   );
 }
+
+/**
+ * Structured data for a page that lists posts rather than being one (a topic's, an author's):
+ * what it is (a collection; a person's profile) and the trail site → it (hostile pass: topic
+ * and author pages carried none).
+ */
+export function ListingJsonLd({
+  kind,
+  name,
+  path,
+  siteTitle,
+  description,
+}: {
+  kind: 'topic' | 'author';
+  name: string;
+  path: `/${string}`;
+  siteTitle: string;
+  description: string;
+}) {
+  const home = publicPageUrl('/').href;
+  const url = publicPageUrl(path).href;
+  return (
+    <>
+      <JsonLd
+        data={
+          kind === 'topic'
+            ? { '@type': 'CollectionPage', name, description, url }
+            : {
+                '@type': 'ProfilePage',
+                url,
+                mainEntity: { '@type': 'Person', name, description, url },
+              }
+        }
+      />
+      <JsonLd
+        data={{
+          '@type': 'BreadcrumbList',
+          itemListElement: [
+            { '@type': 'ListItem', position: 1, name: siteTitle, item: home },
+            { '@type': 'ListItem', position: 2, name, item: url },
+          ],
+        }}
+      />
+    </>
+  );
+}

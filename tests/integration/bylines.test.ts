@@ -112,6 +112,10 @@ describe('bylines and authors’ pages', () => {
     expect(html).toContain('href="https://example.com/ada" rel="me noopener"');
     expect(html).toContain('href="/analytical-notes"');
     expect(html).toContain('href="/feed.xml?author=ada-lovelace"');
+    // Structured data: a person's profile, and the trail site → author (hostile pass).
+    expect(html).toContain('"@type":"ProfilePage"');
+    expect(html).toContain('"mainEntity":{"@type":"Person","name":"Ada Lovelace"');
+    expect(html).toMatch(/"@type":"BreadcrumbList".*"name":"Ada Lovelace","item":"\/ada-lovelace"/);
     expect(html).not.toContain(ADA.email);
     expect((await get('/ada-lovelace?page=2')).status).toBe(404);
     expect((await get('/ada-lovelace?page=9999')).status).toBe(404);

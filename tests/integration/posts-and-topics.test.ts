@@ -82,6 +82,11 @@ describe('posts and topics through the editor', () => {
     expect(html).toContain('href="/tomato-season"');
     expect(html).toContain('Sun and salt.');
     expect(html).toContain('href="/feed.xml?topic=kitchen-garden"');
+    // Structured data: a collection, and the trail site → topic (hostile pass).
+    expect(html).toContain('"@type":"CollectionPage","name":"Kitchen Garden"');
+    expect(html).toMatch(
+      /"@type":"BreadcrumbList".*"name":"Kitchen Garden","item":"\/kitchen-garden"/,
+    );
     const feed = await (await get('/feed.xml?topic=kitchen-garden')).text();
     expect(feed).toContain('<title>Tomato season</title>');
     expect(feed).toContain('term="kitchen-garden" label="Kitchen Garden"');

@@ -2,7 +2,7 @@ import type { PageProps } from 'waku/router';
 import { unstable_notFound as notFound, unstable_redirect as redirect } from 'waku/router/server';
 import { Article, datesOf } from '../../components/article';
 import { ArticleBody, authorLinksOf, topicLinksOf } from '../../components/article-body';
-import { PageMeta } from '../../components/page-meta';
+import { ListingJsonLd, PageMeta } from '../../components/page-meta';
 import {
   AuthorArticle,
   authorFeedPath,
@@ -73,6 +73,13 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
           title={`${topic.name} · ${settings.title}`}
           href={topicFeedPath(topic.slug)}
         />
+        <ListingJsonLd
+          kind="topic"
+          name={topic.name}
+          path={`/${topic.slug}`}
+          siteTitle={settings.title}
+          description={`Posts on ${topic.name}`}
+        />
         <TopicArticle topic={topic} listing={listing} />
       </>
     );
@@ -99,6 +106,13 @@ export default async function ContentPage({ slug }: PageProps<'/[slug]'>) {
           type="application/atom+xml"
           title={`${author.name} · ${settings.title}`}
           href={authorFeedPath(author.slug)}
+        />
+        <ListingJsonLd
+          kind="author"
+          name={author.name}
+          path={`/${author.slug}`}
+          siteTitle={settings.title}
+          description={author.bio || `Posts by ${author.name}`}
         />
         <AuthorArticle
           author={author}
