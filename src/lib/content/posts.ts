@@ -15,7 +15,7 @@ import { hasListingDirective } from './listing-directive';
 import { HOME_SLUG } from './slugs';
 import type { StoreContext } from './store-context';
 import { parseTopicIds, topicsByIdsIn } from './topics';
-import type { FeedEntry, PostListingPage, PostSummary, Topic } from './types';
+import type { FeedEntry, PostListingPage, PostSummary, SitemapEntry, Topic } from './types';
 
 /** Posts per listing page (the home page's, a topic's). */
 export const LISTING_PAGE_SIZE = 20;
@@ -204,6 +204,29 @@ export type FeedPost = FeedEntry & { topics: Topic[]; authors: Byline[] };
 
 export function postStore({ read }: StoreContext) {
   return {
+    /**
+     * The pages that list posts, for the sitemap (hostile pass: they were missing): every
+     * topic and author with a published post, lastmod its newest post's first publish, newest
+     * first, at most `limit`. Read per content version (the sitemap is cached), one index
+     * range per topic and author.
+     */
+    async sitemapListingEntries(limit: number): Promise<SitemapEntry[]> {
+      const rows = await traced('db.query', 'sitemapListingEntries', () =>
+        read(
+          (q) => q<{ slug: string; published_at: string }>`
+            SELECT slug, published_at FROM (
+              SELECT t.slug, MAX(pt.first_published_at) AS published_at
+              FROM topics t JOIN published_post_topics pt ON pt.topic_id = t.id GROUP BY t.slug
+              UNION ALL
+              SELECT a.slug, MAX(pa.first_published_at) AS published_at
+              FROM authors a JOIN published_post_authors pa ON pa.author_id = a.id GROUP BY a.slug
+            ) listed
+            ORDER BY published_at DESC, slug LIMIT ${limit}`,
+        ),
+      );
+      return rows.map((row) => ({ slug: row.slug, publishedAt: row.published_at }));
+    },
+
     /**
      * Page `page` (from 1) of the newest published posts, or of one topic's; null for a page
      * number out of bounds. A page past the last is an empty page (the caller answers 404).

@@ -101,6 +101,39 @@ describe('sitemap', () => {
     expect(urlsPerFile(ORIGIN)).toBe(50_000);
   });
 
+  // Hostile pass of issue 27: topics' and authors' pages were public and in no sitemap.
+  test('topics with published posts are listed, with the pages or in a file after theirs', async () => {
+    await store.putPage(
+      {
+        slug: 'a-post',
+        title: 'A post',
+        summary: '',
+        body: 'x',
+        post: { kind: 'post', topics: ['Bees', 'Gardens'] },
+      },
+      { publish: true },
+    );
+    await store.putPage({
+      slug: 'a-draft',
+      title: 'A draft',
+      summary: '',
+      body: 'x',
+      post: { kind: 'post', topics: ['Secret Topic'] },
+    });
+    const one = await crawl({ urls: 100, bytes: SITEMAP_LIMITS.bytes });
+    expect(one.index).toBeNull();
+    const locs = locsIn(one.files[0] ?? '');
+    expect(locs).toContain(`${ORIGIN}/bees`);
+    expect(locs).toContain(`${ORIGIN}/gardens`);
+    expect(locs).not.toContain(`${ORIGIN}/secret-topic`);
+    // Past one file: the pages' files, then one of the listing pages.
+    await insertPublishedPages(db, 120);
+    const many = await crawl({ urls: 100, bytes: SITEMAP_LIMITS.bytes });
+    expect(many.files).toHaveLength(3);
+    expect(locsIn(many.files[2] ?? '').sort()).toEqual([`${ORIGIN}/bees`, `${ORIGIN}/gardens`]);
+    expect(many.files.flatMap(locsIn)).toHaveLength(121 + 2);
+  });
+
   test('the part parameter: a number from 1, or not found', () => {
     const part = (search: string) => sitemapPartOf(new URL(`${ORIGIN}/sitemap.xml${search}`));
     expect(part('')).toBeNull();

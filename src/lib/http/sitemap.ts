@@ -24,6 +24,8 @@ export type SitemapSource = {
   publishedCount(): Promise<number>;
   sitemapKeyAt(position: number): Promise<SitemapKey | null>;
   sitemapEntries(after: SitemapKey | null, limit: number): Promise<SitemapEntry[]>;
+  /** Topics' and authors' pages (issue 27), newest first, at most `limit`. */
+  sitemapListingEntries(limit: number): Promise<SitemapEntry[]>;
 };
 
 const CONTENT_TYPE = 'application/xml; charset=utf-8';
@@ -84,7 +86,13 @@ export async function buildSitemap(
   limits: SitemapLimits = SITEMAP_LIMITS,
 ): Promise<BuiltFile> {
   const perFile = urlsPerFile(origin, limits);
-  const files = Math.max(1, Math.ceil((await source.publishedCount()) / perFile));
+  const pages = await source.publishedCount();
+  // Topics' and authors' pages: with the pages when all fit in one file, else a file of their
+  // own after the pages' files (one file of them: a site has far fewer than 50 000).
+  const listings = await source.sitemapListingEntries(perFile);
+  const pageFiles = Math.max(1, Math.ceil(pages / perFile));
+  const oneFile = pages + listings.length <= perFile;
+  const files = oneFile ? 1 : pageFiles + (listings.length > 0 ? 1 : 0);
   if (part === null && files > 1) {
     let body = INDEX_HEAD;
     for (let n = 1; n <= files; n++)
@@ -93,11 +101,16 @@ export async function buildSitemap(
   }
   const n = part ?? 1;
   if (n > files) return null;
+  let body = URLSET_HEAD;
+  if (!oneFile && n === pageFiles + 1) {
+    for (const entry of listings) body += urlLine(origin, entry);
+    return { body: body + URLSET_TAIL, contentType: CONTENT_TYPE };
+  }
   // A later file starts after the last page of the one before it.
   const after = n === 1 ? null : await source.sitemapKeyAt((n - 1) * perFile);
   if (n > 1 && after === null) return null;
   const entries = await source.sitemapEntries(after, perFile);
-  let body = URLSET_HEAD;
   for (const entry of entries) body += urlLine(origin, entry);
+  if (oneFile) for (const entry of listings) body += urlLine(origin, entry);
   return { body: body + URLSET_TAIL, contentType: CONTENT_TYPE };
 }
