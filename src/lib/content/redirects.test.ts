@@ -222,6 +222,13 @@ describe('the redirects store', () => {
     // /moved is a renamed page's old address, /gone-bees an editor's redirect: both taken.
     expect(slugOf('Moved')).toBe('moved-2');
     expect(slugOf('Gone Bees')).toBe('gone-bees-2');
+    // A topic's rename is listed beside the pages' (hostile pass).
+    const bees = topics.find((topic) => topic.name === 'Bees');
+    if (!bees) throw new Error('no topic Bees');
+    await store.updateTopic(bees.id, { name: 'Bees', slug: 'honey-bees', intro: '' });
+    expect(await store.listRenameRedirects()).toContainEqual(
+      expect.objectContaining({ from: '/bees', to: '/honey-bees' }),
+    );
   });
 
   test('a rename’s redirect is listed beside them', async () => {

@@ -412,13 +412,19 @@ export function redirectsStore({ read, write, now }: StoreContext) {
       }
     },
 
-    /** The newest renames' redirects (old address → the page's address now), newest first. */
+    /** The newest renames' redirects (old address → the page's or topic's address now). */
     async listRenameRedirects(limit = REDIRECTS_PER_SCREEN): Promise<RenameRedirect[]> {
       const rows = await read(
+        // Pages' and topics' old addresses alike (hostile pass: topics' were not listed).
         (q) => q<{ old_slug: string; slug: string; renamed_at: string }>`
-          SELECT h.old_slug, p.slug, h.renamed_at FROM slug_history h
-          JOIN pages p ON p.id = h.page_id
-          ORDER BY h.renamed_at DESC LIMIT ${limit}`,
+          SELECT old_slug, slug, renamed_at FROM (
+            SELECT h.old_slug, p.slug, h.renamed_at FROM slug_history h
+            JOIN pages p ON p.id = h.page_id
+            UNION ALL
+            SELECT h.old_slug, t.slug, h.renamed_at FROM topic_slug_history h
+            JOIN topics t ON t.id = h.topic_id
+          ) renamed
+          ORDER BY renamed_at DESC LIMIT ${limit}`,
       );
       return rows.map((row) => ({
         from: `/${row.old_slug}`,

@@ -108,10 +108,10 @@ export async function RedirectsScreen({ asked: { notice, params } }: ScreenProps
           </a>
         </nav>
       ) : null}
-      <h2>From renamed pages</h2>
+      <h2>From renamed pages and topics</h2>
       <p>
-        A page’s old addresses send visitors to it by themselves (permanent), as long as no page
-        takes them. The newest {renames.length === 0 ? '' : renames.length}:
+        The old addresses of renamed pages and topics send visitors on by themselves (permanent), as
+        long as no page takes them. The newest {renames.length === 0 ? '' : renames.length}:
       </p>
       {renames.length === 0 ? (
         <p>No page has been renamed.</p>
