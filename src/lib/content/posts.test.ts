@@ -238,3 +238,14 @@ describe('listings', () => {
     }
   });
 });
+
+// Hostile pass of issue 27: "Café" and "cafe" made two topics (/cafe and /cafe-2), though
+// search reads them as one word.
+test('a topic named again with other accents or case is the same topic', async () => {
+  await post('first-coffee', ['cafe']);
+  await post('second-coffee', ['Café', 'CAFÉ']);
+  const topics = await store.listTopics();
+  expect(topics.map((topic) => [topic.name, topic.slug, topic.posts])).toEqual([
+    ['cafe', 'cafe', 2],
+  ]);
+});

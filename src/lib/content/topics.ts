@@ -91,9 +91,14 @@ async function freeTopicSlug(q: Query, name: string): Promise<string> {
   throw new ContentError('slug-taken', `No free address for the topic “${name}”.`);
 }
 
+/** A name without case or accents: how two spellings of one topic compare. */
+function foldedName(name: string): string {
+  return name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
 /**
- * The ids of the topics named (any case), in the order given; a name no topic has creates the
- * topic, with a free slug and no introduction. Inside the caller's transaction.
+ * The ids of the topics named (any case, any accents), in the order given; a name no topic
+ * has creates the topic, with a free slug and no introduction. Inside the caller's transaction.
  */
 export async function topicIdsForNames(
   q: Query,
@@ -106,6 +111,14 @@ export async function topicIdsForNames(
       SELECT id FROM topics WHERE LOWER(name) = LOWER(${name})`;
     if (found) {
       ids.push(Number(found.id));
+      continue;
+    }
+    // "Café" where "cafe" exists is that topic, not a second at /cafe-2 (hostile pass: search
+    // reads them as one word, so two topics would split one subject).
+    const [alike] = await q<{ id: number | string; name: string }>`
+      SELECT id, name FROM topics WHERE slug = ${topicSlugFromName(name)}`;
+    if (alike && foldedName(alike.name) === foldedName(name)) {
+      ids.push(Number(alike.id));
       continue;
     }
     const slug = await freeTopicSlug(q, name);
