@@ -110,57 +110,38 @@ type ListedRow = {
 // A listing shows a post's first image when its HTML starts with one: only the head of the
 // HTML is read, so 20 long posts cost 20 short strings.
 const LISTED = `p.slug, r.title, r.summary, r.authors, SUBSTR(r.body_html, 1, 8000) AS head_html`;
-const LATEST = sqlTemplate([
-  `SELECT ${LISTED}, pp.first_published_at
-   FROM published_posts pp CROSS JOIN pages p CROSS JOIN revisions r
-   WHERE p.id = pp.page_id AND r.id = p.published_revision_id
-   ORDER BY pp.first_published_at DESC, pp.page_id DESC LIMIT `,
-  ' OFFSET ',
-  '',
-]);
-const OF_TOPIC = sqlTemplate([
-  `SELECT ${LISTED}, pt.first_published_at
-   FROM published_post_topics pt CROSS JOIN pages p CROSS JOIN revisions r
-   WHERE pt.topic_id = `,
-  ` AND p.id = pt.page_id AND r.id = p.published_revision_id
-   ORDER BY pt.first_published_at DESC, pt.page_id DESC LIMIT `,
-  ' OFFSET ',
-  '',
-]);
-const OF_AUTHOR = sqlTemplate([
-  `SELECT ${LISTED}, pa.first_published_at
-   FROM published_post_authors pa CROSS JOIN pages p CROSS JOIN revisions r
-   WHERE pa.author_id = `,
-  ` AND p.id = pa.page_id AND r.id = p.published_revision_id
-   ORDER BY pa.first_published_at DESC, pa.page_id DESC LIMIT `,
-  ' OFFSET ',
-  '',
-]);
+/**
+ * A listing's statement: `columns` of its posts newest first by first publish, walking one
+ * index — every post's, one topic's (its id the first parameter) or one author's — then the
+ * LIMIT and, for a page of a listing, the OFFSET.
+ */
+function listingStatement(
+  columns: string,
+  of: 'all' | 'topic' | 'author',
+  { paged }: { paged: boolean },
+): TemplateStringsArray {
+  const [table, alias, key] =
+    of === 'topic'
+      ? ['published_post_topics', 'pt', 'topic_id']
+      : of === 'author'
+        ? ['published_post_authors', 'pa', 'author_id']
+        : ['published_posts', 'pp', null];
+  const head = `SELECT ${columns}, ${alias}.first_published_at
+   FROM ${table} ${alias} CROSS JOIN pages p CROSS JOIN revisions r
+   WHERE `;
+  const rest = `p.id = ${alias}.page_id AND r.id = p.published_revision_id
+   ORDER BY ${alias}.first_published_at DESC, ${alias}.page_id DESC LIMIT `;
+  const parts = key === null ? [head + rest] : [`${head}${alias}.${key} = `, ` AND ${rest}`];
+  return sqlTemplate(paged ? [...parts, ' OFFSET ', ''] : [...parts, '']);
+}
+const LATEST = listingStatement(LISTED, 'all', { paged: true });
+const OF_TOPIC = listingStatement(LISTED, 'topic', { paged: true });
+const OF_AUTHOR = listingStatement(LISTED, 'author', { paged: true });
 const FEED_COLUMNS = `p.id, p.slug, r.title, r.summary, r.body_html, r.published_at, r.topics,
   r.authors`;
-const FEED_LATEST = sqlTemplate([
-  `SELECT ${FEED_COLUMNS}, pp.first_published_at
-   FROM published_posts pp CROSS JOIN pages p CROSS JOIN revisions r
-   WHERE p.id = pp.page_id AND r.id = p.published_revision_id
-   ORDER BY pp.first_published_at DESC, pp.page_id DESC LIMIT `,
-  '',
-]);
-const FEED_OF_TOPIC = sqlTemplate([
-  `SELECT ${FEED_COLUMNS}, pt.first_published_at
-   FROM published_post_topics pt CROSS JOIN pages p CROSS JOIN revisions r
-   WHERE pt.topic_id = `,
-  ` AND p.id = pt.page_id AND r.id = p.published_revision_id
-   ORDER BY pt.first_published_at DESC, pt.page_id DESC LIMIT `,
-  '',
-]);
-const FEED_OF_AUTHOR = sqlTemplate([
-  `SELECT ${FEED_COLUMNS}, pa.first_published_at
-   FROM published_post_authors pa CROSS JOIN pages p CROSS JOIN revisions r
-   WHERE pa.author_id = `,
-  ` AND p.id = pa.page_id AND r.id = p.published_revision_id
-   ORDER BY pa.first_published_at DESC, pa.page_id DESC LIMIT `,
-  '',
-]);
+const FEED_LATEST = listingStatement(FEED_COLUMNS, 'all', { paged: false });
+const FEED_OF_TOPIC = listingStatement(FEED_COLUMNS, 'topic', { paged: false });
+const FEED_OF_AUTHOR = listingStatement(FEED_COLUMNS, 'author', { paged: false });
 /** The listings' statements, for a test that asks each engine for its plan. */
 export const LISTING_QUERIES = {
   LATEST,
