@@ -2,7 +2,8 @@
 // form, as without JavaScript), publishes them, and a visitor finds them on the home page (as
 // latest posts), on the topic's page, and in the topic's feed, linked from that page. The
 // editor has an author profile first: the posts start as theirs, and the visitor sees the
-// byline, the author's page and the author's feed.
+// byline, the author's page and the author's feed, finds a post with the header's search box,
+// and the card a share shows: the `og:` tags and the generated image, its size and its title.
 import { expect, test } from './fixtures';
 
 const TOPIC = 'E2E Orchard';
@@ -17,7 +18,7 @@ const POSTS = [
 test.describe('with JavaScript off in the editor', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('two posts with topics, published, are on the home page, the topic page and the feed', async ({
+  test('two posts with topics and an author: home, topic page, author page, feeds, search and share card', async ({
     page,
     browser,
     signIn,
@@ -97,6 +98,78 @@ test.describe('with JavaScript off in the editor', () => {
       const whole = await (await visitor.request.get('/feed.xml')).text();
       expect(whole).toContain(POSTS[1]?.title);
       expect(whole).not.toContain('<title>About</title>');
+
+      // Search: the header's box finds the posts by their text, the word marked in the snippet.
+      const box = visitor.getByRole('searchbox', { name: 'Search this site' }).first();
+      await box.fill('blossom');
+      await box.press('Enter');
+      await expect(visitor).toHaveURL(/\/\?q=blossom$/);
+      const found = visitor.locator('main ol.search-results li');
+      await expect(found.getByRole('link', { name: POSTS[0]?.title })).toBeVisible();
+      await expect(found.locator('mark').first()).toHaveText(/blossom/i);
+      await expect(found.getByRole('link', { name: POSTS[1]?.title })).toHaveCount(0);
+
+      // Shared: each post (no image of its own) names a generated card, 1200×630, with its title.
+      const cards: { url: string; title: string }[] = [];
+      for (const post of POSTS) {
+        await visitor.goto(`/${post.slug}`);
+        const meta = (property: string) =>
+          visitor.locator(`head meta[property="${property}"], head meta[name="${property}"]`);
+        await expect(meta('og:title')).toHaveAttribute('content', post.title);
+        await expect(meta('og:type')).toHaveAttribute('content', 'article');
+        await expect(meta('og:image:width')).toHaveAttribute('content', '1200');
+        await expect(meta('og:image:height')).toHaveAttribute('content', '630');
+        await expect(meta('twitter:card')).toHaveAttribute('content', 'summary_large_image');
+        const url = (await meta('og:image').getAttribute('content')) ?? '';
+        expect(url).toMatch(/\/media\/[^/]+\/card-\d+\.png$/);
+        // Absolute when SITE_URL is set (deployment.test.ts); the suite runs without it.
+        cards.push({ url: new URL(url, visitor.url()).pathname, title: post.title });
+      }
+      for (const card of cards) {
+        const response = await visitor.request.get(card.url);
+        expect(response.status()).toBe(200);
+        expect(response.headers()['content-type']).toBe('image/png');
+      }
+      // The card's pixels, drawn in the page: the title's band (72 px from the top, 80 from the
+      // sides, one line of 80 px type for these titles) holds ink, and the two posts' bands
+      // differ — the title is drawn, not only the site's name under it.
+      const bands = await visitor.evaluate(
+        async (urls) => {
+          const read = async (url: string) => {
+            const image = new Image();
+            image.src = url;
+            await image.decode();
+            const canvas = document.createElement('canvas');
+            canvas.width = image.naturalWidth;
+            canvas.height = image.naturalHeight;
+            const context = canvas.getContext('2d');
+            if (!context) throw new Error('no 2d context');
+            context.drawImage(image, 0, 0);
+            const band = context.getImageData(80, 72, 1040, 100).data;
+            const [r, g, b] = context.getImageData(4, 4, 1, 1).data;
+            let ink = 0;
+            for (let i = 0; i < band.length; i += 4) {
+              const far =
+                Math.abs((band[i] ?? 0) - (r ?? 0)) +
+                Math.abs((band[i + 1] ?? 0) - (g ?? 0)) +
+                Math.abs((band[i + 2] ?? 0) - (b ?? 0));
+              if (far > 96) ink++;
+            }
+            // A digest of the band, to compare the two cards without shipping their pixels back.
+            const digest = await crypto.subtle.digest('SHA-256', band);
+            const band64 = btoa(String.fromCharCode(...new Uint8Array(digest)));
+            return { width: image.naturalWidth, height: image.naturalHeight, ink, band: band64 };
+          };
+          return Promise.all(urls.map(read));
+        },
+        cards.map((card) => card.url),
+      );
+      for (const band of bands) {
+        expect({ width: band.width, height: band.height }).toEqual({ width: 1200, height: 630 });
+        // A line of 80 px glyphs inks several per cent of its band; an empty band none.
+        expect(band.ink).toBeGreaterThan(1040 * 100 * 0.02);
+      }
+      expect(bands[0]?.band).not.toEqual(bands[1]?.band);
       await visitor.context().close();
     } finally {
       await store.saveSiteSettings(before);
