@@ -61,6 +61,8 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
     'restored-missing-media':
       'That version is the draft now, in the editor. It shows an image deleted from the media library since: take it out or upload the image again before you publish.',
     refused: 'That could not be done.',
+    forbidden:
+      'Nothing changed: your role does not allow that on this page. Ask an Editor or an Administrator.',
     busy: 'Folio is busy saving other changes; nothing was changed. Try again in a moment.',
     unavailable:
       'Folio cannot reach its database right now; nothing was changed. Try again in a moment.',

@@ -312,8 +312,11 @@ export async function saveDraftIn(
       throw new ContentError('slug-taken', `An author’s page is at /${input.slug}.`);
     await refuseTopicSlug(q, input.slug);
     const id = await nextPageId(q);
-    await q`INSERT INTO pages (id, slug, created_at, updated_at, updated_by, last_change)
-            VALUES (${id}, ${input.slug}, ${at}, ${at}, ${input.editor}, 'saved')`;
+    // Its maker owns it (issue 28: what an Author or a Contributor may touch); a page the CLI
+    // or an import makes names no editor, and is nobody's own.
+    await q`INSERT INTO pages (id, slug, created_at, updated_at, updated_by, last_change, created_by)
+            VALUES (${id}, ${input.slug}, ${at}, ${at}, ${input.editor}, 'saved',
+              (SELECT id FROM editors WHERE email = ${input.editor}))`;
     const post = (await storedPost(q, input.slug, input.post, at)) ?? {
       kind: input.slug === HOME_SLUG ? 'page' : NEW_PAGE_KIND,
       topics: '[]',

@@ -107,6 +107,28 @@ export function readModel(
     },
 
     /**
+     * Whose page `id` is (the editor who made it; null for a page made before roles, or by the
+     * CLI, or whose maker was removed) and whether visitors see it: what permissions ask
+     * (editors/permissions.ts). `page` is its id, or its address. Null when there is no such
+     * page.
+     */
+    async pageOwnership(
+      page: number | string,
+    ): Promise<{ ownerId: number | null; published: boolean } | null> {
+      type Row = { created_by: number | string | null; published_revision_id: number | null };
+      const [row] = await read((q) =>
+        typeof page === 'number'
+          ? q<Row>`SELECT created_by, published_revision_id FROM pages WHERE id = ${page}`
+          : q<Row>`SELECT created_by, published_revision_id FROM pages WHERE slug = ${page}`,
+      );
+      if (!row) return null;
+      return {
+        ownerId: row.created_by === null ? null : Number(row.created_by),
+        published: row.published_revision_id !== null,
+      };
+    },
+
+    /**
      * Where page `id` is now, and whether it is or was at `slug` (its address, or an old one in
      * its slug history): a form made at `slug` that names this page was made for it. Null when
      * there is no such page.

@@ -11,7 +11,7 @@ import { type RequestContext, requestContext, runInRequestContext } from '../htt
 import { routeOf } from '../http/routes';
 import { classifyRequestError } from '../observability/request-errors';
 import { pageCommandSchema } from './forms';
-import { type EditorSession, SIGNED_OUT_MESSAGE } from './guard';
+import { type Asked, type EditorSession, SIGNED_OUT_MESSAGE } from './guard';
 
 mock.module('waku/router/server', () => ({
   unstable_redirect: (to: string | URL, status = 307): never => {
@@ -36,7 +36,7 @@ const shareLinkActions = await import('./actions/share-links');
 const testErrorActions = await import('./actions/test-errors');
 
 const EDITOR: EditorSession = {
-  editor: { id: 1, email: 'writer@example.com' },
+  editor: { id: 1, email: 'writer@example.com', role: 'administrator' },
   expiresAt: new Date(Date.now() + 3_600_000),
 };
 
@@ -257,9 +257,10 @@ describe('every editor action asks the guard', () => {
 
 describe('the action wrapper', () => {
   type State = { message?: string; text?: string };
-  const wrapped = (run: () => Promise<State>) =>
+  const wrapped = (run: () => Promise<State>, may: () => readonly Asked[] = () => []) =>
     editorForm({
       read: (input) => readForm(pageCommandSchema, input),
+      may,
       refused: ({ slug }, { message }): State => ({ message, text: slug }),
       run,
       rejected: ({ slug }, error): State | undefined =>
@@ -305,6 +306,32 @@ describe('the action wrapper', () => {
     const withJs = await inRequest(null, call, { javascript: true });
     expect(withJs.outcome).toEqual({ message: SIGNED_OUT_MESSAGE, text: 'about' });
     expect(withJs.context.status).toBeUndefined();
+  });
+
+  test('what the person may not do is a 403 in words, the text kept, and the body never runs', async () => {
+    let ran = false;
+    const contributor: EditorSession = {
+      ...EDITOR,
+      editor: { ...EDITOR.editor, role: 'contributor' },
+    };
+    const call = () =>
+      wrapped(
+        async () => {
+          ran = true;
+          return { message: 'ran' };
+        },
+        () => [{ action: 'settings.edit' }],
+      )({}, form({ slug: 'about' }));
+    const { outcome, context } = await inRequest(contributor, call);
+    expect(outcome).toEqual({
+      message:
+        'You cannot change site settings: Contributors may not. Ask an Editor or an Administrator.',
+      text: 'about',
+    });
+    expect(context.status).toBe(403);
+    expect(ran).toBe(false);
+    // An Administrator asking the same reaches the body.
+    expect((await inRequest(EDITOR, call)).outcome).toEqual({ message: 'ran' });
   });
 
   test('a forged call is a 400 before anyone is asked: no form, a bad slug, an unknown button', async () => {
@@ -376,6 +403,7 @@ describe('the action wrapper', () => {
   test('a command maps the store’s refusal to its notice and lands there', async () => {
     const command = editorCommand({
       read: (input) => readForm(pageCommandSchema, input),
+      may: () => [],
       run: async () => {
         throw new ContentError('conflict', 'stale');
       },

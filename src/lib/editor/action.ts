@@ -1,5 +1,7 @@
 // Owns the one shape of an editor action: read the form with its schema (a form that does not
-// fit is forged: 400 via badRequest), ask the guard who is signing it, run the action's body —
+// fit is forged: 400 via badRequest), ask the guard who is signing it and whether they may do
+// what the action says it does (its `may`: required, so no action can leave it out), run the
+// action's body —
 // its domain call — and turn what is expected to go wrong into the form's answer: a state that
 // keeps the typed text (answered in place), or a 303 back to the page with a notice (commands).
 // A database that is busy or out of reach, and a session that has ended, are answered here and
@@ -12,11 +14,13 @@ import { requestContext, setDocumentStatus } from '../http/request-context';
 import type { KeptText } from '../observability/fallback-page';
 import { badRequest } from '../observability/request-errors';
 import {
+  type Asked,
   databaseRefusal,
   type EditorRefusal,
   type EditorSession,
   isEditorRefused,
   requireEditor,
+  requirePermission,
 } from './guard';
 
 /**
@@ -88,6 +92,11 @@ export function readCall<Schema extends z.ZodType>(
 type Answered<Input, State> = {
   /** Reads the call's argument with the form's schema (readForm, readCall). */
   read: (input: unknown) => Input;
+  /**
+   * What the action does, for the permission table (editors/permissions.ts): each action of the
+   * table it performs, and the page it does it to. Asked after the session, before `run`.
+   */
+  may: (input: Input) => readonly Asked[];
   /** A refusal that needs no editor (a time that cannot be read): the action sets its status. */
   check?: (input: Input) => State | undefined;
   /** The answer when the action did not run: the reason in words, the typed text kept. */
@@ -137,8 +146,14 @@ export function editorCall<Input, State>(
       return spec.refused(input, error.refusal);
     }
     try {
+      await requirePermission(editor, spec.may(input));
       return await spec.run(input, editor);
     } catch (error) {
+      // Not theirs to do: the form comes back with its text, saying what and why, as a 403.
+      if (isEditorRefused(error) && error.refusal.reason === 'forbidden') {
+        refuseForm(403);
+        return spec.refused(input, error.refusal);
+      }
       // A database busy, out of reach or full: the form comes back with its text and says so,
       // as a 503 (with Retry-After) like every other answer the database could not give.
       const refusal = databaseRefusal(error);
@@ -178,6 +193,8 @@ const NOTICE_FOR_ERROR: Record<string, string> = {
  */
 export function editorCommand<Input>(spec: {
   read: (input: unknown) => Input;
+  /** As a form's `may`: what the command does, to which page. */
+  may: (input: Input) => readonly Asked[];
   run: (input: Input, editor: EditorSession) => Promise<string>;
   land: (input: Input, notice: string) => Promise<never>;
 }): (form: FormData) => Promise<void> {
@@ -185,7 +202,9 @@ export function editorCommand<Input>(spec: {
     const input = spec.read(submitted);
     let notice: string;
     try {
-      notice = await spec.run(input, await requireEditor());
+      const editor = await requireEditor();
+      await requirePermission(editor, spec.may(input));
+      notice = await spec.run(input, editor);
     } catch (error) {
       if (isEditorRefused(error) && error.refusal.reason === 'signed-out')
         redirect('/preview?notice=signed-out', 303);

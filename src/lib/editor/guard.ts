@@ -1,17 +1,20 @@
 // Owns the one question every editor action and screen asks first: who is signing this, and
 // may they? `requireEditor()` answers with the signed-in editor or throws an EditorRefused that
 // says why not (signed out; or the database, busy or out of reach, cannot say), in the one
-// signed-out sentence. Roles will be one argument here (`requireEditor(permission)`, refusing
-// with a 'forbidden' reason) and one option of the action wrapper that passes it (action.ts).
+// signed-out sentence. `requirePermission()` answers the second question — may this person do
+// these things, to these pages? — from the one table (editors/permissions.ts), refusing with a
+// 'forbidden' reason; every action names what it asks (action.ts's `may`), so none can forget.
 import 'server-only';
 import {
   BUSY_MESSAGE,
+  contentStore,
   FULL_MESSAGE,
   isContentError,
   UNAVAILABLE_MESSAGE,
 } from '../content/content';
 import { isDatabaseBusy, isDatabaseFull, isDatabaseUnavailable } from '../data/db-errors';
 import type { EditorSession } from '../editors/accounts';
+import { type Action, can, type PageOwnership, refusalOf } from '../editors/permissions';
 import { currentEditorSession } from '../editors/session';
 import { reportDatabaseFull } from '../observability/errors';
 
@@ -23,7 +26,7 @@ export const SIGNED_OUT_MESSAGE =
 
 /** Why an action did not run: the words for the editor, and the reason for its answer. */
 export type EditorRefusal = {
-  reason: 'signed-out' | 'busy' | 'unavailable';
+  reason: 'signed-out' | 'forbidden' | 'busy' | 'unavailable';
   message: string;
 };
 
@@ -89,4 +92,34 @@ export async function requireEditor(): Promise<EditorSession> {
   }
   if (!session) throw new EditorRefused({ reason: 'signed-out', message: SIGNED_OUT_MESSAGE });
   return session;
+}
+
+/**
+ * What an action asks permission for: an action of the table, about a page — `page`: an
+ * existing page's id, or its address when the form names no id — or about none (a site-wide
+ * action, or a page not made yet: the asker's own).
+ */
+export type Asked = { action: Action; page?: number | string };
+
+/**
+ * Refuses (an EditorRefused, 'forbidden', in words) unless `session`'s person may do every
+ * one of `asked`. A page that does not exist is let through: the action's own answer to a page
+ * deleted meanwhile ("gone") is the right one, and it cannot act on a page that is not there.
+ */
+export async function requirePermission(
+  session: EditorSession,
+  asked: readonly Asked[],
+): Promise<void> {
+  const ownership = new Map<number | string, PageOwnership | null>();
+  for (const { action, page: ref } of asked) {
+    let page: PageOwnership | undefined;
+    if (ref !== undefined) {
+      if (!ownership.has(ref)) ownership.set(ref, await contentStore().pageOwnership(ref));
+      const found = ownership.get(ref);
+      if (!found) continue;
+      page = found;
+    }
+    if (!can(session.editor, action, page))
+      throw new EditorRefused({ reason: 'forbidden', message: refusalOf(session.editor, action) });
+  }
 }

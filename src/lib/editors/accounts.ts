@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Database, Query } from '../data/db';
 import { revokeLinksMadeBy } from '../share-links/share-links';
+import { isRole, type Role } from './permissions';
 
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
 
@@ -18,7 +19,13 @@ export const passwordSchema = z
   .min(10, 'Use at least 10 characters.')
   .max(1024, 'Use at most 1024 characters.');
 
-export type Editor = { id: number; email: string };
+export type Editor = { id: number; email: string; role: Role };
+
+/** A stored role, read defensively: the column's CHECK allows only these, but a row is data. */
+function roleOf(value: unknown): Role {
+  // The least trust for anything unexpected: a broken row never grants more than it should.
+  return isRole(value) ? value : 'contributor';
+}
 export type EditorSession = { editor: Editor; expiresAt: Date };
 
 // Verifying against this when the email is unknown keeps a failed sign-in's timing the same
@@ -42,41 +49,61 @@ export async function addEditor(
   db: Database,
   email: string,
   password: string,
+  { role }: { role?: Exclude<Role, 'owner'> } = {},
 ): Promise<Editor & { created: boolean; sessionsEnded: number; linksRevoked: number }> {
   const parsedEmail = emailSchema.parse(email);
   const parsedPassword = passwordSchema.parse(password);
   const hash = await Bun.password.hash(parsedPassword, { algorithm: 'argon2id' });
   return db.transaction(async (q) => {
     const [existing] = await q<{ id: number }>`SELECT id FROM editors WHERE email = ${parsedEmail}`;
-    const [row] = await q<{ id: number; email: string }>`
-      INSERT INTO editors (email, password_hash, created_at)
-      VALUES (${parsedEmail}, ${hash}, ${new Date().toISOString()})
+    // The first person on a site owns it; after that, whoever runs the CLI at the server's own
+    // terminal is trusted to choose, and an Administrator is what everyone was before roles.
+    const [anyone] = await q`SELECT 1 AS one FROM editors LIMIT 1`;
+    const newRole: Role = anyone ? (role ?? 'administrator') : 'owner';
+    // A password reset keeps the role, unless one is asked for (never taking the Owner's away:
+    // that is `editor role`'s, which checks there is another).
+    const [row] = await q<{ id: number; email: string; role: string }>`
+      INSERT INTO editors (email, password_hash, created_at, role)
+      VALUES (${parsedEmail}, ${hash}, ${new Date().toISOString()}, ${newRole})
       ON CONFLICT (email) DO UPDATE SET password_hash = excluded.password_hash
-      RETURNING id, email`;
+      RETURNING id, email, role`;
     if (!row) throw new Error('editor insert returned no row');
     const id = Number(row.id);
+    let current = roleOf(row.role);
+    if (existing && role && current !== 'owner' && role !== current) {
+      await q`UPDATE editors SET role = ${role} WHERE id = ${id}`;
+      current = role;
+    }
     const sessionsEnded = existing ? await endAllSessions(q, id) : 0;
     const linksRevoked = existing ? await revokeLinksMadeBy(q, row.email) : 0;
-    return { id, email: row.email, created: !existing, sessionsEnded, linksRevoked };
+    return { id, email: row.email, role: current, created: !existing, sessionsEnded, linksRevoked };
   });
 }
 
-export type EditorListing = Editor & { createdAt: string; activeSessions: number };
+export type EditorListing = Editor & {
+  createdAt: string;
+  activeSessions: number;
+  suspended: boolean;
+};
 
 export async function listEditors(db: Database, now = Date.now()): Promise<EditorListing[]> {
   const rows = await db.query<{
     id: number;
     email: string;
+    role: string;
+    suspended_at: string | null;
     created_at: string;
     active_sessions: number | string;
   }>`
-    SELECT e.id, e.email, e.created_at,
+    SELECT e.id, e.email, e.role, e.suspended_at, e.created_at,
       (SELECT COUNT(*) FROM editor_sessions s
        WHERE s.editor_id = e.id AND s.expires_at > ${new Date(now).toISOString()}) AS active_sessions
     FROM editors e ORDER BY e.email`;
   return rows.map((row) => ({
     id: Number(row.id),
     email: row.email,
+    role: roleOf(row.role),
+    suspended: row.suspended_at !== null,
     createdAt: row.created_at,
     activeSessions: Number(row.active_sessions),
   }));
@@ -134,11 +161,25 @@ export async function verifyCredentials(
   db: Database,
   email: string,
   password: string,
-): Promise<Editor | null> {
-  const [row] = await db.query<{ id: number; email: string; password_hash: string }>`
-    SELECT id, email, password_hash FROM editors WHERE email = ${email.trim().toLowerCase()}`;
+): Promise<(Editor & { suspended: boolean }) | null> {
+  const [row] = await db.query<{
+    id: number;
+    email: string;
+    role: string;
+    suspended_at: string | null;
+    password_hash: string;
+  }>`
+    SELECT id, email, role, suspended_at, password_hash FROM editors
+    WHERE email = ${email.trim().toLowerCase()}`;
   const ok = await Bun.password.verify(password, row?.password_hash ?? (await getDummyHash()));
-  return row && ok ? { id: Number(row.id), email: row.email } : null;
+  return row && ok
+    ? {
+        id: Number(row.id),
+        email: row.email,
+        role: roleOf(row.role),
+        suspended: row.suspended_at !== null,
+      }
+    : null;
 }
 
 /** A new random session id; only its hash is stored, so a database leak yields no cookies. */
@@ -161,13 +202,23 @@ export async function getSession(
   now = Date.now(),
 ): Promise<EditorSession | null> {
   if (id?.length !== 43 || !/^[A-Za-z0-9_-]+$/.test(id)) return null;
-  const [row] = await db.query<{ editor_id: number; email: string; expires_at: string }>`
-    SELECT s.editor_id, e.email, s.expires_at FROM editor_sessions s
-    JOIN editors e ON e.id = s.editor_id WHERE s.id_hash = ${hashSessionId(id)}`;
+  // A suspended person's sessions stop working at once, in every open tab (issue 28).
+  const [row] = await db.query<{
+    editor_id: number;
+    email: string;
+    role: string;
+    expires_at: string;
+  }>`
+    SELECT s.editor_id, e.email, e.role, s.expires_at FROM editor_sessions s
+    JOIN editors e ON e.id = s.editor_id
+    WHERE s.id_hash = ${hashSessionId(id)} AND e.suspended_at IS NULL`;
   if (!row) return null;
   const expiresAt = new Date(row.expires_at);
   if (expiresAt.getTime() <= now) return null;
-  return { editor: { id: Number(row.editor_id), email: row.email }, expiresAt };
+  return {
+    editor: { id: Number(row.editor_id), email: row.email, role: roleOf(row.role) },
+    expiresAt,
+  };
 }
 
 /** Whether session `id` is still open, read inside the caller's transaction. */

@@ -75,7 +75,7 @@ function cookie(name: string, value: string, maxAge: number, sameSite: 'Lax' | '
 
 export type SignInOutcome =
   | { ok: true; editor: Editor }
-  | { ok: false; reason: 'mismatch' | 'busy' | 'unavailable' }
+  | { ok: false; reason: 'mismatch' | 'suspended' | 'busy' | 'unavailable' }
   | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
 
 /**
@@ -101,6 +101,9 @@ export async function signInEditor(email: string, password: string): Promise<Sig
       return { ok: false, reason: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
     const editor = await verifyCredentials(db, email, password);
     if (!editor) return { ok: false, reason: 'mismatch' };
+    // Only someone who knows the password learns the account is suspended: the words help
+    // them ask the right person, and say nothing to anyone else.
+    if (editor.suspended) return { ok: false, reason: 'suspended' };
     const { session, current } = await db.transaction(async (q) => {
       await reservation.succeeded(q);
       await endSession(q, cookieFromRequest(SESSION_COOKIE));

@@ -17,6 +17,8 @@ export type LinkTargets = { pages: LinkTarget[] } | { error: string };
 
 export const findLinkTargets = editorCall({
   read: (input) => readCall(linkTargetsSchema, input, 'This action takes the text to search for.'),
+  // Reads published pages' titles and addresses, what any signed-in person may see.
+  may: () => [],
   refused: (_input, { message }): LinkTargets => ({ error: message }),
   run: async ({ text }): Promise<LinkTargets> => {
     const found = await contentStore().findPublishedPages(text);

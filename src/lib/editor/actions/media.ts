@@ -34,6 +34,7 @@ export const uploadMedia = editorForm({
     return { alt: alt.slice(0, ALT_MAX * 2), file };
   },
   refused: nothingDone('Nothing was uploaded'),
+  may: () => [{ action: 'media.upload' }],
   run: async ({ alt, file }, editor): Promise<UploadState> => {
     const maxMb = getEnv().MEDIA_MAX_MB;
     const problem =
@@ -81,6 +82,7 @@ export const changeMedia = editorForm({
     return { hash, deleting: intent === 'delete', alt: alt.slice(0, ALT_MAX * 2) };
   },
   refused: nothingDone('Nothing was changed'),
+  may: () => [{ action: 'media.edit' }],
   run: async ({ hash, deleting, alt }): Promise<MediaChangeState> => {
     if (deleting) await mediaStore().remove(hash);
     else await mediaStore().setAlt(hash, alt);

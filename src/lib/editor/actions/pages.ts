@@ -25,9 +25,24 @@ import {
   restoreCheckpointSchema,
   restoreRevisionSchema,
 } from '../forms';
+import { type Asked, requirePermission } from '../guard';
 import { backToPage } from '../landing';
 import { inPreviewSlot, PREVIEWS_BUSY_MESSAGE } from '../preview-slots';
 import { editorValuesOf, livePreviewOf, previewHtmlOf, saveEditorValues } from '../save-page';
+
+/**
+ * What saving the editor's fields asks: to edit the page the form names, or to make a new one
+ * (the form's page id is empty), and to publish it too when that is the button pressed.
+ */
+function savingAsks(pageId: string, publish: boolean): Asked[] {
+  const id = Number(pageId);
+  const page = pageId !== '' && Number.isSafeInteger(id) ? id : undefined;
+  const asks: Asked[] = [
+    page === undefined ? { action: 'page.create' } : { action: 'page.edit', page },
+  ];
+  if (publish) asks.push({ action: 'page.publish', page });
+  return asks;
+}
 
 /**
  * The editor form's action (with and without JavaScript). The button pressed names the
@@ -45,6 +60,7 @@ export const saveDraft = editorForm({
     const answer = mergeAnswerOf(readForm(mergeAnswerSchema, input));
     return { intent, values: values as EditorFormValues, answer };
   },
+  may: ({ intent, values }) => savingAsks(values.pageId, intent === 'publish'),
   refused: ({ values }, { message }): EditorFormState => ({ values, message }),
   run: async ({ intent, values, answer }, editor): Promise<EditorFormState> => {
     if (intent === 'preview') {
@@ -107,6 +123,7 @@ export const saveDraft = editorForm({
 /** An autosave from the editor (JavaScript only): never renames, never navigates. */
 export const autosaveDraft = editorCall({
   read: (input) => readCall(autosaveSchema, input, 'This action takes the editor’s fields.'),
+  may: (values) => savingAsks(values.pageId, false),
   refused: (_values, { reason, message }): AutosaveResult => ({
     ok: false,
     message,
@@ -141,6 +158,8 @@ export const autosaveDraft = editorCall({
  */
 export const previewDraft = editorCall({
   read: (input) => readCall(previewDraftSchema, input, 'This action takes a body to preview.'),
+  // Markdown in, HTML out: nothing stored, nothing about a page — anyone signed in may.
+  may: () => [],
   refused: (_fields, { message }): LivePreview | LivePreviewRefused => ({ error: message }),
   run: async ({ body, have }, { editor }): Promise<LivePreview | LivePreviewRefused> => {
     // Past what a page holds: refused in the save's words, nothing of it rendered (the pane
@@ -166,11 +185,18 @@ function expectedOf(input: { pageId?: number | undefined; version?: number | und
 }
 
 const readCommand = (input: unknown) => readForm(pageCommandSchema, input);
+/** A banner command's page: the id its form names, else the page at its address. */
+const commandAsks =
+  (action: Asked['action']) =>
+  (input: { slug: string; pageId?: number | undefined }): Asked[] => [
+    { action, page: input.pageId ?? input.slug },
+  ];
 const landOnPage = async (input: { slug: string }, notice: string) =>
   backToPage(input.slug, notice);
 
 export const publishPage = editorCommand({
   read: readCommand,
+  may: commandAsks('page.publish'),
   run: async (input, editor) => {
     // A published page with no draft (a banner from before someone published it, or a forged
     // post): nothing to publish, and saying "Published" would claim a change that did not
@@ -190,6 +216,7 @@ export const publishPage = editorCommand({
 
 export const unpublishPage = editorCommand({
   read: readCommand,
+  may: commandAsks('page.unpublish'),
   run: async (input, editor) => {
     await contentStore().unpublish(input.slug, {
       editor: editor.editor.email,
@@ -202,9 +229,12 @@ export const unpublishPage = editorCommand({
 
 export const discardDraft = editorCommand({
   read: readCommand,
+  may: commandAsks('page.edit'),
   run: async (input, editor) => {
     const store = contentStore();
     const wasDraftOnly = (await store.getPage(input.slug, { draft: true }))?.state === 'draft-only';
+    // A page visitors never saw goes for good with its draft: that is deleting it.
+    if (wasDraftOnly) await requirePermission(editor, commandAsks('page.delete')(input));
     await store.discardDraft(input.slug, { editor: editor.editor.email, ...expectedOf(input) });
     return wasDraftOnly ? 'deleted' : 'discarded';
   },
@@ -234,6 +264,7 @@ const landFromHistory = async ({ slug }: { slug: string }, notice: string) =>
 /** Makes an earlier published version the draft (from the history), if the page is as shown. */
 export const restoreRevision = editorCommand({
   read: (input) => readForm(restoreRevisionSchema, input),
+  may: ({ pageId }) => [{ action: 'page.edit', page: pageId }],
   run: async ({ pageId, revisionId, version }, editor) => {
     const store = contentStore();
     const result = await store.restoreRevision({
@@ -251,6 +282,7 @@ export const restoreRevision = editorCommand({
 /** Makes a saved checkpoint the draft (from the history); the draft it replaces stays one. */
 export const restoreCheckpoint = editorCommand({
   read: (input) => readForm(restoreCheckpointSchema, input),
+  may: ({ pageId }) => [{ action: 'page.edit', page: pageId }],
   run: async ({ pageId, checkpointId, version }, editor) => {
     const store = contentStore();
     const result = await store.restoreCheckpoint({

@@ -13,6 +13,8 @@ export const saveAuthorProfile = editorForm({
     return { values, updatedAt };
   },
   refused: ({ values }, { message }): AuthorProfileState => ({ values, error: message }),
+  // Their own profile: the action saves the signed-in person's, never another's.
+  may: () => [{ action: 'profile.edit' }],
   run: async ({ values, updatedAt }, editor): Promise<AuthorProfileState> => {
     await contentStore().saveAuthorProfile(editor.editor.id, values, {
       updatedAt: updatedAt === '' ? null : updatedAt,

@@ -11,6 +11,7 @@ import { type RedirectFormState, redirectFormSchema, redirectRemoveSchema } from
 /** Adds a redirect; a refusal comes back with what was typed and the reason. */
 export const addRedirect = editorForm({
   read: (input) => readForm(redirectFormSchema, input),
+  may: () => [{ action: 'redirect.edit' }],
   refused: (values, { message }): RedirectFormState => ({ values, error: message }),
   run: async (values, editor): Promise<RedirectFormState> => {
     await contentStore().addRedirect(
@@ -33,6 +34,7 @@ export const addRedirect = editorForm({
 /** Removes a redirect; one already removed (another tab) says so. */
 export const removeRedirect = editorForm({
   read: (input) => readForm(redirectRemoveSchema, input),
+  may: () => [{ action: 'redirect.edit' }],
   refused: (_values, { message }): RedirectFormState => ({ error: message }),
   run: async ({ from }): Promise<RedirectFormState> => {
     const removed = await contentStore().removeRedirect(from);

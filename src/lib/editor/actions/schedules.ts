@@ -29,6 +29,7 @@ export const schedulePublish = editorForm({
     return { error: unreadableTimeMessage(), publishAt };
   },
   refused: ({ publishAt }, { message }): ScheduleState => ({ error: message, publishAt }),
+  may: ({ slug, pageId }) => [{ action: 'page.schedule', page: pageId ?? slug }],
   run: async ({ slug, pageId, at }, editor): Promise<ScheduleState> => {
     if (!at) return {};
     await contentStore().schedulePublish(slug, at, {
@@ -53,6 +54,7 @@ export const schedulePublish = editorForm({
 
 export const cancelScheduledPublish = editorCommand({
   read: (input) => readForm(cancelScheduleSchema, input),
+  may: ({ slug, pageId }) => [{ action: 'page.schedule', page: pageId ?? slug }],
   run: async ({ slug, pageId }) => {
     const cancelled = await contentStore().cancelSchedule(slug, { pageId: pageId ?? -1 });
     // A stale tab: it was published, discarded, taken down or cancelled meanwhile.
@@ -67,6 +69,7 @@ export const cancelScheduledPublish = editorCommand({
  */
 export const dismissMissedSchedule = editorCommand({
   read: (input) => readForm(dismissMissedSchema, input),
+  may: ({ slug, pageId }) => [{ action: 'page.schedule', page: pageId ?? slug }],
   run: async ({ slug, pageId, missedAt }) => {
     const outcome = await contentStore().dismissMissedSchedule(slug, {
       pageId: pageId ?? -1,

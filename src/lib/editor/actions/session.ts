@@ -31,6 +31,11 @@ export async function signIn(_previous: SignInState, input: FormData): Promise<S
         error:
           'Folio cannot reach its database right now. Nothing was checked; try again in a moment.',
       };
+    if (outcome.reason === 'suspended')
+      return {
+        email,
+        error: 'This account is suspended. Ask an Administrator of this site to restore it.',
+      };
     // The same words whether or not the email has an account.
     return { email, error: 'That email and password do not match an editor account.' };
   }

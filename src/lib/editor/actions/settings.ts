@@ -109,6 +109,7 @@ export const saveSiteSettings = editorForm({
     }
     return [...kept, { name: 'header navigation', value: navigation }];
   },
+  may: () => [{ action: 'settings.edit' }],
   run: async ({ values, mode, position, version, finding, find }): Promise<SettingsFormState> => {
     const { navigation } = values;
     const ordered = navigation

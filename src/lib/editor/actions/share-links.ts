@@ -43,6 +43,7 @@ export const createShareLink = editorForm({
         : `No link was made: ${reason === 'unavailable' ? 'Folio cannot reach its database' : 'Folio is busy'}. Try again in a moment.`,
     ttl,
   }),
+  may: ({ pageId, slug }) => [{ action: 'share-link.create', page: pageId ?? slug }],
   run: async ({ ttl, pageId, slug }, editor): Promise<ShareLinkState> => {
     const store = contentStore();
     // The form names the page it was made at twice, by id and by address: a page id that was
@@ -95,6 +96,7 @@ export const createShareLink = editorForm({
 
 export const revokeShareLink = editorCommand({
   read: (input) => readForm(revokeShareLinkSchema, input),
+  may: ({ pageId, slug }) => [{ action: 'share-link.revoke', page: pageId ?? slug }],
   run: async ({ linkId, pageId }) =>
     linkId !== undefined && pageId !== undefined && (await shareLinks().revoke(linkId, { pageId }))
       ? 'link-revoked'

@@ -13,6 +13,7 @@ import { type TopicFormState, topicFormSchema } from '../forms';
  */
 export const saveTopic = editorForm({
   read: (input) => readForm(topicFormSchema, input),
+  may: () => [{ action: 'topic.edit' }],
   // An ended session says so in its own words; a busy database, with what was not done.
   refused: ({ name, slug, intro }, { reason, message }): TopicFormState => ({
     error: reason === 'signed-out' ? message : `Nothing was saved: ${message}`,
