@@ -70,6 +70,42 @@ describe('folio CLI', () => {
     expect(await cli.run('page', 'unpublish', 'hello')).toBe(0);
   });
 
+  test('roles: the first editor owns the site; add --role, role, list; the Owner is handed over, never dropped', async () => {
+    const cli = await harness({}, 'a long enough password\n');
+    expect(await cli.run('editor', 'add', 'first@example.com')).toBe(0);
+    expect(cli.out.at(-1)).toBe('editor first@example.com added as Owner\n');
+    expect(await cli.run('editor', 'add', 'admin@example.com')).toBe(0);
+    expect(cli.out.at(-1)).toBe('editor admin@example.com added as Administrator\n');
+    expect(await cli.run('editor', 'add', 'new@example.com', '--role', 'Contributor')).toBe(0);
+    expect(cli.out.at(-1)).toBe('editor new@example.com added as Contributor\n');
+    // Nobody is added as a second Owner, nor with a role there is not.
+    expect(await cli.run('editor', 'add', 'x@example.com', '--role', 'owner')).toBe(1);
+    expect(await cli.run('editor', 'add', 'x@example.com', '--role', 'boss')).toBe(1);
+    expect(cli.err.at(-1)).toBe(
+      'folio: there is no role “boss”: use one of contributor, author, editor, administrator, owner\n',
+    );
+    expect(await cli.run('editor', 'role', 'new@example.com', 'author')).toBe(0);
+    expect(cli.out.at(-1)).toBe('new@example.com is Author now (was Contributor)\n');
+    // The Owner cannot be demoted or removed: the site would have none.
+    expect(await cli.run('editor', 'role', 'first@example.com', 'editor')).toBe(1);
+    expect(await cli.run('editor', 'remove', 'first@example.com')).toBe(1);
+    expect(cli.err.at(-1)).toContain('The Owner cannot be removed.');
+    // Handing it over makes the Owner before an Administrator, in the same commit.
+    expect(await cli.run('editor', 'role', 'admin@example.com', 'owner')).toBe(0);
+    expect(cli.out.at(-1)).toBe(
+      'admin@example.com is Owner now (was Administrator); first@example.com is an Administrator now\n',
+    );
+    expect(await cli.run('editor', 'list')).toBe(0);
+    const listed = cli.out.slice(-3).map((line) => line.split(/\s+/).slice(0, 2).join(' '));
+    expect(listed).toEqual([
+      'admin@example.com Owner',
+      'first@example.com Administrator',
+      'new@example.com Author',
+    ]);
+    expect(await cli.run('editor', 'role', 'nobody@example.com', 'author')).toBe(1);
+    expect(cli.err.at(-1)).toBe('folio: there is no editor nobody@example.com\n');
+  });
+
   // db seed makes the demo's photographs' sizes and colours its code: seconds on a loaded
   // machine (PostgreSQL, a parallel run), past bun's 5 s default.
   test('db seed, db migrate, editor add, preview-link', async () => {
@@ -78,7 +114,7 @@ describe('folio CLI', () => {
     expect(cli.out.at(-1)).toBe('nothing to do: the database is up to date\n');
     expect(await cli.run('db', 'seed')).toBe(0);
     expect(await cli.run('editor', 'add', 'ed@example.com')).toBe(0);
-    expect(cli.out.at(-1)).toBe('editor ed@example.com added\n');
+    expect(cli.out.at(-1)).toBe('editor ed@example.com added as Owner\n');
     expect(await cli.run('preview-link', 'upcoming-feature', '--ttl', '2h')).toBe(0);
     expect(cli.out.at(-1)).toMatch(
       /^https:\/\/folio\.example\/preview\/upcoming-feature\?share=[\w-]{43}\n$/,
@@ -188,13 +224,19 @@ describe('folio CLI', () => {
 
   test('editors: list, password reset ends sessions, sign out everywhere, remove', async () => {
     const cli = await harness({}, 'a long enough password\n');
+    // The site's first editor is its Owner, who cannot be removed: ed is the second.
+    await cli.run('editor', 'add', 'owner@example.com');
     await cli.run('editor', 'add', 'ed@example.com');
     const { createSession, getSession } = await import('../lib/editors/accounts');
-    const [row] = await cli.db.query<{ id: number }>`SELECT id FROM editors`;
+    const [row] = await cli.db.query<{ id: number }>`
+      SELECT id FROM editors WHERE email = 'ed@example.com'`;
     const editorId = Number(row?.id);
     const session = await createSession(cli.db.query, editorId);
     expect(await cli.run('editor', 'list')).toBe(0);
-    expect(cli.out.at(-1)).toMatch(/^ed@example\.com\s+added \S+\s+1 session\(s\)\n$/);
+    // Listed by email: ed, then the Owner.
+    expect(cli.out.at(-2)).toMatch(
+      /^ed@example\.com\s+Administrator\s+added \S+\s+1 session\(s\)\n$/,
+    );
     // Issue 24: a reset and a removal revoke the editor's share links, and say how many.
     const { createPreviewLink, checkPreviewLink } = await import('../lib/share-links/share-links');
     await createContentStore(cli.db).putPage({ slug: 's', title: 'S', summary: '', body: 'x' });
@@ -205,7 +247,7 @@ describe('folio CLI', () => {
     const beforeReset = await linkOf();
     expect(await cli.run('editor', 'add', 'ed@example.com')).toBe(0);
     expect(cli.out.at(-1)).toBe(
-      'password of ed@example.com reset; 1 session(s) ended and revoked 1 share link they made\n',
+      'password of ed@example.com reset (Administrator); 1 session(s) ended and revoked 1 share link they made\n',
     );
     expect(await getSession(cli.db, session.id)).toBeNull();
     expect((await checkPreviewLink(cli.db, beforeReset)).ok).toBe(false);
@@ -230,7 +272,12 @@ describe('folio CLI', () => {
     for (const token of beforeRemoval)
       expect((await checkPreviewLink(cli.db, token)).ok).toBe(false);
     expect(await cli.run('editor', 'list')).toBe(0);
-    expect(cli.out.at(-1)).toContain('no editors yet');
+    expect(cli.out.at(-1)).toStartWith('owner@example.com ');
+    // One line: ed is gone from the list.
+    expect(cli.out.at(-2)).toStartWith('editor ed@example.com removed');
+    const empty = await harness();
+    expect(await empty.run('editor', 'list')).toBe(0);
+    expect(empty.out.at(-1)).toContain('no editors yet');
   });
 
   test('share links: made, listed and revoked from the command line', async () => {

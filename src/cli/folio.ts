@@ -97,16 +97,25 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'editor add',
-    args: '<email>',
+    args: '<email> [--role <role>]',
     positionals: 1,
+    options: { role: { type: 'string' } },
     summary:
-      'create an editor, or reset their password (ends their sessions and share links); asks for the password',
+      'create an editor (the first is the Owner, others Administrators unless --role), or reset their password (ends their sessions and share links); asks for the password',
     createsDatabase: true,
     load: async () => (await import('./commands/editor')).editorAdd,
   },
   {
+    name: 'editor role',
+    args: '<email> <role>',
+    positionals: 2,
+    summary:
+      'give an editor a role: contributor, author, editor, administrator, or owner (hands the site over; the Owner before becomes an Administrator)',
+    load: async () => (await import('./commands/editor')).editorRole,
+  },
+  {
     name: 'editor list',
-    summary: 'every editor, when they were added, and how many sessions are open',
+    summary: 'every editor, their role, when they were added, and how many sessions are open',
     load: async () => (await import('./commands/editor')).editorList,
   },
   {

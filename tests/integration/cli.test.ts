@@ -157,7 +157,7 @@ describe('the folio CLI, run as an operator runs it', () => {
       stdin: 'the first line passphrase\nsomething else\n',
     });
     expect(added.code).toBe(0);
-    expect(added.stdout).toBe('editor pipe@example.com added\n');
+    expect(added.stdout).toBe('editor pipe@example.com added as Owner\n');
   });
 
   test('--help prints the usage and exits 0; mistakes get one line, never a stack trace', async () => {

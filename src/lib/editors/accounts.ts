@@ -109,6 +109,47 @@ export async function listEditors(db: Database, now = Date.now()): Promise<Edito
   }));
 }
 
+/** Why a change of role or a removal was refused, in words for the person asking. */
+export class RoleRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RoleRefused';
+  }
+}
+
+const OWNER_STAYS =
+  'A site always has an Owner: make someone else the Owner first, which makes this one an Administrator.';
+
+/**
+ * Gives the person with `email` a role; null when there is no such person. Making someone the
+ * Owner hands the site over: the Owner before becomes an Administrator, in the same commit (the
+ * database's one-Owner index refuses a second). The Owner cannot be given a lesser role
+ * directly (RoleRefused): the site would have none. Their sessions stay; what they may do
+ * changes with their next request, since every request reads the role.
+ */
+export async function changeRole(
+  db: Database,
+  email: string,
+  role: Role,
+): Promise<{ email: string; role: Role; was: Role; previousOwner: string | null } | null> {
+  return db.transaction(async (q) => {
+    const [row] = await q<{ id: number; email: string; role: string }>`
+      SELECT id, email, role FROM editors WHERE email = ${email.trim().toLowerCase()}`;
+    if (!row) return null;
+    const was = roleOf(row.role);
+    if (was === role) return { email: row.email, role, was, previousOwner: null };
+    if (was === 'owner') throw new RoleRefused(OWNER_STAYS);
+    let previousOwner: string | null = null;
+    if (role === 'owner') {
+      const [owner] = await q<{ email: string }>`
+        UPDATE editors SET role = 'administrator' WHERE role = 'owner' RETURNING email`;
+      previousOwner = owner?.email ?? null;
+    }
+    await q`UPDATE editors SET role = ${role} WHERE id = ${Number(row.id)}`;
+    return { email: row.email, role, was, previousOwner };
+  });
+}
+
 /**
  * Removes an editor, their sessions and every share link they made (a person who may no
  * longer edit must not keep showing drafts), in one commit; null when there was no such
@@ -119,6 +160,9 @@ export async function removeEditor(
   email: string,
 ): Promise<{ linksRevoked: number } | null> {
   return db.transaction(async (q) => {
+    const [owner] = await q`
+      SELECT 1 AS one FROM editors WHERE email = ${email.trim().toLowerCase()} AND role = 'owner'`;
+    if (owner) throw new RoleRefused(`The Owner cannot be removed. ${OWNER_STAYS}`);
     const [removed] = await q<{ email: string }>`
       DELETE FROM editors WHERE email = ${email.trim().toLowerCase()} RETURNING email`;
     return removed ? { linksRevoked: await revokeLinksMadeBy(q, removed.email) } : null;
