@@ -4,12 +4,14 @@ import { createContentStore } from '../content/content';
 import { checkPreviewLink, createPreviewLink } from '../share-links/share-links';
 import {
   addEditor,
+  changeRole,
   createSession,
   endAllSessions,
   endSession,
   endSessionsOf,
   getSession,
   listEditors,
+  RoleRefused,
   removeEditor,
   SESSION_TTL_SECONDS,
   verifyCredentials,
@@ -84,6 +86,8 @@ describe("an editor's share links end with their access", () => {
   const opens = async (token: string) => (await checkPreviewLink(db, token)).ok;
 
   test('removing an editor revokes every link they made, and adding them again revives none', async () => {
+    // The first is the site's Owner, who is never removed: ed comes after.
+    await addEditor(db, 'owner@example.com', 'correct horse battery');
     await addEditor(db, 'ed@example.com', 'correct horse battery');
     await addEditor(db, 'amy@example.com', 'correct horse battery');
     const eds = [await linkBy('ed@example.com'), await linkBy('ed@example.com')];
@@ -132,5 +136,54 @@ describe('sessions', () => {
     expect(await endAllSessions(db.query, editor.id)).toBe(2);
     expect(await getSession(db, a.id)).toBeNull();
     expect(await getSession(db, b.id)).toBeNull();
+  });
+});
+
+describe('roles (issue 28)', () => {
+  test('the first person owns the site; others are Administrators unless asked; a reset keeps the role', async () => {
+    expect((await addEditor(db, 'first@example.com', 'correct horse battery')).role).toBe('owner');
+    expect((await addEditor(db, 'second@example.com', 'correct horse battery')).role).toBe(
+      'administrator',
+    );
+    const writer = await addEditor(db, 'writer@example.com', 'correct horse battery', {
+      role: 'contributor',
+    });
+    expect(writer.role).toBe('contributor');
+    // A password reset keeps the role it does not name, and never takes the Owner's away.
+    expect((await addEditor(db, 'writer@example.com', 'another horse battery')).role).toBe(
+      'contributor',
+    );
+    expect(
+      (await addEditor(db, 'first@example.com', 'another horse battery', { role: 'editor' })).role,
+    ).toBe('owner');
+  });
+
+  test('handing the site over leaves exactly one Owner; the Owner is never dropped or removed', async () => {
+    await addEditor(db, 'first@example.com', 'correct horse battery');
+    await addEditor(db, 'second@example.com', 'correct horse battery');
+    await expect(changeRole(db, 'first@example.com', 'editor')).rejects.toBeInstanceOf(RoleRefused);
+    await expect(removeEditor(db, 'first@example.com')).rejects.toBeInstanceOf(RoleRefused);
+    expect(await changeRole(db, 'second@example.com', 'owner')).toEqual({
+      email: 'second@example.com',
+      role: 'owner',
+      was: 'administrator',
+      previousOwner: 'first@example.com',
+    });
+    const roles = Object.fromEntries((await listEditors(db)).map((e) => [e.email, e.role]));
+    expect(roles).toEqual({ 'first@example.com': 'administrator', 'second@example.com': 'owner' });
+    // The database itself holds one Owner, whatever a caller does.
+    await expect(db.query`UPDATE editors SET role = 'owner'`).rejects.toThrow();
+    expect(await changeRole(db, 'nobody@example.com', 'author')).toBeNull();
+  });
+
+  test('a suspended person’s sessions stop working, and their sign-in is refused in words', async () => {
+    const { id } = await addEditor(db, 'first@example.com', 'correct horse battery');
+    const session = await createSession(db.query, id);
+    expect((await getSession(db, session.id))?.editor.role).toBe('owner');
+    await db.query`UPDATE editors SET suspended_at = ${new Date().toISOString()} WHERE id = ${id}`;
+    expect(await getSession(db, session.id)).toBeNull();
+    expect(
+      (await verifyCredentials(db, 'first@example.com', 'correct horse battery'))?.suspended,
+    ).toBe(true);
   });
 });

@@ -112,6 +112,8 @@ describe('device cookies', () => {
 
   test('stop proving anything once the password is reset or the editor removed', async () => {
     const generation = () => credentialGeneration(db.query, 'ed@example.com');
+    // The first is the site's Owner, who is never removed: ed comes after.
+    await addEditor(db, 'owner@example.com', 'the first passphrase');
     await addEditor(db, 'ed@example.com', 'the first passphrase');
     const token = issueDeviceToken(SECRET, 'ed@example.com', (await generation()) ?? '');
     expect(trustedDeviceId(SECRET, token, 'ed@example.com', await generation())).not.toBeNull();
