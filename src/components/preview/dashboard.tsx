@@ -2,6 +2,7 @@
 // last change and who made it; search, filter, sort and the pager are GET addresses, so they
 // work without JavaScript and can be bookmarked; with it, the list follows the typing
 // (dashboard-filters.tsx).
+
 import type {
   PageListing,
   PageListQuery,
@@ -15,6 +16,7 @@ import {
   parseCursor,
   searchIsWordless,
 } from '../../lib/content/page-list-params';
+import { type Action, can, type Person } from '../../lib/editors/permissions';
 import {
   dashboardPath,
   PREVIEW_DASHBOARD,
@@ -54,7 +56,17 @@ export function dashboardQuery(params: URLSearchParams): DashboardQuery {
 const countText = ({ n, exact }: PageListResult['matching']) =>
   n > COUNT_LIMIT ? `more than ${COUNT_LIMIT}` : exact ? String(n) : `at least ${n}`;
 
-export function Dashboard({ list, query }: { list: PageListResult; query: DashboardQuery }) {
+export function Dashboard({
+  list,
+  query,
+  person,
+}: {
+  list: PageListResult;
+  query: DashboardQuery;
+  /** Who is looking: links to screens their role does not open are left out (issue 28). */
+  person: Person | null;
+}) {
+  const may = (action: Action) => person !== null && can(person, action);
   const { rows: shown, counts } = list;
   const filtered = query.state !== 'all' || query.q.trim() !== '';
   const [previousText, nextText] =
@@ -67,7 +79,9 @@ export function Dashboard({ list, query }: { list: PageListResult; query: Dashbo
           <a className="button primary" href="/preview?new">
             New page
           </a>{' '}
-          <a href="/preview?settings">Site settings</a> · <a href={REDIRECTS_SCREEN}>Redirects</a>
+          {may('settings.edit') ? <a href="/preview?settings">Site settings</a> : null}
+          {may('settings.edit') && may('redirect.edit') ? ' · ' : null}
+          {may('redirect.edit') ? <a href={REDIRECTS_SCREEN}>Redirects</a> : null}
         </p>
       </div>
       <search>

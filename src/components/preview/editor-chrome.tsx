@@ -6,6 +6,7 @@ import 'server-only';
 import type { ReactNode } from 'react';
 import { signOut } from '../../lib/editor/actions/session';
 import type { EditorSession } from '../../lib/editor/guard';
+import { can } from '../../lib/editors/permissions';
 import {
   AUTHOR_PROFILE,
   EDITOR_HELP,
@@ -40,18 +41,25 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                 <li>
                   <a href={previewPath(HOME_SLUG)}>Home page</a>
                 </li>
-                <li>
-                  <a href="/preview?settings">Site settings</a>
-                </li>
+                {/* Only the screens the person's role opens (issue 28). */}
+                {can(editor.editor, 'settings.edit') ? (
+                  <li>
+                    <a href="/preview?settings">Site settings</a>
+                  </li>
+                ) : null}
                 <li>
                   <a href={MEDIA_LIBRARY}>Media</a>
                 </li>
-                <li>
-                  <a href={TOPICS_SCREEN}>Topics</a>
-                </li>
-                <li>
-                  <a href={REDIRECTS_SCREEN}>Redirects</a>
-                </li>
+                {can(editor.editor, 'topic.edit') ? (
+                  <li>
+                    <a href={TOPICS_SCREEN}>Topics</a>
+                  </li>
+                ) : null}
+                {can(editor.editor, 'redirect.edit') ? (
+                  <li>
+                    <a href={REDIRECTS_SCREEN}>Redirects</a>
+                  </li>
+                ) : null}
                 <li>
                   <a href={EDITOR_HELP}>Help</a>
                 </li>

@@ -7,6 +7,7 @@
 // column); 'site', the screen frames itself as the public site does (a page's preview and a
 // share link: the preview is the site, issue 26).
 import { createElement, type FunctionComponent } from 'react';
+import { type Action, can, refusalOf } from '../../lib/editors/permissions';
 import { SHARE_PARAM } from '../../lib/http/routes';
 import { EditorChrome } from './editor-chrome';
 import type { Asked, ScreenProps } from './screens/asked';
@@ -14,6 +15,7 @@ import { ConfirmationScreen, confirmableCommand } from './screens/confirmation';
 import { DashboardScreen } from './screens/dashboard';
 import { DeveloperScreen } from './screens/developer';
 import { EditorScreen } from './screens/editor';
+import { ForbiddenScreen } from './screens/forbidden';
 import { HelpScreen } from './screens/help';
 import { HistoryScreen } from './screens/history';
 import { MediaScreen } from './screens/media';
@@ -34,6 +36,8 @@ type Screen = {
   when: (asked: Asked) => boolean;
   screen: FunctionComponent<ScreenProps>;
   frame?: 'editor' | 'site';
+  /** What a person must be allowed (editors/permissions.ts) to open it; others get a 403. */
+  may?: Action;
 };
 
 const signedOut = (asked: Asked) => asked.editor === null;
@@ -57,6 +61,7 @@ export const SCREENS: readonly Screen[] = [
     name: '?settings',
     when: (asked) => dashboard(asked) && asked.params.has('settings'),
     screen: SettingsScreen,
+    may: 'settings.edit',
   },
   {
     name: '?media',
@@ -72,11 +77,13 @@ export const SCREENS: readonly Screen[] = [
     name: '?topics',
     when: (asked) => dashboard(asked) && asked.params.has('topics'),
     screen: TopicsScreen,
+    may: 'topic.edit',
   },
   {
     name: '?redirects',
     when: (asked) => dashboard(asked) && asked.params.has('redirects'),
     screen: RedirectsScreen,
+    may: 'redirect.edit',
   },
   {
     name: '?help',
@@ -87,6 +94,7 @@ export const SCREENS: readonly Screen[] = [
     name: '?developer',
     when: (asked) => dashboard(asked) && asked.params.has('developer'),
     screen: DeveloperScreen,
+    may: 'settings.edit',
   },
   { name: 'dashboard', when: dashboard, screen: DashboardScreen },
   {
@@ -123,9 +131,19 @@ const FRAMED = new Map<Screen, Screen['screen']>(
 );
 
 /** The screen for a request, in its frame: the first row that answers it (the last row
- * answers any page). */
+ * answers any page), or a 403 in words when the person's role may not open it. */
 export function screenFor(asked: Asked): Screen['screen'] {
   const row = SCREENS.find((each) => each.when(asked));
   if (!row) throw new Error('the preview screens table has no row for this request');
+  const person = asked.editor?.editor;
+  if (row.may && person && !can(person, row.may)) {
+    const message = refusalOf(person, row.may);
+    return (props: ScreenProps) =>
+      createElement(
+        EditorChrome,
+        { editor: props.asked.editor },
+        createElement(ForbiddenScreen, { ...props, message }),
+      );
+  }
   return FRAMED.get(row) ?? row.screen;
 }
