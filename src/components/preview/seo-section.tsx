@@ -178,8 +178,9 @@ export function SeoSection({
               <option value="">First image of the page (default)</option>
               {sharing.images.map((item) => (
                 <option key={item.hash} value={item.hash}>
-                  {item.alt || `Image ${item.hash.slice(0, 8)}`} — {item.width} × {item.height}
-                  {usableForCard(item.width, item.height) ? '' : ' (too small for a card)'}
+                  {`${item.alt || `Image ${item.hash.slice(0, 8)}`} — ${item.width} × ${item.height}${
+                    usableForCard(item.width, item.height) ? '' : ' (too small for a card)'
+                  }`}
                 </option>
               ))}
             </select>
@@ -218,6 +219,7 @@ export function SeoSection({
             <input
               type="checkbox"
               name="seoNoindex"
+              value="on"
               checked={noindex}
               onChange={(event) => update('seoNoindex', event.target.checked ? 'on' : '')}
             />{' '}

@@ -293,7 +293,7 @@ async function storedPost(
  */
 async function storedSeo(q: Query, seo: SeoFields | undefined): Promise<string | null> {
   if (!seo) return null;
-  const parsed = seoFieldsSchema.safeParse(seo);
+  const parsed = seoFieldsSchema.safeParse({ ...seo, image: seo.image ?? '' });
   if (!parsed.success)
     throw new ContentError('invalid-seo', parsed.error.issues.map((i) => i.message).join(' '));
   const fields = parsed.data;
