@@ -215,7 +215,7 @@ export function SeoSection({
               Only when this text’s original lives at another address. Empty: this page’s own.
             </span>
           </label>
-          <label className="inline-choice">
+          <label className="inline-choice seo-noindex">
             <input
               type="checkbox"
               name="seoNoindex"
