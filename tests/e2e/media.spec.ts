@@ -295,9 +295,7 @@ test.describe('uploading from the editor', () => {
     async ({ page }) => {
       await page.locator('input[name="title"]').fill('Editor upload, retitled');
       await dropFile(page, 'h1, header', 'notes.txt', 'text/plain', Buffer.from('not an image'));
-      await expect(page.locator('input[name="title"]')).toHaveValue(
-        'Editor upload, retitled',
-      );
+      await expect(page.locator('input[name="title"]')).toHaveValue('Editor upload, retitled');
       const panel = page.getByRole('group', { name: /Image to upload: notes\.txt/ });
       await panel.getByLabel(/^Alt text/).fill('Notes');
       await panel.getByRole('button', { name: 'Upload and insert' }).click();
