@@ -1,4 +1,5 @@
 import type { PageView, SiteSettings } from '../lib/content/content';
+import { usableForCard } from '../lib/content/seo-fields';
 import { ogLocaleOf } from '../lib/content/settings';
 import { publicPageUrl } from '../lib/http/site-url';
 import { mediaStore } from '../lib/media/media';
@@ -32,26 +33,29 @@ type Props = {
 // og:url only with SITE_URL: it must be absolute, and a cached page may not name the host of
 // whoever asked first (docs/decisions/0012). The share image follows the same rule: absolute
 // with SITE_URL, else its path (docs/decisions/0034).
-export async function PageMeta({
-  title,
-  description,
-  path,
-  siteTitle,
-  noindex = false,
-  page,
-  settings,
-  authors = [],
-}: Props) {
+export async function PageMeta(props: Props) {
+  const { path, siteTitle, page, settings, authors = [] } = props;
+  // A page's own search and sharing fields (published with its text) stand in for its title
+  // and summary here; the site's name is still appended to the <title> (issue 27).
+  const seo = page?.seo;
+  const title = seo?.title || props.title;
+  const description = seo?.description || props.description;
+  const noindex = props.noindex === true || seo?.noindex === true;
   const url = publicPageUrl(path);
+  const canonical = seo?.canonical
+    ? seo.canonical.startsWith('/')
+      ? publicPageUrl(seo.canonical).href
+      : seo.canonical
+    : url.href;
   const fullTitle = `${title} · ${siteTitle}`;
-  const image = page && settings ? await shareImageOf(page, settings) : null;
+  const image = page && settings ? await shareImageOf(page, settings, title) : null;
   const imageUrl = image ? publicPageUrl(image.path).href : null;
   const locale = settings ? ogLocaleOf(settings.language) : null;
   return (
     <>
       <title>{fullTitle}</title>
       <meta name="description" content={description} />
-      <link rel="canonical" href={url.href} />
+      <link rel="canonical" href={canonical} />
       <meta property="og:type" content={path === '/' ? 'website' : 'article'} />
       <meta property="og:site_name" content={siteTitle} />
       <meta property="og:title" content={title} />
@@ -83,12 +87,26 @@ export async function PageMeta({
 }
 
 /**
- * The page's first image; else the site's default social image, if the library still has it;
- * else the card drawn from the published revision's title (card-address.ts).
+ * The social image the page's editor chose, if the library still has it; else the page's first
+ * image, when a share card takes it (at least 200 × 200 px, seo-fields.ts: a smaller one is
+ * skipped); else the site's default social image, if the library still has it; else the card
+ * drawn from the published revision's title (card-address.ts).
  */
-async function shareImageOf(page: PageView, settings: SiteSettings): Promise<ShareImage> {
+async function shareImageOf(
+  page: PageView,
+  settings: SiteSettings,
+  title: string,
+): Promise<ShareImage> {
+  const chosen = page.seo.image;
+  if (chosen) {
+    const item = (await mediaStore().byHashes([chosen])).get(chosen);
+    const image = item ? libraryImage(item) : null;
+    // Its alt text, else the title it is shared with: og:image:alt is never empty.
+    if (image && usableForCard(image.width, image.height))
+      return { ...image, alt: image.alt || title };
+  }
   const first = firstImageIn(page.bodyHtml);
-  if (first) return first;
+  if (first && usableForCard(first.width, first.height)) return first;
   if (settings.socialImage) {
     const item = (await mediaStore().byHashes([settings.socialImage])).get(settings.socialImage);
     const image = item ? libraryImage(item) : null;

@@ -388,7 +388,7 @@ test('keyboard only: skip link, fields, toolbar, link dialog, save and publish, 
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
 
-  const title = page.getByLabel('Title');
+  const title = page.locator('input[name="title"]');
   await tabTo(page, title);
   await page.keyboard.press('End');
   await page.keyboard.type(', by keys');

@@ -293,9 +293,9 @@ test.describe('uploading from the editor', () => {
     'a file dropped beside the text box does not replace the page',
     BROWSER_SIDE,
     async ({ page }) => {
-      await page.getByLabel('Title').fill('Editor upload, retitled');
+      await page.locator('input[name="title"]').fill('Editor upload, retitled');
       await dropFile(page, 'h1, header', 'notes.txt', 'text/plain', Buffer.from('not an image'));
-      await expect(page.getByLabel('Title')).toHaveValue('Editor upload, retitled');
+      await expect(page.locator('input[name="title"]')).toHaveValue('Editor upload, retitled');
       const panel = page.getByRole('group', { name: /Image to upload: notes\.txt/ });
       await panel.getByLabel(/^Alt text/).fill('Notes');
       await panel.getByRole('button', { name: 'Upload and insert' }).click();

@@ -30,7 +30,7 @@ test('the title is in the first screen: the bar and the banner are folded into m
   await seedPage({ slug, title: 'Phone first screen', body: 'Some text.' });
   await signIn(page);
   await openEditor(page, slug);
-  const title = await page.getByLabel('Title').boundingBox();
+  const title = await page.locator('input[name="title"]').boundingBox();
   expect(title, 'the title field has a box').not.toBeNull();
   // The whole field, not only its top edge, is above the fold, in the screen's upper half
   // (unfolded, the bar and the banner put its top at ~690 px)…
@@ -120,13 +120,13 @@ test('Write and Preview are tabs: the preview shows what was just typed, and Wri
   await expect(previewTab(page)).toHaveAttribute('aria-selected', 'true');
   await expect(livePane(page)).toBeVisible();
   await expect(livePane(page).locator('article')).toContainText('Typed on the phone.');
-  await expect(page.getByLabel('Title')).toBeHidden();
+  await expect(page.locator('input[name="title"]')).toBeHidden();
   // The pane is the page's length: it starts under the tabs, in the first screen.
   const pane = await livePane(page).boundingBox();
   expect(pane?.y ?? PHONE.height).toBeLessThan(PHONE.height / 2);
 
   await writeTab(page).click();
-  await expect(page.getByLabel('Title')).toBeVisible();
+  await expect(page.locator('input[name="title"]')).toBeVisible();
   await expect(page.locator('.body-codemirror .cm-editor')).toHaveAttribute(
     'data-phone-mark',
     'kept',

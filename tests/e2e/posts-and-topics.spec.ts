@@ -43,7 +43,7 @@ test.describe('with JavaScript off in the editor', () => {
         await page.getByRole('combobox', { name: /^Topics/ }).fill(post.topics);
         // A new post by an editor with a profile is theirs.
         await expect(page.getByRole('checkbox', { name: AUTHOR })).toBeChecked();
-        await page.getByLabel('Summary').fill(`${post.title} summary`);
+        await page.locator('textarea[name="summary"]').fill(`${post.title} summary`);
         await page.getByLabel('Body (Markdown)').fill(`Written in the e2e orchard: ${post.title}.`);
         await page.getByRole('button', { name: 'Create draft' }).click();
         await expect(page.getByRole('combobox', { name: /^Topics/ })).toHaveValue(post.topics);

@@ -45,6 +45,7 @@ import { useLivePreview } from './editor/use-live-preview';
 import { useSaveShortcut } from './editor/use-save-shortcut';
 import { useUnsavedPrompt } from './editor/use-unsaved-prompt';
 import { EditorImageUpload } from './editor-image-upload';
+import { SeoSection, type SharingContext } from './seo-section';
 
 const TITLE_SHOWN = 60;
 const SUMMARY_SHOWN = 160;
@@ -60,7 +61,10 @@ export function PageEditor({
   maxUploadMb,
   topicNames = [],
   authorChoices = [],
+  sharing,
 }: {
+  /** What the Search and sharing section's previews need (none: the section is not shown). */
+  sharing?: SharingContext;
   /** The site's authors (the first AUTHORS_LISTED_MAX by name), for the Authors checkboxes. */
   authorChoices?: readonly { id: number; slug: string; name: string }[];
   /** Every topic's name, offered as the Topics field is typed (a <datalist>). */
@@ -125,6 +129,16 @@ export function PageEditor({
   const invalid = (name: string) =>
     errorOf(name) ? { 'aria-invalid': true, 'aria-describedby': `${name}-error` } : {};
   const isNew = values.pageId === '';
+  // The live preview's HTML where its first image is (the share card's automatic image).
+  const previewHtml = useMemo(
+    () =>
+      preview.kind === 'html'
+        ? preview.html
+        : (preview.ids
+            .map((id) => preview.html.get(id) ?? '')
+            .find((html) => html.includes('<img')) ?? ''),
+    [preview],
+  );
 
   return (
     <div className="editor-layout" data-tabbed={tabbed || undefined}>
@@ -397,6 +411,15 @@ export function PageEditor({
               The post’s byline, in this order. Saved with Save or Publish.
             </span>
           </fieldset>
+          {sharing ? (
+            <SeoSection
+              values={values}
+              update={update}
+              errorOf={errorOf}
+              sharing={sharing}
+              previewHtml={previewHtml}
+            />
+          ) : null}
           <p className="editor-buttons">
             <button type="submit" name="intent" value="save" disabled={pending}>
               {pending ? 'Saving…' : isNew ? 'Create draft' : 'Save draft'}

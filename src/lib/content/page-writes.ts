@@ -24,6 +24,7 @@ import { isPageKind, NEW_PAGE_KIND, type PageKind, parseTopicNames } from './pos
 import { listingSlugsOf, syncPublishedPost } from './posts';
 import { searchTextOfHtml } from './public-search-text';
 import { type PageRowRef, pageById, pageRowById, pageRowBySlug } from './rows';
+import { formatSeo, type SeoFields, seoFieldsSchema, socialImageProblem } from './seo-fields';
 import { headerNavigationIn, headerShows } from './settings';
 import { HOME_SLUG, validateNewSlug } from './slugs';
 import type { Changed } from './store-context';
@@ -178,7 +179,8 @@ export async function forgetMissedSchedule(q: Query, pageId: number, dueAt?: str
 export async function draftMatchesPublished(q: Query, pageId: number): Promise<boolean> {
   const [row] = await q<{ same: number | boolean }>`
     SELECT (d.title = r.title AND d.summary = r.summary AND d.body = r.body
-            AND d.kind = r.kind AND d.topics = r.topics AND d.authors = r.authors) AS same
+            AND d.kind = r.kind AND d.topics = r.topics AND d.authors = r.authors
+            AND d.seo = r.seo) AS same
     FROM drafts d JOIN pages p ON p.id = d.page_id
     JOIN revisions r ON r.id = p.published_revision_id
     WHERE d.page_id = ${pageId}`;
@@ -194,13 +196,15 @@ async function savesNothing(
   page: PageRowRef,
   fields: StoredFields,
   post: StoredPost | null,
+  seo: string | null,
 ): Promise<boolean> {
   if (page.published_revision_id === null) return false;
   const [row] = await q<{ same: number | boolean }>`
     SELECT (r.title = ${fields.title} AND r.summary = ${fields.summary} AND r.body = ${fields.body}
             AND r.kind = COALESCE(${post?.kind ?? null}, r.kind)
             AND r.topics = COALESCE(${post?.topics ?? null}, r.topics)
-            AND r.authors = COALESCE(${post?.authors ?? null}, r.authors))
+            AND r.authors = COALESCE(${post?.authors ?? null}, r.authors)
+            AND r.seo = COALESCE(${seo}, r.seo))
       AS same
     FROM revisions r
     WHERE r.id = ${page.published_revision_id}
@@ -216,7 +220,8 @@ export type StoredPost = { kind: PageKind; topics: string; authors: string | nul
 
 /**
  * Writes the page's draft. `post` null keeps the kind and topics it has: the draft's, else the
- * published revision's (a save that does not say: the CLI, an autosave, a restore).
+ * published revision's (a save that does not say: the CLI, an autosave, a restore); `seo` null
+ * (the search and sharing fields as stored, seo-fields.ts) likewise.
  */
 export async function writeDraft(
   q: Query,
@@ -225,6 +230,7 @@ export async function writeDraft(
   editor: string | null,
   at: string,
   post: StoredPost | null = null,
+  seo: string | null = null,
 ) {
   const kind = post?.kind ?? null;
   const topics = post?.topics ?? null;
@@ -233,7 +239,7 @@ export async function writeDraft(
   await q`
     INSERT INTO drafts
       (page_id, title, summary, body, body_html, media_refs, updated_at, updated_by, kind, topics,
-       authors)
+       authors, seo)
     VALUES (${pageId}, ${fields.title}, ${fields.summary}, ${fields.body}, ${fields.bodyHtml},
             ${mediaRefsOf(fields.bodyHtml)}, ${at}, ${editor},
             COALESCE(CAST(${kind} AS TEXT), (SELECT r.kind FROM pages p
@@ -241,13 +247,16 @@ export async function writeDraft(
             COALESCE(CAST(${topics} AS TEXT), (SELECT r.topics FROM pages p
               JOIN revisions r ON r.id = p.published_revision_id WHERE p.id = ${pageId}), '[]'),
             COALESCE(CAST(${authors} AS TEXT), (SELECT r.authors FROM pages p
-              JOIN revisions r ON r.id = p.published_revision_id WHERE p.id = ${pageId}), '[]'))
+              JOIN revisions r ON r.id = p.published_revision_id WHERE p.id = ${pageId}), '[]'),
+            COALESCE(CAST(${seo} AS TEXT), (SELECT r.seo FROM pages p
+              JOIN revisions r ON r.id = p.published_revision_id WHERE p.id = ${pageId}), '{}'))
     ON CONFLICT (page_id) DO UPDATE SET title = excluded.title, summary = excluded.summary,
       body = excluded.body, body_html = excluded.body_html, media_refs = excluded.media_refs,
       updated_at = excluded.updated_at, updated_by = excluded.updated_by,
       kind = COALESCE(CAST(${kind} AS TEXT), drafts.kind),
       topics = COALESCE(CAST(${topics} AS TEXT), drafts.topics),
-      authors = COALESCE(CAST(${authors} AS TEXT), drafts.authors)`;
+      authors = COALESCE(CAST(${authors} AS TEXT), drafts.authors),
+      seo = COALESCE(CAST(${seo} AS TEXT), drafts.seo)`;
 }
 
 /**
@@ -277,6 +286,30 @@ async function storedPost(
   };
 }
 
+/**
+ * The search and sharing fields as drafts keep them (null: keep the ones it has), checked again
+ * whoever calls (the editor's form, a script): the chosen social image must be in the library
+ * and large enough for a share card.
+ */
+async function storedSeo(q: Query, seo: SeoFields | undefined): Promise<string | null> {
+  if (!seo) return null;
+  const parsed = seoFieldsSchema.safeParse({ ...seo, image: seo.image ?? '' });
+  if (!parsed.success)
+    throw new ContentError('invalid-seo', parsed.error.issues.map((i) => i.message).join(' '));
+  const fields = parsed.data;
+  if (fields.image !== null) {
+    const item = (await mediaByHashes(q, [fields.image])).get(fields.image);
+    if (!item)
+      throw new ContentError(
+        'invalid-seo',
+        'The chosen social image is no longer in the library: choose another, or the first image of the page.',
+      );
+    const problem = socialImageProblem(item.width, item.height);
+    if (problem) throw new ContentError('invalid-seo', problem);
+  }
+  return formatSeo(fields);
+}
+
 export type SaveInput = {
   slug: string;
   pageId?: number;
@@ -286,6 +319,8 @@ export type SaveInput = {
   checkpoint?: CheckpointKind;
   /** Post or page, and the topic names typed (the editor's Save); absent keeps them. */
   post?: PostInput;
+  /** The search and sharing fields (the editor's Save); absent keeps them. */
+  seo?: SeoFields;
 };
 
 export type PostInput = {
@@ -327,10 +362,15 @@ export async function saveDraftIn(
       post.authors === null && input.editor !== null && input.slug !== HOME_SLUG
         ? await authorIdOfEditorEmail(q, input.editor)
         : null;
-    await writeDraft(q, id, fields, input.editor, at, {
-      ...post,
-      authors: post.authors ?? formatTopicIds(own === null ? [] : [own]),
-    });
+    await writeDraft(
+      q,
+      id,
+      fields,
+      input.editor,
+      at,
+      { ...post, authors: post.authors ?? formatTopicIds(own === null ? [] : [own]) },
+      await storedSeo(q, input.seo),
+    );
     if (input.checkpoint)
       await recordCheckpoint(q, {
         pageId: id,
@@ -361,7 +401,8 @@ export async function saveDraftIn(
   // version would make every open tab stale for nothing, and its checkpoint would be listed as
   // "the draft now" of a page that has no draft.
   const post = await storedPost(q, input.slug, input.post, at);
-  if (existing.slug === input.slug && (await savesNothing(q, existing, fields, post)))
+  const seo = await storedSeo(q, input.seo);
+  if (existing.slug === input.slug && (await savesNothing(q, existing, fields, post, seo)))
     return { ok: true, version: existing.version, pageId: existing.id, slug: existing.slug };
   const renamed = await moveSlug(q, existing, input.slug, at, input.editor);
   if (renamed)
@@ -373,7 +414,7 @@ export async function saveDraftIn(
         existing.published_revision_id !== null,
       ),
     );
-  await writeDraft(q, existing.id, fields, input.editor, at, post);
+  await writeDraft(q, existing.id, fields, input.editor, at, post, seo);
   // A draft that says what is published is no draft: a rename alone went live, and the page
   // is "published", not "published with a newer draft".
   const nothingNew = await draftMatchesPublished(q, existing.id);
@@ -428,7 +469,8 @@ export async function publishIn(
     kind: string;
     topics: string;
     authors: string;
-  }>`SELECT title, summary, body, body_html, media_refs, kind, topics, authors
+    seo: string;
+  }>`SELECT title, summary, body, body_html, media_refs, kind, topics, authors, seo
      FROM drafts WHERE page_id = ${page.id}`;
   if (!draft) {
     if (page.published_revision_id !== null) return page.version;
@@ -449,10 +491,10 @@ export async function publishIn(
   const [revision] = await q<{ id: number }>`
     INSERT INTO revisions
       (page_id, title, summary, body, body_html, media_refs, search_text, published_at,
-       published_by, published_via, kind, topics, authors)
+       published_by, published_via, kind, topics, authors, seo)
     VALUES (${page.id}, ${draft.title}, ${draft.summary}, ${draft.body}, ${draft.body_html},
             ${draft.media_refs}, ${searchTextOfHtml(draft.body_html)}, ${at}, ${editor}, ${via},
-            ${draft.kind}, ${draft.topics}, ${draft.authors})
+            ${draft.kind}, ${draft.topics}, ${draft.authors}, ${draft.seo})
     RETURNING id`;
   if (!revision) throw new Error('revision insert returned no row');
   await q`UPDATE pages SET published_revision_id = ${Number(revision.id)} WHERE id = ${page.id}`;

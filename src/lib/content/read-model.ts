@@ -11,6 +11,7 @@ import { traced } from '../observability/spans';
 import { findPublishedPages, listPages, publishedByIds } from './page-list';
 import type { PageListQuery } from './page-list-params';
 import { type ListingRow, PAGE_BY_SLUG, type PageRow, pageById, toListing, toView } from './rows';
+import { parseSeo } from './seo-fields';
 import { NAVIGATION_MAX } from './settings';
 import { HOME_SLUG, isValidSlug } from './slugs';
 import type { StoreContext } from './store-context';
@@ -67,9 +68,13 @@ export const PUBLISHED_ORDER_QUERIES = {
      ${PUBLISHED_NEWEST_FIRST}${NEWEST_FIRST}`,
     '',
   ]),
-  /** The sitemap's first file. Values: limit. */
+  /**
+   * The sitemap's first file. Values: limit. With each page's search and sharing fields: a
+   * page hidden from search engines is left out after the read (sitemapEntries), so every
+   * file still starts where keyAt says.
+   */
   sitemapFirst: sqlTemplate([
-    `SELECT p.slug, r.published_at${PUBLISHED_NEWEST_FIRST}${NEWEST_FIRST}`,
+    `SELECT p.slug, r.published_at, r.seo${PUBLISHED_NEWEST_FIRST}${NEWEST_FIRST}`,
     '',
   ]),
   /** The key of one page in the order. Values: how many to skip. */
@@ -79,7 +84,7 @@ export const PUBLISHED_ORDER_QUERIES = {
   ]),
   /** A later file, after the previous one's last key. Values: published_at, page_id, limit. */
   sitemapAfter: sqlTemplate([
-    `SELECT p.slug, r.published_at${PUBLISHED_NEWEST_FIRST}
+    `SELECT p.slug, r.published_at, r.seo${PUBLISHED_NEWEST_FIRST}
        AND (r.published_at, r.page_id) < (`,
     ', ',
     `)${NEWEST_FIRST}`,
@@ -235,22 +240,22 @@ export function readModel(
 
     /**
      * Up to `limit` published pages for the sitemap, in the plan's order, after `after` (the
-     * last key of the previous file; null for the first): a keyset read of the index.
+     * last key of the previous file; null for the first): a keyset read of the index. Pages
+     * hidden from search engines (their published search fields) are left out here, after the
+     * read: a file may then list fewer than `limit`, and the next still starts at its key.
      */
     async sitemapEntries(after: SitemapKey | null, limit: number): Promise<SitemapEntry[]> {
+      type Row = { slug: string; published_at: string; seo: string };
       const rows = await traced('db.query', 'sitemapEntries', () =>
         read((q) =>
           after === null
-            ? q<{ slug: string; published_at: string }>(PUBLISHED_ORDER_QUERIES.sitemapFirst, limit)
-            : q<{ slug: string; published_at: string }>(
-                PUBLISHED_ORDER_QUERIES.sitemapAfter,
-                after.publishedAt,
-                after.pageId,
-                limit,
-              ),
+            ? q<Row>(PUBLISHED_ORDER_QUERIES.sitemapFirst, limit)
+            : q<Row>(PUBLISHED_ORDER_QUERIES.sitemapAfter, after.publishedAt, after.pageId, limit),
         ),
       );
-      return rows.map((row) => ({ slug: row.slug, publishedAt: row.published_at }));
+      return rows
+        .filter((row) => row.seo === '{}' || !parseSeo(row.seo).noindex)
+        .map((row) => ({ slug: row.slug, publishedAt: row.published_at }));
     },
 
     async listPublished(): Promise<PageSummary[]> {

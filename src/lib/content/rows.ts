@@ -3,6 +3,7 @@
 // lookups by slug or id every write starts from. Used inside and outside transactions.
 import 'server-only';
 import { type Query, sqlTemplate } from '../data/db';
+import { parseSeo } from './seo-fields';
 import { isValidSlug } from './slugs';
 import { parseTopicIds } from './topic-ids';
 import type {
@@ -36,6 +37,7 @@ export type PageRow = {
   kind: string;
   topics: string;
   authors: string;
+  seo: string;
 };
 
 // The one query for both sides. With draft false the drafts join matches nothing, so no draft
@@ -55,7 +57,8 @@ SELECT p.id, p.slug, p.version, p.created_at, p.updated_at, r.published_at,
   p.updated_by, p.last_change,
   COALESCE(d.kind, r.kind) AS kind,
   COALESCE(d.topics, r.topics) AS topics,
-  COALESCE(d.authors, r.authors) AS authors
+  COALESCE(d.authors, r.authors) AS authors,
+  COALESCE(d.seo, r.seo) AS seo
 FROM pages p
 LEFT JOIN revisions r ON r.id = p.published_revision_id
 LEFT JOIN drafts d ON d.page_id = p.id AND `;
@@ -91,6 +94,7 @@ export function toView(row: PageRow): PageView {
     kind: row.kind === 'post' ? 'post' : 'page',
     topicIds: parseTopicIds(row.topics),
     authorIds: parseTopicIds(row.authors),
+    seo: parseSeo(row.seo),
   };
 }
 

@@ -3,6 +3,7 @@
 // any layer may import them.
 import type { ShareImage } from '../social-card/share-image';
 import type { PageKind } from './post-fields';
+import type { SeoFields } from './seo-fields';
 
 export type { PageKind };
 export type PageState = 'published' | 'draft-only' | 'changed';
@@ -43,6 +44,8 @@ export type PageView = {
   topicIds: number[];
   /** Its authors' ids, in byline order (a draft's, when the view shows the draft). */
   authorIds: number[];
+  /** Its search and sharing fields (a draft's, when the view shows the draft). */
+  seo: SeoFields;
 };
 
 /** A topic: a page of its own at `/<slug>` while a published post has it. */

@@ -72,9 +72,9 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
         await q`
           INSERT INTO drafts
             (page_id, title, summary, body, body_html, media_refs, updated_at, updated_by, kind,
-             topics, authors)
+             topics, authors, seo)
           SELECT page_id, title, summary, body, body_html, media_refs, ${at}, ${editor}, kind,
-            topics, authors
+            topics, authors, seo
           FROM revisions
           WHERE id = ${page.published_revision_id}
           ON CONFLICT (page_id) DO NOTHING`;

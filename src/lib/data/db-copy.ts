@@ -63,6 +63,7 @@ const TABLES: readonly CopiedTable[] = [
       'kind',
       'topics',
       'authors',
+      'seo',
     ],
   },
   {
@@ -81,6 +82,7 @@ const TABLES: readonly CopiedTable[] = [
       'kind',
       'topics',
       'authors',
+      'seo',
     ],
   },
   // The history of every save (migration 12): hidden rows too, the merge bases of open tabs.

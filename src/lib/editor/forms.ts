@@ -14,6 +14,7 @@ import {
   type PageKind,
   parseTopicNames,
 } from '../content/post-fields';
+import { CANONICAL_MAX, seoFieldsSchema } from '../content/seo-fields';
 import { isValidSlug, slugFromTitle, validateNewSlug } from '../http/routes';
 
 /** A text field as posted: anything but text (missing, a file, repeated) reads as ''. */
@@ -111,6 +112,16 @@ const editorFormFields = pageFieldsSchema.extend({
       }
       return slugs;
     }),
+  // Search and sharing (seo-fields.ts): absent (an autosave, a form from before them) keeps
+  // the page's; the checkbox is 'on' when ticked, '' when the form had it unticked.
+  seoTitle: seoFieldsSchema.shape.title.optional(),
+  seoDescription: seoFieldsSchema.shape.description.optional(),
+  seoImage: seoFieldsSchema.shape.image.optional(),
+  seoCanonical: seoFieldsSchema.shape.canonical.optional(),
+  seoNoindex: z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === 'on')),
 });
 
 /**
@@ -142,6 +153,14 @@ export type EditorFormValues = {
   topics: string;
   /** The authors ticked: their addresses, space separated. */
   authors: string;
+  /** Search and sharing, as typed (absent: an autosave's, which keeps the page's). */
+  seoTitle?: string;
+  seoDescription?: string;
+  /** A library image's hash, or '' for the first image of the page. */
+  seoImage?: string;
+  seoCanonical?: string;
+  /** 'on' when "Hide from search engines" is ticked, else ''. */
+  seoNoindex?: string;
 };
 
 /** What another save put there meanwhile: shown beside the editor's own text, with a diff. */
@@ -352,6 +371,13 @@ export const editorSubmitSchema = z.object({
             .filter((slug) => slug !== '')
             .join(' '),
     ),
+  // Search and sharing: absent only from a form without the section (kept as they are).
+  seoTitle: optionalFieldUpTo(2_000).transform((value) => value && lineBreaks(value)),
+  seoDescription: optionalFieldUpTo(3_000).transform((value) => value && lineBreaks(value)),
+  seoImage: optionalFieldUpTo(100),
+  seoCanonical: optionalFieldUpTo(CANONICAL_MAX + 100),
+  // A checkbox, sent only when ticked: read beside seoTitle, which every such form sends.
+  seoNoindex: optionalFieldUpTo(10),
   // No intent is Save (a browser submitting with Enter may send none); an unknown one is forged.
   intent: field
     .transform((value) => value || 'save')

@@ -6,6 +6,7 @@ import 'server-only';
 import { contentStore, isContentError, type PageView } from '../content/content';
 import { BODY_MAX } from '../content/field-limits';
 import { conflictsKey, type MergeConflict, type MergeText, mergeTexts } from '../content/merge';
+import type { SeoFields } from '../content/seo-fields';
 import { getDatabase } from '../data/db';
 import { rewriteLinksForPreview } from '../http/routes';
 import { renderMarkdown, renderMarkdownBlocks } from '../markdown/markdown';
@@ -137,6 +138,7 @@ export async function saveEditorValues(
     };
   }
   const input = parsed.data;
+  const seo = seoOf(input);
   const store = contentStore();
   if (input.pageId !== null) {
     // The form names a page that was never at the address it was opened at (a hidden page id
@@ -182,6 +184,8 @@ export async function saveEditorValues(
                   ...(input.authors === undefined ? {} : { authors: input.authors }),
                 },
               }),
+          // Like the post's fields: an autosave (no such fields sent) keeps them.
+          ...(seo === undefined ? {} : { seo }),
         },
         { publish: publish && !withheld },
       );
@@ -264,7 +268,9 @@ export async function saveEditorValues(
           ? 'body'
           : error.code === 'invalid-topics'
             ? 'topics'
-            : undefined;
+            : error.code === 'invalid-seo'
+              ? 'seoImage'
+              : undefined;
     return {
       saved: false,
       state: {
@@ -278,6 +284,27 @@ export async function saveEditorValues(
       },
     };
   }
+}
+
+/**
+ * The search and sharing fields a form sent, or undefined when it had none of them (an
+ * autosave, a form from before them): the page's are kept then.
+ */
+function seoOf(input: {
+  seoTitle?: string | undefined;
+  seoDescription?: string | undefined;
+  seoImage?: string | null | undefined;
+  seoCanonical?: string | undefined;
+  seoNoindex?: boolean | undefined;
+}): SeoFields | undefined {
+  if (input.seoTitle === undefined) return undefined;
+  return {
+    title: input.seoTitle,
+    description: input.seoDescription ?? '',
+    image: input.seoImage ?? null,
+    canonical: input.seoCanonical ?? '',
+    noindex: input.seoNoindex === true,
+  };
 }
 
 /** What the editor's form holds for a page (its draft's text, kind, topics and authors). */
@@ -297,6 +324,11 @@ export async function editorValuesOf(page: PageView): Promise<EditorFormValues> 
     kind: page.kind,
     topics: topics.map((topic) => topic.name).join(', '),
     authors: authors.map((author) => author.slug).join(' '),
+    seoTitle: page.seo.title,
+    seoDescription: page.seo.description,
+    seoImage: page.seo.image ?? '',
+    seoCanonical: page.seo.canonical,
+    seoNoindex: page.seo.noindex ? 'on' : '',
   };
 }
 

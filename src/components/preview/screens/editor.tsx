@@ -30,7 +30,7 @@ export async function EditorScreen({ asked }: ScreenProps) {
       <Banner page={page} editing={true} notice={asked.notice} />
       <WithSiteFrame page={page}>
         <PageEditor
-          {...(await editorMedia())}
+          {...(await editorMedia(page.seo.image))}
           initial={await editorValuesOf(page)}
           initialHtml={rewriteLinksForPreview(page.bodyHtml)}
           savedAt={page.draftUpdatedAt ?? page.updatedAt}

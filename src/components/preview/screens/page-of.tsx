@@ -7,15 +7,18 @@ import type { Byline } from '../../../lib/content/authors';
 import { contentStore, NEW_PAGE_KIND, type PageView } from '../../../lib/content/content';
 import { requestContext } from '../../../lib/http/request-context';
 import { isValidSlug, previewPath } from '../../../lib/http/routes';
+import { siteOrigin } from '../../../lib/http/site-url';
 import { mediaStore } from '../../../lib/media/media';
 import { mediaPath } from '../../../lib/media/media-refs';
 import { getEnv } from '../../../lib/runtime/env';
 import { shareLinks } from '../../../lib/share-links/share-links';
+import { libraryImage } from '../../../lib/social-card/share-image';
 import { datesOf } from '../../article';
 import { SiteFooter, SiteFrameHeader, siteFrameData } from '../../site-frame';
 import { LivePaneFrameProvider } from '../editor/live-pane-frame';
 import type { LibraryImage } from '../page-editor';
 import { noticeText, PreviewBanner } from '../preview-banner';
+import type { SharingContext } from '../seo-section';
 import type { Asked } from './asked';
 
 export const EMPTY_PAGE = {
@@ -119,32 +122,70 @@ export async function WithSiteFrame({
   );
 }
 
-/** What the editor's Image menu and upload need: the newest images and the size limit. */
-export async function editorMedia(): Promise<{
+/**
+ * What the editor's Image menu and upload need (the newest images and the size limit), and its
+ * Search and sharing section (the same images with their sizes, the page's chosen social image
+ * wherever it is in the library, the site's title, accent and default social image).
+ */
+export async function editorMedia(chosenImage: string | null = null): Promise<{
   images: LibraryImage[];
   maxUploadMb: number;
   topicNames: string[];
   authorChoices: Byline[];
+  sharing: SharingContext;
 }> {
-  const [items, topics, authorChoices] = await Promise.all([
+  const [items, topics, authorChoices, settings] = await Promise.all([
     mediaStore().list({ limit: 24 }),
     contentStore().listTopics(),
     contentStore().authorChoices(),
+    contentStore().getSiteSettings(),
   ]);
-  const images = items.map((item) => ({
-    hash: item.hash,
-    alt: item.alt,
-    thumbnail: mediaPath(
+  const wanted = [chosenImage, settings.socialImage].filter(
+    (hash): hash is string => hash !== null && !items.some((item) => item.hash === hash),
+  );
+  const extra = wanted.length > 0 ? await mediaStore().byHashes(wanted) : new Map();
+  const library = [...items, ...(chosenImage ? [extra.get(chosenImage)].filter(Boolean) : [])];
+  const thumbnailOf = (item: (typeof items)[number]) =>
+    mediaPath(
       item.hash,
       item.variants.find((variant) => variant.name === '480.webp')?.name ??
         item.src.split('/').pop() ??
         '',
-    ),
+    );
+  const defaultItem = settings.socialImage
+    ? (items.find((item) => item.hash === settings.socialImage) ?? extra.get(settings.socialImage))
+    : undefined;
+  const defaultImage = defaultItem ? libraryImage(defaultItem) : null;
+  const sharing: SharingContext = {
+    siteTitle: settings.title,
+    accent: settings.accent,
+    origin: siteOrigin(),
+    defaultImage: defaultImage
+      ? {
+          src: defaultImage.path,
+          width: defaultImage.width,
+          height: defaultImage.height,
+          alt: defaultImage.alt,
+        }
+      : null,
+    images: library.map((item) => ({
+      hash: item.hash,
+      alt: item.alt,
+      thumbnail: thumbnailOf(item),
+      width: item.width,
+      height: item.height,
+    })),
+  };
+  const images = items.map((item) => ({
+    hash: item.hash,
+    alt: item.alt,
+    thumbnail: thumbnailOf(item),
   }));
   return {
     images,
     maxUploadMb: getEnv().MEDIA_MAX_MB,
     topicNames: topics.map((topic) => topic.name),
     authorChoices,
+    sharing,
   };
 }

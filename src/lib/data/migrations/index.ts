@@ -20,6 +20,7 @@ import { migration015 } from './015-public-search';
 import { migration016 } from './016-redirects';
 import { migration017 } from './017-authors';
 import { migration018 } from './018-bylines';
+import { migration019 } from './019-seo-fields';
 import { migration022 } from './022-roles';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -51,5 +52,6 @@ export const migrations: readonly Migration[] = [
   migration016,
   migration017,
   migration018,
+  migration019,
   migration022,
 ];
