@@ -19,7 +19,7 @@ import type { LivePreview } from './forms';
 type PathOf = (slug: string) => `/${string}`;
 
 /** Text and attribute values escaped as React escapes them (the component's HTML, byte for byte). */
-function escape(text: string): string {
+function escapeAsReact(text: string): string {
   return text.replace(
     /[&<>"']/g,
     (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' })[ch] ?? ch,
@@ -31,7 +31,7 @@ function bylineHtml(authors: readonly { name: string; path: string }[]): string 
   if (authors.length === 0) return '';
   const names = authors.map((author, index) => {
     const joint = index === 0 ? '' : index === authors.length - 1 ? ' and ' : ', ';
-    return `${joint}<a href="${escape(author.path)}">${escape(author.name)}</a>`;
+    return `${joint}<a href="${escapeAsReact(author.path)}">${escapeAsReact(author.name)}</a>`;
   });
   return `<span class="byline">By ${names.join('')}</span>`;
 }
@@ -42,10 +42,10 @@ export function listingHtml(posts: readonly PostSummary[], pathOf: PathOf): stri
   const items = posts.map((post) => {
     const byline = bylineHtml(post.authors.map((a) => ({ name: a.name, path: pathOf(a.slug) })));
     return (
-      `<li><a href="${escape(pathOf(post.slug))}">${escape(post.title)}</a> ` +
-      `<time dateTime="${escape(post.firstPublishedAt.slice(0, 10))}">${escape(formatDay(post.firstPublishedAt))}</time>` +
+      `<li><a href="${escapeAsReact(pathOf(post.slug))}">${escapeAsReact(post.title)}</a> ` +
+      `<time dateTime="${escapeAsReact(post.firstPublishedAt.slice(0, 10))}">${escapeAsReact(formatDay(post.firstPublishedAt))}</time>` +
       (byline ? ` ${byline}` : '') +
-      (post.summary ? `<span class="summary">${escape(post.summary)}</span>` : '') +
+      (post.summary ? `<span class="summary">${escapeAsReact(post.summary)}</span>` : '') +
       '</li>'
     );
   });
@@ -54,7 +54,7 @@ export function listingHtml(posts: readonly PostSummary[], pathOf: PathOf): stri
 
 /** ListingProblem's HTML: why a directive shows nothing to visitors (editors only). */
 export function listingProblemHtml(source: string, problem: string): string {
-  return `<p class="listing-problem" role="note">This listing is not shown to visitors: ${escape(problem)} (<code>${escape(source)}</code>)</p>`;
+  return `<p class="listing-problem" role="note">This listing is not shown to visitors: ${escapeAsReact(problem)} (<code>${escapeAsReact(source)}</code>)</p>`;
 }
 
 async function partHtml(part: BodyPart, pathOf: PathOf): Promise<string> {
