@@ -49,8 +49,8 @@ export async function TopicsScreen({ asked: { notice } }: ScreenProps) {
               )}
               {/* Its page as it looks now (its introduction as saved), public or not yet. */}
               {' · '}
-              <a href={previewPath(topic.slug)} aria-label={`Preview the page of ${topic.name}`}>
-                Preview its page
+              <a href={previewPath(topic.slug)}>
+                Preview its page<span className="visually-hidden">: {topic.name}</span>
               </a>
             </p>
             <TopicForm
