@@ -21,6 +21,7 @@ import { loadStaticAssets } from './lib/http/static-assets';
 import { log } from './lib/observability/log';
 import { startServerMonitoring, stopServerMonitoring } from './lib/observability/sentry-server';
 import { getEnv } from './lib/runtime/env';
+import { socialCards } from './lib/social-card/card-store';
 import { frontDoor } from './waku.server';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -65,6 +66,8 @@ async function serve() {
   // (stopped, not down) is refused after a few seconds instead of holding requests.
   db.setAnswerTimeout(ANSWER_TIMEOUT_MS);
   frontDoor.serveAssets(loadStaticAssets(path.resolve('dist/public/assets')));
+  // A page unpublished or deleted takes its generated social cards off this machine's disk.
+  contentStore().subscribeToEvents((event) => socialCards().onContentEvent(event));
   // Anything that fell due while no server ran is published now, then every few seconds.
   const scheduler = await startScheduler(contentStore(), {
     intervalMs: env.SCHEDULE_CHECK_SECONDS * 1000,

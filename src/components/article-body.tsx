@@ -3,9 +3,10 @@
 // directive that asks for something wrong (or a topic or author visitors cannot see) is nothing
 // on the public page and a message in the editors' preview, which says what to fix.
 import { Fragment } from 'react';
-import { contentStore, type PageView } from '../lib/content/content';
+import { contentStore, type PageView, type PostSummary } from '../lib/content/content';
 import { formatDay } from '../lib/content/dates';
 import { type ListingDirective, splitAtDirectives } from '../lib/content/listing-directive';
+import { resolveListing } from '../lib/content/listings';
 import { publicPath } from '../lib/http/routes';
 import { Byline, type BylineLink } from './byline';
 
@@ -20,28 +21,20 @@ async function DirectiveListing({
   preview: boolean;
   pathOf: (slug: string) => `/${string}`;
 }) {
-  const store = contentStore();
-  const topic = directive.topic === null ? null : await store.getPublicTopic(directive.topic);
-  if (directive.topic !== null && !topic)
-    return preview ? (
-      <ListingProblem
-        source={source}
-        problem={`No topic with published posts is at /${directive.topic}.`}
-      />
-    ) : null;
-  const author = directive.author === null ? null : await store.getPublicAuthor(directive.author);
-  if (directive.author !== null && !author)
-    return preview ? (
-      <ListingProblem
-        source={source}
-        problem={`No author with published posts is at /${directive.author}.`}
-      />
-    ) : null;
-  const listing = await store.listPosts(
-    1,
-    topic ? { topicId: topic.id } : author ? { authorId: author.id } : null,
-  );
-  const posts = (listing?.posts ?? []).slice(0, directive.limit);
+  const listing = await resolveListing(directive);
+  if ('problem' in listing)
+    return preview ? <ListingProblem source={source} problem={listing.problem} /> : null;
+  return <DirectiveListingView posts={listing.posts} pathOf={pathOf} />;
+}
+
+/** The posts a directive lists (nothing for none); live-listings.ts writes the same HTML. */
+export function DirectiveListingView({
+  posts,
+  pathOf,
+}: {
+  posts: readonly PostSummary[];
+  pathOf: (slug: string) => `/${string}`;
+}) {
   if (posts.length === 0) return null;
   return (
     <ul className="directive-listing">
@@ -64,7 +57,8 @@ async function DirectiveListing({
   );
 }
 
-function ListingProblem({ source, problem }: { source: string; problem: string }) {
+/** Why a directive shows nothing to visitors (the editors' preview only). */
+export function ListingProblem({ source, problem }: { source: string; problem: string }) {
   return (
     <p className="listing-problem" role="note">
       This listing is not shown to visitors: {problem} (<code>{source}</code>)

@@ -7,6 +7,7 @@ import {
   PAGE_DATA_FLAG,
   PAGE_DATA_HEADER,
   pageAddressOfPageData,
+  pageDataForRouter,
 } from '../lib/http/page-data-address';
 import {
   claimPrefetch,
@@ -67,7 +68,7 @@ export function NavigationRuntime() {
               signal: controller.signal,
             });
             if (response.status >= 500) throw leaveFor(target);
-            return response;
+            return pageDataForRouter(response);
           };
           try {
             return await Promise.race([

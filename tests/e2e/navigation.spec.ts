@@ -492,3 +492,54 @@ test('the bundle is asked for only after the page has painted, and the page then
   // The whole bundle, the entry and the modules it imports, starts after the first paint.
   expect(timing.firstScript).toBeGreaterThanOrEqual(timing.paint as number);
 });
+
+// Issue 27's leftovers: page data of an address with no page answers 404, as the page does;
+// the router still shows its 404 page on a client navigation, with no full page load.
+test('a client navigation to a page gone meanwhile shows the 404 page; its data answered 404', async ({
+  page,
+  seedPage,
+  store,
+}) => {
+  const slug = 'e2e-nav-vanishing';
+  await seedPage({ slug, title: 'E2E vanishing', body: 'Here for now.' });
+  // In the site's navigation (a client-side link), for this test only.
+  const settings = await store.getSiteSettings();
+  const id = (await store.getPage(slug, { draft: false }))?.id;
+  if (id === undefined) throw new Error('no seeded page');
+  await store.saveSiteSettings({ ...settings, navigation: [...(settings.navigation ?? []), id] });
+  try {
+    // Its data is not fetched while it is still published (a prefetch would hold the page).
+    const pageData = `**/${slug}?_rsc=*`;
+    await page.route(pageData, (route) => route.abort());
+    allowPageErrors(page, /net::ERR_FAILED/);
+    const documents: string[] = [];
+    const statuses: number[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'document') documents.push(new URL(request.url()).pathname);
+    });
+    page.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.pathname === `/${slug}` && url.searchParams.has('_rsc'))
+        statuses.push(response.status());
+    });
+    await page.goto('/');
+    await hydrated(page);
+    const link = nav(page).getByRole('link', { name: 'E2E vanishing' });
+    await expect(link).toBeVisible();
+    await store.unpublish(slug, { editor: null });
+    await page.unroute(pageData);
+    documents.length = 0;
+    await link.click();
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    expect(new URL(page.url()).pathname).toBe(`/${slug}`);
+    expect(statuses).toContain(404);
+    expect(statuses).not.toContain(200);
+    expect(documents).toEqual([]);
+    // And back: the home page, still without a full load.
+    await page.goBack();
+    await expect(nav(page)).toBeVisible();
+    expect(documents).toEqual([]);
+  } finally {
+    await store.saveSiteSettings(settings);
+  }
+});

@@ -383,3 +383,50 @@ describe('the editor’s calls refuse what is not theirs to do (issue 26’s hos
     expect(await fits.text()).toContain('TOO-LONG-MARKER');
   });
 });
+
+describe('the live preview renders listing directives as the page will (issue 27’s leftovers)', () => {
+  test('published posts of the topic only; a bad directive in words; a listing the pane has is not sent again', async () => {
+    await withStore(async (store) => {
+      for (const [slug, publish] of [
+        ['calls-listed', true],
+        ['calls-unlisted-draft', false],
+      ] as const)
+        await store.saveDraft(
+          {
+            slug,
+            title: `Title of ${slug}`,
+            summary: '',
+            body: 'Text.',
+            expectedVersion: null,
+            editor: null,
+            post: { kind: 'post', topics: ['Calls Listing'] },
+          },
+          { publish },
+        );
+    });
+    const preview = async (body: string, have: string[] = []) => {
+      const response = await call('previewDraft', JSON.stringify([{ body, have }]));
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    const listed = await preview('Intro.\n\n{{ posts topic=calls-listing limit=3 }}\n\nAfter.');
+    expect(listed).toContain('directive-listing');
+    expect(listed).toContain('Title of calls-listed');
+    expect(listed).toContain('/preview/calls-listed');
+    expect(listed).not.toContain('calls-unlisted-draft');
+    expect(listed).not.toContain('{{ posts');
+    const bad = await preview('{{ posts topic=nowhere-topic }}\n\n{{ posts limit=99 }}');
+    expect(bad).toContain('No topic with published posts is at /nowhere-topic.');
+    expect(bad).toContain('limit is a number from 1 to 20');
+    // Six directives: the sixth is the page's limit, as the saved preview says.
+    const six = await preview(Array.from({ length: 6 }, () => '{{ posts }}').join('\n\n'));
+    expect(six).toContain('A page holds at most 5 listings.');
+    // The listing's id is of what it renders to: the pane holding it gets no HTML for it.
+    const ids = (JSON.stringify(listed).match(/l[0-9a-z]+/g) ?? []).filter((id) =>
+      listed.includes(`"${id}"`),
+    );
+    const again = await preview('Intro.\n\n{{ posts topic=calls-listing limit=3 }}\n\nAfter.', ids);
+    expect(again).not.toContain('Title of calls-listed');
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+});

@@ -494,6 +494,58 @@ describe('what an editor typed, and images gone from the library', () => {
     expect(row?.alt).toBe('Kept alt');
   });
 
+  // Issue 27's leftovers: deleting the default social image or the favicon was allowed.
+  test('an image Site settings use is not deleted: the library says where, then it can be', async () => {
+    const social = await uploadedHash('#552288', 'Settings social');
+    const icon = await uploadedHash('#885522', 'Settings icon');
+    const before = await withStore(folio, (store) => store.getSiteSettings());
+    await withStore(folio, (store) =>
+      store.saveSiteSettings({ ...before, socialImage: social, favicon: icon }),
+    );
+    try {
+      const library = await (await fetch(`${folio.url}${LIBRARY}`, { headers: { cookie } })).text();
+      const text = library.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
+      expect(text).toContain('In Site settings: the site’s default social image.');
+      expect(text).toContain('In Site settings: the site’s favicon (the browser tab’s icon).');
+      for (const hash of [social, icon]) {
+        // A form from before (its button was enabled then), or a forged post.
+        const refused = await submitForm(`${folio.url}${LIBRARY}`, await formFor(hash), {
+          cookie,
+          button: 'Delete',
+        });
+        expect(refused.status).toBe(303);
+        expect(refused.headers.get('location')).toBe('/preview?media&notice=media-in-settings');
+        expect((await fetch(`${folio.url}/media/${hash}`, { redirect: 'manual' })).status).toBe(
+          308,
+        );
+      }
+      const notice = await (
+        await fetch(`${folio.url}${LIBRARY}&notice=media-in-settings`, { headers: { cookie } })
+      ).text();
+      expect(notice).toContain('Not deleted: Site settings use this image');
+      // The store's own words name the role (the CLI and any other caller get them).
+      const words = await withStore(folio, async () => {
+        const { createMediaStore } = await import('../../src/lib/media/media');
+        try {
+          await createMediaStore(await folio.database()).remove(icon);
+        } catch (error) {
+          return (error as Error).message;
+        }
+        return 'deleted';
+      });
+      expect(words).toBe(
+        'Site settings use this image as the site’s favicon (the browser tab’s icon): choose another there, or none, then delete it.',
+      );
+    } finally {
+      await withStore(folio, (store) => store.saveSiteSettings(before));
+    }
+    // No longer in the settings: deleted as any unused image.
+    const form = await formFor(social);
+    const deleted = await submitForm(`${folio.url}${LIBRARY}`, form, { cookie, button: 'Delete' });
+    expect(deleted.headers.get('location')).toBe('/preview?media&notice=media-deleted');
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+
   test('an image whose original is missing is a 404 at its address, never a year-long redirect', async () => {
     const hash = await uploadedHash('#118844', 'Green square');
     expect((await fetch(`${folio.url}/media/${hash}`, { redirect: 'manual' })).status).toBe(308);

@@ -159,6 +159,66 @@ describe('redirects', () => {
   });
 });
 
+// Issue 27's leftovers: a redirect to a page that is only a draft sent visitors to a 404.
+describe('a redirect to a page not published', () => {
+  let folio: RunningFolio;
+  let cookie = '';
+  const store = <T>(work: (store: ContentStore) => Promise<T>) => withStore(folio, work);
+  beforeAll(async () => {
+    folio = await startFolio();
+    await addEditor(await folio.database(), EDITOR.email, EDITOR.password);
+    cookie = (await signInWithForm(folio.url, EDITOR.email, EDITOR.password)).cookie;
+    await store(async (s) => {
+      await s.putPage({ slug: 'only-a-draft', title: 'D', summary: '', body: 'd' });
+      await s.putPage(
+        { slug: 'later-gone', title: 'G', summary: '', body: 'g' },
+        { publish: true },
+      );
+      await s.addRedirect({ from: '/to-later-gone', to: '/later-gone', status: 301 });
+      await s.unpublish('later-gone');
+    });
+  }, 60_000);
+  afterAll(() => folio?.stop(), 30_000);
+
+  test('is refused in words on the screen, by the CLI and in a CSV import; one unpublished since is marked', async () => {
+    const screen = await (
+      await fetch(`${folio.url}/preview?redirects`, { headers: { cookie } })
+    ).text();
+    // Marked beside its target, in words.
+    expect(plain(screen)).toContain(
+      'Not published: /later-gone is not published yet: it is only a draft',
+    );
+    const add = (await formsIn(screen)).find((each) =>
+      each.buttons.some((b) => b.text.includes('Add redirect')),
+    );
+    if (!add) throw new Error('no Add redirect form');
+    const refused = await submitForm(`${folio.url}/preview?redirects`, add, {
+      cookie,
+      set: { from: '/to-draft', to: '/only-a-draft', status: '301' },
+    });
+    expect(refused.status).toBe(422);
+    expect(plain(await refused.text())).toContain('/only-a-draft is not published yet:');
+
+    const cli = await runFolioCli(['redirect', 'add', '/to-draft', '/only-a-draft'], {
+      databaseUrl: folio.databaseUrl,
+    });
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toContain('/only-a-draft is not published yet:');
+
+    const dir = mkdtempSync(path.join(tmpdir(), 'folio-redirects-'));
+    const file = path.join(dir, 'drafts.csv');
+    writeFileSync(file, 'from,to,status\n/fine,/about,301\n/to-draft,/only-a-draft,301\n');
+    const imported = await runFolioCli(['redirect', 'import', file], {
+      databaseUrl: folio.databaseUrl,
+    });
+    expect(imported.code).toBe(1);
+    expect(imported.stderr).toContain('drafts.csv:3: /only-a-draft is not published yet:');
+    expect((await fetch(`${folio.url}/fine`, { redirect: 'manual' })).status).toBe(404);
+    expect((await fetch(`${folio.url}/to-draft`, { redirect: 'manual' })).status).toBe(404);
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+});
+
 // With EXTERNAL_REDIRECTS=refuse a redirect made earlier to another site is not followed.
 describe.if(TEST_ENGINE === 'sqlite')('EXTERNAL_REDIRECTS=refuse', () => {
   let folio: RunningFolio;

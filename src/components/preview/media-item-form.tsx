@@ -36,7 +36,7 @@ export function MediaItemForm({ hash, alt, inUse }: { hash: string; alt: string;
         className="danger"
         formNoValidate
         disabled={inUse || pending}
-        title={inUse ? 'A page uses it: take it out of the page first.' : undefined}
+        title={inUse ? 'In use (said above): take it out of there first.' : undefined}
       >
         Delete
       </button>

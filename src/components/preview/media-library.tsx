@@ -26,6 +26,8 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
     'media-deleted': 'Image deleted.',
     'media-in-use':
       'Not deleted: a page uses this image (listed with it). Take it out of the page (and publish it), then delete the image.',
+    'media-in-settings':
+      'Not deleted: Site settings use this image (listed with it). Choose another there, or none, then delete the image.',
     'media-gone': 'That image was deleted meanwhile.',
     busy: 'Folio is busy; nothing was changed. Try again in a moment.',
     unavailable:
@@ -73,11 +75,14 @@ export function MediaLibrary({
   query,
   notice,
   maxMb,
+  settingsUses = new Map(),
 }: {
   list: MediaListResult;
   query: MediaListQuery;
   notice: string | null;
   maxMb: number;
+  /** What Site settings use images as (media.ts settingsUsesOf), by hash. */
+  settingsUses?: ReadonlyMap<string, readonly string[]>;
 }) {
   const text = notice === null ? undefined : NOTICES.get(notice);
   const searching = query.q.trim() !== '';
@@ -147,7 +152,17 @@ export function MediaLibrary({
                 <p>
                   <UsedOn use={use} />
                 </p>
-                <MediaItemForm hash={item.hash} alt={item.alt} inUse={(use?.pages ?? 0) > 0} />
+                {settingsUses.get(item.hash)?.length ? (
+                  <p>
+                    In <a href="/preview?settings">Site settings</a>: the site’s{' '}
+                    {settingsUses.get(item.hash)?.join(' and ')}.
+                  </p>
+                ) : null}
+                <MediaItemForm
+                  hash={item.hash}
+                  alt={item.alt}
+                  inUse={(use?.pages ?? 0) > 0 || (settingsUses.get(item.hash)?.length ?? 0) > 0}
+                />
               </div>
             </li>
           );

@@ -33,6 +33,7 @@ import { tooLongMessage } from './editor/editor-text';
 import { EditorToolbar, type LibraryImage } from './editor/editor-toolbar';
 import { FieldError } from './editor/field-error';
 import { LinkDialog } from './editor/link-dialog';
+import { liveBylineOf } from './editor/live-byline';
 import { LivePaneFrame } from './editor/live-pane-frame';
 import { LivePreviewBody } from './editor/live-preview-body';
 import { MergedNoteText } from './editor/merged-note';
@@ -452,6 +453,7 @@ export function PageEditor({
               }}
               dates={dates}
               body={<LivePreviewBody content={preview} />}
+              {...liveBylineOf(values, authorChoices)}
             />
           )}
         </LivePaneFrame>

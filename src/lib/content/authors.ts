@@ -207,6 +207,18 @@ export function authorsStore({ read, write, now }: StoreContext) {
       return row ? profileOf(row) : null;
     },
 
+    /**
+     * The author at `slug`, published posts or not: for the editors' preview of their page
+     * (visitors get getPublicAuthor).
+     */
+    async getAuthor(slug: string): Promise<AuthorProfile | null> {
+      const [row] = await read(
+        (q) => q<AuthorRow>`
+          SELECT id, slug, name, bio, photo, links, updated_at FROM authors WHERE slug = ${slug}`,
+      );
+      return row ? profileOf(row) : null;
+    },
+
     /** The editor's own author profile, or null when they have made none. */
     async authorOfEditor(editorId: number): Promise<AuthorProfile | null> {
       const [row] = await read(

@@ -81,11 +81,17 @@ function unescapeText(html: string): string {
   return html.replace(/&(?:amp|lt|gt|quot|#39|#x27);/g, (entity) => ESCAPED[entity] ?? entity);
 }
 
-/** A page's stored HTML cut at its directives. */
-export function splitAtDirectives(html: string): BodyPart[] {
+/**
+ * A page's stored HTML cut at its directives. `before`: directives the page holds ahead of
+ * this HTML (the live pane renders a page block by block, and the page's limit is the page's).
+ */
+export function splitAtDirectives(
+  html: string,
+  { before = 0 }: { before?: number } = {},
+): BodyPart[] {
   const parts: BodyPart[] = [];
   let at = 0;
-  let count = 0;
+  let count = before;
   // A new expression each time: a global one keeps where it stopped between calls.
   for (const match of html.matchAll(new RegExp(PARAGRAPH_SOURCE, 'g'))) {
     const index = match.index ?? 0;

@@ -231,6 +231,49 @@ describe('the redirects store', () => {
     );
   });
 
+  // Issue 27's leftovers: a redirect to a page that is only a draft sent visitors to a 404.
+  test('a target only a draft is refused in words, one by one and in a file; one unpublished since is marked', async () => {
+    expect(
+      await refusal(store.addRedirect({ from: '/to-draft', to: '/draft-here', status: 301 })),
+    ).toMatch(/^\/draft-here is not published yet: .*Publish it first/);
+    const file = await store.importRedirects([
+      { line: 1, from: '/fine', to: '/about', status: 301 },
+      { line: 2, from: '/to-draft', to: '/draft-here', status: 302 },
+    ]);
+    expect(file.added).toBe(0);
+    expect(file.problems).toEqual([
+      { line: 2, message: expect.stringMatching(/^\/draft-here is not published yet/) },
+    ]);
+    expect(await store.findSiteRedirect('/fine')).toBeNull();
+    // A topic no published post has, and an author with none, are no page for visitors yet.
+    await store.putPage({
+      slug: 'quiet-draft',
+      title: 'Q',
+      summary: '',
+      body: 'q',
+      post: { kind: 'post', topics: ['Quiet Topic'] },
+    });
+    expect(
+      await refusal(store.addRedirect({ from: '/to-quiet', to: '/quiet-topic', status: 301 })),
+    ).toMatch(/^\/quiet-topic is not published yet: the topic “Quiet Topic” has no published post/);
+    // Published, it is taken; unpublished later, the list says so beside it.
+    await store.putPage(
+      { slug: 'soon-gone', title: 'S', summary: '', body: 's' },
+      { publish: true },
+    );
+    await store.addRedirect({ from: '/to-soon-gone', to: '/soon-gone', status: 301 });
+    const marked = async () =>
+      (await store.listRedirects({ find: 'to-soon-gone' })).rows[0]?.unpublishedTarget;
+    expect(await marked()).toBeUndefined();
+    await store.unpublish('soon-gone');
+    expect(await marked()).toMatch(/^\/soon-gone is not published yet/);
+    // Others stay unmarked: the home page, another site, a published page.
+    const rows = (await store.listRedirects()).rows;
+    expect(rows.filter((row) => row.unpublishedTarget).map((row) => row.from)).toEqual([
+      '/to-soon-gone',
+    ]);
+  });
+
   test('a rename’s redirect is listed beside them', async () => {
     expect(await store.listRenameRedirects()).toContainEqual(
       expect.objectContaining({ from: '/moved', to: '/moved-now' }),

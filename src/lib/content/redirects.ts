@@ -33,6 +33,9 @@ export type Redirect = {
   createdBy: string | null;
 };
 
+/** A redirect as the screen lists it: with why its target is no page now, if it is not. */
+export type ListedRedirect = Redirect & { unpublishedTarget?: string };
+
 /** An old address of a renamed page, which redirects by itself. */
 export type RenameRedirect = { from: string; to: string; renamedAt: string };
 
@@ -157,6 +160,45 @@ function slugOfPath(path: string): string | null {
 }
 
 /**
+ * Whether visitors find a page at `/<slug>`: a published page, or a topic or an author with a
+ * published post (issue 27, posts.ts). One query for a request's lookup, a new redirect's
+ * target and the screen's mark on a redirect whose target is gone.
+ */
+async function isPublicAt(q: Query, slug: string): Promise<boolean> {
+  const [found] = await q<{ slug: string }>`
+    SELECT slug FROM pages WHERE slug = ${slug} AND published_revision_id IS NOT NULL
+    UNION ALL
+    SELECT t.slug FROM topics t WHERE t.slug = ${slug}
+      AND EXISTS (SELECT 1 FROM published_post_topics pt WHERE pt.topic_id = t.id)
+    UNION ALL
+    SELECT a.slug FROM authors a WHERE a.slug = ${slug}
+      AND EXISTS (SELECT 1 FROM published_post_authors pa WHERE pa.author_id = a.id)`;
+  return found !== undefined;
+}
+
+/** Why visitors sent to this site's `to` would find no page now, or null when they would. */
+async function unpublishedTargetOf(q: Query, to: string): Promise<string | null> {
+  if (!to.startsWith('/') || to === '/') return null;
+  const slug = to.slice(1);
+  if (await isPublicAt(q, slug)) return null;
+  const [topic] = await q<{ name: string }>`SELECT name FROM topics WHERE slug = ${slug}`;
+  if (topic)
+    return `${to} is not published yet: the topic “${topic.name}” has no published post, and visitors sent there would land on a 404. Publish a post with it first, or redirect elsewhere.`;
+  if (await authorAt(q, slug))
+    return `${to} is not published yet: its author has no published post, and visitors sent there would land on a 404. Publish one of their posts first, or redirect elsewhere.`;
+  const [draft] = await q<{ slug: string }>`SELECT slug FROM pages WHERE slug = ${slug}`;
+  if (draft)
+    return `${to} is not published yet: it is only a draft, and visitors sent there would land on a 404. Publish it first, or redirect elsewhere.`;
+  // An old address of a renamed page or topic sends visitors on by itself.
+  const [renamed] = await q<{ n: number }>`
+    SELECT 1 AS n FROM slug_history WHERE old_slug = ${slug}
+    UNION ALL
+    SELECT 1 AS n FROM topic_slug_history WHERE old_slug = ${slug}`;
+  if (renamed) return null;
+  return `There is no page at ${to} now: visitors sent there land on a 404. Redirect elsewhere.`;
+}
+
+/**
  * Why this redirect cannot join the redirects as they are in `q`'s transaction, or null: a page
  * at its address, its address an old one of a renamed page, its target no page or itself
  * redirected, or another redirect leading to its address (a chain).
@@ -215,9 +257,12 @@ async function conflictOf(
   if (redirect.to === '/') return null;
   const toSlug = redirect.to.slice(1);
   const [target] = await q<{ slug: string }>`SELECT slug FROM pages WHERE slug = ${toSlug}`;
-  if (target || (await authorAt(q, toSlug))) return null;
   const [topic] = await q<{ id: number }>`SELECT id FROM topics WHERE slug = ${toSlug}`;
-  if (topic) return null;
+  if (target || topic || (await authorAt(q, toSlug))) {
+    // There, but only as a draft (or a topic, an author, with no published post yet).
+    const unpublished = await unpublishedTargetOf(q, redirect.to);
+    return unpublished ? to(unpublished) : null;
+  }
   const [renamed] = await q<{ slug: string }>`
     SELECT p.slug FROM slug_history h JOIN pages p ON p.id = h.page_id
     WHERE h.old_slug = ${toSlug}`;
@@ -376,7 +421,7 @@ export function redirectsStore({ read, write, now }: StoreContext) {
       find?: string;
       after?: string | null;
       limit?: number;
-    } = {}): Promise<{ rows: Redirect[]; next: string | null; total: number }> {
+    } = {}): Promise<{ rows: ListedRedirect[]; next: string | null; total: number }> {
       const like = `%${find.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       const start = after ?? '';
       return read(async (q) => {
@@ -387,7 +432,14 @@ export function redirectsStore({ read, write, now }: StoreContext) {
                  OR LOWER(target) LIKE ${like} ESCAPE '\\')
           ORDER BY from_path LIMIT ${limit + 1}`;
         const [count] = await q<{ n: number | string }>`SELECT COUNT(*) AS n FROM redirects`;
-        const shown = rows.slice(0, limit).map(rowOf);
+        const shown: ListedRedirect[] = [];
+        for (const row of rows.slice(0, limit)) {
+          const redirect: ListedRedirect = rowOf(row);
+          // Its target unpublished since: visitors sent there land on a 404 (the screen says).
+          const unpublished = await unpublishedTargetOf(q, redirect.to);
+          if (unpublished) redirect.unpublishedTarget = unpublished;
+          shown.push(redirect);
+        }
         return {
           rows: shown,
           next: rows.length > limit ? (shown.at(-1)?.from ?? null) : null,
@@ -448,20 +500,8 @@ export function redirectsStore({ read, write, now }: StoreContext) {
       if (!row) return null;
       if (!row.target.startsWith('/') && getEnv().EXTERNAL_REDIRECTS === 'refuse') return null;
       const slug = slugOfPath(from);
-      if (slug !== null) {
-        const [page] = await read(
-          (q) => q<{ slug: string }>`
-            SELECT slug FROM pages WHERE slug = ${slug} AND published_revision_id IS NOT NULL
-            UNION ALL
-            SELECT t.slug FROM topics t WHERE t.slug = ${slug}
-              AND EXISTS (SELECT 1 FROM published_post_topics pt WHERE pt.topic_id = t.id)
-            UNION ALL
-            SELECT a.slug FROM authors a WHERE a.slug = ${slug}
-              AND EXISTS (SELECT 1 FROM published_post_authors pa WHERE pa.author_id = a.id)`,
-        );
-        // A topic or an author visitors can see is a page too (issue 27, posts.ts).
-        if (page) return null;
-      }
+      // A page visitors can see at the address wins (a topic or an author with posts too).
+      if (slug !== null && (await read((q) => isPublicAt(q, slug)))) return null;
       return { location: row.target, status: Number(row.status) === 302 ? 302 : 301 };
     },
   };

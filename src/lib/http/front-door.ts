@@ -7,11 +7,12 @@
 import 'server-only';
 import { staticPage } from '../observability/fallback-page';
 import { hydrateAfterPaint } from '../waku/hydrate-after-paint';
+import { NOT_FOUND_ROUTE_PATH, pagePathOfPageData } from '../waku/internals';
 import { withDefaultCacheControl, withHeader } from './cache-headers';
 import { PAGE_DATA_HEADER, pageAddressOfPageData, wakuPageDataAddress } from './page-data-address';
 import { pageDataQueryOf, publicQueryOf, publicQueryOfPageData } from './public-params';
 import type { RenderCache } from './render-cache';
-import { runInRequestContext } from './request-context';
+import { requestContext, runInRequestContext } from './request-context';
 import {
   ALLOWED_METHODS,
   canonicalLocation,
@@ -121,6 +122,23 @@ function withPayloadType(response: Response, route: Route): Response {
   if (route.kind !== 'page-data' && route.kind !== 'action') return response;
   if (response.status >= 300 || response.headers.get('content-type')) return response;
   return withHeader(response, 'content-type', 'text/x-component; charset=utf-8');
+}
+
+/**
+ * Page data carries its page's status: a render that said "no such page" (Waku's notFound())
+ * is a 404, as the page's HTML is, not a 200 with a not-found payload (issue 27's leftovers).
+ * That is known only once the render is done, so page data is read whole before it is answered:
+ * the render cache reads public page data whole already, and no page of Folio streams in parts
+ * (no Suspense). The browser hands the payload to the router as before (navigation-runtime.tsx).
+ */
+async function withPageDataStatus(response: Response, route: Route): Promise<Response> {
+  if (route.kind !== 'page-data' || response.status !== 200 || !response.body) return response;
+  const body = await response.arrayBuffer();
+  const context = requestContext();
+  // The not-found route's own data is "no such page" too, as its HTML is.
+  const notFound =
+    context.renderedNotFound || pagePathOfPageData(context.url.pathname) === NOT_FOUND_ROUTE_PATH;
+  return new Response(body, { status: notFound ? 404 : 200, headers: response.headers });
 }
 
 export function createFrontDoor({
@@ -291,7 +309,10 @@ export function createFrontDoor({
       origin: siteUrl ?? url.origin,
     };
     const handle = async (forwarded: Request) =>
-      hydrateAfterPaint(withPayloadType(await app(forwarded), route), route);
+      hydrateAfterPaint(
+        await withPageDataStatus(withPayloadType(await app(forwarded), route), route),
+        route,
+      );
     const response = await runInRequestContext(facts, () =>
       renderCache ? renderCache.handle(inner, handle) : handle(inner),
     );

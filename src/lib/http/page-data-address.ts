@@ -6,7 +6,7 @@
 // page-data request (`/RSC/R/about.txt`) before anything else sees it, so the render cache,
 // ETags, redirects, 404s and preview privacy are those of page data, one set of rules. Shared
 // by server and browser code: nothing here may import server-only modules.
-import { pageDataPathOf, pagePathOfPageData } from '../waku/internals';
+import { NOT_FOUND_ROUTE_PATH, pageDataPathOf, pagePathOfPageData } from '../waku/internals';
 
 /** The flag: a request header, as Next.js has `RSC: 1`. */
 export const PAGE_DATA_HEADER = 'rsc';
@@ -48,7 +48,11 @@ export function wakuPageDataAddress(
   // Both the flag and the parameter: a flagged request at the plain address (which a cache
   // that ignores Vary would file under the page's HTML) is answered with the HTML.
   const stamp = url.searchParams.get(PAGE_DATA_PARAM);
-  if (flag !== PAGE_DATA_FLAG || !stamp || !isPageAddress(url.pathname)) return null;
+  if (flag !== PAGE_DATA_FLAG || !stamp) return null;
+  // The not-found route is no page of the site (its HTML is the plain 404), but the router
+  // asks for its data after a page's data said "no such page": answered as Waku's, it shows
+  // the 404 page in place (asked as HTML, the router looped on it, issue 27's leftovers).
+  if (!isPageAddress(url.pathname) && url.pathname !== NOT_FOUND_ROUTE_PATH) return null;
   const query = pageQueryOf(url.search);
   return {
     address: `${pageDataPathOf(url.pathname)}${query ? `?query=${encodeURIComponent(query)}` : ''}`,
@@ -71,4 +75,16 @@ export function pageAddressOfPageData(location: string, stamp: string): string {
     return location;
   const query = url.searchParams.get('query') ?? '';
   return pageDataAddress(`${pagePath}${query ? `?${query}` : ''}`, stamp);
+}
+
+/**
+ * Browser: a page-data answer as Waku's router takes it. The server answers "no such page"
+ * with a 404 and the not-found payload, as the page's HTML is answered; the router treats any
+ * status but 2xx as a failed fetch, so the payload is handed on as a 200 and the router shows
+ * its 404 page, as before. Any other answer is handed on as it is.
+ */
+export function pageDataForRouter(response: Response): Response {
+  const type = response.headers.get('content-type') ?? '';
+  if (response.status !== 404 || !type.startsWith('text/x-component')) return response;
+  return new Response(response.body, { status: 200, headers: response.headers });
 }

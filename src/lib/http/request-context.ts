@@ -35,6 +35,11 @@ export type RequestContext = {
   verdict: RequestErrorVerdict | undefined;
   /** The render failed part-way (inside Suspense, after a 200): never cache it. */
   renderFailed: boolean;
+  /**
+   * The render said "no such page" (Waku's not-found): its page data is answered with the 404
+   * its HTML gets (front-door.ts withPageDataStatus).
+   */
+  renderedNotFound: boolean;
   /** The published page (slug) this render showed; the render cache stores only those. */
   renderedPublicPage: string | undefined;
   /** Who is signed in, once looked up (undefined: not yet). */
@@ -69,6 +74,7 @@ export function runInRequestContext<T>(facts: RequestFacts, work: () => T): T {
     error: undefined,
     verdict: undefined,
     renderFailed: false,
+    renderedNotFound: false,
     renderedPublicPage: undefined,
     session: undefined,
     formPageId: undefined,
@@ -108,6 +114,12 @@ export function markPrivate(): void {
 export function markRenderFailed(): void {
   const context = currentRequestContext();
   if (context) context.renderFailed = true;
+}
+
+/** Called by the render-error hook when a render said "no such page" (Waku's notFound()). */
+export function markRenderedNotFound(): void {
+  const context = currentRequestContext();
+  if (context) context.renderedNotFound = true;
 }
 
 /** Called by a public page that rendered a real page: the response may be cached. */

@@ -6,6 +6,8 @@
 // names for callers.
 import 'server-only';
 import { ContentError } from '../content/errors';
+import { siteSettingsIn } from '../content/settings';
+import type { SiteSettings } from '../content/types';
 import { type Database, getDatabase, type Query } from '../data/db';
 import { processSingleton } from '../runtime/process-singleton';
 import {
@@ -78,6 +80,27 @@ async function pagesUsing(
     SELECT COUNT(*) AS n FROM (SELECT DISTINCT page_id FROM media_uses WHERE hash = ${hash}
                                LIMIT ${USES_COUNTED + 1}) c`;
   return { slugs: slugs.slice(0, first).map((row) => row.slug), pages: Number(counted?.n ?? 0) };
+}
+
+/** What Site settings use an image as, in words: none, or its roles there. */
+export function settingsUsesOf(
+  settings: Pick<SiteSettings, 'socialImage' | 'favicon'>,
+  hash: string,
+): string[] {
+  const uses: string[] = [];
+  if (settings.socialImage === hash) uses.push('default social image');
+  if (settings.favicon === hash) uses.push('favicon (the browser tab’s icon)');
+  return uses;
+}
+
+/** Deleting an image Site settings use: refused, naming its roles there. */
+export class MediaInSettingsError extends ContentError {
+  constructor(readonly uses: readonly string[]) {
+    super(
+      'conflict',
+      `Site settings use this image as the site’s ${uses.join(' and ')}: choose another there, or none, then delete it.`,
+    );
+  }
 }
 
 export function createMediaStore(database: Database | (() => Promise<Database>)) {
@@ -238,6 +261,10 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
       // at a time across every process: a publish committed by another instance (or the CLI)
       // between them deleted an image a published page showed (hostile pass).
       const deleted = await db.transaction(async (q) => {
+        // The site's own uses first (issue 27's leftovers): every page shows them, and the
+        // settings read in this transaction cannot change before the delete commits.
+        const settingUses = settingsUsesOf(await siteSettingsIn(q), hash);
+        if (settingUses.length > 0) throw new MediaInSettingsError(settingUses);
         // A draft's image too: publishing that draft later would show visitors a broken image.
         const { slugs, pages } = await pagesUsing(q, hash);
         if (pages > 0) {

@@ -2,7 +2,11 @@
 import 'server-only';
 import * as Sentry from '@sentry/bun';
 import { suspectContentVersion } from '../data/content-version';
-import { currentRequestContext, markRenderFailed } from '../http/request-context';
+import {
+  currentRequestContext,
+  markRenderedNotFound,
+  markRenderFailed,
+} from '../http/request-context';
 import { processSingleton } from '../runtime/process-singleton';
 import { setRenderErrorHook, wakuErrorInfo } from '../waku/internals';
 import { log } from './log';
@@ -72,7 +76,13 @@ export function reportUnexpectedError(
 
 /** Called by Waku's React `onError` (see waku-internals.ts) for every render error. */
 export function onRenderError(error: unknown): void {
-  if (isControlFlowError(error)) return;
+  const control = wakuErrorInfo(error);
+  if (control !== null) {
+    // Not an error: a redirect or "no such page". The latter is noted for the page data's
+    // status (the HTML's is Waku's own).
+    if (control.status === 404) markRenderedNotFound();
+    return;
+  }
   // The HTML renderer re-throws an error of the component render as a new one with a generic
   // message: once this request has its verdict (a 503 while the database is out of reach),
   // that echo is part of the same refusal, not a bug of its own.

@@ -60,6 +60,10 @@ const envSchema = z.object({
   EXTERNAL_REDIRECTS: z.enum(['allow', 'refuse']).default('allow'),
   // How often each server checks for pages whose scheduled time has come (and at start).
   SCHEDULE_CHECK_SECONDS: z.coerce.number().min(0.1).max(60).default(15),
+  // Fonts the generated social cards fall back to, glyph by glyph, for scripts the card's own
+  // font lacks (Arabic, Hebrew, CJK…): every .ttf/.otf under it (social-card/card-fonts.ts).
+  // `none`: the card's own font only.
+  CARD_FONTS_DIR: z.string().min(1).default('/usr/share/fonts'),
   // `off` turns the render cache off (for benchmarks and debugging).
   FOLIO_RENDER_CACHE: z.enum(['on', 'off']).default('on'),
   FOLIO_RENDER_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),

@@ -1,11 +1,11 @@
 // Owns drawing a page's social card: a 1200×630 PNG with the page's title, the site's title and
 // the accent colour, laid out by satori (text to SVG paths) and rasterised by resvg
-// (docs/decisions/0034). Pure: the same words and colour give the same bytes on any instance.
+// (docs/decisions/0034). Pure: the same words and colour give the same bytes on any instance
+// with the same fonts (card-fonts.ts: its own, then the machine's as fallbacks).
 import 'server-only';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
+import { CARD_FAMILY, cardFonts } from './card-fonts';
 
 export const CARD_WIDTH = 1200;
 export const CARD_HEIGHT = 630;
@@ -13,34 +13,6 @@ export const CARD_HEIGHT = 630;
 /** Longest title drawn: past it the title ends in "…" (a 300-character title still fits). */
 const TITLE_MAX = 120;
 const SITE_MAX = 60;
-
-type Weight = 400 | 700;
-type CardFont = { name: string; data: Buffer; weight: Weight; style: 'normal' };
-
-// Source Serif 4, the site's reading face, as WOFF (satori reads TTF, OTF and WOFF, not the
-// WOFF2 the site serves), in every subset @fontsource ships: Latin, Latin Extended, Cyrillic,
-// Greek and Vietnamese. Scripts it lacks (CJK, Arabic, Hebrew, emoji) are left out of the
-// drawing rather than failing it: see the decision record.
-const SUBSETS = ['latin', 'latin-ext', 'cyrillic', 'cyrillic-ext', 'greek', 'vietnamese'];
-
-let fonts: CardFont[] | null = null;
-function cardFonts(): CardFont[] {
-  if (fonts) return fonts;
-  const require = createRequire(import.meta.url);
-  fonts = ([400, 700] as const).flatMap((weight) =>
-    SUBSETS.map((subset) => ({
-      name: 'Source Serif',
-      data: readFileSync(
-        require.resolve(
-          `@fontsource/source-serif-4/files/source-serif-4-${subset}-${weight}-normal.woff`,
-        ),
-      ),
-      weight,
-      style: 'normal' as const,
-    })),
-  );
-  return fonts;
-}
 
 function shortened(text: string, max: number): string {
   const characters = [...text.replace(/\s+/g, ' ').trim()];
@@ -93,7 +65,7 @@ export async function renderCard({
       display: 'flex',
       background: accent,
       color: ink,
-      fontFamily: 'Source Serif',
+      fontFamily: CARD_FAMILY,
     },
     box(
       {

@@ -1,11 +1,14 @@
 // Owns making a published page's social card on request: checking that the address is the one
 // the page's current published revision makes (one read by primary key, before anything is
 // drawn), then drawing it once per key and keeping the PNG on disk, so later requests — and
-// other processes on this machine — read the file (docs/decisions/0034).
+// other processes on this machine — read the file (docs/decisions/0034). A page keeps one card
+// on disk: its old ones go when a new one is drawn, and all of them when it is unpublished or
+// deleted (its content event), so the folder holds at most one card a published page.
 import 'server-only';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { ContentEvent } from '../content/events';
 import { siteSettingsIn } from '../content/settings';
 import { type Database, getDatabase } from '../data/db';
 import { processSingleton } from '../runtime/process-singleton';
@@ -29,6 +32,9 @@ async function publishedSource(db: Database, pageId: number): Promise<CardSource
   };
 }
 
+/** A card's file: `<key>-<page id>.png`, or its half-written copy `….png.<pid>.partial`. */
+const CARD_FILE = /^[0-9a-f]{32}-(\d{1,9})\.png(?:\.\d+\.partial)?$/;
+
 export function createCardStore({
   database = getDatabase,
   directory = path.join(tmpdir(), 'folio-social-cards'),
@@ -38,6 +44,27 @@ export function createCardStore({
 } = {}) {
   // One drawing per key at a time: a burst of crawlers asking for a new card draws it once.
   const drawing = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
+
+  /**
+   * Removes the page's cards but `keep` (a file name), and what a crash left half-written of
+   * them. Only files named as cards are touched: `<32 hex>-<page id>.png`.
+   */
+  async function removeCards(pageId: number, keep?: string): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(directory);
+    } catch {
+      return 0; // No folder: no cards drawn yet.
+    }
+    let removed = 0;
+    for (const name of names) {
+      const card = CARD_FILE.exec(name);
+      if (!card || Number(card[1]) !== pageId || name === keep) continue;
+      await rm(path.join(directory, name), { force: true });
+      removed += 1;
+    }
+    return removed;
+  }
 
   async function draw(source: CardSource, key: string): Promise<Uint8Array<ArrayBuffer>> {
     const file = path.join(directory, `${key}-${source.pageId}.png`);
@@ -52,6 +79,8 @@ export function createCardStore({
     const partial = `${file}.${process.pid}.partial`;
     await writeFile(partial, png);
     await rename(partial, file);
+    // This card replaces the page's earlier ones (an old revision's, an old title's).
+    await removeCards(source.pageId, path.basename(file));
     return png;
   }
 
@@ -66,6 +95,16 @@ export function createCardStore({
         drawing.set(key, pending);
       }
       return pending;
+    },
+
+    /** Removes a page's cards (all of them): it was unpublished or deleted. */
+    removeCards: (pageId: number) => removeCards(pageId),
+
+    /** A content event's part for the cards: an unpublished or deleted page's go. */
+    async onContentEvent(event: ContentEvent): Promise<void> {
+      if (event.pageId === null) return;
+      if (event.type === 'page.deleted' || event.type === 'page.unpublished')
+        await removeCards(event.pageId);
     },
   };
 }

@@ -68,6 +68,12 @@ export function pageDataPathOf(pagePath: string): string {
   return `${RSC_PREFIX}R${pagePath === '/' ? '/_root' : pagePath}.txt`;
 }
 
+/**
+ * The address of Waku's not-found route (pages/(site)/404.tsx): the router asks for its page
+ * data when a page's data says "no such page", to show it in place.
+ */
+export const NOT_FOUND_ROUTE_PATH = '/404';
+
 /** The page path a page-data address is for, or null when it is not one. */
 export function pagePathOfPageData(pathname: string): string | null {
   // Waku reads `/RSC/R/.txt` as the root's too: it is page data, if not in its own spelling.

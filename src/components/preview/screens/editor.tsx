@@ -1,6 +1,7 @@
 // Owns /preview/<slug>?edit: the page's editor under its banner — or, for a form posted for a
 // page deleted meanwhile, an editor for a new page with the typed text (its action made it so).
 import 'server-only';
+import { withListings } from '../../../lib/editor/live-listings';
 import { editorValuesOf } from '../../../lib/editor/save-page';
 import { rewriteLinksForPreview } from '../../../lib/http/routes';
 import { PageEditor } from '../page-editor';
@@ -32,7 +33,7 @@ export async function EditorScreen({ asked }: ScreenProps) {
         <PageEditor
           {...(await editorMedia(page.seo.image))}
           initial={await editorValuesOf(page)}
-          initialHtml={rewriteLinksForPreview(page.bodyHtml)}
+          initialHtml={await withListings(rewriteLinksForPreview(page.bodyHtml))}
           savedAt={page.draftUpdatedAt ?? page.updatedAt}
         />
       </WithSiteFrame>

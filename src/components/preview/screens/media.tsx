@@ -1,7 +1,8 @@
 // Owns /preview?media: the media library (upload, alt text, where each image is used), one
 // page of images at a time, searched by file name and alt text (issue 25).
 import 'server-only';
-import { mediaStore } from '../../../lib/media/media';
+import { contentStore } from '../../../lib/content/content';
+import { mediaStore, settingsUsesOf } from '../../../lib/media/media';
 import { mediaListQuery } from '../../../lib/media/media-list-params';
 import { getEnv } from '../../../lib/runtime/env';
 import { MediaLibrary } from '../media-library';
@@ -9,6 +10,24 @@ import type { ScreenProps } from './asked';
 
 export async function MediaScreen({ asked: { notice, params } }: ScreenProps) {
   const query = mediaListQuery(params);
-  const list = await mediaStore().page(query);
-  return <MediaLibrary list={list} query={query} notice={notice} maxMb={getEnv().MEDIA_MAX_MB} />;
+  const [list, settings] = await Promise.all([
+    mediaStore().page(query),
+    contentStore().getSiteSettings(),
+  ]);
+  // The images Site settings use (the default social image, the favicon): not deletable.
+  const settingsUses = new Map(
+    list.items.flatMap((item) => {
+      const uses = settingsUsesOf(settings, item.hash);
+      return uses.length > 0 ? [[item.hash, uses] as const] : [];
+    }),
+  );
+  return (
+    <MediaLibrary
+      list={list}
+      query={query}
+      notice={notice}
+      maxMb={getEnv().MEDIA_MAX_MB}
+      settingsUses={settingsUses}
+    />
+  );
 }

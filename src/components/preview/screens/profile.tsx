@@ -4,7 +4,7 @@ import 'server-only';
 import { AUTHOR_BIO_MAX, AUTHOR_LINKS_MAX, AUTHOR_NAME_MAX } from '../../../lib/content/authors';
 import { contentStore } from '../../../lib/content/content';
 import { slugFromTitle } from '../../../lib/content/slugs';
-import { PREVIEW_DASHBOARD } from '../../../lib/http/routes';
+import { PREVIEW_DASHBOARD, previewPath } from '../../../lib/http/routes';
 import { AuthorProfileForm } from '../author-profile-form';
 import type { ScreenProps } from './asked';
 
@@ -24,6 +24,13 @@ export async function ProfileScreen({ asked: { notice, editor } }: ScreenProps) 
       ) : null}
       <p>
         <a href={PREVIEW_DASHBOARD}>Back to the pages</a>
+        {profile ? (
+          <>
+            {' · '}
+            {/* Their page as it looks now (the profile as saved), public or not yet. */}
+            <a href={previewPath(profile.slug)}>Preview your author page</a>
+          </>
+        ) : null}
       </p>
       <p>
         Readers see this beside the posts you write, and on your own page. Your email is never

@@ -82,6 +82,12 @@ export async function RedirectsScreen({ asked: { notice, params } }: ScreenProps
                 </td>
                 <td>
                   <code>{row.to}</code>
+                  {row.unpublishedTarget ? (
+                    // Unpublished since it was made: visitors sent there land on a 404.
+                    <p className="redirect-unpublished" role="note">
+                      <strong>Not published:</strong> {row.unpublishedTarget}
+                    </p>
+                  ) : null}
                 </td>
                 <td>{row.status === 301 ? 'Permanent' : 'Temporary'}</td>
                 <td>

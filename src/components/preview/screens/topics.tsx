@@ -42,13 +42,16 @@ export async function TopicsScreen({ asked: { notice } }: ScreenProps) {
               {topic.posts > 0 ? (
                 <>
                   {' · '}
-                  <a href={previewPath(topic.slug)}>Preview</a>
-                  {' · '}
                   <a href={publicPath(topic.slug)}>{publicPath(topic.slug)}</a>
                 </>
               ) : (
                 ': not shown to visitors'
               )}
+              {/* Its page as it looks now (its introduction as saved), public or not yet. */}
+              {' · '}
+              <a href={previewPath(topic.slug)}>
+                Preview its page<span className="visually-hidden">: {topic.name}</span>
+              </a>
             </p>
             <TopicForm
               topic={{

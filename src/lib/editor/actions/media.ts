@@ -3,7 +3,14 @@
 // and change or delete one (media-item-form.tsx). The bytes decide what an image is.
 import { unstable_redirect as redirect } from 'waku/router/server';
 import { MEDIA_LIBRARY } from '../../http/routes';
-import { ALT_MAX, altProblem, mediaStore, normaliseAlt, processImage } from '../../media/media';
+import {
+  ALT_MAX,
+  altProblem,
+  MediaInSettingsError,
+  mediaStore,
+  normaliseAlt,
+  processImage,
+} from '../../media/media';
 import { imageMarkdown, uploadTooLargeMessage } from '../../media/media-refs';
 import { getEnv } from '../../runtime/env';
 import { rerenderActionRoute } from '../../waku/rerender';
@@ -91,6 +98,8 @@ export const changeMedia = editorForm({
   },
   rejected: ({ deleting, alt }, error): MediaChangeState => {
     if (error.code === 'not-found') redirect(`${MEDIA_LIBRARY}&notice=media-gone`, 303);
+    if (deleting && error instanceof MediaInSettingsError)
+      redirect(`${MEDIA_LIBRARY}&notice=media-in-settings`, 303);
     if (deleting) redirect(`${MEDIA_LIBRARY}&notice=media-in-use`, 303);
     refuseForm(422);
     return { error: error.message, alt };

@@ -27,6 +27,7 @@ import {
 } from '../forms';
 import { type Asked, requirePermission } from '../guard';
 import { backToPage } from '../landing';
+import { livePreviewWithListings, withListings } from '../live-listings';
 import { inPreviewSlot, PREVIEWS_BUSY_MESSAGE } from '../preview-slots';
 import { editorValuesOf, livePreviewOf, previewHtmlOf, saveEditorValues } from '../save-page';
 
@@ -65,7 +66,8 @@ export const saveDraft = editorForm({
   run: async ({ intent, values, answer }, editor): Promise<EditorFormState> => {
     if (intent === 'preview') {
       const length = characterCount(values.body);
-      if (length <= BODY_MAX) return { values, previewHtml: await previewHtmlOf(values.body) };
+      if (length <= BODY_MAX)
+        return { values, previewHtml: await withListings(await previewHtmlOf(values.body)) };
       refuseForm(422);
       const message = bodyTooLongMessage(length, 'previewed');
       return { values, message, fieldErrors: { body: message } };
@@ -169,7 +171,10 @@ export const previewDraft = editorCall({
       refuseForm(422);
       return { error: bodyTooLongMessage(length, 'previewed'), tooLong: true };
     }
-    const preview = await inPreviewSlot(editor.id, () => livePreviewOf(body, have));
+    // Its listing directives shown as the page will show them (live-listings.ts).
+    const preview = await inPreviewSlot(editor.id, async () =>
+      livePreviewWithListings(await livePreviewOf(body, have), have),
+    );
     if (preview !== null) return preview;
     refuseForm(429);
     return { error: PREVIEWS_BUSY_MESSAGE };
