@@ -17,6 +17,7 @@ import {
 } from '../../lib/content/page-list-params';
 import {
   dashboardPath,
+  NAVIGATION_SCREEN,
   PREVIEW_DASHBOARD,
   previewPath,
   publicPath,
@@ -67,7 +68,8 @@ export function Dashboard({ list, query }: { list: PageListResult; query: Dashbo
           <a className="button primary" href="/preview?new">
             New page
           </a>{' '}
-          <a href="/preview?settings">Site settings</a> · <a href={REDIRECTS_SCREEN}>Redirects</a>
+          <a href="/preview?settings">Site settings</a> · <a href={NAVIGATION_SCREEN}>Menus</a> ·{' '}
+          <a href={REDIRECTS_SCREEN}>Redirects</a>
         </p>
       </div>
       <search>

@@ -11,6 +11,7 @@ import {
   EDITOR_HELP,
   HOME_SLUG,
   MEDIA_LIBRARY,
+  NAVIGATION_SCREEN,
   PREVIEW_DASHBOARD,
   previewPath,
   REDIRECTS_SCREEN,
@@ -42,6 +43,9 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                 </li>
                 <li>
                   <a href="/preview?settings">Site settings</a>
+                </li>
+                <li>
+                  <a href={NAVIGATION_SCREEN}>Menus</a>
                 </li>
                 <li>
                   <a href={MEDIA_LIBRARY}>Media</a>

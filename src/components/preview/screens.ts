@@ -1,6 +1,6 @@
 // Owns which screen /preview/[...slug] shows: ONE table, read top to bottom, the first entry
 // whose question the request answers wins. Signed out: a shared draft or the sign-in form.
-// /preview with ?new, ?settings, ?media, ?topics, ?profile, ?redirects, ?help, ?developer, or the dashboard; /preview/<slug> with ?confirm=…,
+// /preview with ?new, ?settings, ?navigation, ?media, ?topics, ?profile, ?redirects, ?help, ?developer, or the dashboard; /preview/<slug> with ?confirm=…,
 // ?history, ?edit, or the page's preview. Each screen is its own server component under
 // screens/, loading its data from the stores; a new screen is a file and a row here.
 // A row's `frame` says what surrounds its screen: 'editor', the editors' chrome (bar and wide
@@ -17,6 +17,7 @@ import { EditorScreen } from './screens/editor';
 import { HelpScreen } from './screens/help';
 import { HistoryScreen } from './screens/history';
 import { MediaScreen } from './screens/media';
+import { NavigationScreen } from './screens/navigation';
 import { NewPageScreen } from './screens/new-page';
 import { PageScreen } from './screens/page';
 import { ProfileScreen } from './screens/profile';
@@ -57,6 +58,11 @@ export const SCREENS: readonly Screen[] = [
     name: '?settings',
     when: (asked) => dashboard(asked) && asked.params.has('settings'),
     screen: SettingsScreen,
+  },
+  {
+    name: '?navigation',
+    when: (asked) => dashboard(asked) && asked.params.has('navigation'),
+    screen: NavigationScreen,
   },
   {
     name: '?media',

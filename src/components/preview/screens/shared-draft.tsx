@@ -47,7 +47,7 @@ export async function SharedDraftScreen({ asked: { slug, params } }: ScreenProps
           {formatUtc(check.link.expiresAt)}.
         </p>
       </PreviewBar>
-      <SiteFrame settings={frame.settings} links={links}>
+      <SiteFrame {...frame} links={links}>
         <Article
           page={page}
           dates={datesOf(page, { asWillBePublished: true })}

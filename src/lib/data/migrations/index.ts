@@ -20,6 +20,7 @@ import { migration015 } from './015-public-search';
 import { migration016 } from './016-redirects';
 import { migration017 } from './017-authors';
 import { migration018 } from './018-bylines';
+import { migration020 } from './020-navigation-menus';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -50,4 +51,5 @@ export const migrations: readonly Migration[] = [
   migration016,
   migration017,
   migration018,
+  migration020,
 ];
