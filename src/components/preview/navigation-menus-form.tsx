@@ -106,9 +106,9 @@ export function NavigationMenusForm({
                     value={`add-page:${menu}:${page.id}`}
                     formNoValidate
                     disabled={pending}
+                    aria-label={`Add to the ${menu}: ${page.title}`}
                   >
                     Add to {menu}
-                    <span className="visually-hidden"> menu: {page.title}</span>
                   </button>
                 ))}
               </span>
@@ -177,21 +177,31 @@ function MenuLists({
       now.map((entry, at) => (at === index ? { ...entry, [field]: value } : entry)),
     );
 
+  // The entry being dragged: a ref, read by dragover at once; the state only dims it, a frame
+  // later (Chromium ends a drag whose source element changes during its dragstart).
+  const dragging = useRef<number | null>(null);
   const onDragStart = (index: number) => (event: DragEvent<HTMLLIElement>) => {
     event.dataTransfer.effectAllowed = 'move';
     event.dataTransfer.setData('text/plain', String(index));
-    setDragged(index);
+    dragging.current = index;
+    requestAnimationFrame(() => setDragged(index));
   };
   const onDragOver = (index: number) => (event: DragEvent<HTMLLIElement>) => {
-    if (dragged !== null && entries[dragged]?.menu === entries[index]?.menu) {
+    const from = dragging.current;
+    if (from !== null && entries[from]?.menu === entries[index]?.menu) {
       event.preventDefault();
       event.dataTransfer.dropEffect = 'move';
     }
   };
+  const onDragEnd = () => {
+    dragging.current = null;
+    setDragged(null);
+  };
   const onDrop = (index: number) => (event: DragEvent<HTMLLIElement>) => {
     event.preventDefault();
-    if (dragged !== null) apply(`to:${dragged}:${index}`);
-    setDragged(null);
+    const from = dragging.current;
+    if (from !== null) apply(`to:${from}:${index}`);
+    onDragEnd();
   };
 
   return (
@@ -224,7 +234,7 @@ function MenuLists({
                     onDragStart={onDragStart(index)}
                     onDragOver={onDragOver(index)}
                     onDrop={onDrop(index)}
-                    onDragEnd={() => setDragged(null)}
+                    onDragEnd={onDragEnd}
                   >
                     <span className="menu-grip" aria-hidden="true" title="Drag to reorder">
                       ⠿
@@ -237,7 +247,7 @@ function MenuLists({
                         'Link'
                       ) : entry.target ? (
                         <>
-                          Page <code>/{entry.target.slug}</code>
+                          Page: {entry.target.title} <code>/{entry.target.slug}</code>
                         </>
                       ) : (
                         <em>A page visitors do not see now (not published)</em>
@@ -290,9 +300,9 @@ function MenuLists({
                             data-focus={`${verb}:${index}`}
                             formNoValidate
                             onClick={onButton}
+                            aria-label={`${words}: ${name}`}
                           >
                             {words}
-                            <span className="visually-hidden">: {name}</span>
                           </button>
                         ) : null,
                       )}

@@ -86,22 +86,34 @@ const linkEntry = z.object({
   label: label.pipe(z.string().min(1, 'Give each link a label.')),
 });
 
+const idEntry = z.number().int().positive();
+
 /**
  * One entry as a save takes it: a bare page id is that page under its title (what issue 25's
- * callers and stored lists hold). An empty label on a page means its title.
+ * callers and stored lists hold). An empty label on a page means its title. Picked by its
+ * shape rather than tried against each (a union), so a refusal is the entry's own words.
  */
-export const menuEntrySchema = z.union([
-  z
-    .number()
-    .int()
-    .positive()
-    .transform((page): MenuEntry => ({ page })),
-  linkEntry.transform((entry): MenuEntry => ({ url: entry.url, label: entry.label })),
-  pageEntry.transform(
-    (entry): MenuEntry =>
-      entry.label ? { page: entry.page, label: entry.label } : { page: entry.page },
-  ),
-]);
+export const menuEntrySchema = z.unknown().transform((value, context): MenuEntry => {
+  const refuse = (issues: readonly { message: string }[]) => {
+    for (const issue of issues) context.addIssue({ code: 'custom', message: issue.message });
+    return z.NEVER;
+  };
+  if (typeof value === 'number') {
+    const page = idEntry.safeParse(value);
+    return page.success ? { page: page.data } : refuse(page.error.issues);
+  }
+  if (typeof value === 'object' && value !== null && 'url' in value) {
+    const link = linkEntry.safeParse(value);
+    return link.success
+      ? { url: link.data.url, label: link.data.label }
+      : refuse(link.error.issues);
+  }
+  const entry = pageEntry.safeParse(value);
+  if (!entry.success) return refuse(entry.error.issues);
+  return entry.data.label
+    ? { page: entry.data.page, label: entry.data.label }
+    : { page: entry.data.page };
+});
 
 /** A whole menu as a save takes it: at most `max` entries, each page once. */
 export const menuSchema = (max: number, name: string) =>

@@ -23,7 +23,6 @@ import {
   NAVIGATION_MAX,
   parseMenu,
 } from './navigation-menus';
-import { publishedByIds } from './page-list';
 import type { StoreContext } from './store-context';
 import type { SiteSettings, SiteSettingsInput } from './types';
 
@@ -266,35 +265,6 @@ export function siteSettings({ read, write, now }: StoreContext) {
             parsed.data.navigation === undefined ? current.navigation : parsed.data.navigation,
           footerMenu: parsed.data.footerMenu ?? current.footerMenu,
         };
-        // A page added to a menu is a published one: a link to nowhere would be dropped from
-        // the menu without a word. One chosen before and unpublished since may stay (it shows
-        // again once republished): the editor sees it marked on the menus screen.
-        const before = new Set(
-          menuPageIds(current.navigation).concat(menuPageIds(current.footerMenu)),
-        );
-        const added = [...menuPageIds(next.navigation), ...menuPageIds(next.footerMenu)].filter(
-          (id) => !before.has(id),
-        );
-        if (added.length > 0) {
-          const published = await publishedByIds(q, added);
-          if (published.length < new Set(added).size)
-            throw new ContentError(
-              'invalid',
-              'A page added to a menu is not published (any more): add another.',
-            );
-        }
-        for (const [chosen, was] of [
-          [next.socialImage, current.socialImage],
-          [next.favicon, current.favicon],
-        ]) {
-          if (chosen === null || chosen === was) continue;
-          const [image] = await q`SELECT id FROM media WHERE hash = ${chosen}`;
-          if (!image)
-            throw new ContentError(
-              'invalid',
-              'That image is not in the media library (any more): choose another.',
-            );
-        }
         if (settingsVersion(current) === settingsVersion(next)) return false;
         const entries: [string, string | null][] = [
           ['site_title', next.title],

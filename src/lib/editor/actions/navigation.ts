@@ -110,6 +110,25 @@ export const saveMenus = editorForm({
     }
     const current = await store.getSiteSettings();
     const header = menuOf(entries, 'header');
+    // A page added since the menus were saved must be published: one unpublished (or deleted)
+    // since it was offered would be left out of the menu without a word. One chosen before
+    // and unpublished since may stay (marked on the screen; it is back once republished).
+    const before = new Set(
+      [...(current.navigation ?? []), ...current.footerMenu].map((entry) => entry.page),
+    );
+    const added = entries.filter(
+      (entry) => entry.kind === 'page' && !before.has(entry.page ?? undefined) && !entry.target,
+    );
+    if (added.length > 0) {
+      refuseForm(422);
+      return {
+        entries,
+        find,
+        version,
+        round,
+        message: `Not saved: ${added.length === 1 ? 'a page added is' : 'pages added are'} not published (any more). Remove ${added.length === 1 ? 'it' : 'them'}, or publish first.`,
+      };
+    }
     try {
       await store.saveSiteSettings(
         {
