@@ -20,13 +20,19 @@ import { MenuLink } from './menu-link';
 export const COMPACT_MENU_AFTER = 4;
 const PHONE_ROW = 40;
 const PHONE_ROWS = 2;
-/**
- * How wide the row's links may be, in `widthOf` units (about an average letter of the
- * header's font): with "More" beside it, it fits the 1280 px header's second row next to the
- * search box, so a long menu never makes a third (tests/e2e/navigation-menus.spec.ts measures).
+/*
+ * The 1280 px header in `widthOf` units (about 8.3 px, an average letter of a link), measured
+ * in Chromium on the demo: its column holds 84; the site's name (1.2rem, bold) costs 1.2 a
+ * letter, the tagline (0.9rem) 0.9; a gap between items is 2.4, between links 2; "More" 7. The
+ * links stand in one line (site.css) after the name and tagline when they fit there, else on
+ * the second line beside the search box, which leaves them 48. The demo's four links (53.5)
+ * fit the first line with a letter to spare, as they did before menus had labels.
  */
-const ROW_DESKTOP = 60;
-/** What each link's gap costs, in the same units. */
+const COLUMN = 84;
+const SECOND_LINE = 48;
+const ITEM_GAP = 2.4;
+const MORE = 7;
+/** What each gap between two links costs, in the same units. */
 const GAP = 2;
 
 /** A label's width in letters: CJK and other wide characters count twice, capitals a bit more. */
@@ -58,16 +64,23 @@ export function foldsOnPhones(titles: readonly string[]): boolean {
   return rows > PHONE_ROWS || used > PHONE_ROW;
 }
 
-/** How many of the links the row shows (the rest go into "More"). */
-export function rowLinkCount(titles: readonly string[]): number {
-  const total = titles.reduce((sum, title) => sum + widthOf(title) + GAP, 0);
-  if (total <= ROW_DESKTOP) return titles.length;
+/** How many of the links the row shows (the rest go into "More"), beside this name and tagline. */
+export function rowLinkCount(
+  titles: readonly string[],
+  { title, tagline }: { title: string; tagline: string },
+): number {
+  const firstLine =
+    COLUMN - 1.2 * widthOf(title) - ITEM_GAP - (tagline ? 0.9 * widthOf(tagline) + ITEM_GAP : 0);
+  const room = Math.max(firstLine, SECOND_LINE);
+  const widths = titles.map(widthOf);
+  const all = widths.reduce((sum, width) => sum + width, 0) + GAP * (widths.length - 1);
+  if (all <= room) return titles.length;
   // Room for "More" itself, then as many as fit, and always the first.
-  let used = widthOf('More') + 3;
+  let used = MORE;
   let count = 0;
-  for (const title of titles) {
-    used += widthOf(title) + GAP;
-    if (used > ROW_DESKTOP && count > 0) break;
+  for (const width of widths) {
+    used += width + GAP;
+    if (used > room && count > 0) break;
     count += 1;
   }
   return count;
@@ -107,7 +120,7 @@ export function SiteHeader({
 }) {
   const titles = links.map((link) => link.title);
   const compact = foldsOnPhones(titles);
-  const inRow = rowLinkCount(titles);
+  const inRow = rowLinkCount(titles, { title, tagline });
   const key = (link: HeaderLink, index: number) => `${index}:${link.path ?? link.href}`;
   return (
     <header className="site-header">

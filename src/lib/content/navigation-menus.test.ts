@@ -129,7 +129,7 @@ describe('menus in the store', () => {
     await store.unpublish('gone');
     expect(await store.menus()).toEqual({
       header: [
-        { slug: 'team', title: 'Our team' },
+        { slug: 'team', title: 'Our team', labelled: true },
         { href: 'https://example.com/shop', title: 'Shop' },
         { slug: 'about-us', title: 'About us' },
       ],

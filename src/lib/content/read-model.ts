@@ -129,7 +129,12 @@ export function readModel(
       entries.flatMap((entry): NavigationLink[] => {
         if (entry.page === undefined) return [{ href: entry.url, title: entry.label }];
         const row = byId.get(entry.page);
-        return row ? [{ slug: row.slug, title: entry.label || row.title }] : [];
+        if (!row) return [];
+        return [
+          entry.label
+            ? { slug: row.slug, title: entry.label, labelled: true }
+            : { slug: row.slug, title: row.title },
+        ];
       });
     return { header: links(header), footer: links(footer) };
   };

@@ -189,7 +189,7 @@ export type SiteSettingsInput = Omit<
  * (`href`), under its label (a page's title when the editors gave none).
  */
 export type NavigationLink =
-  | { slug: string; href?: undefined; title: string }
+  | { slug: string; href?: undefined; title: string /** The editors named it. */; labelled?: true }
   | { href: string; slug?: undefined; title: string };
 
 export type SaveResult =
