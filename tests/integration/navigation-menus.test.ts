@@ -203,8 +203,12 @@ describe('menus', () => {
 
     const forged = await post([...form.fields, ['menu', 'header']], 'save');
     expect(forged.status).toBe(400);
+    // Signed out: the sign-in page hands the menus back in words, nothing saved.
     const signedOut = await post(form.fields, 'save', 'folio_session=forged');
     expect(signedOut.status).toBe(401);
+    const handedBack = await signedOut.text();
+    expect(handedBack).toContain('Your session had ended, so nothing was saved.');
+    expect(handedBack).toContain('1. Getting started');
   });
 
   test('an unpublished page drops out of the menus; a menu page’s new title shows on every cached page', async () => {

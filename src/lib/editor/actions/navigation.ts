@@ -66,9 +66,16 @@ export const saveMenus = editorForm({
     };
   },
   refused: ({ entries, find }, { message }): MenusFormState => ({ entries, find, message }),
-  // Signed out without JavaScript: the sign-in page hands back each menu in words.
-  kept: async ({ entries }): Promise<KeptText> =>
-    (['header', 'footer'] as const).map((menu) => ({
+  // Signed out without JavaScript: the sign-in page hands back each menu in words, pages by
+  // their titles where the database can say them.
+  kept: async ({ entries: posted }): Promise<KeptText> => {
+    let entries = posted;
+    try {
+      entries = await withTargets(posted);
+    } catch {
+      // The titles are a courtesy: without the database the pages are named by number.
+    }
+    return (['header', 'footer'] as const).map((menu) => ({
       name: `${menu} menu`,
       value:
         entries
@@ -76,10 +83,11 @@ export const saveMenus = editorForm({
           .map((entry, index) =>
             entry.kind === 'link'
               ? `${index + 1}. ${entry.label} <${entry.url}>`
-              : `${index + 1}. ${entry.label || `Page ${entry.page}`}`,
+              : `${index + 1}. ${entry.label || entry.target?.title || `Page ${entry.page}`}`,
           )
           .join('\n') || '(none)',
-    })),
+    }));
+  },
   run: async ({ entries: posted, intent, version, find }): Promise<MenusFormState> => {
     const store = contentStore();
     const round = crypto.randomUUID();
