@@ -265,6 +265,18 @@ export function siteSettings({ read, write, now }: StoreContext) {
             parsed.data.navigation === undefined ? current.navigation : parsed.data.navigation,
           footerMenu: parsed.data.footerMenu ?? current.footerMenu,
         };
+        for (const [chosen, was] of [
+          [next.socialImage, current.socialImage],
+          [next.favicon, current.favicon],
+        ]) {
+          if (chosen === null || chosen === was) continue;
+          const [image] = await q`SELECT id FROM media WHERE hash = ${chosen}`;
+          if (!image)
+            throw new ContentError(
+              'invalid',
+              'That image is not in the media library (any more): choose another.',
+            );
+        }
         if (settingsVersion(current) === settingsVersion(next)) return false;
         const entries: [string, string | null][] = [
           ['site_title', next.title],
