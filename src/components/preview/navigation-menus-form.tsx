@@ -106,7 +106,7 @@ export function NavigationMenusForm({
                     value={`add-page:${menu}:${page.id}`}
                     formNoValidate
                     disabled={pending}
-                    aria-label={`Add to the ${menu}: ${page.title}`}
+                    aria-label={`Add to ${menu}: ${page.title}`}
                   >
                     Add to {menu}
                   </button>
