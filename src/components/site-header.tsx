@@ -88,15 +88,27 @@ export function rowLinkCount(
 
 type HeaderLink = NavigationLink & { path: `/${string}` | null };
 
-/** One link: a page of the site, or an external address. */
-function MenuItem({ link, row, plain }: { link: HeaderLink; row?: boolean; plain?: boolean }) {
+/**
+ * One link: a page of the site, or an external address. `prefetch`: a FolioLink (the row's
+ * and "More"'s, which never name the same page twice, so one's leaving the viewport cannot
+ * cancel the other's prefetch); else a MenuLink, outside the prefetch queue.
+ */
+function MenuItem({
+  link,
+  prefetch,
+  plain,
+}: {
+  link: HeaderLink;
+  prefetch?: boolean;
+  plain?: boolean;
+}) {
   if (link.path === null)
     return (
       <a href={link.href} rel="noopener">
         {link.title}
       </a>
     );
-  if (row) return <Link to={link.path}>{link.title}</Link>;
+  if (prefetch) return <Link to={link.path}>{link.title}</Link>;
   return (
     <MenuLink to={link.path} plain={plain}>
       {link.title}
@@ -132,7 +144,7 @@ export function SiteHeader({
         <ul>
           {links.slice(0, inRow).map((link, index) => (
             <li key={key(link, index)}>
-              <MenuItem link={link} row />
+              <MenuItem link={link} prefetch />
             </li>
           ))}
         </ul>
@@ -142,7 +154,7 @@ export function SiteHeader({
             <ul>
               {links.slice(inRow).map((link, index) => (
                 <li key={key(link, index + inRow)}>
-                  <MenuItem link={link} />
+                  <MenuItem link={link} prefetch />
                 </li>
               ))}
             </ul>
