@@ -15,6 +15,7 @@ const SCREENS: { name: string; path: string; signedIn: boolean }[] = [
   { name: 'the editor', path: '/preview/writing-in-markdown?edit', signedIn: true },
   { name: 'a preview', path: '/preview/release-notes', signedIn: true },
   { name: 'the site settings', path: '/preview?settings', signedIn: true },
+  { name: 'the menus', path: '/preview?navigation', signedIn: true },
   { name: 'the media library', path: '/preview?media', signedIn: true },
   { name: 'the help', path: '/preview?help', signedIn: true },
   { name: 'the topics', path: '/preview?topics', signedIn: true },

@@ -1,5 +1,5 @@
 // The editor as an editor uses it (issue 13): live preview, autosave, never a lost keystroke,
-// history with diffs, the dashboard, confirmations, site settings — with and without
+// history with diffs, the dashboard, confirmations, site settings and menus — with and without
 // JavaScript where the issue asks for both.
 import type { Browser, Page } from '@playwright/test';
 import { BODY_MAX } from '../../src/lib/content/field-limits';
@@ -485,7 +485,7 @@ for (const javaScriptEnabled of [true, false]) {
   });
 }
 
-test('site settings: title, footer and header links change on the next request', async ({
+test('site settings and menus: title, footer and header links change on the next request', async ({
   page,
   signIn,
   store,
@@ -496,18 +496,21 @@ test('site settings: title, footer and header links change on the next request',
     await page.goto('/preview?settings');
     await page.getByLabel('Site title').fill('Folio Weekly');
     await page.getByLabel('Footer text').fill('Written by the e2e team.');
-    await page.getByLabel('These pages, in this order:').check();
-    for (const box of await page.locator('input[name="navigation"]').all()) await box.uncheck();
-    await page.getByRole('checkbox', { name: 'About /about' }).check();
-    await page.getByRole('checkbox', { name: 'Contact /contact' }).check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect(page.getByText('Settings saved.')).toBeVisible();
+    // The header's links are the menus screen's (issue 27).
+    await page.getByRole('link', { name: 'Menus', exact: true }).first().click();
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+    await page.getByRole('button', { name: 'Remove: Getting started' }).click();
+    await page.getByRole('button', { name: 'Remove: Writing in Markdown' }).click();
+    await page.getByRole('button', { name: 'Save menus', exact: true }).last().click();
+    await expect(page.getByText('Menus saved.')).toBeVisible();
     const visitor = await (await page.context().browser()?.newContext())?.newPage();
     if (!visitor) throw new Error('no second context');
     await visitor.goto('/about');
     await expect(visitor.locator('header')).toContainText('Folio Weekly');
     await expect(visitor.locator('footer')).toContainText('Written by the e2e team.');
-    const links = visitor.getByRole('navigation', { name: 'Site' }).locator('li a');
+    const links = visitor.getByRole('navigation', { name: 'Site' }).locator(':scope > ul a');
     await expect(links).toHaveText(['About', 'Contact']);
     await expect(links.first()).toHaveAttribute('aria-current', 'page');
     await expect(links.last()).not.toHaveAttribute('aria-current', 'page');
@@ -516,46 +519,47 @@ test('site settings: title, footer and header links change on the next request',
   }
 });
 
-// Issue 25: the navigation picker searches instead of listing every page, and its search used
-// to reload the screen, throwing away what was typed above it. It now submits the form itself.
+// Issue 25: the page picker searches instead of listing every page, and its search used to
+// reload the screen, throwing away what was typed above it. It submits the form itself: the
+// menus come back as typed (issue 27: the picker is the menus screen's).
 for (const javaScriptEnabled of [true, false]) {
   test.describe(`with JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
     test.use({ javaScriptEnabled });
 
-    test('site settings: a search in the navigation picker keeps the typed settings; save works', async ({
+    test('menus: a search in the page picker keeps the typed labels; a page added; save works', async ({
       page,
       signIn,
       store,
     }) => {
       const before = await store.getSiteSettings();
-      const title = `Typed before searching ${javaScriptEnabled ? 'js' : 'nojs'}`;
+      const label = `Typed before searching ${javaScriptEnabled ? 'js' : 'nojs'}`;
       try {
         await signIn(page);
-        await page.goto('/preview?settings');
+        await page.goto('/preview?navigation');
         if (javaScriptEnabled)
           await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
-        await page.getByLabel('Site title').fill(title);
-        await page.getByLabel('Footer text').fill('Typed footer, unsaved.');
-        await page.getByLabel('These pages, in this order:').check();
+        const firstLabel = page.locator('fieldset[data-menu="header"] input[name="label"]').first();
+        await firstLabel.fill(label);
         await page.getByLabel('Find published pages').fill('contact');
         await page.getByRole('button', { name: 'Search', exact: true }).click();
-        await expect(page.getByRole('checkbox', { name: 'Contact /contact' })).toBeVisible();
-        await expect(page.getByLabel('Site title')).toHaveValue(title);
-        await expect(page.getByLabel('Footer text')).toHaveValue('Typed footer, unsaved.');
-        await expect(page.getByLabel('These pages, in this order:')).toBeChecked();
+        await expect(page.getByRole('button', { name: 'Add to footer: Contact' })).toBeVisible();
+        await expect(firstLabel).toHaveValue(label);
         await expect(page.getByLabel('Find published pages')).toHaveValue('contact');
         // A search saves nothing.
-        expect((await store.getSiteSettings()).title).toBe(before.title);
-        await page.getByRole('checkbox', { name: 'Contact /contact' }).check();
-        await page.getByRole('button', { name: 'Save settings' }).click();
-        await expect(page.getByText('Settings saved.')).toBeVisible();
+        expect((await store.getSiteSettings()).navigation).toEqual(before.navigation);
+        await page.getByRole('button', { name: 'Add to footer: Contact' }).click();
+        await expect(
+          page.locator('fieldset[data-menu="footer"] li.menu-entry', { hasText: '/contact' }),
+        ).toBeVisible();
+        await expect(firstLabel).toHaveValue(label);
+        await page.getByRole('button', { name: 'Save menus', exact: true }).last().click();
+        await expect(page.getByText('Menus saved.')).toBeVisible();
         const saved = await store.getSiteSettings();
-        expect(saved.title).toBe(title);
-        expect(saved.footer).toBe('Typed footer, unsaved.');
         const contact = await store.getPage('contact', { draft: false });
-        expect(saved.navigation).toContain(contact?.id);
+        expect(saved.footerMenu).toEqual([{ page: contact?.id ?? 0 }]);
+        expect(saved.navigation?.[0]).toMatchObject({ label });
       } finally {
-        await store.saveSiteSettings(before);
+        await store.saveSiteSettings({ ...before, footerMenu: [] });
       }
     });
   });

@@ -22,7 +22,8 @@ test('the live pane shows the page inside the site: header with draft titles, an
   if (!linked) throw new Error('the page was not made');
   await store.saveSiteSettings({
     ...settings,
-    navigation: [...(settings.navigation ?? []), linked.id],
+    // First: a header's first link always stands in its row (a fifth would fold into "More").
+    navigation: [linked.id, ...(settings.navigation ?? [])],
   });
   await store.saveDraft({
     slug,

@@ -1,7 +1,7 @@
 // The editors' screens on a site of 2 000 pages (issue 25), against a server started as the
 // README starts it: the dashboard, the settings and the media library weigh a bounded size
 // whatever the site's size (they read one page of rows, never every page), their pagers and
-// searches are plain GET addresses (no JavaScript needed), and the navigation picker searches
+// searches are plain GET addresses (no JavaScript needed), and the menus' page picker searches
 // instead of listing.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { addEditor } from '../../src/lib/editors/accounts';
@@ -88,12 +88,12 @@ describe(`editors' screens at ${PAGES} pages on ${TEST_ENGINE}`, () => {
     expect(rowsIn(await screen(next))).toHaveLength(50);
   });
 
-  test('site settings offer a bounded search, not every page', async () => {
-    const settings = await screen('/preview?settings');
-    expect(settings.length).toBeLessThan(MAX_BYTES);
-    expect(settings).toContain('name="find"');
-    expect(settings.match(/name="navigation"/g)?.length ?? 0).toBeLessThanOrEqual(40);
-    const found = await screen('/preview?settings=&find=zanzibar');
+  test('the menus screen offers a bounded search, not every page', async () => {
+    const menus = await screen('/preview?navigation');
+    expect(menus.length).toBeLessThan(MAX_BYTES);
+    expect(menus).toContain('name="find"');
+    expect(menus.match(/value="add-page:header:/g)?.length ?? 0).toBeLessThanOrEqual(40);
+    const found = await screen('/preview?navigation=&find=zanzibar');
     const offered = [...found.matchAll(/<code>\/(?:<!-- -->)?(bulk-\d+)<\/code>/g)].map(
       (m) => m[1],
     );

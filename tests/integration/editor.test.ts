@@ -373,27 +373,6 @@ describe('the editor without JavaScript', () => {
     expect(live).not.toContain('Delete for good');
   });
 
-  test('settings refuse positions outside 1-99 and an unknown navigation mode, with 422', async () => {
-    const form = await formWithButton(
-      await (await page('/preview?settings')).text(),
-      'Save settings',
-    );
-    const chosen = form.fields.find(([name]) => name === 'navigation')?.[1] ?? '';
-    for (const set of <Record<string, string>[]>[
-      { [`position-${chosen}`]: '-5' },
-      { [`position-${chosen}`]: '1e308' },
-      { [`position-${chosen}`]: 'NaN' },
-      { 'navigation-mode': 'bogus' },
-      // A page nobody offered, or one unpublished since: never dropped silently.
-      { navigation: '99999', 'position-99999': '1' },
-      { navigation: 'abc' },
-    ]) {
-      const response = await submitForm(`${folio.url}/preview?settings`, form, { cookie, set });
-      expect(response.status, JSON.stringify(set)).toBe(422);
-      expect(await response.text()).toContain('role="alert"');
-    }
-  });
-
   test('true messages: a discard in another tab is named as a discard', async () => {
     await store(async (s) => {
       const base = { slug: 'told-discard', title: 'Told', summary: '' };
@@ -474,33 +453,22 @@ describe('the editor without JavaScript', () => {
     }
   });
 
-  // Hostile pass over the refusals: only the title came back, the tagline, footer and the
-  // header's choices were lost.
+  // Hostile pass over the refusals: only the title came back, the tagline and footer were lost.
+  // (The menus have their own form: tests/integration/navigation-menus.test.ts.)
   test('site settings posted after the session ended hand every field back on the sign-in page', async () => {
     const form = await formWithButton(
       await (await page('/preview?settings')).text(),
       'Save settings',
     );
-    const about = (await store((s) => s.listAll())).find((listed) => listed.slug === 'about');
-    if (!about) throw new Error('no about page');
     const response = await submitForm(`${folio.url}/preview?settings`, form, {
       cookie: 'folio_session=forged',
-      set: {
-        title: 'TITLE-TYPED',
-        tagline: 'TAGLINE-TYPED',
-        footer: 'FOOTER-TYPED',
-        'navigation-mode': 'chosen',
-        navigation: String(about.id),
-        [`position-${about.id}`]: '1',
-      },
+      set: { title: 'TITLE-TYPED', tagline: 'TAGLINE-TYPED', footer: 'FOOTER-TYPED' },
     });
     expect(response.status).toBe(401);
     const html = await response.text();
     expect(html).toContain('Your session had ended, so nothing was saved.');
     for (const typed of ['TITLE-TYPED', 'TAGLINE-TYPED', 'FOOTER-TYPED'])
       expect(html).toContain(`>${typed}</textarea>`);
-    expect(html).toContain('Header navigation');
-    expect(html).toContain(`>1. ${about.title}</textarea>`);
   });
 
   test('share-link refusals are 422 (a duration not offered) and 409 (a page gone)', async () => {

@@ -86,6 +86,7 @@ describe('screens', () => {
       ['/preview?settings', 'change site settings'],
       ['/preview?redirects', 'change redirects'],
       ['/preview?topics', 'edit topics'],
+      ['/preview?navigation', 'change site settings'],
     ] as const) {
       const refused = await get(path, 'author');
       expect(refused.status).toBe(403);
@@ -106,24 +107,28 @@ describe('screens', () => {
       redirects: html.includes('href="/preview?redirects"'),
       topics: html.includes('href="/preview?topics"'),
       developer: html.includes('href="/preview?developer"'),
+      menus: html.includes('href="/preview?navigation"'),
     });
     expect(links(await (await get('/preview', 'contributor')).text())).toEqual({
       settings: false,
       redirects: false,
       topics: false,
       developer: false,
+      menus: false,
     });
     expect(links(await (await get('/preview', 'editor')).text())).toEqual({
       settings: false,
       redirects: true,
       topics: true,
       developer: false,
+      menus: false,
     });
     expect(links(await (await get('/preview', 'owner')).text())).toEqual({
       settings: true,
       redirects: true,
       topics: true,
       developer: true,
+      menus: true,
     });
   });
 });

@@ -19,6 +19,7 @@ import {
 import { type Action, can, type Person } from '../../lib/editors/permissions';
 import {
   dashboardPath,
+  NAVIGATION_SCREEN,
   PREVIEW_DASHBOARD,
   previewPath,
   publicPath,
@@ -79,7 +80,11 @@ export function Dashboard({
           <a className="button primary" href="/preview?new">
             New page
           </a>{' '}
-          {may('settings.edit') ? <a href="/preview?settings">Site settings</a> : null}
+          {may('settings.edit') ? (
+            <>
+              <a href="/preview?settings">Site settings</a> · <a href={NAVIGATION_SCREEN}>Menus</a>
+            </>
+          ) : null}
           {may('settings.edit') && may('redirect.edit') ? ' · ' : null}
           {may('redirect.edit') ? <a href={REDIRECTS_SCREEN}>Redirects</a> : null}
         </p>

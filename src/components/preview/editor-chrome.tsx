@@ -12,6 +12,7 @@ import {
   EDITOR_HELP,
   HOME_SLUG,
   MEDIA_LIBRARY,
+  NAVIGATION_SCREEN,
   PREVIEW_DASHBOARD,
   previewPath,
   REDIRECTS_SCREEN,
@@ -43,9 +44,14 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                 </li>
                 {/* Only the screens the person's role opens (issue 28). */}
                 {can(editor.editor, 'settings.edit') ? (
-                  <li>
-                    <a href="/preview?settings">Site settings</a>
-                  </li>
+                  <>
+                    <li>
+                      <a href="/preview?settings">Site settings</a>
+                    </li>
+                    <li>
+                      <a href={NAVIGATION_SCREEN}>Menus</a>
+                    </li>
+                  </>
                 ) : null}
                 <li>
                   <a href={MEDIA_LIBRARY}>Media</a>

@@ -1,6 +1,6 @@
 // Owns which screen /preview/[...slug] shows: ONE table, read top to bottom, the first entry
 // whose question the request answers wins. Signed out: a shared draft or the sign-in form.
-// /preview with ?new, ?settings, ?media, ?topics, ?profile, ?redirects, ?help, ?developer, or the dashboard; /preview/<slug> with ?confirm=…,
+// /preview with ?new, ?settings, ?navigation, ?media, ?topics, ?profile, ?redirects, ?help, ?developer, or the dashboard; /preview/<slug> with ?confirm=…,
 // ?history, ?edit, or the page's preview. Each screen is its own server component under
 // screens/, loading its data from the stores; a new screen is a file and a row here.
 // A row's `frame` says what surrounds its screen: 'editor', the editors' chrome (bar and wide
@@ -19,6 +19,7 @@ import { ForbiddenScreen } from './screens/forbidden';
 import { HelpScreen } from './screens/help';
 import { HistoryScreen } from './screens/history';
 import { MediaScreen } from './screens/media';
+import { NavigationScreen } from './screens/navigation';
 import { NewPageScreen } from './screens/new-page';
 import { PageScreen } from './screens/page';
 import { ProfileScreen } from './screens/profile';
@@ -61,6 +62,12 @@ export const SCREENS: readonly Screen[] = [
     name: '?settings',
     when: (asked) => dashboard(asked) && asked.params.has('settings'),
     screen: SettingsScreen,
+    may: 'settings.edit',
+  },
+  {
+    name: '?navigation',
+    when: (asked) => dashboard(asked) && asked.params.has('navigation'),
+    screen: NavigationScreen,
     may: 'settings.edit',
   },
   {

@@ -1,29 +1,22 @@
 'use client';
-import { type KeyboardEvent, useActionState, useRef } from 'react';
-import type { NavigationLink, SiteSettings } from '../../lib/content/content';
+import { useActionState } from 'react';
+import type { SiteSettings } from '../../lib/content/content';
 import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from '../../lib/content/field-limits';
 import { saveSiteSettings } from '../../lib/editor/actions/settings';
 import type { SettingsFormState } from '../../lib/editor/forms';
-
-type Choice = NavigationLink & { id: number };
+import { NAVIGATION_SCREEN } from '../../lib/http/routes';
 
 /**
- * The site's name, tagline, footer, language, accent colour, default social image and header
- * navigation (which pages, in what order).
+ * The site's name, tagline, footer, language, accent colour, default social image, tab icon
+ * and what the home page shows. The menus are edited on their own screen (NAVIGATION_SCREEN).
  */
 export function SiteSettingsForm({
   settings,
   version,
-  published,
-  find,
 }: {
   settings: SiteSettings;
   /** settingsVersion(settings): a save from this form is refused once another tab has saved. */
   version: string;
-  /** The published pages in the navigation, in its order, then those the search found. */
-  published: readonly Choice[];
-  /** The navigation picker's search (`?settings&find=`), as typed. */
-  find: string;
 }) {
   const [answer, action, pending] = useActionState<SettingsFormState, FormData>(
     saveSiteSettings,
@@ -33,28 +26,8 @@ export function SiteSettingsForm({
   const state = answer ?? {};
   const values = state.values;
   const current = state.current;
-  const picker = state.picker;
-  const chosen = new Set(values ? values.navigation.map(Number) : (settings.navigation ?? []));
-  const offered = picker?.offered ?? published;
-  const mode = values?.mode ?? (settings.navigation === null ? 'all' : 'chosen');
-  const save = useRef<HTMLButtonElement>(null);
-  // The picker's Search is the form's first button, so Enter in a field would search (harmless,
-  // and what happens without JavaScript); with it, Enter outside the search box saves, as it
-  // did before the search joined this form.
-  const enterSaves = (event: KeyboardEvent<HTMLFormElement>) => {
-    const field = event.target as HTMLElement;
-    if (
-      event.key === 'Enter' &&
-      field instanceof HTMLInputElement &&
-      (field.type === 'text' || field.type === 'number') &&
-      save.current
-    ) {
-      event.preventDefault();
-      event.currentTarget.requestSubmit(save.current);
-    }
-  };
   return (
-    <form action={action} className="settings-form" onKeyDown={enterSaves}>
+    <form action={action} className="settings-form">
       {state.message ? (
         <p role="alert" className="form-error">
           {state.message}
@@ -75,11 +48,7 @@ export function SiteSettingsForm({
           </dl>
         </div>
       ) : null}
-      <input
-        type="hidden"
-        name="settings_version"
-        value={current?.version ?? picker?.version ?? version}
-      />
+      <input type="hidden" name="settings_version" value={current?.version ?? version} />
       <label>
         Site title
         <input
@@ -188,67 +157,11 @@ export function SiteSettingsForm({
           Latest posts, with its text as an introduction
         </label>
       </fieldset>
-      <fieldset>
-        <legend>Header navigation</legend>
-        <label className="inline-choice">
-          <input type="radio" name="navigation-mode" value="all" defaultChecked={mode === 'all'} />{' '}
-          None: the site's name links to the home page
-        </label>
-        <label className="inline-choice">
-          <input
-            type="radio"
-            name="navigation-mode"
-            value="chosen"
-            defaultChecked={mode !== 'all'}
-          />{' '}
-          These pages, in this order:
-        </label>
-        {/* The search submits this form (nothing is saved): the server answers with the
-            form as typed and what it found, with or without JavaScript. */}
-        <label className="navigation-find">
-          Find published pages{' '}
-          <input
-            type="search"
-            name="find"
-            defaultValue={picker?.find ?? find}
-            placeholder="Title, address or text"
-          />
-        </label>{' '}
-        <button type="submit" name="intent" value="find" formNoValidate disabled={pending}>
-          Search
-        </button>
-        <span className="hint">What you have typed above stays as it is; nothing is saved.</span>
-        <ol className="navigation-choices">
-          {offered.map((page, index) => (
-            <li key={page.id}>
-              <label className="inline-choice">
-                <input
-                  type="checkbox"
-                  name="navigation"
-                  value={page.id}
-                  defaultChecked={chosen.has(page.id)}
-                />{' '}
-                {page.title} <code>/{page.slug}</code>
-              </label>{' '}
-              <label className="inline-choice">
-                position{' '}
-                <input
-                  type="number"
-                  name={`position-${page.id}`}
-                  defaultValue={values?.positions?.[String(page.id)] || index + 1}
-                  min={1}
-                  max={99}
-                  className="position"
-                />
-              </label>
-            </li>
-          ))}
-        </ol>
-        <span className="hint">
-          Only published pages appear; a page unpublished later drops out by itself.
-        </span>
-      </fieldset>
-      <button type="submit" className="primary" disabled={pending} ref={save}>
+      <p>
+        The header's and the footer's menus have a screen of their own:{' '}
+        <a href={NAVIGATION_SCREEN}>Menus</a>.
+      </p>
+      <button type="submit" className="primary" disabled={pending}>
         {pending ? 'Saving…' : 'Save settings'}
       </button>
     </form>

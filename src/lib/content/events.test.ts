@@ -121,6 +121,9 @@ describe('each change writes one event in its transaction', () => {
         // The whole settings as saved: what the save left out keeps its (default) value.
         payload: {
           ...settings,
+          // Menus are entries (migration 20): a bare id is that page under its title.
+          navigation: [{ page: id }],
+          footerMenu: [],
           language: 'en',
           accent: '#1f5fbf',
           socialImage: null,

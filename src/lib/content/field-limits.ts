@@ -9,6 +9,9 @@ export const BODY_MAX = 200_000;
 export const SITE_TITLE_MAX = 80;
 export const TAGLINE_MAX = 160;
 export const FOOTER_MAX = 300;
+/** A header or footer menu entry's label, and an external link's address (navigation-menus.ts). */
+export const MENU_LABEL_MAX = 60;
+export const MENU_URL_MAX = 2_000;
 /**
  * The largest request body read at all. Far above what a form with a body of BODY_MAX
  * characters can weigh (4 bytes a character, the other fields, multipart framing), so an

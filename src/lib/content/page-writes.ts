@@ -25,7 +25,7 @@ import { listingSlugsOf, syncPublishedPost } from './posts';
 import { searchTextOfHtml } from './public-search-text';
 import { type PageRowRef, pageById, pageRowById, pageRowBySlug } from './rows';
 import { formatSeo, type SeoFields, seoFieldsSchema, socialImageProblem } from './seo-fields';
-import { headerNavigationIn, headerShows } from './settings';
+import { menuPagesIn, menusShow } from './settings';
 import { HOME_SLUG, validateNewSlug } from './slugs';
 import type { Changed } from './store-context';
 import { formatTopicIds } from './topic-ids';
@@ -123,8 +123,8 @@ export async function moveSlug(
 
 /**
  * What visitors see change when `page` changes at these addresses (its slug; old and new on a
- * rename): those pages and the listings — and every page when its link in the header changes
- * (`linkChanged`: its title, its slug or whether it is published) and the header shows it.
+ * rename): those pages and the listings — and every page when its link in a menu changes
+ * (`linkChanged`: its title, its slug or whether it is published) and a menu shows it.
  */
 export async function visibleChange(
   q: Query,
@@ -132,7 +132,7 @@ export async function visibleChange(
   slugs: string[],
   linkChanged: boolean,
 ): Promise<ContentChange> {
-  if (linkChanged && headerShows(await headerNavigationIn(q), page)) return EVERYTHING;
+  if (linkChanged && menusShow(await menuPagesIn(q), page)) return EVERYTHING;
   // A published post is listed too (the home page, its topics): its link there changes.
   return pagesChanged(...slugs, ...(await listingSlugsOf(q, page.id)));
 }

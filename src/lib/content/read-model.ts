@@ -8,11 +8,11 @@ import { sqlTemplate } from '../data/db';
 import { renderMarkdown } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn, missingMediaIn } from '../media/media-refs';
 import { traced } from '../observability/spans';
+import { FOOTER_MENU_MAX, type MenuEntry, menuPageIds, NAVIGATION_MAX } from './navigation-menus';
 import { findPublishedPages, listPages, publishedByIds } from './page-list';
 import type { PageListQuery } from './page-list-params';
 import { type ListingRow, PAGE_BY_SLUG, type PageRow, pageById, toListing, toView } from './rows';
 import { parseSeo } from './seo-fields';
-import { NAVIGATION_MAX } from './settings';
 import { HOME_SLUG, isValidSlug } from './slugs';
 import type { StoreContext } from './store-context';
 import type {
@@ -26,7 +26,7 @@ import type {
   SiteSettings,
 } from './types';
 
-/** The header's query for `count` page ids (templates made once per count, at most 20). With
+/** The menus' query for `count` page ids (templates made once per count, at most 40). With
  * `draft`, a page's title is its draft's when it has one: the preview shows the header as it
  * will be once the drafts are published (issue 26). */
 const navigationQueries = new Map<string, TemplateStringsArray>();
@@ -97,6 +97,53 @@ export function readModel(
   { read, opened }: StoreContext,
   getSiteSettings: () => Promise<SiteSettings>,
 ) {
+  /**
+   * The menus' links (navigation-menus.ts): the header's entries (at most NAVIGATION_MAX) and
+   * the footer's (at most FOOTER_MENU_MAX), in their order, each page entry only while its page
+   * is published — read by id in one query, so a render reads as many rows as it shows
+   * whatever the site's size. Without a menu, none: the site's name links home, and a site of
+   * 100 000 pages does not put 100 000 links on every page (issue 25). A page's label is the
+   * editors' where they gave one, else its title; `draft` (editors' preview only): its
+   * draft's title where it has one.
+   */
+  const menus = async ({
+    draft = false,
+  }: {
+    draft?: boolean;
+  } = {}): Promise<{
+    header: NavigationLink[];
+    footer: NavigationLink[];
+  }> => {
+    const settings = await getSiteSettings();
+    const header = (settings.navigation ?? []).slice(0, NAVIGATION_MAX);
+    const footer = settings.footerMenu.slice(0, FOOTER_MENU_MAX);
+    const ids = [...new Set([...menuPageIds(header), ...menuPageIds(footer)])];
+    const rows =
+      ids.length === 0
+        ? []
+        : await traced('db.query', 'navigation', () =>
+            read((q) =>
+              q<{ id: number | string; slug: string; title: string }>(
+                navigationQuery(ids.length, draft),
+                ...ids,
+              ),
+            ),
+          );
+    const byId = new Map(rows.map((row) => [Number(row.id), row]));
+    const links = (entries: readonly MenuEntry[]): NavigationLink[] =>
+      entries.flatMap((entry): NavigationLink[] => {
+        if (entry.page === undefined) return [{ href: entry.url, title: entry.label }];
+        const row = byId.get(entry.page);
+        if (!row) return [];
+        return [
+          entry.label
+            ? { slug: row.slug, title: entry.label, labelled: true }
+            : { slug: row.slug, title: row.title },
+        ];
+      });
+    return { header: links(header), footer: links(footer) };
+  };
+
   return {
     async getPage(slug: string, { draft }: { draft: boolean }): Promise<PageView | null> {
       if (!isValidSlug(slug)) return null;
@@ -322,29 +369,11 @@ export function readModel(
       return Number(row?.n ?? 0);
     },
 
-    /**
-     * The public header's links: the pages the settings name (at most NAVIGATION_MAX), in
-     * their order, that are published — read by id, so a render reads as many rows as it
-     * shows whatever the site's size. Without a setting, none: the site's name links home,
-     * and a site of 100 000 pages does not put 100 000 links on every page (issue 25).
-     * `draft` (editors' preview only): the titles of the pages' drafts where they have one.
-     */
+    menus,
+
+    /** The header's links alone (menus). */
     async navigation({ draft = false }: { draft?: boolean } = {}): Promise<NavigationLink[]> {
-      const ids = ((await getSiteSettings()).navigation ?? []).slice(0, NAVIGATION_MAX);
-      if (ids.length === 0) return [];
-      const rows = await traced('db.query', 'navigation', () =>
-        read((q) =>
-          q<{ id: number | string; slug: string; title: string }>(
-            navigationQuery(ids.length, draft),
-            ...ids,
-          ),
-        ),
-      );
-      const byId = new Map(rows.map((row) => [Number(row.id), row]));
-      return ids.flatMap((id) => {
-        const row = byId.get(id);
-        return row ? [{ slug: row.slug, title: row.title }] : [];
-      });
+      return (await menus({ draft })).header;
     },
 
     /** The `/media/` addresses a page's rendered HTML points at that answer no image. */

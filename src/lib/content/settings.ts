@@ -1,5 +1,6 @@
-// Owns the site's own settings (title, tagline, footer, header navigation, language, accent
-// colour, default social image, tab icon): their schema,
+// Owns the site's own settings (title, tagline, footer, the header's and footer's menus —
+// whose entries navigation-menus.ts defines —, language, accent colour, default social image,
+// tab icon): their schema,
 // reading them with defaults, and saving them in one transaction that visitors see on their
 // next request, like a publish. A save names the version of the settings its form was made
 // from (a hash of the stored values, so no row has to be kept in step): a form opened before
@@ -12,6 +13,16 @@ import { lineText } from './clean-text';
 import { ContentError } from './errors';
 import { recordEvent } from './events';
 import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from './field-limits';
+import {
+  FOOTER_MENU_MAX,
+  MENU_KEYS,
+  MENU_MAX,
+  type MenuName,
+  menuPageIds,
+  menuSchema,
+  NAVIGATION_MAX,
+  parseMenu,
+} from './navigation-menus';
 import type { StoreContext } from './store-context';
 import type { SiteSettings, SiteSettingsInput } from './types';
 
@@ -79,41 +90,30 @@ export function ogLocaleOf(language: string): string | null {
   return region ? `${lang}_${region}` : null;
 }
 
-/**
- * The most pages the header links to: the form refuses more, and a public render reads at
- * most this many (read-model.ts navigation), whatever the stored value says.
- */
-export const NAVIGATION_MAX = 20;
-
-/** The stored navigation (a JSON list of page ids), or null for none (the site's name links home). */
-function parseNavigation(value: string | undefined): readonly number[] | null {
-  if (value === undefined) return null;
-  try {
-    const ids: unknown = JSON.parse(value);
-    return Array.isArray(ids) ? ids.filter((id): id is number => Number.isSafeInteger(id)) : null;
-  } catch {
-    return null;
-  }
-}
+// The menus' rules and stored form are navigation-menus.ts's; re-exported for the readers here.
+export { NAVIGATION_MAX } from './navigation-menus';
 
 /**
- * Whether the header shows this page while it is published: the first NAVIGATION_MAX pages
- * chosen, which is what the header's read (read-model.ts navigation) takes; a write's
- * invalidation (page-writes.ts visibleChange) asks this.
+ * Whether a menu shows this page while it is published: the header's first NAVIGATION_MAX
+ * entries and the footer's first FOOTER_MENU_MAX, what the menus' read (read-model.ts menus)
+ * takes. A page's publish, unpublish or rename changes its link on every page then, so a
+ * write's invalidation (page-writes.ts visibleChange) asks this.
  */
-export function headerShows(
-  navigation: readonly number[] | null,
-  page: { id: number; slug: string },
-): boolean {
-  // No navigation chosen: the header is the site's name alone (issue 25), so it shows no page.
-  return navigation?.slice(0, NAVIGATION_MAX).includes(page.id) ?? false;
+export function menusShow(pageIds: readonly number[], page: { id: number; slug: string }): boolean {
+  // No menu chosen: the header is the site's name alone (issue 25), so it shows no page.
+  return pageIds.includes(page.id);
 }
 
-/** The header's navigation as stored, inside the caller's transaction. */
-export async function headerNavigationIn(q: Query): Promise<readonly number[] | null> {
-  const [row] = await q<{ value: string }>`
-    SELECT value FROM settings WHERE key = 'site_navigation'`;
-  return parseNavigation(row?.value);
+/** The pages the two menus name (as menusShow takes them), inside the caller's transaction. */
+export async function menuPagesIn(q: Query): Promise<readonly number[]> {
+  const rows = await q<{ key: string; value: string }>`
+    SELECT key, value FROM settings WHERE key IN (${MENU_KEYS.header}, ${MENU_KEYS.footer})`;
+  const menu = (name: MenuName) =>
+    menuPageIds(parseMenu(rows.find((row) => row.key === MENU_KEYS[name])?.value)).slice(
+      0,
+      MENU_MAX[name],
+    );
+  return [...menu('header'), ...menu('footer')];
 }
 
 /**
@@ -123,7 +123,8 @@ export async function headerNavigationIn(q: Query): Promise<readonly number[] | 
 export function settingsVersion(settings: SiteSettings): string {
   const { title, tagline, footer, navigation, language, accent, socialImage, favicon, homeShows } =
     settings;
-  // The home page's choice only when it is not the default: versions made before it stay.
+  // The home page's choice and the footer's menu only when they are not the default: versions
+  // made before they existed stay.
   return createHash('sha256')
     .update(
       JSON.stringify([
@@ -136,6 +137,7 @@ export function settingsVersion(settings: SiteSettings): string {
         socialImage,
         favicon,
         ...(homeShows === 'posts' ? [1] : []),
+        ...(settings.footerMenu.length > 0 ? [settings.footerMenu] : []),
       ]),
     )
     .digest('hex')
@@ -149,7 +151,8 @@ function settingsOf(rows: readonly { key: string; value: string }[]): SiteSettin
     title: value('site_title') ?? 'Folio',
     tagline: value('site_tagline') ?? '',
     footer: value('site_footer') ?? '',
-    navigation: parseNavigation(value('site_navigation')),
+    navigation: parseMenu(value(MENU_KEYS.header)),
+    footerMenu: parseMenu(value(MENU_KEYS.footer)) ?? [],
     language: value('site_language') ?? DEFAULT_LANGUAGE,
     accent: value('site_accent') ?? DEFAULT_ACCENT,
     socialImage: value('site_social_image') ?? null,
@@ -174,10 +177,9 @@ export const siteSettingsSchema = z.object({
   footer: lineText().pipe(
     z.string().trim().max(FOOTER_MAX, `Use at most ${FOOTER_MAX} characters.`),
   ),
-  navigation: z
-    .array(z.number().int().positive())
-    .max(NAVIGATION_MAX, 'Twenty links at most.')
-    .nullable(),
+  // Left out (the settings form: the menus have their own screen): kept as stored.
+  navigation: menuSchema(NAVIGATION_MAX, 'header').nullable().optional(),
+  footerMenu: menuSchema(FOOTER_MENU_MAX, 'footer').optional(),
   language: z
     .string()
     .trim()
@@ -212,7 +214,7 @@ const storedSettings = (q: Query) =>
     SELECT key, value FROM settings
     WHERE key IN ('site_title', 'site_tagline', 'site_footer', 'site_navigation',
                   'site_language', 'site_accent', 'site_social_image', 'site_favicon',
-                  'site_home_shows')`;
+                  'site_home_shows', 'site_footer_menu')`;
 
 /** The settings as stored, through any query (the social card's check reads them so). */
 export async function siteSettingsIn(q: Query): Promise<SiteSettings> {
@@ -259,6 +261,9 @@ export function siteSettings({ read, write, now }: StoreContext) {
             parsed.data.socialImage === undefined ? current.socialImage : parsed.data.socialImage,
           favicon: parsed.data.favicon === undefined ? current.favicon : parsed.data.favicon,
           homeShows: parsed.data.homeShows ?? current.homeShows,
+          navigation:
+            parsed.data.navigation === undefined ? current.navigation : parsed.data.navigation,
+          footerMenu: parsed.data.footerMenu ?? current.footerMenu,
         };
         for (const [chosen, was] of [
           [next.socialImage, current.socialImage],
@@ -277,7 +282,8 @@ export function siteSettings({ read, write, now }: StoreContext) {
           ['site_title', next.title],
           ['site_tagline', next.tagline],
           ['site_footer', next.footer],
-          ['site_navigation', next.navigation ? JSON.stringify(next.navigation) : null],
+          [MENU_KEYS.header, next.navigation ? JSON.stringify(next.navigation) : null],
+          [MENU_KEYS.footer, next.footerMenu.length > 0 ? JSON.stringify(next.footerMenu) : null],
           // Defaults are not stored: a site that never chose follows a changed default.
           ['site_language', next.language === DEFAULT_LANGUAGE ? null : next.language],
           ['site_accent', next.accent === DEFAULT_ACCENT ? null : next.accent],

@@ -2,6 +2,7 @@
 // schedules, site settings, topics and post listings, and what a save answers. Types only, so
 // any layer may import them.
 import type { ShareImage } from '../social-card/share-image';
+import type { MenuEntry } from './navigation-menus';
 import type { PageKind } from './post-fields';
 import type { SeoFields } from './seo-fields';
 
@@ -149,12 +150,15 @@ export type Revision = RevisionSummary & {
   bodyHtml: string;
 };
 
-/** The site's own settings, edited in preview. `navigation` null: every published page. */
+/** The site's own settings, edited in preview. `navigation` null: the header has no menu. */
 export type SiteSettings = {
   title: string;
   tagline: string;
   footer: string;
-  navigation: readonly number[] | null;
+  /** The header's menu (navigation-menus.ts), in its order. */
+  navigation: readonly MenuEntry[] | null;
+  /** The footer's menu, beside the footer line (empty: none). */
+  footerMenu: readonly MenuEntry[];
   /** The site's language, a BCP 47 tag: `<html lang>` and `og:locale` (issue 27). */
   language: string;
   /** `#rrggbb`: links and the generated social card. */
@@ -175,11 +179,21 @@ export type HomeShows = 'page' | 'posts';
  */
 export type SiteSettingsInput = Omit<
   SiteSettings,
-  'language' | 'accent' | 'socialImage' | 'favicon' | 'homeShows'
+  'language' | 'accent' | 'socialImage' | 'favicon' | 'homeShows' | 'navigation' | 'footerMenu'
 > &
-  Partial<Pick<SiteSettings, 'language' | 'accent' | 'socialImage' | 'favicon' | 'homeShows'>>;
+  Partial<Pick<SiteSettings, 'language' | 'accent' | 'socialImage' | 'favicon' | 'homeShows'>> & {
+    /** A bare id is that page under its title (as issue 25's callers give them). */
+    navigation?: readonly (number | MenuEntry)[] | null;
+    footerMenu?: readonly (number | MenuEntry)[];
+  };
 
-export type NavigationLink = { slug: string; title: string };
+/**
+ * A menu's link as visitors see it: a page of the site (`slug`) or an external address
+ * (`href`), under its label (a page's title when the editors gave none).
+ */
+export type NavigationLink =
+  | { slug: string; href?: undefined; title: string /** The editors named it. */; labelled?: true }
+  | { href: string; slug?: undefined; title: string };
 
 export type SaveResult =
   | {

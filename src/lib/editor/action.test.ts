@@ -32,6 +32,7 @@ const topicActions = await import('./actions/topics');
 const scheduleActions = await import('./actions/schedules');
 const sessionActions = await import('./actions/session');
 const settingsActions = await import('./actions/settings');
+const navigationActions = await import('./actions/navigation');
 const shareLinkActions = await import('./actions/share-links');
 const testErrorActions = await import('./actions/test-errors');
 
@@ -144,11 +145,23 @@ const ANSWERED: Record<string, { call: () => Promise<unknown>; kept: (state: nev
     },
     saveSiteSettings: {
       call: () =>
-        settingsActions.saveSiteSettings(
-          {},
-          form({ title: TYPED, tagline: '', footer: '', 'navigation-mode': 'all' }),
-        ),
+        settingsActions.saveSiteSettings({}, form({ title: TYPED, tagline: '', footer: '' })),
       kept: (state: { values?: { title: string } }) => state.values?.title,
+    },
+    saveMenus: {
+      call: () =>
+        navigationActions.saveMenus(
+          {},
+          form({
+            menu: 'footer',
+            kind: 'link',
+            page: '',
+            label: TYPED,
+            url: 'https://example.com/',
+            intent: 'save',
+          }),
+        ),
+      kept: (state: { entries?: { label: string }[] }) => state.entries?.[0]?.label,
     },
   };
 
@@ -204,6 +217,7 @@ describe('every editor action asks the guard', () => {
       topicActions,
       shareLinkActions,
       settingsActions,
+      navigationActions,
       testErrorActions,
     ].flatMap((module) => Object.keys(module));
     // Signing in and out need no editor: they are the way in and out.

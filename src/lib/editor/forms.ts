@@ -273,28 +273,14 @@ export type SettingsFormState = {
     title: string;
     tagline: string;
     footer: string;
-    navigation: string[];
     /** As typed: refused ones come back to be corrected (issue 27). */
     language?: string;
     accent?: string;
     socialImage?: string;
     favicon?: string;
     homeShows?: string;
-    /** The header's choice as sent ('all' or 'chosen'), and each chosen page's position. */
-    mode?: string;
-    positions?: Record<string, string>;
   };
   message?: string;
-  /**
-   * The navigation picker searched (the search button submits the whole form, so nothing
-   * typed is lost): what was searched, the pages offered (the ticked ones, then what it
-   * found), and the settings version the form carried, which it keeps carrying.
-   */
-  picker?: {
-    find: string;
-    offered: { id: number; slug: string; title: string }[];
-    version: string;
-  };
   /**
    * Refused as stale: the settings as they are now, shown beside the typed values, and their
    * version, which the form carries from then on (saving again means "mine over those").
@@ -530,28 +516,85 @@ export const mediaChangeSchema = z.object({
 });
 
 /**
- * Site settings (site-settings-form.tsx). Each chosen page's position is a field of its own
- * (`position-<id>`), so the schema keeps every field and the action reads them by id.
+ * Site settings (site-settings-form.tsx). The menus have their own screen and form (below): a
+ * field this form no longer has (a tab opened before) is ignored, never a forged form.
  */
 export const siteSettingsSchema = z
   .object({
     title: field,
     tagline: field,
     footer: field,
-    navigation: repeated,
     // Absent (a form from before these fields) is undefined: the stored value stays.
     language: optionalFieldUpTo(100),
     accent: optionalFieldUpTo(100),
     social_image: optionalFieldUpTo(200),
     favicon: optionalFieldUpTo(200),
-    'navigation-mode': field,
     /** What `/` shows: 'page' or 'posts' (anything else keeps what is saved). */
     homeShows: field,
     /** settingsVersion of the settings the form was made from (a stale form is refused). */
     settings_version: field,
-    /** 'find': the picker's search button (nothing is saved); anything else saves. */
-    intent: field,
-    /** The picker's search, as typed. */
-    find: field,
   })
   .catchall(z.unknown());
+
+/** More entries than both menus hold (with room for a few being added): not Folio's form. */
+export const MENU_ENTRIES_POSTED_MAX = 60;
+
+/**
+ * The menus screen (navigation-menus-form.tsx): each entry is five fields of the same names,
+ * in document order — its menu, its kind, its page (or ''), its label and its address (or '')
+ * — so the order of the fields is the menus' order. `intent` is the button pressed: 'save',
+ * 'find', or a change made without JavaScript (`up:3`, `down:3`, `remove:3`, `add-link:footer`,
+ * `add-page:header:42`), which comes back changed and unsaved, as a search does.
+ */
+export const menusFormSchema = z
+  .object({
+    menu: repeated,
+    kind: repeated,
+    page: repeated,
+    label: repeated,
+    url: repeated,
+    settings_version: field,
+    intent: fieldUpTo(60),
+    find: fieldUpTo(100),
+  })
+  .refine(
+    (form) =>
+      [form.kind, form.page, form.label, form.url].every(
+        (values) => values.length === form.menu.length,
+      ) &&
+      form.menu.length <= MENU_ENTRIES_POSTED_MAX &&
+      form.menu.every((menu) => menu === 'header' || menu === 'footer') &&
+      form.kind.every((kind) => kind === 'page' || kind === 'link') &&
+      form.page.every((page) => page === '' || DIGITS.test(page)),
+    FORGED,
+  );
+
+/** One menu entry as the menus form shows and posts it. */
+export type MenuFormEntry = {
+  menu: 'header' | 'footer';
+  kind: 'page' | 'link';
+  /** The page's id (a page entry), else null. */
+  page: number | null;
+  /** As typed: a page's empty label is its title. */
+  label: string;
+  url: string;
+  /** A page entry's page as it is now: its title and address, or null when it is not published. */
+  target?: { title: string; slug: string } | null;
+};
+
+export type MenusFormState = {
+  entries?: MenuFormEntry[];
+  /** A refusal, in words (role="alert"). */
+  message?: string;
+  /** What a change did, for the live region ("About moved to 2 of 4 in the header."). */
+  announce?: string;
+  /** The page search: what was typed and what it found. */
+  find?: string;
+  found?: { id: number; slug: string; title: string }[];
+  /** The settings version the form carries from now on (a stale form is refused). */
+  version?: string;
+  /** Which answer this is: the entries list is remade from each (its typed labels included). */
+  round?: string;
+  /** The button to focus after a change made without JavaScript (`up:2`…). */
+  focus?: string;
+};

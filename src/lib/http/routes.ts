@@ -33,6 +33,8 @@ export const DEVELOPER_TOOLS = '/preview?developer';
 export const AUTHOR_PROFILE = '/preview?profile';
 /** The editors' redirects (issue 27). */
 export const REDIRECTS_SCREEN = '/preview?redirects';
+/** The header's and footer's menus (issue 27). */
+export const NAVIGATION_SCREEN = '/preview?navigation';
 
 // --- Routes -----------------------------------------------------------------------------------
 

@@ -114,7 +114,7 @@ export async function WithSiteFrame({
   return (
     <LivePaneFrameProvider
       header={<SiteFrameHeader {...frame} pathOf={previewPath} />}
-      footer={<SiteFooter settings={frame.settings} />}
+      footer={<SiteFooter {...frame} pathOf={previewPath} />}
       dates={page ? datesOf(page, { asWillBePublished: true }) : { published: now, updated: now }}
     >
       {children}

@@ -36,7 +36,7 @@ export async function SharedDraftScreen({ asked: { slug, params } }: ScreenProps
   // own page's link, if the header has one, says the title its draft will give it.
   const frame = await siteFrameData({ draft: false });
   const links = frame.links.map((link) =>
-    link.slug === page.slug ? { ...link, title: page.title } : link,
+    link.slug === page.slug && !link.labelled ? { ...link, title: page.title } : link,
   );
   return (
     <>
@@ -47,7 +47,7 @@ export async function SharedDraftScreen({ asked: { slug, params } }: ScreenProps
           {formatUtc(check.link.expiresAt)}.
         </p>
       </PreviewBar>
-      <SiteFrame settings={frame.settings} links={links}>
+      <SiteFrame {...frame} links={links}>
         <Article
           page={page}
           dates={datesOf(page, { asWillBePublished: true })}

@@ -21,6 +21,7 @@ import { migration016 } from './016-redirects';
 import { migration017 } from './017-authors';
 import { migration018 } from './018-bylines';
 import { migration019 } from './019-seo-fields';
+import { migration020 } from './020-navigation-menus';
 import { migration022 } from './022-roles';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -53,5 +54,6 @@ export const migrations: readonly Migration[] = [
   migration017,
   migration018,
   migration019,
+  migration020,
   migration022,
 ];

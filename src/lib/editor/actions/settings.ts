@@ -1,7 +1,7 @@
 'use server';
 // Owns the site settings action (site-settings-form.tsx): title, tagline, footer, language,
-// accent colour, default social image, and which published pages the header links to, in what
-// order.
+// accent colour, default social image, tab icon and what the home page shows. The header's and
+// footer's menus have their own screen and action (navigation.ts).
 import { unstable_redirect as redirect } from 'waku/router/server';
 import { contentStore, isContentError, settingsVersion } from '../../content/content';
 import { DEFAULT_ACCENT, DEFAULT_LANGUAGE } from '../../content/settings';
@@ -22,64 +22,21 @@ function libraryImageOf(typed: string | undefined): string | null | undefined {
   return mediaHashOf(value.replace(/^https?:\/\/[^/]+/, '')) ?? value;
 }
 
-/** The site's settings form (title, tagline, footer, header navigation). */
+/** The site's settings form (title, tagline, footer, language, colour, images, home page). */
 export const saveSiteSettings = editorForm({
   read: (input) => {
     const form = readForm(siteSettingsSchema, input);
-    const { title, tagline, footer, navigation, homeShows, settings_version: version } = form;
+    const { title, tagline, footer, homeShows, settings_version: version } = form;
     const { language, accent, social_image: socialImage, favicon } = form;
-    const typedPosition = (id: string) => {
-      const value = form[`position-${id}`];
-      return typeof value === 'string' ? value.slice(0, 10) : '';
-    };
-    // The order: each chosen page's position field (1, 2, 3…), then the list order.
-    const position = (id: string) => Number(typedPosition(id) || Number.NaN);
-    const mode = form['navigation-mode'];
     return {
-      values: {
-        title,
-        tagline,
-        footer,
-        navigation,
-        language,
-        accent,
-        socialImage,
-        favicon,
-        homeShows,
-        mode,
-        positions: Object.fromEntries(navigation.map((id) => [id, typedPosition(id)])),
-      },
-      mode,
-      position,
+      values: { title, tagline, footer, language, accent, socialImage, favicon, homeShows },
       version,
-      finding: form.intent === 'find',
-      find: form.find.slice(0, 100),
     };
-  },
-  check: ({ values, mode, position, finding }): SettingsFormState | undefined => {
-    // A search saves nothing, so nothing in the form can refuse it.
-    if (finding) return undefined;
-    if (mode !== 'all' && mode !== 'chosen') {
-      refuseForm(422);
-      return { values, message: 'Choose which pages the header lists.' };
-    }
-    if (
-      mode === 'chosen' &&
-      values.navigation.some((id) => {
-        const at = position(id);
-        return !Number.isInteger(at) || at < 1 || at > 99;
-      })
-    ) {
-      refuseForm(422);
-      return { values, message: 'Give each chosen page a position from 1 to 99.' };
-    }
-    return undefined;
   },
   refused: ({ values }, { message }): SettingsFormState => ({ values, message }),
-  // Signed out without JavaScript: the sign-in page hands back every field, the header's
-  // choices too (by title, in the order asked), not only the title.
-  kept: async ({ values, mode, position }): Promise<KeptText> => {
-    const kept = [
+  // Signed out without JavaScript: the sign-in page hands back every field, not only the title.
+  kept: async ({ values }): Promise<KeptText> =>
+    [
       { name: 'title', value: values.title },
       { name: 'tagline', value: values.tagline },
       { name: 'footer', value: values.footer },
@@ -87,71 +44,9 @@ export const saveSiteSettings = editorForm({
       { name: 'accent colour', value: values.accent ?? '' },
       { name: 'social image', value: values.socialImage ?? '' },
       { name: 'tab icon', value: values.favicon ?? '' },
-    ].filter(({ value }) => value.trim() !== '');
-    let navigation = "None: the site's name links to the home page.";
-    if (mode !== 'all') {
-      let titles = new Map<number, string>();
-      try {
-        const named = await contentStore().publishedByIds(values.navigation.map(Number));
-        titles = new Map(named.map((page) => [page.id, page.title]));
-      } catch {
-        // The titles are a courtesy: without the database the pages are named by number.
-      }
-      navigation = values.navigation
-        .map((id, index) => ({ id, index, at: position(id) }))
-        .sort((a, b) => (a.at || 100) - (b.at || 100) || a.index - b.index)
-        .map(({ id, at }) => {
-          const title = titles.get(Number(id)) ?? `Page ${id}`;
-          return `${Number.isFinite(at) ? at : '?'}. ${title}`;
-        })
-        .join('\n');
-      if (navigation === '') navigation = 'No pages chosen.';
-    }
-    return [...kept, { name: 'header navigation', value: navigation }];
-  },
+    ].filter(({ value }) => value.trim() !== ''),
   may: () => [{ action: 'settings.edit' }],
-  run: async ({ values, mode, position, version, finding, find }): Promise<SettingsFormState> => {
-    const { navigation } = values;
-    const ordered = navigation
-      .map((id, index) => ({ id: Number(id), index, at: position(id) }))
-      .filter((entry) => Number.isSafeInteger(entry.id) && entry.id > 0)
-      .sort((a, b) => (a.at || 100) - (b.at || 100) || a.index - b.index)
-      .map((entry) => entry.id);
-    if (finding) {
-      // The picker's search: the form comes back as typed, with the pages ticked (in their
-      // order) and what the search found; nothing is saved (issue 25: a search that reloaded
-      // the screen threw away what was typed above it).
-      const store = contentStore();
-      const [ticked, found] = await Promise.all([
-        store.publishedByIds(ordered),
-        store.findPublishedPages(find),
-      ]);
-      ticked.sort((a, b) => ordered.indexOf(a.id) - ordered.indexOf(b.id));
-      const tickedIds = new Set(ticked.map((page) => page.id));
-      return {
-        values,
-        picker: {
-          find,
-          offered: [...ticked, ...found.filter((page) => !tickedIds.has(page.id))],
-          version,
-        },
-      };
-    }
-    // A page unpublished since the form was made (or an id nobody offered) is not dropped
-    // silently: the header would lose links the editor thinks they chose.
-    if (mode === 'chosen') {
-      // Only the chosen ids are looked up: the site may have 100 000 pages (issue 25).
-      const published = new Set(
-        (await contentStore().publishedByIds(ordered)).map((page) => page.id),
-      );
-      if (ordered.some((id) => !published.has(id)) || ordered.length !== navigation.length) {
-        refuseForm(422);
-        return {
-          values,
-          message: 'Some of the chosen pages are not published (any more): choose again.',
-        };
-      }
-    }
+  run: async ({ values, version }): Promise<SettingsFormState> => {
     const store = contentStore();
     // The image as the library shows its address (`/media/<hash>`) or its bare hash; empty
     // for the generated card. Anything else is refused by the store's schema, in its words.
@@ -166,7 +61,7 @@ export const saveSiteSettings = editorForm({
           title: values.title,
           tagline: values.tagline,
           footer: values.footer,
-          navigation: mode === 'all' ? null : [...new Set(ordered)],
+          // The menus are left out: their own screen saves them (navigation.ts).
           language,
           accent,
           socialImage,
