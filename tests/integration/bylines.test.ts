@@ -16,6 +16,8 @@ let cookie = '';
 beforeAll(async () => {
   folio = await startFolio();
   const db = await folio.database();
+  // The site's first editor is its Owner, never removed (issue 28): Ada and Grace come after.
+  await addEditor(db, 'owner@example.com', 'the owner passphrase');
   const ada = await addEditor(db, ADA.email, ADA.password);
   const grace = await addEditor(db, GRACE.email, GRACE.password);
   await withStore(folio, async (store) => {

@@ -22,6 +22,8 @@ beforeEach(async () => {
     clock += 1000;
     return new Date(clock);
   });
+  // The site's first editor is its Owner, never removed (issue 28): Ada and Grace come after.
+  await addEditor(db, 'owner@example.com', 'the owner passphrase');
   adaEditor = (await addEditor(db, 'ada@example.com', 'the ada passphrase')).id;
   const grace = (await addEditor(db, 'grace@example.com', 'the grace passphrase')).id;
   await store.saveAuthorProfile(adaEditor, {
