@@ -6,17 +6,21 @@ import 'server-only';
 import type { ReactNode } from 'react';
 import { signOut } from '../../lib/editor/actions/session';
 import type { EditorSession } from '../../lib/editor/guard';
+import { can } from '../../lib/editors/permissions';
 import {
   AUTHOR_PROFILE,
   EDITOR_HELP,
   HOME_SLUG,
   MEDIA_LIBRARY,
+  PEOPLE_SCREEN,
   PREVIEW_DASHBOARD,
   previewPath,
   REDIRECTS_SCREEN,
+  SESSIONS_SCREEN,
   TOPICS_SCREEN,
 } from '../../lib/http/routes';
 import { TimeZoneName } from './local-time';
+import { SessionSeen } from './session-seen';
 
 export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
   return (
@@ -52,6 +56,14 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                 <li>
                   <a href={REDIRECTS_SCREEN}>Redirects</a>
                 </li>
+                {can(editor.editor, 'people.manage') ? (
+                  <li>
+                    <a href={PEOPLE_SCREEN}>People</a>
+                  </li>
+                ) : null}
+                <li>
+                  <a href={SESSIONS_SCREEN}>Sessions</a>
+                </li>
                 <li>
                   <a href={EDITOR_HELP}>Help</a>
                 </li>
@@ -78,6 +90,7 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
             </div>
           </details>
         ) : null}
+        {editor ? <SessionSeen /> : null}
       </nav>
     </header>
   );
