@@ -35,6 +35,7 @@ const NOTICES: Record<string, string> = {
   'sessions-ended': 'Their sessions have ended: they sign in again on their next request.',
   'invitation-revoked': 'Invitation withdrawn: its link no longer works.',
   'invitation-gone': 'That invitation had already been used or withdrawn.',
+  'person-gone': 'That person no longer has an account here (someone removed them meanwhile).',
 };
 
 export async function PeopleScreen({ asked: { editor, notice } }: ScreenProps) {

@@ -48,11 +48,15 @@ function landOnPeople(notice: string): never {
   throw new Error('unreachable: redirect throws');
 }
 
-/** A refusal by people.ts as the form's answer: a person gone is 404, anything else 409. */
+/**
+ * A refusal by people.ts as the form's answer (409, in words). A person removed meanwhile has
+ * no row left to carry the answer: the screen says so instead, as a notice.
+ */
 function refusedChange(error: unknown): PeopleFormState {
   const refusal = peopleRefusal(error);
   if (!refusal) throw error;
-  refuseForm(refusal.code === 'gone' ? 404 : 409);
+  if (refusal.code === 'gone') landOnPeople('person-gone');
+  refuseForm(409);
   return { error: refusal.message };
 }
 
