@@ -73,8 +73,9 @@ export async function InvitationScreen({ asked: { editor, params, notice } }: Sc
       <title>Join · Folio preview</title>
       <h1>Join as {ROLE_LABELS[invitation.role]}</h1>
       <p>
-        This invitation is for <strong>{invitation.email}</strong>.{' '}
-        {ROLE_SUMMARIES[invitation.role]}
+        This invitation is for <strong>{invitation.email}</strong>, as{' '}
+        {ROLE_LABELS[invitation.role]}: someone who{' '}
+        {ROLE_SUMMARIES[invitation.role].replace(/^\w/, (first) => first.toLowerCase())}
       </p>
       {invitation.hasAccount ? (
         <p role="status" className="notice">

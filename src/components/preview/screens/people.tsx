@@ -23,6 +23,7 @@ import {
   SuspendForm,
   WithdrawInvitationForm,
 } from '../people-forms';
+import { PhoneLabel } from '../phone-label';
 import type { ScreenProps } from './asked';
 
 /** Fixed words for fixed keys: a crafted ?notice= shows nothing. */
@@ -93,7 +94,11 @@ export async function PeopleScreen({ asked: { editor, notice } }: ScreenProps) {
         </dl>
       </details>
       <h2 id="people-list">
-        Everyone <small>({people.length})</small>
+        Everyone{' '}
+        <small>
+          ({people.length}
+          {invitations.length > 0 ? `, and ${invitations.length} invited` : ''})
+        </small>
       </h2>
       <table className="page-table people-table">
         <thead>
@@ -132,31 +137,39 @@ export async function PeopleScreen({ asked: { editor, notice } }: ScreenProps) {
                   )}
                 </td>
                 <td>{person.suspended ? 'Suspended' : 'Active'}</td>
-                <td>{person.lastSignIn ? <LocalTime iso={person.lastSignIn} /> : 'Not known'}</td>
-                <td>{person.openSessions}</td>
-                <td className="people-actions">
-                  {person.openSessions > 0 && !self ? (
-                    <EndSessionsForm
-                      person={person.id}
-                      version={person.version}
-                      count={person.openSessions}
-                    />
-                  ) : null}
-                  {self ? <a href={SESSIONS_SCREEN}>Your sessions</a> : null}
-                  {!self && !owner ? (
-                    <>
-                      <SuspendForm
+                <td>
+                  <PhoneLabel>Last sign-in: </PhoneLabel>
+                  {person.lastSignIn ? <LocalTime iso={person.lastSignIn} /> : 'Not known'}
+                </td>
+                <td>
+                  <PhoneLabel>Open sessions: </PhoneLabel>
+                  {person.openSessions}
+                </td>
+                <td>
+                  <div className="people-actions">
+                    {person.openSessions > 0 && !self ? (
+                      <EndSessionsForm
                         person={person.id}
                         version={person.version}
-                        suspended={person.suspended}
+                        count={person.openSessions}
                       />
-                      <RemoveForm
-                        person={person.id}
-                        version={person.version}
-                        email={person.email}
-                      />
-                    </>
-                  ) : null}
+                    ) : null}
+                    {self ? <a href={SESSIONS_SCREEN}>Your sessions</a> : null}
+                    {!self && !owner ? (
+                      <>
+                        <SuspendForm
+                          person={person.id}
+                          version={person.version}
+                          suspended={person.suspended}
+                        />
+                        <RemoveForm
+                          person={person.id}
+                          version={person.version}
+                          email={person.email}
+                        />
+                      </>
+                    ) : null}
+                  </div>
                 </td>
               </tr>
             );
@@ -169,9 +182,14 @@ export async function PeopleScreen({ asked: { editor, notice } }: ScreenProps) {
                 Invited{invitation.invitedBy ? ` by ${invitation.invitedBy}` : ''}, until{' '}
                 <LocalTime iso={invitation.expiresAt} />
               </td>
-              <td>Not yet</td>
-              <td>0</td>
-              <td className="people-actions">
+              <td>
+                <PhoneLabel>Last sign-in: </PhoneLabel>
+                Not yet
+              </td>
+              <td>
+                <PhoneLabel>Open sessions: </PhoneLabel>0
+              </td>
+              <td>
                 <WithdrawInvitationForm invitation={invitation.id} email={invitation.email} />
               </td>
             </tr>

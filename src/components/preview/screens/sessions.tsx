@@ -7,6 +7,7 @@ import { can } from '../../../lib/editors/permissions';
 import { PEOPLE_SCREEN, PREVIEW_DASHBOARD } from '../../../lib/http/routes';
 import { LocalTime } from '../local-time';
 import { EndMySessionForm } from '../people-forms';
+import { PhoneLabel } from '../phone-label';
 import type { ScreenProps } from './asked';
 
 const NOTICES: Record<string, string> = {
@@ -67,12 +68,20 @@ export async function SessionsScreen({ asked: { editor, notice } }: ScreenProps)
           {sessions.map((session) => (
             <tr key={session.key} aria-current={session.current ? 'true' : undefined}>
               <td>
+                <PhoneLabel>Signed in: </PhoneLabel>
                 <LocalTime iso={session.createdAt} />
                 {session.current ? <strong> (this session)</strong> : null}
               </td>
-              <td>{session.lastSeenAt ? <LocalTime iso={session.lastSeenAt} /> : 'Not known'}</td>
-              <td>{session.address ?? 'Not known'}</td>
+              <td>
+                <PhoneLabel>Last used: </PhoneLabel>
+                {session.lastSeenAt ? <LocalTime iso={session.lastSeenAt} /> : 'Not known'}
+              </td>
+              <td>
+                <PhoneLabel>From: </PhoneLabel>
+                {session.address ?? 'Not known'}
+              </td>
               <td title={session.userAgent ?? undefined}>
+                <PhoneLabel>Browser: </PhoneLabel>
                 {session.userAgent ? browserOf(session.userAgent) : 'Not known'}
               </td>
               <td>
