@@ -74,9 +74,12 @@ export async function InvitationScreen({ asked: { editor, params, notice } }: Sc
       <h1>Join as {ROLE_LABELS[invitation.role]}</h1>
       <p>
         This invitation is for <strong>{invitation.email}</strong>, as{' '}
-        {ROLE_LABELS[invitation.role]}: someone who{' '}
-        {ROLE_SUMMARIES[invitation.role].replace(/^\w/, (first) => first.toLowerCase())}
+        {ROLE_LABELS[invitation.role]}.
       </p>
+      <dl className="people-roles">
+        <dt>{ROLE_LABELS[invitation.role]}</dt>
+        <dd>{ROLE_SUMMARIES[invitation.role]}</dd>
+      </dl>
       {invitation.hasAccount ? (
         <p role="status" className="notice">
           {invitation.email} already has an account here: <a href={PREVIEW_DASHBOARD}>sign in</a>{' '}
