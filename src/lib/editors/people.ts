@@ -277,10 +277,24 @@ export async function noteSessionSeen(now = Date.now()): Promise<void> {
     const at = new Date(now).toISOString();
     const before = new Date(now - SEEN_EVERY_MS).toISOString();
     const db = await getDatabase();
+    // A read first: most requests find nothing to note, and a read takes no write lock (a long
+    // import holding it must not stall every editor screen for the busy timeout).
+    const [row] = await db.query<{
+      last_seen_at: string | null;
+      address: string | null;
+      user_agent: string | null;
+    }>`SELECT last_seen_at, address, user_agent FROM editor_sessions WHERE id_hash = ${key}`;
+    if (
+      !row ||
+      (row.last_seen_at !== null &&
+        row.last_seen_at >= before &&
+        row.address === address &&
+        row.user_agent === agent)
+    )
+      return;
     await db.query`
       UPDATE editor_sessions SET last_seen_at = ${at}, address = ${address}, user_agent = ${agent}
-      WHERE id_hash = ${key} AND (last_seen_at IS NULL OR last_seen_at < ${before}
-        OR address IS NULL OR address <> ${address} OR user_agent IS NULL OR user_agent <> ${agent})`;
+      WHERE id_hash = ${key}`;
   } catch {
     // See above: never fails the page it runs in.
   }
