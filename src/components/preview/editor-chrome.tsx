@@ -13,12 +13,15 @@ import {
   HOME_SLUG,
   MEDIA_LIBRARY,
   NAVIGATION_SCREEN,
+  PEOPLE_SCREEN,
   PREVIEW_DASHBOARD,
   previewPath,
   REDIRECTS_SCREEN,
+  SESSIONS_SCREEN,
   TOPICS_SCREEN,
 } from '../../lib/http/routes';
 import { TimeZoneName } from './local-time';
+import { SessionSeen } from './session-seen';
 
 export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
   return (
@@ -66,6 +69,14 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                     <a href={REDIRECTS_SCREEN}>Redirects</a>
                   </li>
                 ) : null}
+                {can(editor.editor, 'people.manage') ? (
+                  <li>
+                    <a href={PEOPLE_SCREEN}>People</a>
+                  </li>
+                ) : null}
+                <li>
+                  <a href={SESSIONS_SCREEN}>Sessions</a>
+                </li>
                 <li>
                   <a href={EDITOR_HELP}>Help</a>
                 </li>
@@ -92,6 +103,7 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
             </div>
           </details>
         ) : null}
+        {editor ? <SessionSeen /> : null}
       </nav>
     </header>
   );

@@ -1,6 +1,6 @@
 // Owns which screen /preview/[...slug] shows: ONE table, read top to bottom, the first entry
 // whose question the request answers wins. Signed out: a shared draft or the sign-in form.
-// /preview with ?new, ?settings, ?navigation, ?media, ?topics, ?profile, ?redirects, ?help, ?developer, or the dashboard; /preview/<slug> with ?confirm=…,
+// /preview with ?new, ?settings, ?navigation, ?media, ?topics, ?profile, ?redirects, ?help, ?developer, ?people, ?sessions, ?invite=, or the dashboard; /preview/<slug> with ?confirm=…,
 // ?history, ?edit, or the page's preview. Each screen is its own server component under
 // screens/, loading its data from the stores; a new screen is a file and a row here.
 // A row's `frame` says what surrounds its screen: 'editor', the editors' chrome (bar and wide
@@ -8,7 +8,7 @@
 // share link: the preview is the site, issue 26).
 import { createElement, type FunctionComponent } from 'react';
 import { type Action, can, refusalOf } from '../../lib/editors/permissions';
-import { SHARE_PARAM } from '../../lib/http/routes';
+import { INVITATION_PARAM, SHARE_PARAM } from '../../lib/http/routes';
 import { EditorChrome } from './editor-chrome';
 import type { Asked, ScreenProps } from './screens/asked';
 import { ConfirmationScreen, confirmableCommand } from './screens/confirmation';
@@ -18,12 +18,15 @@ import { EditorScreen } from './screens/editor';
 import { ForbiddenScreen } from './screens/forbidden';
 import { HelpScreen } from './screens/help';
 import { HistoryScreen } from './screens/history';
+import { InvitationScreen } from './screens/invitation';
 import { MediaScreen } from './screens/media';
 import { NavigationScreen } from './screens/navigation';
 import { NewPageScreen } from './screens/new-page';
 import { PageScreen } from './screens/page';
+import { PeopleScreen } from './screens/people';
 import { ProfileScreen } from './screens/profile';
 import { RedirectsScreen } from './screens/redirects';
+import { SessionsScreen } from './screens/sessions';
 import { SettingsScreen } from './screens/settings';
 import { SharedDraftScreen } from './screens/shared-draft';
 import { SignInScreen } from './screens/sign-in';
@@ -51,6 +54,12 @@ export const SCREENS: readonly Screen[] = [
     when: (asked) => signedOut(asked) && asked.slug !== undefined && asked.params.has(SHARE_PARAM),
     screen: SharedDraftScreen,
     frame: 'site',
+  },
+  // An invitation's link: signed out (to accept) or in (told to sign out first).
+  {
+    name: '?invite=',
+    when: (asked) => asked.segments.length === 0 && asked.params.has(INVITATION_PARAM),
+    screen: InvitationScreen,
   },
   { name: 'signed out', when: signedOut, screen: SignInScreen },
   {
@@ -102,6 +111,16 @@ export const SCREENS: readonly Screen[] = [
     when: (asked) => dashboard(asked) && asked.params.has('developer'),
     screen: DeveloperScreen,
     may: 'settings.edit',
+  },
+  {
+    name: '?people',
+    when: (asked) => dashboard(asked) && asked.params.has('people'),
+    screen: PeopleScreen,
+  },
+  {
+    name: '?sessions',
+    when: (asked) => dashboard(asked) && asked.params.has('sessions'),
+    screen: SessionsScreen,
   },
   { name: 'dashboard', when: dashboard, screen: DashboardScreen },
   {

@@ -598,3 +598,47 @@ export type MenusFormState = {
   /** The button to focus after a change made without JavaScript (`up:2`…). */
   focus?: string;
 };
+
+// ---- People (issue 28: helper "people") ----
+
+/** Inviting someone (/preview?people): their email and the role offered. */
+export const invitePersonSchema = z.object({ email: fieldUpTo(300), role: fieldUpTo(30) });
+
+/** The invite form's answer: the link to copy (shown once), or why not, with what was typed. */
+export type InviteState = {
+  error?: string;
+  values?: { email: string; role: string };
+  invited?: { email: string; role: string; link: string; expiresAt: string };
+};
+
+/** A change to one person: who (id), at which version of them the screen was drawn. */
+export const personChangeSchema = z.object({
+  person: whole.refine((value) => value !== undefined, FORGED),
+  version: whole,
+  /** The role chosen (the role form only). */
+  role: fieldUpTo(30),
+  /** 'suspend' or 'restore' (the suspension form only). */
+  intent: fieldUpTo(30),
+});
+
+/** Revoking a pending invitation. */
+export const invitationRevokeSchema = z.object({
+  invitation: whole.refine((value) => value !== undefined, FORGED),
+});
+
+/** A People or Sessions form's answer when it did not run: why, in words. */
+export type PeopleFormState = { error?: string };
+
+/** Accepting an invitation (/preview?invite=…): the link's token and the chosen password. */
+export const acceptInvitationSchema = z.object({
+  token: fieldUpTo(100),
+  password: fieldUpTo(2_000),
+});
+
+export type AcceptInvitationState = { error?: string };
+
+/** Ending one's own sessions (/preview?sessions): the session's key, or all but this one. */
+export const endSessionsSchema = z.object({
+  session: field.refine((value) => /^[0-9a-f]{64}$/.test(value), FORGED),
+  all: field,
+});

@@ -36,7 +36,7 @@ function getDummyHash() {
   return dummyHash;
 }
 
-function hashSessionId(id: string): string {
+export function hashSessionId(id: string): string {
   return createHash('sha256').update(id).digest('hex');
 }
 
@@ -117,7 +117,7 @@ export class RoleRefused extends Error {
   }
 }
 
-const OWNER_STAYS =
+export const OWNER_STAYS =
   'A site always has an Owner: make someone else the Owner first, which makes this one an Administrator.';
 
 /**

@@ -35,6 +35,12 @@ export const AUTHOR_PROFILE = '/preview?profile';
 export const REDIRECTS_SCREEN = '/preview?redirects';
 /** The header's and footer's menus (issue 27). */
 export const NAVIGATION_SCREEN = '/preview?navigation';
+/** The people of the site: roles, invitations, suspension (issue 28). */
+export const PEOPLE_SCREEN = '/preview?people';
+/** A person's own sessions: where and when each is signed in (issue 28). */
+export const SESSIONS_SCREEN = '/preview?sessions';
+/** The invitation's accept page, signed out (issue 28): the token follows. */
+export const INVITATION_PARAM = 'invite';
 
 // --- Routes -----------------------------------------------------------------------------------
 

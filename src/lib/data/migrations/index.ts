@@ -23,6 +23,7 @@ import { migration018 } from './018-bylines';
 import { migration019 } from './019-seo-fields';
 import { migration020 } from './020-navigation-menus';
 import { migration022 } from './022-roles';
+import { migration023 } from './023-people';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -56,4 +57,5 @@ export const migrations: readonly Migration[] = [
   migration019,
   migration020,
   migration022,
+  migration023,
 ];

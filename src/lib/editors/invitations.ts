@@ -1,0 +1,273 @@
+// Owns invitations (issue 28, decision 0039): an Administrator asks someone to join the site
+// with a role; they get a single-use link that expires, choose a password on it, and are an
+// editor. Only the token's SHA-256 is stored (as sessions' ids are): a copy of the database
+// opens no account. Every use asks again whether the inviter may still invite — removed,
+// suspended or demoted below Administrator since, and the invitation is refused — and the
+// acceptance is one commit (the account made, the invitation used), so a link used twice at
+// once makes one account.
+import 'server-only';
+import { createHash, randomBytes } from 'node:crypto';
+import { type Database, getDatabase, type Query } from '../data/db';
+import { emailSchema, passwordSchema } from './accounts';
+import { can, isRole, type Role } from './permissions';
+
+export const INVITATION_TTL_DAYS = 7;
+const INVITATION_TTL_MS = INVITATION_TTL_DAYS * 24 * 60 * 60 * 1000;
+
+/** A role an invitation may carry: the Owner is handed over, never invited. */
+export type InvitedRole = Exclude<Role, 'owner'>;
+
+export function isInvitedRole(value: unknown): value is InvitedRole {
+  return isRole(value) && value !== 'owner';
+}
+
+/** Why an invitation could not be made or used, in words for the person asking. */
+export class InvitationRefused extends Error {
+  constructor(
+    message: string,
+    readonly code: 'invalid' | 'exists' | 'used' | 'expired' | 'revoked' | 'inviter' | 'unknown',
+  ) {
+    super(message);
+    this.name = 'InvitationRefused';
+  }
+}
+
+export function isInvitationRefused(error: unknown): error is InvitationRefused {
+  return error instanceof InvitationRefused;
+}
+
+export function hashInvitationToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** What the link carries: 32 random bytes, base64url (43 characters). */
+function isTokenShaped(token: string): boolean {
+  return token.length === 43 && /^[A-Za-z0-9_-]+$/.test(token);
+}
+
+export type Invitation = {
+  id: number;
+  email: string;
+  role: InvitedRole;
+  invitedBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+};
+
+/**
+ * Invites `email` as `role`, by `inviter` (who must be allowed to manage people: asked here as
+ * well as by the action's guard). Returns the token, to be shown once: it is not stored.
+ * An email that already has an account is refused (they sign in); a pending invitation for
+ * the same email is replaced (revoked), so one link at a time can make the account.
+ */
+export async function createInvitation(
+  db: Database,
+  inviter: { id: number },
+  typedEmail: string,
+  role: string,
+  now = Date.now(),
+): Promise<{ token: string; invitation: Invitation }> {
+  const parsed = emailSchema.safeParse(typedEmail);
+  if (!parsed.success) throw new InvitationRefused('Enter the email address to invite.', 'invalid');
+  const email = parsed.data;
+  if (!isInvitedRole(role))
+    throw new InvitationRefused(
+      'Choose a role below the Owner: the Owner hands the site over instead.',
+      'invalid',
+    );
+  const token = randomBytes(32).toString('base64url');
+  return db.transaction(async (q) => {
+    await requireInviter(q, inviter.id);
+    const [account] = await q`SELECT 1 AS one FROM editors WHERE email = ${email}`;
+    if (account)
+      throw new InvitationRefused(
+        `${email} already has an account here: they can sign in. Change their role on this screen.`,
+        'exists',
+      );
+    const at = new Date(now).toISOString();
+    await q`UPDATE invitations SET revoked_at = ${at}
+      WHERE email = ${email} AND accepted_at IS NULL AND revoked_at IS NULL`;
+    const expiresAt = new Date(now + INVITATION_TTL_MS).toISOString();
+    const [row] = await q<{ id: number }>`
+      INSERT INTO invitations (token_hash, email, role, invited_by, created_at, expires_at)
+      VALUES (${hashInvitationToken(token)}, ${email}, ${role}, ${inviter.id}, ${at}, ${expiresAt})
+      RETURNING id`;
+    if (!row) throw new Error('invitation insert returned no row');
+    const [by] = await q<{ email: string }>`SELECT email FROM editors WHERE id = ${inviter.id}`;
+    return {
+      token,
+      invitation: {
+        id: Number(row.id),
+        email,
+        role,
+        invitedBy: by?.email ?? null,
+        createdAt: at,
+        expiresAt,
+      },
+    };
+  });
+}
+
+/** Refuses unless the person `id` exists, is not suspended and may manage people. */
+async function requireInviter(q: Query, id: number | null): Promise<void> {
+  const [row] =
+    id === null
+      ? []
+      : await q<{ role: string; suspended_at: string | null }>`
+          SELECT role, suspended_at FROM editors WHERE id = ${id}`;
+  const mayInvite =
+    id !== null &&
+    row !== undefined &&
+    row.suspended_at === null &&
+    isRole(row.role) &&
+    can({ id, role: row.role }, 'people.manage');
+  if (!mayInvite)
+    throw new InvitationRefused(
+      'The person who sent this invitation can no longer invite people. Ask an Administrator of this site for a new one.',
+      'inviter',
+    );
+}
+
+/** Pending invitations (not used, revoked or expired), newest first. */
+export async function pendingInvitations(db: Database, now = Date.now()): Promise<Invitation[]> {
+  const rows = await db.query<{
+    id: number;
+    email: string;
+    role: string;
+    invited_by: string | null;
+    created_at: string;
+    expires_at: string;
+  }>`
+    SELECT i.id, i.email, i.role, e.email AS invited_by, i.created_at, i.expires_at
+    FROM invitations i LEFT JOIN editors e ON e.id = i.invited_by
+    WHERE i.accepted_at IS NULL AND i.revoked_at IS NULL
+      AND i.expires_at > ${new Date(now).toISOString()}
+    ORDER BY i.created_at DESC, i.id DESC`;
+  return rows.flatMap((row) =>
+    isInvitedRole(row.role)
+      ? [
+          {
+            id: Number(row.id),
+            email: row.email,
+            role: row.role,
+            invitedBy: row.invited_by,
+            createdAt: row.created_at,
+            expiresAt: row.expires_at,
+          },
+        ]
+      : [],
+  );
+}
+
+/** Revokes a pending invitation; false when it was not pending (used, revoked, unknown). */
+export async function revokeInvitation(
+  db: Database,
+  id: number,
+  now = Date.now(),
+): Promise<boolean> {
+  const revoked = await db.query`
+    UPDATE invitations SET revoked_at = ${new Date(now).toISOString()}
+    WHERE id = ${id} AND accepted_at IS NULL AND revoked_at IS NULL RETURNING id`;
+  return revoked.length > 0;
+}
+
+/** An invitation still usable by `token`, read inside `q`; refuses in words otherwise. */
+async function usable(
+  q: Query,
+  token: string,
+  now: number,
+): Promise<{ id: number; email: string; role: InvitedRole; invitedBy: number | null }> {
+  const unknown = new InvitationRefused(
+    'This invitation link is not one this site made. Check that the whole link was copied, or ask for a new one.',
+    'unknown',
+  );
+  if (!isTokenShaped(token)) throw unknown;
+  const [row] = await q<{
+    id: number;
+    email: string;
+    role: string;
+    invited_by: number | null;
+    expires_at: string;
+    accepted_at: string | null;
+    revoked_at: string | null;
+  }>`
+    SELECT id, email, role, invited_by, expires_at, accepted_at, revoked_at FROM invitations
+    WHERE token_hash = ${hashInvitationToken(token)}`;
+  if (!row || !isInvitedRole(row.role)) throw unknown;
+  if (row.accepted_at !== null)
+    throw new InvitationRefused(
+      'This invitation has already been used. Sign in with the email and password chosen then.',
+      'used',
+    );
+  if (row.revoked_at !== null)
+    throw new InvitationRefused(
+      'This invitation was withdrawn. Ask an Administrator of this site for a new one.',
+      'revoked',
+    );
+  if (new Date(row.expires_at).getTime() <= now)
+    throw new InvitationRefused(
+      `This invitation has expired (they last ${INVITATION_TTL_DAYS} days). Ask an Administrator of this site for a new one.`,
+      'expired',
+    );
+  const invitedBy = row.invited_by === null ? null : Number(row.invited_by);
+  await requireInviter(q, invitedBy);
+  return { id: Number(row.id), email: row.email, role: row.role, invitedBy };
+}
+
+/**
+ * The invitation a link names, for the accept page: who it is for, as what, and whether that
+ * email has an account already (then the page says to sign in). Refuses in words.
+ */
+export async function invitationFor(
+  db: Database,
+  token: string,
+  now = Date.now(),
+): Promise<{ email: string; role: InvitedRole; hasAccount: boolean }> {
+  // A read: no write lock (acceptInvitation asks all of it again inside its commit).
+  const found = await usable(db.query, token, now);
+  const [account] = await db.query`SELECT 1 AS one FROM editors WHERE email = ${found.email}`;
+  return { email: found.email, role: found.role, hasAccount: Boolean(account) };
+}
+
+/** invitationFor on the server's database, for the accept page. */
+export async function invitationForLink(
+  token: string,
+): Promise<{ email: string; role: InvitedRole; hasAccount: boolean }> {
+  return invitationFor(await getDatabase(), token);
+}
+
+/**
+ * Uses the invitation: makes the account with `password` and the invited role, and marks the
+ * invitation used, in one commit. An email that has an account by now is refused (sign in).
+ */
+export async function acceptInvitation(
+  db: Database,
+  token: string,
+  password: string,
+  now = Date.now(),
+): Promise<{ id: number; email: string; role: InvitedRole }> {
+  const parsed = passwordSchema.safeParse(password);
+  if (!parsed.success)
+    throw new InvitationRefused(parsed.error.issues[0]?.message ?? 'Choose a password.', 'invalid');
+  // Hashed before the transaction: Argon2id takes a moment, and the write lock is shared.
+  const hash = await Bun.password.hash(parsed.data, { algorithm: 'argon2id' });
+  return db.transaction(async (q) => {
+    const found = await usable(q, token, now);
+    const [account] = await q`SELECT 1 AS one FROM editors WHERE email = ${found.email}`;
+    if (account)
+      throw new InvitationRefused(
+        `${found.email} already has an account here: sign in with its password instead.`,
+        'exists',
+      );
+    const at = new Date(now).toISOString();
+    const [row] = await q<{ id: number }>`
+      INSERT INTO editors (email, password_hash, created_at, role)
+      VALUES (${found.email}, ${hash}, ${at}, ${found.role}) RETURNING id`;
+    if (!row) throw new Error('editor insert returned no row');
+    const used = await q`UPDATE invitations SET accepted_at = ${at}
+      WHERE id = ${found.id} AND accepted_at IS NULL RETURNING id`;
+    // Cannot happen inside the write lock; if it ever did, nothing is kept.
+    if (used.length === 0) throw new Error('invitation used twice inside one transaction');
+    return { id: Number(row.id), email: found.email, role: found.role };
+  });
+}
