@@ -93,7 +93,11 @@ describe('review requests', () => {
     const { pageId, version } = await draft();
     await store.submitForReview(pageId, { editor: WRITER, expectedVersion: version });
     later();
-    await store.sendBack(pageId, { editor: EDITOR, note: '  Cite the source.  ', expectedVersion: version });
+    await store.sendBack(pageId, {
+      editor: EDITOR,
+      note: '  Cite the source.  ',
+      expectedVersion: version,
+    });
     const sent = await store.reviewOf(pageId);
     expect(sent).toMatchObject({ state: 'sent-back', note: 'Cite the source.', notedBy: EDITOR });
     expect(noteShown(sent, version)).toBe(true);
@@ -147,12 +151,18 @@ describe('review requests', () => {
   test('refused: nothing to review, a stale version, a note missing or too long, a request not waiting', async () => {
     const { pageId, version } = await draft();
     expect(
-      (await refusal(store.submitForReview(pageId, { editor: WRITER, expectedVersion: version + 1 })))
-        .code,
+      (
+        await refusal(
+          store.submitForReview(pageId, { editor: WRITER, expectedVersion: version + 1 }),
+        )
+      ).code,
     ).toBe('conflict');
     expect(
-      (await refusal(store.sendBack(pageId, { editor: EDITOR, note: 'Why?', expectedVersion: version })))
-        .code,
+      (
+        await refusal(
+          store.sendBack(pageId, { editor: EDITOR, note: 'Why?', expectedVersion: version }),
+        )
+      ).code,
     ).toBe('conflict');
     await store.submitForReview(pageId, { editor: WRITER, expectedVersion: version });
     for (const note of ['', '   ', 'x'.repeat(REVIEW_NOTE_MAX + 1)])

@@ -222,9 +222,13 @@ export function reviewStore({ read, write, now }: StoreContext) {
             'conflict',
             'This page is not waiting for review any more: it was published, scheduled or sent back meanwhile.',
           );
-        await recordReviewEvent(q, pageId, { kind: 'sent-back', editor, at, version: page.version }, text);
+        await recordReviewEvent(
+          q,
+          pageId,
+          { kind: 'sent-back', editor, at, version: page.version },
+          text,
+        );
       });
     },
-
   };
 }

@@ -7,8 +7,8 @@ import { missingMediaIn, missingMediaMessage } from '../media/media-refs';
 import { ContentError, isContentError } from './errors';
 import { recordEvent } from './events';
 import { forgetMissedSchedule, publishIn, requirePage } from './page-writes';
-import { closeReview } from './review';
 import { publishTimeProblem, unreadableTimeMessage } from './publish-time';
+import { closeReview } from './review';
 import type { StoreContext } from './store-context';
 import type { MissedSchedule, Schedule, ScheduledPublish } from './types';
 
