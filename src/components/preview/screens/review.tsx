@@ -1,13 +1,14 @@
 // Owns /preview/<slug>?review: a page waiting for review, as its reviewer reads and answers it
 // (review-panel.tsx). Someone the permission table does not let review it gets the reason in
-// words, as a 403; the actions behind its buttons ask again.
+// words, as a 403; the actions behind its buttons ask again. No page banner here: its Publish
+// and Publish at would be the panel's twice over (two buttons, two fields of one name).
 import 'server-only';
 import { contentStore } from '../../../lib/content/content';
 import { can, refusalOf } from '../../../lib/editors/permissions';
 import { setDocumentStatus } from '../../../lib/http/request-context';
 import { ReviewPanel } from '../review-panel';
 import type { ScreenProps } from './asked';
-import { Banner, pageOf } from './page-of';
+import { pageOf } from './page-of';
 
 export async function ReviewScreen({ asked }: ScreenProps) {
   const page = await pageOf(asked);
@@ -30,7 +31,6 @@ export async function ReviewScreen({ asked }: ScreenProps) {
   return (
     <>
       <title>{`Review: ${page.title} · Folio preview`}</title>
-      <Banner page={page} editing={false} notice={asked.notice} />
       <ReviewPanel
         page={page}
         published={published}
