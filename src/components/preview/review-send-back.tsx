@@ -23,7 +23,7 @@ export function SendBackForm({
       <input type="hidden" name="slug" value={slug} />
       <input type="hidden" name="pageId" value={pageId} />
       <input type="hidden" name="version" value={version} />
-      <label htmlFor="review-note">
+      <label htmlFor="review-note" className="review-note-label">
         Note for the writer{' '}
         <span className="hint">(required; they see it in their page’s banner)</span>
       </label>
