@@ -84,11 +84,17 @@ describe('review before publish', () => {
   });
 
   test('submit, forged publish and send-back refused, sent back with a note, resubmitted, published', async () => {
-    // The Contributor submits.
     const submit = await formWithButton(
       await html(WRITER.email, `/preview/${SLUG}`),
       'Submit for review',
     );
+    // An Author submitting someone else's page (their form, forged): refused, nothing asked.
+    const forgedSubmit = await submitForm(`${folio.url}/preview/${SLUG}`, submit, {
+      cookie: cookies[AUTHOR.email],
+    });
+    expect(forgedSubmit.headers.get('location')).toContain('notice=forbidden');
+    expect(await store(async (s) => s.reviewOf((await pageId()).id))).toBeNull();
+    // The Contributor submits.
     const submitted = await submitForm(`${folio.url}/preview/${SLUG}`, submit, {
       cookie: cookies[WRITER.email],
     });
