@@ -126,6 +126,7 @@ export function DashboardFilters({
           <option value="changed">With a draft ({counts.changed})</option>
           <option value="draft-only">Draft only ({counts['draft-only']})</option>
           <option value="scheduled">Scheduled ({counts.scheduled})</option>
+          <option value="review">Waiting for review ({counts.review})</option>
         </select>
       </label>
       <label>

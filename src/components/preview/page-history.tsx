@@ -12,10 +12,12 @@ import type {
   Revision,
   RevisionSummary,
 } from '../../lib/content/content';
+import type { ReviewEvent } from '../../lib/content/review';
 import { restoreCheckpoint, restoreRevision } from '../../lib/editor/actions/pages';
 import { previewPath, rewriteLinksForPreview } from '../../lib/http/routes';
 import { Article } from '../article';
 import { LocalTime, TimeOption } from './local-time';
+import { ReviewHistory } from './review-history';
 import { FieldsDiff } from './word-diff';
 
 /** What a history URL asks for: a version to show, or two to compare ('draft' is one). */
@@ -252,6 +254,7 @@ export function PageHistory({
   texts,
   checkpoints,
   checkpointTexts,
+  reviews = [],
   query,
 }: {
   page: PageView;
@@ -263,6 +266,8 @@ export function PageHistory({
   checkpoints: readonly CheckpointSummary[];
   /** The saves this view compares (checkpointsAsked), with their text, by id. */
   checkpointTexts: ReadonlyMap<number, Checkpoint>;
+  /** Its review steps, oldest first (decision 0040). */
+  reviews?: readonly ReviewEvent[];
   query: HistoryQuery;
 }) {
   const base = `${previewPath(page.slug)}?history`;
@@ -346,6 +351,7 @@ export function PageHistory({
         </form>
       ) : null}
       <CheckpointList page={page} checkpoints={checkpoints} />
+      <ReviewHistory events={reviews} />
       <h2>Publishes</h2>
       <ol className="history-list" reversed>
         {revisions.map((revision, index) => {

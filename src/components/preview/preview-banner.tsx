@@ -1,4 +1,5 @@
 import type { MissedSchedule, PageView, Schedule } from '../../lib/content/content';
+import type { ReviewRequest } from '../../lib/content/review';
 import { discardDraft, publishPage, unpublishPage } from '../../lib/editor/actions/pages';
 import { dismissMissedSchedule } from '../../lib/editor/actions/schedules';
 import { revokeShareLink } from '../../lib/editor/actions/share-links';
@@ -7,6 +8,7 @@ import type { PreviewLink } from '../../lib/share-links/share-links';
 import { ConfirmCommand } from './confirm-command';
 import { EditorPublishButton } from './editor-publish-button';
 import { LocalTime } from './local-time';
+import { ReviewStatus, SubmitForReviewForm, submitApplies } from './review-status';
 import { ScheduleForm } from './schedule-form';
 import { ShareLinkForm } from './share-link-form';
 
@@ -67,6 +69,12 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
     unavailable:
       'Folio cannot reach its database right now; nothing was changed. Try again in a moment.',
     'signed-out': 'Your session has ended. Sign in again.',
+    'review-submitted':
+      'Submitted for review. An Editor will publish it or send it back with a note; you can keep editing meanwhile.',
+    'review-already': 'This draft is already waiting for review as it is.',
+    'review-nothing':
+      'Not submitted: visitors already see this text, and it has no newer draft to review.',
+    'sent-back': 'Sent back. The writer sees your note in their page’s banner.',
   }),
 );
 
@@ -232,6 +240,8 @@ export function PreviewBanner({
   published,
   schedule,
   missedSchedule,
+  may,
+  review,
 }: {
   page: PageView;
   editing: boolean;
@@ -243,6 +253,10 @@ export function PreviewBanner({
   schedule: Schedule | null;
   /** A schedule that came due and did not publish, until an editor answers it. */
   missedSchedule: MissedSchedule | null;
+  /** What the reader may do to this page (the permission table's can()). */
+  may: { publish: boolean; schedule: boolean; submit: boolean; review: boolean };
+  /** The page's request for review, if any (decision 0040). */
+  review: ReviewRequest | null;
 }) {
   const savedAt = page.draftUpdatedAt ?? page.updatedAt;
   const savedBy = page.draftUpdatedBy ?? page.updatedBy;
@@ -269,6 +283,7 @@ export function PreviewBanner({
       ) : null}
       {/* An alert that waits for an answer stays in view: it is never folded into the menu. */}
       {missedSchedule ? <MissedScheduleNotice page={page} missed={missedSchedule} /> : null}
+      <ReviewStatus page={page} review={review} mayReview={may.review} />
       {/* On a phone the commands fold into a menu under the state line (issue 26), so the
           editor's title starts in the first screen. <details> opens without JavaScript and is
           a button to keyboards and screen readers; on wider screens preview.css shows its
@@ -286,7 +301,7 @@ export function PreviewBanner({
           ) : (
             <a href={`${previewPath(page.slug)}?edit`}>Edit</a>
           )}
-          {editing ? (
+          {!may.publish ? null : editing ? (
             // Offered when there is something to publish: a draft, or text typed since.
             <EditorPublishButton draft={page.state !== 'published'} />
           ) : page.state !== 'published' ? (
@@ -297,6 +312,9 @@ export function PreviewBanner({
               label="Publish this draft"
               className="primary"
             />
+          ) : null}
+          {may.submit && submitApplies(page, review) ? (
+            <SubmitForReviewForm page={page} review={review} primary={!may.publish} />
           ) : null}
           {CONFIRMABLE_COMMANDS.filter((command) => commandApplies(command, page)).map(
             (command) => (
@@ -310,7 +328,7 @@ export function PreviewBanner({
             <a href={PREVIEW_DASHBOARD}>Exit preview</a>
           )}
         </div>
-        {page.state !== 'published' || schedule ? (
+        {may.schedule && (page.state !== 'published' || schedule) ? (
           <ScheduleForm slug={page.slug} pageId={page.id} schedule={schedule} />
         ) : null}
         <ShareLinkForm pageId={page.id} slug={page.slug} />

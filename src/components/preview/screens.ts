@@ -1,7 +1,7 @@
 // Owns which screen /preview/[...slug] shows: ONE table, read top to bottom, the first entry
 // whose question the request answers wins. Signed out: a shared draft or the sign-in form.
 // /preview with ?new, ?settings, ?navigation, ?media, ?topics, ?profile, ?redirects, ?help, ?developer, ?people, ?sessions, ?invite=, or the dashboard; /preview/<slug> with ?confirm=…,
-// ?history, ?edit, or the page's preview. Each screen is its own server component under
+// ?history, ?review, ?edit, or the page's preview. Each screen is its own server component under
 // screens/, loading its data from the stores; a new screen is a file and a row here.
 // A row's `frame` says what surrounds its screen: 'editor', the editors' chrome (bar and wide
 // column); 'site', the screen frames itself as the public site does (a page's preview and a
@@ -26,6 +26,7 @@ import { PageScreen } from './screens/page';
 import { PeopleScreen } from './screens/people';
 import { ProfileScreen } from './screens/profile';
 import { RedirectsScreen } from './screens/redirects';
+import { ReviewScreen } from './screens/review';
 import { SessionsScreen } from './screens/sessions';
 import { SettingsScreen } from './screens/settings';
 import { SharedDraftScreen } from './screens/shared-draft';
@@ -132,6 +133,11 @@ export const SCREENS: readonly Screen[] = [
     name: '?history',
     when: (asked) => aPage(asked) && asked.params.has('history'),
     screen: HistoryScreen,
+  },
+  {
+    name: '?review',
+    when: (asked) => aPage(asked) && asked.params.has('review'),
+    screen: ReviewScreen,
   },
   {
     name: '?edit',

@@ -44,3 +44,6 @@ export function characterCount(text: string): number {
   for (const _ of text) count += 1;
   return count;
 }
+
+/** A reviewer's note when sending a page back (review before publish, issue 28). */
+export const REVIEW_NOTE_MAX = 2000;

@@ -10,7 +10,8 @@ export const PICKER_RESULTS = 20;
 /** Matches counted exactly; beyond it the dashboard says "more than". */
 export const COUNT_LIMIT = 1000;
 
-export type PageListState = PageState | 'scheduled' | 'all';
+/** `review`: waiting for review (decision 0040). */
+export type PageListState = PageState | 'scheduled' | 'review' | 'all';
 export type PageListSort = 'changed' | 'title';
 
 /** Where a page of rows starts: after (older/next) or before (newer/previous) a row's key. */
@@ -127,7 +128,8 @@ export function listFilterOf(params: URLSearchParams): Pick<PageListQuery, 'q' |
       state === 'published' ||
       state === 'changed' ||
       state === 'draft-only' ||
-      state === 'scheduled'
+      state === 'scheduled' ||
+      state === 'review'
         ? state
         : 'all',
     sort: params.get('sort') === 'title' ? 'title' : 'changed',

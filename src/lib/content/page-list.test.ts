@@ -98,6 +98,40 @@ describe('the dashboard statement', () => {
     }
   });
 
+  test('waiting for review: only waiting pages, counted, paged by the keyset, read from its index', async () => {
+    await addPages(6, 'wait', false);
+    const waiting: string[] = [];
+    for (const slug of ['wait-0001', 'wait-0003', 'wait-0004']) {
+      const page = await store.getPage(slug, { draft: true });
+      if (!page) throw new Error(slug);
+      await store.submitForReview(page.id, {
+        editor: 'w@example.com',
+        expectedVersion: page.version,
+      });
+      waiting.push(slug);
+    }
+    // Sent back: no longer waiting, nor counted.
+    const sent = await store.getPage('wait-0004', { draft: true });
+    if (!sent) throw new Error('wait-0004');
+    await store.sendBack(sent.id, {
+      editor: 'e@example.com',
+      note: 'No.',
+      expectedVersion: sent.version,
+    });
+    const first = await store.listPages(query({ state: 'review', sort: 'title' }), { size: 1 });
+    expect(first.counts.review).toBe(2);
+    expect(first.matching).toEqual({ n: 2, exact: true });
+    expect(first.rows.map((row) => row.slug)).toEqual(['wait-0001']);
+    const second = await store.listPages(
+      query({ state: 'review', sort: 'title', cursor: first.next }),
+      { size: 1 },
+    );
+    expect(second.rows.map((row) => row.slug)).toEqual(['wait-0003']);
+    expect(second.next).toBeNull();
+    if (db.engine === 'sqlite')
+      expect(await planOf(query({ state: 'review' }))).toContain('review_requests_waiting');
+  });
+
   test('a search goes through the full-text index, and a broad one walks the sort index', async () => {
     await addPages(5, 'fts');
     // PostgreSQL: with tables scans and plain index walks made dear, the search is answered
@@ -197,7 +231,14 @@ describe('search', () => {
     await store.putPage({ slug: 'live-0001', title: 'Changed', summary: '', body: 'new' });
     const { counts, rows } = await store.listPages(query({ state: 'changed' }));
     expect(rows.map((row) => [row.slug, row.title])).toEqual([['live-0001', 'Changed']]);
-    expect(counts).toEqual({ all: 5, published: 2, changed: 1, 'draft-only': 2, scheduled: 0 });
+    expect(counts).toEqual({
+      all: 5,
+      published: 2,
+      changed: 1,
+      'draft-only': 2,
+      scheduled: 0,
+      review: 0,
+    });
     expect((await store.listPages(query({ state: 'draft-only' }))).matching).toEqual({
       n: 2,
       exact: true,
@@ -211,7 +252,14 @@ describe('search', () => {
     const kept = (await store.listPages(query())).counts;
     for (const state of ['published', 'changed', 'draft-only'] as const)
       expect(kept[state], state).toBe(Number(recount.find((row) => row.state === state)?.n ?? 0));
-    expect(kept).toEqual({ all: 4, published: 2, changed: 0, 'draft-only': 2, scheduled: 0 });
+    expect(kept).toEqual({
+      all: 4,
+      published: 2,
+      changed: 0,
+      'draft-only': 2,
+      scheduled: 0,
+      review: 0,
+    });
     expect((await store.listPages(query({ q: 'draft 0' }))).rows.map((row) => row.slug)).toEqual([
       'draft-0001',
     ]);

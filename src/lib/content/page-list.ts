@@ -101,6 +101,9 @@ function run<T>(q: Query, fragment: Fragment): Promise<T[]> {
 /** The state filter, as `AND …` after a WHERE. */
 function stateFilter(state: PageListState, into: Fragment) {
   if (state === 'scheduled') add(into, ' AND p.publish_at IS NOT NULL');
+  // Waiting for review: the pages of migration 24's partial index, which holds only those.
+  else if (state === 'review')
+    add(into, " AND p.id IN (SELECT page_id FROM review_requests WHERE state = 'waiting')");
   else if (state !== 'all') add(into, ' AND p.state = ', state);
 }
 
@@ -208,11 +211,16 @@ export async function listPages(
   };
 }
 
-/** Pages per state, as the triggers keep them (page_counts), and the scheduled ones. */
+/**
+ * Pages per state, as the triggers keep them (page_counts), and the scheduled ones and those
+ * waiting for review (each counted on its partial index).
+ */
 async function stateCounts(q: Query): Promise<Record<PageListState, number>> {
-  const [rows, [scheduled]] = await Promise.all([
+  const [rows, [scheduled], [review]] = await Promise.all([
     q<{ state: PageState; n: number | string }>`SELECT state, n FROM page_counts`,
     q<{ n: number | string }>`SELECT COUNT(*) AS n FROM pages WHERE publish_at IS NOT NULL`,
+    q<{ n: number | string }>`
+      SELECT COUNT(*) AS n FROM review_requests WHERE state = 'waiting'`,
   ]);
   const counts: Record<PageListState, number> = {
     all: 0,
@@ -220,6 +228,7 @@ async function stateCounts(q: Query): Promise<Record<PageListState, number>> {
     changed: 0,
     'draft-only': 0,
     scheduled: Number(scheduled?.n ?? 0),
+    review: Number(review?.n ?? 0),
   };
   for (const row of rows) {
     counts[row.state] = Number(row.n);

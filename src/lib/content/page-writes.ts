@@ -23,6 +23,7 @@ import { type PageFields, pageFieldsSchema } from './page-fields';
 import { isPageKind, NEW_PAGE_KIND, type PageKind, parseTopicNames } from './post-fields';
 import { listingSlugsOf, syncPublishedPost } from './posts';
 import { searchTextOfHtml } from './public-search-text';
+import { closeReview, forgetReview } from './review';
 import { type PageRowRef, pageById, pageRowById, pageRowBySlug } from './rows';
 import { formatSeo, type SeoFields, seoFieldsSchema, socialImageProblem } from './seo-fields';
 import { menuPagesIn, menusShow } from './settings';
@@ -157,6 +158,8 @@ export async function dropDraft(q: Query, pageId: number) {
   await q`DELETE FROM drafts WHERE page_id = ${pageId}`;
   await q`UPDATE pages SET publish_at = NULL, scheduled_by = NULL WHERE id = ${pageId}`;
   await forgetMissedSchedule(q, pageId);
+  // A request for review is about the draft: no draft, nothing left to review (decision 0040).
+  await forgetReview(q, pageId);
 }
 
 /**
@@ -498,6 +501,8 @@ export async function publishIn(
     RETURNING id`;
   if (!revision) throw new Error('revision insert returned no row');
   await q`UPDATE pages SET published_revision_id = ${Number(revision.id)} WHERE id = ${page.id}`;
+  // Publishing a draft that waited for review answers the request, in the page's history.
+  await closeReview(q, page.id, 'published', { editor, at, version: page.version });
   // A publish by hand settles a pending schedule too: the draft it was for is out.
   await dropDraft(q, page.id);
   await touch(q, page.id, at, 'published', editor);

@@ -8,6 +8,7 @@ import { ContentError, isContentError } from './errors';
 import { recordEvent } from './events';
 import { forgetMissedSchedule, publishIn, requirePage } from './page-writes';
 import { publishTimeProblem, unreadableTimeMessage } from './publish-time';
+import { closeReview } from './review';
 import type { StoreContext } from './store-context';
 import type { MissedSchedule, Schedule, ScheduledPublish } from './types';
 
@@ -87,6 +88,12 @@ export function schedules({ read, write, now, opened }: StoreContext) {
                 WHERE id = ${page.id}`;
         // A new schedule answers the notice of one that did not publish.
         await forgetMissedSchedule(q, page.id);
+        // Scheduling a draft that waited for review answers the request (decision 0040).
+        await closeReview(q, page.id, 'scheduled', {
+          editor,
+          at: now().toISOString(),
+          version: page.version,
+        });
         return { publishAt, scheduledBy: editor };
       });
     },

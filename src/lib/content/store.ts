@@ -11,6 +11,7 @@ import { postStore } from './posts';
 import { publicSearch } from './public-search';
 import { readModel } from './read-model';
 import { redirectsStore } from './redirects';
+import { reviewStore } from './review';
 import { schedules } from './schedules';
 import { siteSettings } from './settings';
 import { createStoreContext } from './store-context';
@@ -41,6 +42,7 @@ export function createContentStore(
     ...topicStore(context),
     ...redirectsStore(context),
     ...authorsStore(context),
+    ...reviewStore(context),
     /** Subscribes to content events in this process (events.ts); returns the unsubscribe. */
     subscribeToEvents: events.subscribe,
     /** One dispatch round (the scheduler runs one at each check); how many were delivered. */

@@ -5,6 +5,7 @@
 // belongs reads as ''); a form that fails one is forged, and its action answers 400 (action.ts).
 import { z } from 'zod';
 import { lineText } from '../content/clean-text';
+import { REVIEW_NOTE_MAX } from '../content/field-limits';
 import { MERGE_CHOICES, type MergeChoice, type MergeConflict } from '../content/merge';
 import { pageFieldsSchema } from '../content/page-fields';
 import {
@@ -642,3 +643,20 @@ export const endSessionsSchema = z.object({
   session: field.refine((value) => /^[0-9a-f]{64}$/.test(value), FORGED),
   all: field,
 });
+
+/** Submit for review (the banner): the page and the version of its draft the writer saw. */
+export const submitReviewSchema = z.object({ slug, pageId: versionPart, version: versionPart });
+
+/**
+ * Send back with a note (the review screen): the page and the version the reviewer read. The
+ * note is read beyond its limit, so a refusal says how long it is and hands it back to shorten.
+ */
+export const sendBackSchema = z.object({
+  slug,
+  pageId: versionPart,
+  version: versionPart,
+  note: fieldUpTo(REVIEW_NOTE_MAX * 4),
+});
+
+/** The send-back form's answer: why it was refused, and the note as typed. */
+export type SendBackState = { error?: string; note?: string };

@@ -11,7 +11,7 @@ export async function HistoryScreen({ asked }: ScreenProps) {
   const query = historyQuery(asked.params);
   // The list carries no text; only the versions this view shows or compares are read whole,
   // each by id and only from this page's history (an id of another page's is not found).
-  const [revisions, texts, checkpoints, checkpointTexts] = await Promise.all([
+  const [revisions, texts, checkpoints, checkpointTexts, reviews] = await Promise.all([
     store.listRevisions(page.id),
     Promise.all(versionsAsked(query).map((id) => store.getRevision(page.id, id))).then(
       (found) => new Map(found.flatMap((revision) => (revision ? [[revision.id, revision]] : []))),
@@ -20,6 +20,7 @@ export async function HistoryScreen({ asked }: ScreenProps) {
     Promise.all(checkpointsAsked(query).map((id) => store.getCheckpoint(page.id, id))).then(
       (found) => new Map(found.flatMap((saved) => (saved ? [[saved.id, saved]] : []))),
     ),
+    store.listReviewEvents(page.id),
   ]);
   return (
     <>
@@ -31,6 +32,7 @@ export async function HistoryScreen({ asked }: ScreenProps) {
         texts={texts}
         checkpoints={checkpoints}
         checkpointTexts={checkpointTexts}
+        reviews={reviews}
         query={query}
       />
     </>

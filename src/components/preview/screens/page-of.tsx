@@ -5,6 +5,8 @@ import type { ReactNode } from 'react';
 import { unstable_notFound as notFound, unstable_redirect as redirect } from 'waku/router/server';
 import type { Byline } from '../../../lib/content/authors';
 import { contentStore, NEW_PAGE_KIND, type PageView } from '../../../lib/content/content';
+import { signedInEditor } from '../../../lib/editor/guard';
+import { type Action, can } from '../../../lib/editors/permissions';
 import { requestContext } from '../../../lib/http/request-context';
 import { isValidSlug, previewPath } from '../../../lib/http/routes';
 import { siteOrigin } from '../../../lib/http/site-url';
@@ -85,8 +87,24 @@ export async function Banner({
 }) {
   const store = contentStore();
   const schedule = await store.scheduleOf(page.id);
+  // What this reader may do to this page, from the one table: the banner shows no button its
+  // reader may not press (a Contributor sees Submit for review, not Publish or Schedule).
+  const [session, ownership, review] = await Promise.all([
+    signedInEditor(),
+    store.pageOwnership(page.id),
+    store.reviewOf(page.id),
+  ]);
+  const may = (action: Action) =>
+    session !== null && ownership !== null && can(session.editor, action, ownership);
   return (
     <PreviewBanner
+      may={{
+        publish: may('page.publish'),
+        schedule: may('page.schedule'),
+        submit: may('page.submit'),
+        review: may('page.review'),
+      }}
+      review={review}
       page={page}
       editing={editing}
       // "Scheduled…" lives in the address (?notice=): once the schedule is gone (it published,

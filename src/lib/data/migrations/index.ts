@@ -24,6 +24,7 @@ import { migration019 } from './019-seo-fields';
 import { migration020 } from './020-navigation-menus';
 import { migration022 } from './022-roles';
 import { migration023 } from './023-people';
+import { migration024 } from './024-review';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -58,4 +59,5 @@ export const migrations: readonly Migration[] = [
   migration020,
   migration022,
   migration023,
+  migration024,
 ];
