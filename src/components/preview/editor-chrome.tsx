@@ -14,6 +14,7 @@ import {
   PREVIEW_DASHBOARD,
   previewPath,
   REDIRECTS_SCREEN,
+  SECURITY_SCREEN,
   TOPICS_SCREEN,
 } from '../../lib/http/routes';
 import { TimeZoneName } from './local-time';
@@ -51,6 +52,9 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                 </li>
                 <li>
                   <a href={REDIRECTS_SCREEN}>Redirects</a>
+                </li>
+                <li>
+                  <a href={SECURITY_SCREEN}>Sign-in security</a>
                 </li>
                 <li>
                   <a href={EDITOR_HELP}>Help</a>

@@ -1,6 +1,6 @@
 // Owns which screen /preview/[...slug] shows: ONE table, read top to bottom, the first entry
 // whose question the request answers wins. Signed out: a shared draft or the sign-in form.
-// /preview with ?new, ?settings, ?media, ?topics, ?profile, ?redirects, ?help, ?developer, or the dashboard; /preview/<slug> with ?confirm=…,
+// /preview with ?new, ?settings, ?media, ?topics, ?profile, ?security, ?redirects, ?help, ?developer, or the dashboard; /preview/<slug> with ?confirm=…,
 // ?history, ?edit, or the page's preview. Each screen is its own server component under
 // screens/, loading its data from the stores; a new screen is a file and a row here.
 // A row's `frame` says what surrounds its screen: 'editor', the editors' chrome (bar and wide
@@ -21,6 +21,7 @@ import { NewPageScreen } from './screens/new-page';
 import { PageScreen } from './screens/page';
 import { ProfileScreen } from './screens/profile';
 import { RedirectsScreen } from './screens/redirects';
+import { SecurityScreen } from './screens/security';
 import { SettingsScreen } from './screens/settings';
 import { SharedDraftScreen } from './screens/shared-draft';
 import { SignInScreen } from './screens/sign-in';
@@ -67,6 +68,11 @@ export const SCREENS: readonly Screen[] = [
     name: '?profile',
     when: (asked) => dashboard(asked) && asked.params.has('profile'),
     screen: ProfileScreen,
+  },
+  {
+    name: '?security',
+    when: (asked) => dashboard(asked) && asked.params.has('security'),
+    screen: SecurityScreen,
   },
   {
     name: '?topics',
