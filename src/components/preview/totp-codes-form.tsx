@@ -1,28 +1,25 @@
 'use client';
 import { useActionState } from 'react';
-import { confirmTotpSetUp, newRecoveryCodes } from '../../lib/editor/actions/security';
+import { totpCodes } from '../../lib/editor/actions/security';
 import type { TotpCodesState } from '../../lib/editor/forms';
 import { SECURITY_SCREEN } from '../../lib/http/routes';
 
 /**
- * Two forms whose answer is ten recovery codes, shown this once: confirming the authenticator
- * app with its code, and asking for new codes. Works without JavaScript (the answer is the page).
+ * The authenticator app's form whose answer is ten recovery codes, shown this once: confirming
+ * the app with its code, or asking for new codes once it is on. One form in one place on the
+ * screen, so the codes stay shown while the screen around it turns from "set up" to "on".
+ * Works without JavaScript (the answer is the page).
  */
-export function TotpCodesForm({ kind }: { kind: 'confirm' | 'renew' }) {
-  const [answer, action, pending] = useActionState<TotpCodesState, FormData>(
-    kind === 'confirm' ? confirmTotpSetUp : newRecoveryCodes,
-    {},
-  );
+export function TotpCodesForm({ confirmed }: { confirmed: boolean }) {
+  const [answer, action, pending] = useActionState<TotpCodesState, FormData>(totpCodes, {});
   const state = answer ?? {};
   if (state.recoveryCodes)
     return (
       <section className="recovery-codes" aria-labelledby="recovery-codes-title">
-        <h3 id="recovery-codes-title">
-          {kind === 'confirm' ? 'The app is on. Your recovery codes' : 'Your new recovery codes'}
-        </h3>
+        <h3 id="recovery-codes-title">Your recovery codes</h3>
         <p role="status" className="notice">
           Keep these somewhere safe, away from your phone: each signs you in once if the app is
-          lost. They are shown only now{kind === 'renew' ? '; the old ones no longer work' : ''}.
+          lost. They are shown only now, and any older ones no longer work.
         </p>
         <ol className="recovery-code-list">
           {state.recoveryCodes.map((code) => (
@@ -43,7 +40,8 @@ export function TotpCodesForm({ kind }: { kind: 'confirm' | 'renew' }) {
           {state.error}
         </p>
       ) : null}
-      {kind === 'confirm' ? (
+      <input type="hidden" name="intent" value={confirmed ? 'renew' : 'confirm'} />
+      {confirmed ? null : (
         <label>
           Code from the app
           <input
@@ -55,13 +53,9 @@ export function TotpCodesForm({ kind }: { kind: 'confirm' | 'renew' }) {
             maxLength={40}
           />
         </label>
-      ) : null}
-      <button
-        type="submit"
-        className={kind === 'confirm' ? 'primary' : undefined}
-        disabled={pending}
-      >
-        {kind === 'confirm' ? 'Turn on' : 'Make new recovery codes'}
+      )}
+      <button type="submit" className={confirmed ? undefined : 'primary'} disabled={pending}>
+        {confirmed ? 'Make new recovery codes' : 'Turn on'}
       </button>
     </form>
   );

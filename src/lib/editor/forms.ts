@@ -575,8 +575,12 @@ export type PasskeyCallState = { error?: string; next?: string };
 /** A passkey's rename and remove buttons (the security screen). */
 export const passkeyFormSchema = z.object({ id: fieldUpTo(1024), name: fieldUpTo(200) });
 
-/** Confirming the authenticator app, and asking for new recovery codes. */
-export const totpCodeFormSchema = z.object({ code: fieldUpTo(40) });
+/**
+ * Confirming the authenticator app (`intent` 'confirm', with the app's code), or asking for new
+ * recovery codes ('renew'): one form, so its answer — the codes, shown once — survives the
+ * screen changing under it from "set up" to "on".
+ */
+export const totpCodeFormSchema = z.object({ code: fieldUpTo(40), intent: fieldUpTo(20) });
 export type TotpCodesState = { error?: string; recoveryCodes?: string[] };
 
 /** The site's rule: the least role that must have a second factor ('' for nobody). */

@@ -153,20 +153,12 @@ export async function SecurityScreen({ asked: { notice, editor } }: ScreenProps)
       <section className="card security-section" aria-labelledby="totp-title">
         <h2 id="totp-title">Authenticator app</h2>
         {overview.totp.confirmed ? (
-          <>
-            <p>
-              On: signing in with your password also asks for the app’s code.{' '}
-              {overview.totp.recoveryCodesLeft} recovery code(s) left.
-            </p>
-            <TotpCodesForm kind="renew" />
-            <form action={turnOffTotp} className="inline-form">
-              <button type="submit" className="danger">
-                Turn off the authenticator app
-              </button>
-            </form>
-          </>
+          <p>
+            On: signing in with your password also asks for the app’s code.{' '}
+            {overview.totp.recoveryCodesLeft} recovery code(s) left.
+          </p>
         ) : secret ? (
-          <>
+          <div>
             <p>
               Scan this with your authenticator app (or type the key in), then type the 6-digit code
               it shows.
@@ -175,18 +167,28 @@ export async function SecurityScreen({ asked: { notice, editor } }: ScreenProps)
             <p>
               Key: <code className="totp-secret">{secret.match(/.{1,4}/g)?.join(' ')}</code>
             </p>
-            <TotpCodesForm kind="confirm" />
-          </>
+          </div>
         ) : (
-          <>
-            <p>
-              An app on your phone (any that reads TOTP codes) shows a new code every 30 seconds;
-              signing in with your password then asks for it.
-            </p>
-            <form action={startTotpSetUp} className="inline-form">
-              <button type="submit">Set up an authenticator app</button>
-            </form>
-          </>
+          <p>
+            An app on your phone (any that reads TOTP codes) shows a new code every 30 seconds;
+            signing in with your password then asks for it.
+          </p>
+        )}
+        {/* In the same place whatever the app's state: its answer (the codes) outlives the
+            screen turning from "set up" to "on" around it. */}
+        {overview.totp.confirmed || secret ? (
+          <TotpCodesForm key="totp-codes" confirmed={overview.totp.confirmed} />
+        ) : null}
+        {overview.totp.confirmed ? (
+          <form action={turnOffTotp} className="inline-form">
+            <button type="submit" className="danger">
+              Turn off the authenticator app
+            </button>
+          </form>
+        ) : secret ? null : (
+          <form action={startTotpSetUp} className="inline-form">
+            <button type="submit">Set up an authenticator app</button>
+          </form>
         )}
       </section>
 

@@ -196,42 +196,32 @@ export const startTotpSetUp = editorCommand({
   land,
 });
 
-/** Confirms the app with a code; answers with the ten recovery codes, shown once. */
-export const confirmTotpSetUp = editorForm({
+/**
+ * Confirms the app with a code ('confirm'), or makes ten new recovery codes ('renew': the old
+ * ones stop working); either answers with the codes, shown once.
+ */
+export const totpCodes = editorForm({
   read: (input) => readForm(totpCodeFormSchema, input),
   may: () => [],
   refused: (_input, { message }): TotpCodesState => ({ error: message }),
-  run: async ({ code }, editor): Promise<TotpCodesState> => {
+  run: async ({ code, intent }, editor): Promise<TotpCodesState> => {
     const db = await getDatabase();
-    const codes = await db.transaction((q) => confirmTotp(q, editor.editor.id, code));
-    if (!codes) {
-      refuseForm(422);
-      return {
-        error:
-          'That code is not the one the app shows. Check the app added this account, then type its current code.',
-      };
-    }
-    return { recoveryCodes: codes };
-  },
-});
-
-/** Ten new recovery codes (the old ones stop working), shown once. */
-export const newRecoveryCodes = editorForm({
-  read: (input) => readForm(totpCodeFormSchema, input),
-  may: () => [],
-  refused: (_input, { message }): TotpCodesState => ({ error: message }),
-  run: async (_input, editor): Promise<TotpCodesState> => {
-    const db = await getDatabase();
-    const codes = await db.transaction(async (q) =>
-      (await totpStatus(q, editor.editor.id)).confirmed
-        ? replaceRecoveryCodes(q, editor.editor.id)
-        : null,
-    );
-    if (!codes) {
+    const id = editor.editor.id;
+    if (intent === 'renew') {
+      const codes = await db.transaction(async (q) =>
+        (await totpStatus(q, id)).confirmed ? replaceRecoveryCodes(q, id) : null,
+      );
+      if (codes) return { recoveryCodes: codes };
       refuseForm(409);
       return { error: 'The authenticator app is not set up, so there are no recovery codes.' };
     }
-    return { recoveryCodes: codes };
+    const codes = await db.transaction((q) => confirmTotp(q, id, code));
+    if (codes) return { recoveryCodes: codes };
+    refuseForm(422);
+    return {
+      error:
+        'That code is not the one the app shows. Check the app added this account, then type its current code.',
+    };
   },
 });
 
