@@ -93,7 +93,7 @@ test('a passkey is added on the security screen, then signs in with no password'
   const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   expect(after.credentials[0]?.signCount).toBeGreaterThan(0);
 
-  // Renamed and listed with when it was last used.
+  // Listed with when it was last used.
   await hydrated(page, '/preview?security');
   await expect(page.getByText(/last used/)).toBeVisible();
   expect(errors()).toEqual([]);
