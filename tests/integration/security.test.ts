@@ -69,6 +69,29 @@ describe('second factors', () => {
   }, 90_000);
   afterAll(() => folio?.stop(), 30_000);
 
+  /** A JavaScript action call, as Waku's router sends it (tests/integration/action-calls.test.ts). */
+  async function call(action: string, body: string, cookie = ''): Promise<Response> {
+    const ids: string[] = [];
+    for await (const path of new Bun.Glob('dist/public/assets/*.js').scan('.'))
+      for (const [, id] of (await Bun.file(path).text()).matchAll(
+        new RegExp(`([0-9a-f]{12})#${action}\\b`, 'g'),
+      ))
+        if (id) ids.push(id);
+    if (!ids[0]) throw new Error(`the build names no ${action} (bun run build first)`);
+    return fetch(`${base}/preview`, {
+      method: 'POST',
+      body,
+      redirect: 'manual',
+      headers: {
+        origin: base,
+        'content-type': 'text/plain;charset=UTF-8',
+        'x-folio-action': `/RSC/F/${ids[0]}/${action}.txt`,
+        'x-waku-action-location': '/preview',
+        ...(cookie ? { cookie } : {}),
+      },
+    });
+  }
+
   /** The password step: a 303, a waiting-sign-in cookie and no session. */
   async function passwordStep(who: { email: string; password: string }) {
     const { response, cookie } = await signInWithForm(base, who.email, who.password);
@@ -196,6 +219,51 @@ describe('second factors', () => {
       set: { least: 'emperor' },
     });
     expect(bad.status).toBe(400);
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+
+  test('passkey sign-in calls: forged arguments are a 400; another origin, a replay, an unknown challenge are refused in words', async () => {
+    for (const body of ['["$T"]', '[{"answer":{"id":5},"next":"/preview"}]', '[]', 'not json']) {
+      const forged = await call('passkeySignIn', body);
+      expect(forged.status).toBe(400);
+      expect((await forged.text()).includes('    at ')).toBe(false);
+    }
+    const options = await (await call('passkeySignInOptions', '[]')).text();
+    const challenge = /"challenge":"([A-Za-z0-9_-]+)"/.exec(options)?.[1];
+    expect(challenge).toBeDefined();
+    const b64 = (text: string) => Buffer.from(text).toString('base64url');
+    const answer = (origin: string) => ({
+      id: 'AAAA',
+      rawId: 'AAAA',
+      type: 'public-key',
+      clientExtensionResults: {},
+      response: {
+        clientDataJSON: b64(JSON.stringify({ type: 'webauthn.get', challenge, origin })),
+        authenticatorData: 'AAAA',
+        signature: 'AAAA',
+      },
+    });
+    const phished = await call(
+      'passkeySignIn',
+      JSON.stringify([{ answer: answer('https://evil.example'), next: '/preview' }]),
+    );
+    const phishedText = await phished.text();
+    expect(phishedText.includes('made for another site address')).toBe(true);
+    expect(phished.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`))).toBe(
+      false,
+    );
+    // The same challenge again, now from the right origin: it was used up.
+    const replayed = await call(
+      'passkeySignIn',
+      JSON.stringify([{ answer: answer(base), next: '/preview' }]),
+    );
+    expect((await replayed.text()).includes('expired or was already used')).toBe(true);
+    expect(replayed.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`))).toBe(
+      false,
+    );
+    // Registering needs a session: signed out, the call is refused in words.
+    const signedOut = await call('passkeyRegistrationOptions', '[{}]');
+    expect((await signedOut.text()).includes('Your session has ended')).toBe(true);
     expect(folio.unexpectedErrors()).toEqual([]);
   });
 });
