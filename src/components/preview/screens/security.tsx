@@ -99,7 +99,7 @@ export async function SecurityScreen({ asked: { notice, editor } }: ScreenProps)
         <a href={PREVIEW_DASHBOARD}>Back to the pages</a>
       </p>
 
-      <section className="card security-section" aria-labelledby="passkeys-title">
+      <section className="security-section" aria-labelledby="passkeys-title">
         <h2 id="passkeys-title">Passkeys</h2>
         <p>
           A passkey signs you in with your device’s lock (fingerprint, face, PIN) instead of a
@@ -150,7 +150,7 @@ export async function SecurityScreen({ asked: { notice, editor } }: ScreenProps)
         <PasskeyAdd nameMax={PASSKEY_NAME_MAX} />
       </section>
 
-      <section className="card security-section" aria-labelledby="totp-title">
+      <section className="security-section" aria-labelledby="totp-title">
         <h2 id="totp-title">Authenticator app</h2>
         {overview.totp.confirmed ? (
           <p>
@@ -193,7 +193,7 @@ export async function SecurityScreen({ asked: { notice, editor } }: ScreenProps)
       </section>
 
       {can(person, 'settings.edit') ? (
-        <section className="card security-section" aria-labelledby="rule-title">
+        <section className="security-section" aria-labelledby="rule-title">
           <h2 id="rule-title">Who must have a second factor</h2>
           <form action={setSecondFactorRule} className="settings-form">
             <label>
