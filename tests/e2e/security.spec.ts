@@ -4,6 +4,7 @@
 // confirmed with a code (the ten recovery codes shown), then asked for after the password.
 // Passkeys are made for SITE_URL's origin, so this spec starts a Folio of its own at
 // http://localhost:<port> (the suite's server, at 127.0.0.1 without SITE_URL, cannot have them).
+import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { addEditor } from '../../src/lib/editors/accounts';
 import { totpCode } from '../../src/lib/editors/totp';
@@ -12,6 +13,8 @@ import { watchPageErrors } from './fixtures';
 
 const KEYS = { email: 'passkeys@example.com', password: 'the passkeys passphrase' };
 const APP = { email: 'authenticator@example.com', password: 'the authenticator passphrase' };
+const AXE = { email: 'axe-security@example.com', password: 'the axe passphrase' };
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 let folio: RunningFolio;
 let base = '';
@@ -23,6 +26,7 @@ test.beforeAll(async () => {
   const db = await folio.database();
   await addEditor(db, KEYS.email, KEYS.password, { role: 'editor' });
   await addEditor(db, APP.email, APP.password, { role: 'author' });
+  await addEditor(db, AXE.email, AXE.password, { role: 'administrator' });
 });
 test.afterAll(async () => {
   await folio?.stop();
@@ -96,6 +100,15 @@ test('a passkey is added on the security screen, then signs in with no password'
   // Listed with when it was last used.
   await hydrated(page, '/preview?security');
   await expect(page.getByText(/last used/)).toBeVisible();
+
+  // A password sign-in of someone with a passkey asks for it as the second step.
+  await signOut(page);
+  await signInWithPassword(page, KEYS);
+  await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible();
+  await expect(page.getByLabel('Code')).toHaveCount(0);
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+  await page.getByRole('button', { name: 'Use a passkey' }).click();
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
   expect(errors()).toEqual([]);
   await context.close();
 });
@@ -137,5 +150,47 @@ test('the authenticator app: set up from its key, confirmed, then asked for afte
   await expect(page).toHaveURL(`${base}/preview`);
   await expect(menu).toBeVisible();
   expect(errors()).toEqual([]);
+  await context.close();
+});
+
+/** axe's WCAG 2.2 AA findings on the page as it is, light and dark, at 1280 and 390 px. */
+async function axeFindings(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const)
+    for (const width of [1280, 390]) {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize({ width, height: 900 });
+      const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+      for (const violation of results.violations)
+        for (const node of violation.nodes)
+          found.push(`${colorScheme} ${width}: ${violation.id}: ${node.target.join(' ')}`);
+    }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  return found;
+}
+
+test('the security screen and the second step pass axe, light and dark, desktop and phone', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await signInWithPassword(page, AXE);
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
+  await hydrated(page, '/preview?security');
+  await expect(page.getByRole('heading', { name: 'Who must have a second factor' })).toBeVisible();
+  expect(await axeFindings(page)).toEqual([]);
+  await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  expect(await axeFindings(page)).toEqual([]);
+  const secret = ((await page.locator('.totp-secret').textContent()) ?? '').replace(/\s/g, '');
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+  await page.getByLabel('Code from the app').fill(totpCode(secret));
+  await page.getByRole('button', { name: 'Turn on' }).click();
+  await expect(page.locator('.recovery-code-list li')).toHaveCount(10);
+  expect(await axeFindings(page)).toEqual([]);
+  await signOut(page);
+  await signInWithPassword(page, AXE);
+  await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible();
+  expect(await axeFindings(page)).toEqual([]);
   await context.close();
 });
