@@ -228,6 +228,12 @@ describe('second factors', () => {
       expect(forged.status).toBe(400);
       expect((await forged.text()).includes('    at ')).toBe(false);
     }
+    // A signed-out call is a few short fields: more than a sign-in's room is refused unread.
+    const large = await call(
+      'passkeySignIn',
+      JSON.stringify([{ answer: { id: 'A'.repeat(20_000) } }]),
+    );
+    expect(large.status).toBe(413);
     const options = await (await call('passkeySignInOptions', '[]')).text();
     const challenge = /"challenge":"([A-Za-z0-9_-]+)"/.exec(options)?.[1];
     expect(challenge).toBeDefined();
