@@ -109,6 +109,19 @@ test('a passkey is added on the security screen, then signs in with no password'
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   await page.getByRole('button', { name: 'Use a passkey' }).click();
   await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
+
+  // Renamed, then removed: it signs nobody in any more.
+  await hydrated(page, '/preview?security');
+  await page.getByLabel('Name of this passkey').fill('Home laptop');
+  await page.getByRole('button', { name: 'Rename' }).click();
+  await expect(page.getByRole('status')).toHaveText('Passkey renamed.');
+  await page.getByRole('button', { name: 'Remove “Home laptop”' }).click();
+  await expect(page.getByRole('status')).toContainText('Passkey removed');
+  await expect(page.getByText('You have no passkeys yet.')).toBeVisible();
+  await signOut(page);
+  await hydrated(page, '/preview');
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await expect(page.getByRole('alert')).toContainText('not registered on this site');
   expect(errors()).toEqual([]);
   await context.close();
 });

@@ -166,10 +166,14 @@ describe('second factors', () => {
       cookie,
       set: { code: totpCode(secret) },
     });
-    // Nothing waits now: the sign-in form again, and no session.
-    expect(stale.status).toBe(401);
-    expect((await stale.text()).includes('Sign in to preview')).toBe(true);
+    // Nothing waits now: the sign-in form again, saying why, and no session.
+    expect(stale.status).toBe(303);
     expect(cookiesFrom(stale, after)).not.toContain(`${SESSION_COOKIE}=`);
+    const ended = await get(stale.headers.get('location') ?? '', after);
+    expect(ended.status).toBe(401);
+    const endedPage = await ended.text();
+    expect(endedPage.includes('Sign in to preview')).toBe(true);
+    expect(endedPage.includes('That sign-in has ended')).toBe(true);
   });
 
   test('guessing codes is throttled: five a quarter-hour per account', async () => {

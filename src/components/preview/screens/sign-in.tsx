@@ -34,6 +34,13 @@ export async function SignInScreen({ asked: { slug, params } }: ScreenProps) {
  * hand-made link could then tell an editor a number that never happened).
  */
 function SignedOutNotice({ params }: { params: URLSearchParams }) {
+  if (params.get('notice') === 'second-step-ended')
+    return (
+      <p role="alert" className="form-error">
+        That sign-in has ended (it waited too long, was started over, or had too many wrong codes):
+        nothing was signed in. Sign in again with your email and password.
+      </p>
+    );
   if (params.get('notice') !== 'signed-out-everywhere') return null;
   return (
     <p role="status" className="notice">

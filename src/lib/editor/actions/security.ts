@@ -65,22 +65,17 @@ export async function submitSecondStep(
     const minutes = Math.ceil(outcome.retryAfterSeconds / 60);
     return { error: `Too many codes tried. Try again in ${minutes} minute(s).` };
   }
-  if (outcome.reason === 'expired') {
-    refuseForm(401);
-    return { error: 'This sign-in has expired. Start over with your email and password.' };
-  }
+  // Nothing waits any more (expired, started over, or too many wrong codes): the password's
+  // form again, saying why — the code's form, where a state would show, is no longer there.
+  if (outcome.reason === 'expired') redirect('/preview?notice=second-step-ended', 303);
   refuseForm(401);
   if (outcome.reason === 'reused')
     return {
       error: 'That code was used already. Wait for the app to show the next one, then enter it.',
     };
   const attemptsLeft = 'attemptsLeft' in outcome ? outcome.attemptsLeft : 0;
-  return {
-    error:
-      attemptsLeft > 0
-        ? `That code is not right. ${attemptsLeft} attempt(s) left.`
-        : 'That code is not right, and this sign-in has ended. Start over with your email and password.',
-  };
+  if (attemptsLeft === 0) redirect('/preview?notice=second-step-ended', 303);
+  return { error: `That code is not right. ${attemptsLeft} attempt(s) left.` };
 }
 
 /** "Start over" on the second step. */
