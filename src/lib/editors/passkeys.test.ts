@@ -28,6 +28,8 @@ class SoftwareAuthenticator {
   private readonly keys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   private counter = 0;
   userHandle = '';
+  /** Whether it verifies its user (a PIN, a fingerprint): a plain security key does not. */
+  verifiesUser = true;
 
   private coseKey(): Uint8Array {
     const jwk = (this.keys.publicKey as KeyObject).export({ format: 'jwk' });
@@ -45,7 +47,8 @@ class SoftwareAuthenticator {
   private authData(rpId: string, attested: boolean): Buffer {
     const count = Buffer.alloc(4);
     count.writeUInt32BE(++this.counter);
-    const flags = Buffer.from([attested ? 0x45 : 0x05]);
+    // UP (0x01), UV (0x04), and AT (0x40) when a credential is attested.
+    const flags = Buffer.from([(attested ? 0x40 : 0) | 0x01 | (this.verifiesUser ? 0x04 : 0)]);
     const parts = [sha256(rpId), flags, count];
     if (attested) {
       const length = Buffer.alloc(2);
@@ -229,6 +232,25 @@ describe('passkeys', () => {
     expect(await verifyPasskeySignIn(db, device.assert(removed.challenge, site))).toEqual({
       ok: false,
       refusal: 'unknown',
+    });
+  });
+
+  test('a passkey must verify its user (PIN, fingerprint): without, neither added nor signed in', async () => {
+    const device = await registered();
+    device.verifiesUser = false;
+    const { challenge } = await signInOptions(db);
+    expect(await verifyPasskeySignIn(db, device.assert(challenge, site))).toEqual({
+      ok: false,
+      refusal: 'user-verification',
+    });
+    const plainKey = new SoftwareAuthenticator();
+    plainKey.verifiesUser = false;
+    const options = await registrationOptions(db, editor);
+    expect(
+      await registerPasskey(db, editor, 'Plain key', plainKey.register(options, site)),
+    ).toEqual({
+      ok: false,
+      refusal: 'user-verification',
     });
   });
 });

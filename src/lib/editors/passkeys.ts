@@ -127,6 +127,8 @@ export const PASSKEY_REFUSALS = {
   'relying-party': 'This passkey belongs to another site, so it is refused.',
   unknown: 'This passkey is not registered on this site (it may have been removed).',
   invalid: 'The passkey could not be verified. Try again.',
+  'user-verification':
+    'This passkey did not check it is you (no PIN, fingerprint or face): use one that does.',
   suspended: 'This account is suspended. Ask an Administrator of this site to restore it.',
   full: `You have ${PASSKEYS_PER_PERSON_MAX} passkeys already: remove one first.`,
   duplicate: 'This passkey is registered already.',
@@ -138,6 +140,7 @@ function refusalOf(error: unknown): PasskeyRefusal {
   const message = error instanceof Error ? error.message : '';
   if (/origin/i.test(message)) return 'origin';
   if (/RP ?ID/i.test(message)) return 'relying-party';
+  if (/user verification/i.test(message)) return 'user-verification';
   return 'invalid';
 }
 
@@ -163,7 +166,9 @@ export async function registrationOptions(
       transports: row.transports ? row.transports.split(',') : undefined,
     })),
     // Discoverable, so the sign-in form can ask "which account?" of the authenticator itself.
-    authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+    // User verification (the device's PIN, fingerprint or face) required: the passkey is the
+    // whole sign-in, so it must be something the person has *and* is or knows.
+    authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
     timeout: CHALLENGE_SECONDS * 1000,
   });
   await db.transaction((q) => storeChallenge(q, options.challenge, 'register', editor.id, now));
@@ -192,7 +197,7 @@ export async function registerPasskey(
         expectedChallenge: data.challenge,
         expectedOrigin: rp.origin,
         expectedRPID: rp.id,
-        requireUserVerification: false,
+        requireUserVerification: true,
       });
     } catch (error) {
       return { ok: false, refusal: refusalOf(error) };
@@ -221,7 +226,7 @@ export async function signInOptions(
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const options = await generateAuthenticationOptions({
     rpID: relyingParty().id,
-    userVerification: 'preferred',
+    userVerification: 'required',
     timeout: CHALLENGE_SECONDS * 1000,
   });
   await db.transaction((q) => storeChallenge(q, options.challenge, 'sign-in', null, now));
@@ -278,7 +283,7 @@ export async function verifyPasskeySignIn(
           counter: Number(row.counter),
           transports: row.transports ? row.transports.split(',') : undefined,
         },
-        requireUserVerification: false,
+        requireUserVerification: true,
       });
     } catch (error) {
       return { ok: false, refusal: refusalOf(error) };
