@@ -206,10 +206,21 @@ async function awaitSecondStep(
   setResponseCookie(cookie(SECOND_STEP_COOKIE, token, PENDING_SIGN_IN_SECONDS, 'Lax'));
 }
 
-/** The sign-in waiting for its second step on this browser, or null. */
+/**
+ * The sign-in waiting for its second step on this browser, or null. Without its cookie nothing
+ * is asked of the database; a database that cannot say leaves the password's form, which then
+ * says what the database did (the sign-in form is where a failed sign-in is answered).
+ */
 export async function pendingSecondStep(): Promise<PendingSignIn | null> {
-  const db = await getDatabase();
-  return pendingSignIn(db.query, cookieFromRequest(SECOND_STEP_COOKIE));
+  const token = cookieFromRequest(SECOND_STEP_COOKIE);
+  if (!token) return null;
+  try {
+    const db = await getDatabase();
+    return await pendingSignIn(db.query, token);
+  } catch (error) {
+    if (isDatabaseBusy(error) || isDatabaseUnavailable(error)) return null;
+    throw error;
+  }
 }
 
 /**
