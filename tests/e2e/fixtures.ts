@@ -174,7 +174,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
       await page.goto('/preview');
       await page.getByLabel('Email').fill(EDITOR.email);
       await page.getByLabel('Password').fill(EDITOR.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await signedInAtPreview(page);
     });
   },

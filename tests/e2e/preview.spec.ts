@@ -35,11 +35,11 @@ test('a wrong password is refused without saying whether the account exists', as
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   await page.getByLabel('Email').fill(EDITOR.email);
   await page.getByLabel('Password').fill('not the password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   const known = await page.getByRole('alert').textContent();
   await page.getByLabel('Email').fill('nobody@example.com');
   await page.getByLabel('Password').fill('not the password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('alert')).toHaveText(known ?? '');
   await expect(page.getByLabel('Email')).toHaveValue('nobody@example.com');
 });

@@ -7,7 +7,7 @@
 // table's actions, so an action added to the table without a probe does not compile, and the
 // first test checks the same at run time.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { addEditor, createSession } from '../../src/lib/editors/accounts';
+import { addEditor, changeRole, createSession } from '../../src/lib/editors/accounts';
 import {
   ACTIONS,
   type Action,
@@ -19,7 +19,7 @@ import {
 } from '../../src/lib/editors/permissions';
 import { SESSION_COOKIE } from '../../src/lib/http/routes';
 import { createPreviewLink } from '../../src/lib/share-links/share-links';
-import { formWithButton, submitForm } from '../forms';
+import { formsIn, formWithButton, submitForm } from '../forms';
 import { type RunningFolio, startFolio, withStore } from '../harness';
 
 let folio: RunningFolio;
@@ -155,7 +155,11 @@ const PROBES: Record<Action, Probe> = {
       }),
     happened: async (page, who) => (await stateOf(page?.slug ?? ''))?.title === `Edited by ${who}`,
   },
-  'page.submit': pending('page.submit'),
+  'page.submit': {
+    page: 'draft-only',
+    act: (who, page) => post(`/preview/${page?.slug}`, 'Submit for review', who),
+    happened: async (page) => (await reviewStateOf(page)) === 'waiting',
+  },
   'page.publish': {
     page: 'draft-only',
     act: (who, page) =>
@@ -188,7 +192,23 @@ const PROBES: Record<Action, Probe> = {
       return row?.publish_at != null;
     },
   },
-  'page.review': pending('page.review'),
+  'page.review': {
+    page: 'draft-only',
+    act: async (who, page) => {
+      // Waiting for review, asked by someone else, so that there is something to send back.
+      const shown = await stateOf(page?.slug ?? '');
+      await withStore(folio, (store) =>
+        store.submitForReview(page?.id ?? 0, {
+          editor: 'someone@matrix.example',
+          expectedVersion: shown?.version ?? 0,
+        }),
+      );
+      return post(`/preview/${page?.slug}?review`, 'Send back', who, {
+        set: { note: `Note by ${who}` },
+      });
+    },
+    happened: async (page) => (await reviewStateOf(page)) === 'sent-back',
+  },
   'page.delete': {
     page: 'draft-only',
     act: (who, page) => post(`/preview/${page?.slug}?confirm=delete`, 'Delete for good', who),
@@ -276,11 +296,64 @@ const PROBES: Record<Action, Probe> = {
       return row?.value === `Set by ${who}`;
     },
   },
-  'people.manage': pending('people.manage'),
+  'people.manage': {
+    act: (who) =>
+      post('/preview?people', 'Invite', who, {
+        set: { email: `invited-by-${who}@matrix.example`, role: 'author' },
+      }),
+    happened: async (_page, who) => {
+      const db = await folio.database();
+      const row = await one(
+        db.query<{ n: number | string }>`
+          SELECT COUNT(*) AS n FROM invitations WHERE email = ${`invited-by-${who}@matrix.example`}`,
+      );
+      return Number(row?.n) > 0;
+    },
+  },
   'audit.read': pending('audit.read'),
-  'ownership.transfer': pending('ownership.transfer'),
+  'ownership.transfer': {
+    act: async (who) => {
+      // Someone new to hand the site to, through the role form the Owner sees for them.
+      const db = await folio.database();
+      const heir = await addEditor(db, `heir-of-${who}@matrix.example`, 'the matrix passphrase', {
+        role: 'editor',
+      });
+      heirs.set(who, heir.id);
+      const html = await (await asOwner('/preview?people')).text();
+      const form = (await formsIn(html)).find(
+        (candidate) =>
+          candidate.buttons.some((button) => button.text.trim() === 'Change role') &&
+          candidate.fields.some(([name, value]) => name === 'person' && value === String(heir.id)),
+      );
+      if (!form) throw new Error('no role form for the heir');
+      return submitForm(`${folio.url}/preview?people`, form, {
+        cookie: person(who).cookie,
+        button: 'Change role',
+        set: { role: 'owner' },
+      });
+    },
+    happened: async (_page, who) => {
+      const db = await folio.database();
+      const row = await one(
+        db.query<{ role: string }>`SELECT role FROM editors WHERE id = ${heirs.get(who) ?? 0}`,
+      );
+      const handed = row?.role === 'owner';
+      // The site goes back to the matrix's Owner, for the tests after this one.
+      if (handed) await changeRole(db, person('owner').email, 'owner');
+      return handed;
+    },
+  },
 };
 const made = new Map<Role, string>();
+const heirs = new Map<Role, number>();
+
+async function reviewStateOf(page: Fixture | undefined): Promise<string | null> {
+  const db = await folio.database();
+  const row = await one(
+    db.query<{ state: string }>`SELECT state FROM review_requests WHERE page_id = ${page?.id ?? 0}`,
+  );
+  return row?.state ?? null;
+}
 
 /** A probe not written yet: the matrix fails on it until it is. */
 function pending(action: Action): Probe {

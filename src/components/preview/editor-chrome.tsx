@@ -17,6 +17,7 @@ import {
   PREVIEW_DASHBOARD,
   previewPath,
   REDIRECTS_SCREEN,
+  SECURITY_SCREEN,
   SESSIONS_SCREEN,
   TOPICS_SCREEN,
 } from '../../lib/http/routes';
@@ -76,6 +77,9 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                 ) : null}
                 <li>
                   <a href={SESSIONS_SCREEN}>Sessions</a>
+                </li>
+                <li>
+                  <a href={SECURITY_SCREEN}>Sign-in security</a>
                 </li>
                 <li>
                   <a href={EDITOR_HELP}>Help</a>

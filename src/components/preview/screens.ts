@@ -1,6 +1,6 @@
 // Owns which screen /preview/[...slug] shows: ONE table, read top to bottom, the first entry
 // whose question the request answers wins. Signed out: a shared draft or the sign-in form.
-// /preview with ?new, ?settings, ?navigation, ?media, ?topics, ?profile, ?redirects, ?help, ?developer, ?people, ?sessions, ?invite=, or the dashboard; /preview/<slug> with ?confirm=…,
+// /preview with ?new, ?settings, ?navigation, ?media, ?topics, ?profile, ?security, ?redirects, ?help, ?developer, ?people, ?sessions, ?invite=, or the dashboard; /preview/<slug> with ?confirm=…,
 // ?history, ?review, ?edit, or the page's preview. Each screen is its own server component under
 // screens/, loading its data from the stores; a new screen is a file and a row here.
 // A row's `frame` says what surrounds its screen: 'editor', the editors' chrome (bar and wide
@@ -27,6 +27,7 @@ import { PeopleScreen } from './screens/people';
 import { ProfileScreen } from './screens/profile';
 import { RedirectsScreen } from './screens/redirects';
 import { ReviewScreen } from './screens/review';
+import { SecurityScreen } from './screens/security';
 import { SessionsScreen } from './screens/sessions';
 import { SettingsScreen } from './screens/settings';
 import { SharedDraftScreen } from './screens/shared-draft';
@@ -89,6 +90,11 @@ export const SCREENS: readonly Screen[] = [
     name: '?profile',
     when: (asked) => dashboard(asked) && asked.params.has('profile'),
     screen: ProfileScreen,
+  },
+  {
+    name: '?security',
+    when: (asked) => dashboard(asked) && asked.params.has('security'),
+    screen: SecurityScreen,
   },
   {
     name: '?topics',

@@ -2,6 +2,7 @@
 import { useActionState } from 'react';
 import { signIn } from '../../lib/editor/actions/session';
 import type { SignInState } from '../../lib/editor/forms';
+import { PasskeySignIn } from './passkey-sign-in';
 
 // Works without JavaScript: the form posts to the current URL and the page re-renders with
 // the returned state.
@@ -40,6 +41,7 @@ export function SignInForm({ next }: { next: string }) {
       <button type="submit" disabled={pending}>
         {pending ? 'Signing in…' : 'Sign in'}
       </button>
+      <PasskeySignIn next={next} />
     </form>
   );
 }

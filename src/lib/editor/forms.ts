@@ -660,3 +660,59 @@ export const sendBackSchema = z.object({
 
 /** The send-back form's answer: why it was refused, and the note as typed. */
 export type SendBackState = { error?: string; note?: string };
+
+// --- Stronger sign-in (issue 28, helper "security"): passkeys, the authenticator app --------
+
+/** The sign-in's second step: a code from the app, or a recovery code. */
+export const secondStepFormSchema = z.object({ code: fieldUpTo(40) });
+export type SecondStepState = { error?: string };
+
+const base64url = z
+  .string()
+  .max(16_384)
+  .regex(/^[A-Za-z0-9_-]*$/);
+/**
+ * A passkey's answer as @simplewebauthn/browser sends it (registration or sign-in): its shape
+ * only; the server's verification reads the rest, so a forged one is refused there in words.
+ */
+export const passkeyAnswerSchema = z.object({
+  id: base64url.min(1).max(1024),
+  rawId: base64url.min(1).max(1024),
+  type: z.literal('public-key'),
+  authenticatorAttachment: z.string().max(40).optional(),
+  clientExtensionResults: z.record(z.string(), z.unknown()),
+  response: z.object({
+    clientDataJSON: base64url,
+    authenticatorData: base64url.optional(),
+    signature: base64url.optional(),
+    userHandle: base64url.optional(),
+    attestationObject: base64url.optional(),
+    publicKey: base64url.optional(),
+    publicKeyAlgorithm: z.number().optional(),
+    transports: z.array(z.string().max(40)).max(10).optional(),
+  }),
+});
+export const passkeySignInCallSchema = z.object({
+  answer: passkeyAnswerSchema,
+  next: z.string().max(300),
+});
+export const addPasskeyCallSchema = z.object({
+  answer: passkeyAnswerSchema,
+  name: z.string().max(200),
+});
+/** What a passkey call answers: the refusal in words, or where to go now. */
+export type PasskeyCallState = { error?: string; next?: string };
+
+/** A passkey's rename and remove buttons (the security screen). */
+export const passkeyFormSchema = z.object({ id: fieldUpTo(1024), name: fieldUpTo(200) });
+
+/**
+ * Confirming the authenticator app (`intent` 'confirm', with the app's code), or asking for new
+ * recovery codes ('renew'): one form, so its answer — the codes, shown once — survives the
+ * screen changing under it from "set up" to "on".
+ */
+export const totpCodeFormSchema = z.object({ code: fieldUpTo(40), intent: fieldUpTo(20) });
+export type TotpCodesState = { error?: string; recoveryCodes?: string[] };
+
+/** The site's rule: the least role that must have a second factor ('' for nobody). */
+export const secondFactorRuleFormSchema = z.object({ least: fieldUpTo(40) });

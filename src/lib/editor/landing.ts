@@ -3,7 +3,11 @@
 import 'server-only';
 import { unstable_redirect as redirect } from 'waku/router/server';
 import { contentStore } from '../content/content';
-import { previewPath } from '../http/routes';
+import { getDatabase } from '../data/db';
+import type { Role } from '../editors/permissions';
+import { mustSetUpSecondFactor } from '../editors/second-factor';
+import { previewPath, SECURITY_SCREEN } from '../http/routes';
+import { siteOrigin } from '../http/site-url';
 
 /**
  * Back to the page's preview with a notice: where the page a form was for went away and no page
@@ -20,4 +24,25 @@ export async function backToPage(slug: string, notice: string): Promise<never> {
     if (there === null) redirect('/preview?notice=gone', 303);
   }
   redirect(`${previewPath(slug)}?notice=${notice}`, 303);
+}
+
+/** A same-site path to go back to after signing in; anything else falls back to /preview. */
+export function safeNext(text: string): string {
+  // A preview address, or a page's editor: nothing else, so no sign-in leads off the site.
+  return /^\/preview(?:\/[a-z0-9-]+(?:\?edit)?)?$/.test(text) ? text : '/preview';
+}
+
+/**
+ * Where a completed sign-in goes, as an absolute URL (so the browser loads the page anew, with
+ * the new cookie): `next`, or the security screen when the site's rule asks this person for a
+ * second factor they do not have yet (issue 28).
+ */
+export async function landingAfterSignIn(
+  person: { id: number; role: Role },
+  next: string,
+): Promise<URL> {
+  const db = await getDatabase();
+  if (await mustSetUpSecondFactor(db.query, person))
+    return new URL(`${SECURITY_SCREEN}&notice=second-factor-required`, siteOrigin());
+  return new URL(safeNext(next), siteOrigin());
 }

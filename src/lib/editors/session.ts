@@ -1,11 +1,15 @@
 // Owns the editor's session as seen from a request: its cookie, who is signed in (looked up
 // once per request), signing in (throttled) and out, and the device cookie a sign-in leaves.
+// Signing in is one of three ways (issue 28): a password alone; a password and then a second
+// step (an authenticator app's code or a recovery code) for a person who has a second factor;
+// or a passkey, with no password at all.
 import 'server-only';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { parse, serialize } from 'hono/utils/cookie';
-import { getDatabase, type Query } from '../data/db';
+import { type Database, getDatabase, type Query } from '../data/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
 import { markPrivate, requestContext, setResponseCookie } from '../http/request-context';
-import { DEVICE_COOKIE, SESSION_COOKIE } from '../http/routes';
+import { DEVICE_COOKIE, SECOND_STEP_COOKIE, SESSION_COOKIE } from '../http/routes';
 import { siteSecret } from '../runtime/secrets';
 import { revokeLinksMadeBy } from '../share-links/share-links';
 import {
@@ -20,12 +24,24 @@ import {
   sessionIsOpen,
   verifyCredentials,
 } from './accounts';
+import { PASSKEY_REFUSALS, verifyPasskeySignIn } from './passkeys';
+import {
+  countWrongCode,
+  endPendingSignIn,
+  factorsOf,
+  hasSecondFactor,
+  PENDING_SIGN_IN_SECONDS,
+  type PendingSignIn,
+  pendingSignIn,
+  startPendingSignIn,
+} from './second-factor';
 import {
   createSignInThrottle,
   DEVICE_COOKIE_MAX_AGE_SECONDS,
   issueDeviceToken,
   trustedDeviceId,
 } from './sign-in-throttle';
+import { type CodeCheck, spendRecoveryCode, spendTotpCode } from './totp';
 
 function cookieFromRequest(name: string): string | undefined {
   const header = requestContext().request.headers.get('cookie');
@@ -75,14 +91,20 @@ function cookie(name: string, value: string, maxAge: number, sameSite: 'Lax' | '
 
 export type SignInOutcome =
   | { ok: true; editor: Editor }
-  | { ok: false; reason: 'mismatch' | 'suspended' | 'busy' | 'unavailable' }
+  | { ok: false; reason: 'mismatch' | 'suspended' | 'busy' | 'unavailable' | 'second-factor' }
   | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
 
 /**
  * Checks an editor's credentials, counted by the throttle before the password is checked, and
- * on success starts a fresh session (a new id on every sign-in) and marks the device trusted.
+ * on success starts a fresh session (a new id on every sign-in) and marks the device trusted —
+ * or, for a person with a second factor, starts the second step instead ('second-factor': no
+ * session yet; `next` is where the completed sign-in goes).
  */
-export async function signInEditor(email: string, password: string): Promise<SignInOutcome> {
+export async function signInEditor(
+  email: string,
+  password: string,
+  next = '/preview',
+): Promise<SignInOutcome> {
   const context = requestContext();
   const deviceCookie = cookieFromRequest(DEVICE_COOKIE);
   // Every write below can find the database locked by another process beyond the busy
@@ -104,6 +126,10 @@ export async function signInEditor(email: string, password: string): Promise<Sig
     // Only someone who knows the password learns the account is suspended: the words help
     // them ask the right person, and say nothing to anyone else.
     if (editor.suspended) return { ok: false, reason: 'suspended' };
+    if (hasSecondFactor(await factorsOf(db.query, editor.id))) {
+      await awaitSecondStep(db, editor.id, next, reservation.succeeded);
+      return { ok: false, reason: 'second-factor' };
+    }
     const { session, current } = await db.transaction(async (q) => {
       await reservation.succeeded(q);
       await endSession(q, cookieFromRequest(SESSION_COOKIE));
@@ -158,4 +184,181 @@ export async function endEditorSession({
   context.session = Promise.resolve(null);
   setResponseCookie(cookie(SESSION_COOKIE, '', 0, 'Lax'));
   return { signedOutEverywhere: everywhere && session !== null, linksRevoked };
+}
+
+// --- The second step, and passkeys (issue 28, docs/decisions/0042) ------------------------------
+
+/**
+ * The password was right and the person has a second factor: no session yet, only a waiting
+ * sign-in named by a cookie (its row holds nothing the page shows). The password's throttle
+ * starts afresh as on any right password; the codes have their own (completeSecondStep).
+ */
+async function awaitSecondStep(
+  db: Database,
+  editorId: number,
+  next: string,
+  passwordSucceeded: (q: Query) => Promise<void>,
+): Promise<void> {
+  const token = await db.transaction(async (q) => {
+    await passwordSucceeded(q);
+    return startPendingSignIn(q, editorId, next);
+  });
+  setResponseCookie(cookie(SECOND_STEP_COOKIE, token, PENDING_SIGN_IN_SECONDS, 'Lax'));
+}
+
+/**
+ * The sign-in waiting for its second step on this browser, or null. Without its cookie nothing
+ * is asked of the database; a database that cannot say leaves the password's form, which then
+ * says what the database did (the sign-in form is where a failed sign-in is answered).
+ */
+export async function pendingSecondStep(): Promise<PendingSignIn | null> {
+  const token = cookieFromRequest(SECOND_STEP_COOKIE);
+  if (!token) return null;
+  try {
+    const db = await getDatabase();
+    return await pendingSignIn(db.query, token);
+  } catch (error) {
+    if (isDatabaseBusy(error) || isDatabaseUnavailable(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * Starts the session of a person who has proved who they are (a password and a code, or a
+ * passkey), in one commit with `alongside` (the code's use, the waiting sign-in's end): a new
+ * session id, the old session and any waiting sign-in of this browser ended, the device trusted.
+ */
+async function openSession(
+  db: Database,
+  editor: Editor,
+  alongside: (q: Query) => Promise<void>,
+): Promise<void> {
+  const context = requestContext();
+  const secret = await siteSecret(db);
+  const deviceCookie = cookieFromRequest(DEVICE_COOKIE);
+  const { session, current } = await db.transaction(async (q) => {
+    await alongside(q);
+    await endSession(q, cookieFromRequest(SESSION_COOKIE));
+    await endPendingSignIn(q, cookieFromRequest(SECOND_STEP_COOKIE));
+    return {
+      session: await createSession(q, editor.id),
+      current: await credentialGeneration(q, editor.email),
+    };
+  });
+  context.session = undefined;
+  setResponseCookie(cookie(SESSION_COOKIE, session.id, SESSION_TTL_SECONDS, 'Lax'));
+  if (cookieFromRequest(SECOND_STEP_COOKIE))
+    setResponseCookie(cookie(SECOND_STEP_COOKIE, '', 0, 'Lax'));
+  if (current !== null && !trustedDeviceId(secret, deviceCookie, editor.email, current))
+    setResponseCookie(
+      cookie(
+        DEVICE_COOKIE,
+        issueDeviceToken(secret, editor.email, current),
+        DEVICE_COOKIE_MAX_AGE_SECONDS,
+        'Strict',
+      ),
+    );
+}
+
+export type SecondStepOutcome =
+  | { ok: true; editor: Editor; next: string }
+  | { ok: false; reason: 'expired' | 'reused' | 'busy' | 'unavailable' }
+  | { ok: false; reason: 'wrong'; attemptsLeft: number }
+  | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
+
+/** What throttles second-step codes: the account's own bucket, apart from its passwords'. */
+function secondStepThrottleKey(email: string): string {
+  return `second-step:${email}`;
+}
+
+/**
+ * The second step: a code from the authenticator app (each usable once) or a recovery code
+ * (letters: used up). Counted by the sign-in throttle before it is checked, and against the
+ * waiting sign-in, which a few wrong codes end (the password is asked again).
+ */
+export async function completeSecondStep(code: string): Promise<SecondStepOutcome> {
+  const context = requestContext();
+  const token = cookieFromRequest(SECOND_STEP_COOKIE);
+  try {
+    const db = await getDatabase();
+    const pending = await pendingSignIn(db.query, token);
+    if (!pending || !token) return { ok: false, reason: 'expired' };
+    const secret = await siteSecret(db);
+    const generation = await credentialGeneration(db.query, pending.email);
+    const reservation = await createSignInThrottle(db).reserve({
+      email: secondStepThrottleKey(pending.email),
+      address: context.clientAddress,
+      deviceId: trustedDeviceId(
+        secret,
+        cookieFromRequest(DEVICE_COOKIE),
+        pending.email,
+        generation,
+      ),
+    });
+    if (!reservation.allowed)
+      return { ok: false, reason: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
+    const recovery = /[a-z]/i.test(code);
+    const editor: Editor = { id: pending.editorId, email: pending.email, role: pending.role };
+    // Set inside the transaction below (TypeScript cannot see a callback assign it).
+    let check = 'wrong' as CodeCheck;
+    try {
+      await openSession(db, editor, async (q) => {
+        check = recovery
+          ? (await spendRecoveryCode(q, editor.id, code))
+            ? 'accepted'
+            : 'wrong'
+          : await spendTotpCode(q, editor.id, code);
+        if (check !== 'accepted') throw new SecondStepRefused();
+        await reservation.succeeded(q);
+      });
+    } catch (error) {
+      if (!(error instanceof SecondStepRefused)) throw error;
+    }
+    if (check === 'accepted') return { ok: true, editor, next: pending.next };
+    if (check === 'reused') return { ok: false, reason: 'reused' };
+    const attemptsLeft = await db.transaction((q) => countWrongCode(q, token));
+    if (attemptsLeft === 0) setResponseCookie(cookie(SECOND_STEP_COOKIE, '', 0, 'Lax'));
+    return { ok: false, reason: 'wrong', attemptsLeft };
+  } catch (error) {
+    if (isDatabaseBusy(error)) return { ok: false, reason: 'busy' };
+    if (isDatabaseUnavailable(error)) return { ok: false, reason: 'unavailable' };
+    throw error;
+  }
+}
+
+/** Rolls back the session's commit when the code was not right (nothing of it is kept). */
+class SecondStepRefused extends Error {}
+
+/** "Start over": the waiting sign-in ends, and the password is asked again. */
+export async function cancelSecondStep(): Promise<void> {
+  const db = await getDatabase();
+  await db.transaction((q) => endPendingSignIn(q, cookieFromRequest(SECOND_STEP_COOKIE)));
+  setResponseCookie(cookie(SECOND_STEP_COOKIE, '', 0, 'Lax'));
+}
+
+export type PasskeySignInOutcome =
+  | { ok: true; editor: Editor }
+  | { ok: false; message: string; reason?: 'busy' | 'unavailable' };
+
+/** Signs in with a passkey's answer: no password, no second step (a passkey is both). */
+export async function signInWithPasskey(
+  response: AuthenticationResponseJSON,
+): Promise<PasskeySignInOutcome> {
+  try {
+    const db = await getDatabase();
+    const verified = await verifyPasskeySignIn(db, response);
+    if (!verified.ok) return { ok: false, message: PASSKEY_REFUSALS[verified.refusal] };
+    await openSession(db, verified.editor, async () => undefined);
+    return { ok: true, editor: verified.editor };
+  } catch (error) {
+    if (isDatabaseBusy(error))
+      return { ok: false, reason: 'busy', message: 'Folio is busy. Try again in a moment.' };
+    if (isDatabaseUnavailable(error))
+      return {
+        ok: false,
+        reason: 'unavailable',
+        message: 'Folio cannot reach its database right now. Try again in a moment.',
+      };
+    throw error;
+  }
 }

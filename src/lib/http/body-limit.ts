@@ -18,6 +18,12 @@ const SMALL_FORM_ACTIONS: ReadonlySet<string> = new Set([
   'signIn',
   'signOut',
   'sendServerTestError',
+  // Signing in's other steps (issue 28), answered before anyone is signed in: a code, "start
+  // over", a passkey's options and its answer (under 2 KB: a signature and a few hashes).
+  'submitSecondStep',
+  'startSignInOver',
+  'passkeySignInOptions',
+  'passkeySignIn',
 ]);
 export const SMALL_FORM_MAX_BYTES = 16 * 1024;
 

@@ -31,6 +31,8 @@ export const EDITOR_HELP = '/preview?help';
 export const DEVELOPER_TOOLS = '/preview?developer';
 /** The signed-in editor's public author profile (issue 27). */
 export const AUTHOR_PROFILE = '/preview?profile';
+/** One's own passkeys and authenticator app, and the site's second-factor rule (issue 28). */
+export const SECURITY_SCREEN = '/preview?security';
 /** The editors' redirects (issue 27). */
 export const REDIRECTS_SCREEN = '/preview?redirects';
 /** The header's and footer's menus (issue 27). */
@@ -224,6 +226,8 @@ export function shareLinkPath(
 export const SESSION_COOKIE = 'folio_session';
 /** A device an editor has signed in from (sign-in throttling, docs/decisions/0011). */
 export const DEVICE_COOKIE = 'folio_device';
+/** A password sign-in waiting for its second step (editors/second-factor.ts; HttpOnly, Lax). */
+export const SECOND_STEP_COOKIE = 'folio_second_step';
 
 /**
  * Whether the visitor's connection is HTTPS: the server's own TLS, or — only when a proxy is

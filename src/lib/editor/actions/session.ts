@@ -6,16 +6,11 @@ import { endEditorSession, signInEditor } from '../../editors/session';
 import { siteOrigin } from '../../http/site-url';
 import { readForm, refuseForm } from '../action';
 import { type SignInState, signInFormSchema, signOutFormSchema } from '../forms';
-
-/** A same-site path to go back to after signing in; anything else falls back to /preview. */
-function safeNext(text: string): string {
-  // A preview address, or a page's editor: nothing else, so no sign-in leads off the site.
-  return /^\/preview(?:\/[a-z0-9-]+(?:\?edit)?)?$/.test(text) ? text : '/preview';
-}
+import { landingAfterSignIn, safeNext } from '../landing';
 
 export async function signIn(_previous: SignInState, input: FormData): Promise<SignInState> {
   const { email, password, next } = readForm(signInFormSchema, input);
-  const outcome = await signInEditor(email, password);
+  const outcome = await signInEditor(email, password, safeNext(next));
   if (!outcome.ok) {
     // Nothing was checked: a 503 like every answer the database could not give.
     if (outcome.reason === 'busy' || outcome.reason === 'unavailable') refuseForm(503);
@@ -31,6 +26,8 @@ export async function signIn(_previous: SignInState, input: FormData): Promise<S
         error:
           'Folio cannot reach its database right now. Nothing was checked; try again in a moment.',
       };
+    // The password was right; the second step (a code, or a passkey) is asked on the page.
+    if (outcome.reason === 'second-factor') redirect(new URL(safeNext(next), siteOrigin()), 303);
     if (outcome.reason === 'suspended')
       return {
         email,
@@ -41,7 +38,8 @@ export async function signIn(_previous: SignInState, input: FormData): Promise<S
   }
   // An absolute URL makes the browser load the page anew (with JavaScript too), so the page
   // is rendered with the new cookie rather than inside this cookie-less action request.
-  redirect(new URL(safeNext(next), siteOrigin()), 303);
+  // Someone the site's rule asks for a second factor, who has none, is sent to set one up.
+  redirect(await landingAfterSignIn(outcome.editor, next), 303);
 }
 
 export async function signOut(input: FormData): Promise<void> {
