@@ -134,3 +134,31 @@ test('on a phone the section opens under the fields and its previews fit the wid
   const card = await section.getByTestId('seo-card').boundingBox();
   expect(card?.width ?? 999).toBeLessThanOrEqual(390);
 });
+
+// Walk-through of issue 27: on a published page with no draft, changing only the meta title
+// showed no Publish (the banner offered it once the text changed, and the search and sharing
+// fields are not the text), and closing the tab lost the change without a word.
+test('a change to the search fields alone is unsaved: Publish is offered and publishes it', async ({
+  page,
+  browser,
+  signIn,
+  seedPage,
+}) => {
+  await seedPage({ slug: `${SLUG}-alone`, title: 'E2E fields alone', body: 'Unchanged words.' });
+  await signIn(page);
+  await page.goto(`/preview/${SLUG}-alone?edit`);
+  const publish = page.getByRole('button', { name: 'Publish', exact: true });
+  // The Markdown editor is there once the page's JavaScript runs.
+  await expect(page.locator('.cm-content')).toBeVisible();
+  await expect(publish).toHaveCount(0);
+  await page.getByText('Search and sharing').click();
+  await page.locator('input[name="seoTitle"]').fill('Only the meta title changed');
+  await expect(publish).toBeVisible();
+  await publish.click();
+  await expect(page.getByText(/published/i).first()).toBeVisible();
+  const visitor = await browser.newContext();
+  const view = await visitor.newPage();
+  await view.goto(`/${SLUG}-alone`);
+  await expect(view).toHaveTitle(/^Only the meta title changed/);
+  await visitor.close();
+});

@@ -29,7 +29,7 @@ import {
   TABBED_WIDTH,
   useMediaQuery,
 } from './editor/editor-tabs';
-import { tooLongMessage } from './editor/editor-text';
+import { isTextField, tooLongMessage } from './editor/editor-text';
 import { EditorToolbar, type LibraryImage } from './editor/editor-toolbar';
 import { FieldError } from './editor/field-error';
 import { LinkDialog } from './editor/link-dialog';
@@ -90,7 +90,7 @@ export function PageEditor({
   const recovery = useDraftRecovery({ initial, savedAt, values, setValues, dirty, enhanced });
   useAutosave(editor, { enhanced, pending });
   const preview = useLivePreview({ initialHtml, formState, body: values.body, enhanced });
-  useUnsavedPrompt(dirty);
+  useUnsavedPrompt(editor.unsaved);
   const form = useRef<HTMLFormElement>(null);
   useSaveShortcut(form);
   // Where the columns stack, Write and Preview are tabs (after hydration only).
@@ -152,6 +152,10 @@ export function PageEditor({
           ref={form}
           action={formAction}
           className="editor"
+          onChange={(event) => {
+            const { name } = event.target as unknown as HTMLInputElement;
+            if (name && !isTextField(name)) editor.setFieldsChanged(true);
+          }}
           onSubmit={(event) => {
             // Never send what cannot be saved: the request would be refused, the text with it.
             if (characterCount(values.body) > BODY_MAX) {
@@ -160,9 +164,10 @@ export function PageEditor({
               return;
             }
             setStatus({ kind: 'saving' });
+            editor.setFieldsChanged(false);
           }}
         >
-          <EditorStatus status={status} dirty={dirty} />
+          <EditorStatus status={status} dirty={editor.unsaved} />
           {editor.mergedNote ? (
             <p className="notice-box" role="status">
               <MergedNoteText note={editor.mergedNote} />

@@ -27,6 +27,11 @@ const AS_KEPT = {
 
 const TEXT_FIELDS = ['title', 'slug', 'summary', 'body'] as const;
 
+/** Whether a form field is one of the text's (compared by sameText), not one of the page's others. */
+export function isTextField(name: string): boolean {
+  return (TEXT_FIELDS as readonly string[]).includes(name);
+}
+
 export function sameText(a: EditorFormValues, b: EditorFormValues): boolean {
   // Equal strings first: the cleaning (a few passes over a 200 000-character body) only runs
   // for text that differs, not at every render.

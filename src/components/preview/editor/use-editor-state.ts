@@ -33,6 +33,10 @@ export type EditorState = {
   mergedBody: { current: string | null };
   /** The text differs from what the server last saved. */
   dirty: boolean;
+  /** The text, or a field the state does not hold, differs from what was last sent. */
+  unsaved: boolean;
+  /** A field the state does not hold changed (the form's onChange), or was sent (onSubmit). */
+  setFieldsChanged: Dispatch<SetStateAction<boolean>>;
   /** The last save was merged with a version saved meanwhile: the words saying so. */
   mergedNote: MergedNote | undefined;
   setMergedNote: Dispatch<SetStateAction<MergedNote | undefined>>;
@@ -75,13 +79,20 @@ export function useEditorState({
   // The body a merge of another editor's changes made: the editor takes it in without an undo
   // step of its own (body-codemirror.ts setText).
   const mergedBody = useRef<string | null>(null);
+  // The fields this state does not hold (kind, topics, authors, search and sharing) are the
+  // form's own: changed since the last submit, they are unsaved too — the banner offers Publish
+  // and leaving asks first, as for the text (walk-through of issue 27: a changed meta title
+  // alone showed no Publish, and closing the tab lost it without a word).
+  // The autosave sends the text only, so it follows `dirty`; the rest follows `unsaved`.
+  const [fieldsChanged, setFieldsChanged] = useState(false);
   const dirty = !sameText(values, saved);
+  const unsaved = dirty || fieldsChanged;
   // The banner's Publish for a page with no draft follows it (unsaved-text.ts).
   useEffect(() => {
-    reportUnsavedText(dirty);
+    reportUnsavedText(unsaved);
     // Gone with the editor (a screen without one has no unsaved text).
     return () => reportUnsavedText(false);
-  }, [dirty]);
+  }, [unsaved]);
 
   // What a submit without JavaScript (or with it) came back with: the form shows it. A save
   // that succeeded redirected instead, and React leaves no state behind (undefined).
@@ -151,6 +162,8 @@ export function useEditorState({
     autosaveOff,
     mergedBody,
     dirty,
+    unsaved,
+    setFieldsChanged,
     mergedNote,
     setMergedNote,
     update,
