@@ -21,6 +21,7 @@ import { migration016 } from './016-redirects';
 import { migration017 } from './017-authors';
 import { migration018 } from './018-bylines';
 import { migration022 } from './022-roles';
+import { migration025 } from './025-audit-trail';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -52,4 +53,5 @@ export const migrations: readonly Migration[] = [
   migration017,
   migration018,
   migration022,
+  migration025,
 ];
