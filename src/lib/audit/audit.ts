@@ -8,7 +8,7 @@
 // it for every event, so a publish's entry is written by the same line as its event.
 import 'server-only';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Database, Query } from '../data/db';
+import { type Database, getDatabase, type Query } from '../data/db';
 import { currentRequestContext } from '../http/request-context';
 import { log } from '../observability/log';
 import { processSingleton } from '../runtime/process-singleton';
@@ -112,4 +112,36 @@ export async function recordAuditAlone(db: Database, entry: NewAuditEntry): Prom
       reason: error instanceof Error ? error.message : String(error),
     });
   }
+}
+
+/**
+ * A refusal by the permission table (the guard), recorded on its own: the hostile cases of
+ * issue 28 (a Contributor's forged publish, an Author's edit of another's page by its id) are
+ * answered 403 and leave this entry, and nothing else.
+ */
+export async function recordRefusal(
+  actor: AuditActor,
+  asked: string,
+  page: number | string | undefined,
+): Promise<void> {
+  await recordAuditAlone(await getDatabase(), {
+    action: 'action.refused',
+    actor,
+    pageId: typeof page === 'number' ? page : null,
+    slug: typeof page === 'string' ? page : null,
+    detail: { asked },
+  });
+}
+
+/** A refused sign-in, on its own (nothing else is written): who was tried, and why not. */
+export async function recordSignInRefused(
+  db: Database,
+  email: string,
+  reason: 'mismatch' | 'suspended' | 'throttled',
+): Promise<void> {
+  await recordAuditAlone(db, {
+    action: 'sign-in.failed',
+    actor: { id: null, email: email.trim().toLowerCase() },
+    detail: { reason },
+  });
 }

@@ -2,6 +2,7 @@
 // once per request), signing in (throttled) and out, and the device cookie a sign-in leaves.
 import 'server-only';
 import { parse, serialize } from 'hono/utils/cookie';
+import { recordAudit, recordSignInRefused } from '../audit/audit';
 import { getDatabase, type Query } from '../data/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
 import { markPrivate, requestContext, setResponseCookie } from '../http/request-context';
@@ -97,16 +98,25 @@ export async function signInEditor(email: string, password: string): Promise<Sig
       address: context.clientAddress,
       deviceId: trustedDeviceId(secret, deviceCookie, email, generation),
     });
-    if (!reservation.allowed)
+    if (!reservation.allowed) {
+      await recordSignInRefused(db, email, 'throttled');
       return { ok: false, reason: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
+    }
     const editor = await verifyCredentials(db, email, password);
-    if (!editor) return { ok: false, reason: 'mismatch' };
+    if (!editor) {
+      await recordSignInRefused(db, email, 'mismatch');
+      return { ok: false, reason: 'mismatch' };
+    }
     // Only someone who knows the password learns the account is suspended: the words help
     // them ask the right person, and say nothing to anyone else.
-    if (editor.suspended) return { ok: false, reason: 'suspended' };
+    if (editor.suspended) {
+      await recordSignInRefused(db, email, 'suspended');
+      return { ok: false, reason: 'suspended' };
+    }
     const { session, current } = await db.transaction(async (q) => {
       await reservation.succeeded(q);
       await endSession(q, cookieFromRequest(SESSION_COOKIE));
+      await recordAudit(q, { action: 'sign-in', actor: editor });
       return {
         session: await createSession(q, editor.id),
         current: await credentialGeneration(q, editor.email),
@@ -153,6 +163,12 @@ export async function endEditorSession({
       if (revokeLinks) revoked = await revokeLinksMadeBy(q, session.editor.email);
     }
     await endSession(q, id);
+    if (session)
+      await recordAudit(q, {
+        action: everywhere ? 'sign-out.everywhere' : 'sign-out',
+        actor: session.editor,
+        detail: { linksRevoked: revoked },
+      });
     return revoked;
   });
   context.session = Promise.resolve(null);

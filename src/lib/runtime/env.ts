@@ -60,6 +60,8 @@ const envSchema = z.object({
   EXTERNAL_REDIRECTS: z.enum(['allow', 'refuse']).default('allow'),
   // How often each server checks for pages whose scheduled time has come (and at start).
   SCHEDULE_CHECK_SECONDS: z.coerce.number().min(0.1).max(60).default(15),
+  // Days the audit trail keeps an entry; older ones are deleted by the scheduler's rounds.
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
   // `off` turns the render cache off (for benchmarks and debugging).
   FOLIO_RENDER_CACHE: z.enum(['on', 'off']).default('on'),
   FOLIO_RENDER_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
