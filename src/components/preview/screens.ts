@@ -1,6 +1,6 @@
 // Owns which screen /preview/[...slug] shows: ONE table, read top to bottom, the first entry
 // whose question the request answers wins. Signed out: a shared draft or the sign-in form.
-// /preview with ?new, ?settings, ?media, ?topics, ?profile, ?redirects, ?help, ?developer, or the dashboard; /preview/<slug> with ?confirm=…,
+// /preview with ?new, ?settings, ?media, ?topics, ?profile, ?redirects, ?help, ?developer, ?audit, or the dashboard; /preview/<slug> with ?confirm=…,
 // ?history, ?edit, or the page's preview. Each screen is its own server component under
 // screens/, loading its data from the stores; a new screen is a file and a row here.
 // A row's `frame` says what surrounds its screen: 'editor', the editors' chrome (bar and wide
@@ -10,6 +10,7 @@ import { createElement, type FunctionComponent } from 'react';
 import { SHARE_PARAM } from '../../lib/http/routes';
 import { EditorChrome } from './editor-chrome';
 import type { Asked, ScreenProps } from './screens/asked';
+import { AuditScreen } from './screens/audit';
 import { ConfirmationScreen, confirmableCommand } from './screens/confirmation';
 import { DashboardScreen } from './screens/dashboard';
 import { DeveloperScreen } from './screens/developer';
@@ -87,6 +88,11 @@ export const SCREENS: readonly Screen[] = [
     name: '?developer',
     when: (asked) => dashboard(asked) && asked.params.has('developer'),
     screen: DeveloperScreen,
+  },
+  {
+    name: '?audit',
+    when: (asked) => dashboard(asked) && asked.params.has('audit'),
+    screen: AuditScreen,
   },
   { name: 'dashboard', when: dashboard, screen: DashboardScreen },
   {

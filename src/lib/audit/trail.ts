@@ -4,7 +4,7 @@
 // migration 025, so every read is a bounded range, never a scan of the table — and the
 // retention that deletes entries past AUDIT_RETENTION_DAYS in bounded batches.
 import 'server-only';
-import { type Query, sqlTemplate } from '../data/db';
+import { getDatabase, type Query, sqlTemplate } from '../data/db';
 import type { AuditAction } from './actions';
 
 export type AuditEntry = {
@@ -180,4 +180,12 @@ export async function pruneAudit(
     if (gone.length < batch) break;
   }
   return deleted;
+}
+
+/** The trail of this process's database, for the screen (which never opens the database). */
+export function auditTrail() {
+  return {
+    page: async (filters: AuditFilters, options: { before?: number; limit?: number } = {}) =>
+      listAudit((await getDatabase()).query, filters, options),
+  };
 }

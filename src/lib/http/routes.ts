@@ -33,6 +33,8 @@ export const DEVELOPER_TOOLS = '/preview?developer';
 export const AUTHOR_PROFILE = '/preview?profile';
 /** The editors' redirects (issue 27). */
 export const REDIRECTS_SCREEN = '/preview?redirects';
+/** The audit trail, for those who may read it (issue 28). */
+export const AUDIT_SCREEN = '/preview?audit';
 
 // --- Routes -----------------------------------------------------------------------------------
 
