@@ -71,8 +71,9 @@ export function currentAddress(): string {
 async function knownActor(): Promise<AuditActor | null> {
   const pending = currentRequestContext()?.session;
   if (!pending) return null;
-  // A settled promise wins a race against one made after it; a pending lookup loses.
-  const settled = await Promise.race([pending.catch(() => null), Promise.resolve(undefined)]);
+  // A settled promise wins a race against one made after it; a pending lookup loses. (Racing
+  // `pending.catch(…)` instead would always lose: that is a new promise, settled a tick later.)
+  const settled = await Promise.race([pending, Promise.resolve(undefined)]).catch(() => null);
   return settled ? { id: settled.editor.id, email: settled.editor.email } : null;
 }
 
