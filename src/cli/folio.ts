@@ -135,10 +135,10 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'audit',
-    args: '[--since <date|30d>] [--json]',
+    args: '[--since <when>] [--json]',
     options: { since: { type: 'string' }, json: { type: 'boolean' } },
     summary:
-      'the audit trail, oldest first: who signed in, published, changed roles or settings, shared or uploaded, and from where; --json prints JSON lines',
+      'the audit trail, oldest first: who signed in, published, changed roles or settings, shared or uploaded, and from where; --since 2026-01-31 or 30d, --json prints JSON lines',
     load: async () => (await import('./commands/audit')).auditList,
   },
   {

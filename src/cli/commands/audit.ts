@@ -1,4 +1,4 @@
-// Owns `folio audit [--since <date|30d>] [--json]`: the audit trail (docs/decisions/0041),
+// Owns `folio audit [--since <date or 30d>] [--json]`: the audit trail (docs/decisions/0041),
 // oldest first — as a log reads, and as a pipe wants it — one entry a line: words for a
 // terminal, or JSON lines (one object each) for a script. Read a batch at a time by keyset, so
 // years of entries print without being held in memory. Loaded only when it runs.

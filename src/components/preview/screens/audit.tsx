@@ -25,22 +25,26 @@ function detailLine(detail: Record<string, unknown>): string {
 function EntryRow({ entry }: { entry: AuditEntry }) {
   return (
     <tr>
-      <td>
+      <td data-label="When">
         <LocalTime iso={entry.at} />
       </td>
-      <td>{entry.actorEmail ?? <span className="audit-nobody">—</span>}</td>
-      <td data-action={entry.action}>{AUDIT_ACTIONS[entry.action] ?? entry.action}</td>
-      <td>
+      <td data-label="Who">{entry.actorEmail ?? <span className="audit-nobody">—</span>}</td>
+      <td data-label="What" data-action={entry.action}>
+        {AUDIT_ACTIONS[entry.action] ?? entry.action}
+      </td>
+      <td data-label="Page">
         {entry.slug ? (
           <a href={previewPath(entry.slug)}>/{entry.slug}</a>
         ) : (
           <span className="audit-nobody">—</span>
         )}
       </td>
-      <td>
+      <td data-label="From">
         <code>{entry.address}</code>
       </td>
-      <td className="audit-detail">{detailLine(entry.detail)}</td>
+      <td data-label="Detail" className="audit-detail">
+        {detailLine(entry.detail)}
+      </td>
     </tr>
   );
 }
