@@ -16,6 +16,8 @@ function line(entry: AuditEntry): string {
     .filter(([, value]) => value !== null && value !== undefined && value !== '')
     .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(' ');
+  // A terminal takes control characters as commands: what a person typed (an email tried at
+  // sign-in, a file name) is shown with them replaced.
   return [
     entry.at,
     entry.address.padEnd(15),
@@ -25,6 +27,7 @@ function line(entry: AuditEntry): string {
     detail,
   ]
     .join('  ')
+    .replace(/\p{Cc}/gu, '?')
     .trimEnd();
 }
 

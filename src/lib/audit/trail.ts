@@ -151,9 +151,9 @@ export async function listAudit(
 }
 
 /** Entries deleted per statement: each a short write, so other writes never wait long. */
-export const PRUNE_BATCH = 1000;
+export const PRUNE_BATCH = 250;
 /** Batches per round: a round ends in bounded time even on a site switching retention on. */
-export const PRUNE_BATCHES_PER_ROUND = 10;
+export const PRUNE_BATCHES_PER_ROUND = 4;
 
 /**
  * Deletes entries older than `retentionDays` before `now`, a bounded batch at a time (oldest

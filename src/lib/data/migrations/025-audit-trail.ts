@@ -7,7 +7,9 @@ import type { Migration } from './index';
 // address, and a small JSON detail. Written in the transaction of the change it records.
 // Ids only grow (AUTOINCREMENT never reuses one): the screen's keyset pagination walks them,
 // newest first. Each filter has its own (column, id) index, so "this person's, newest first"
-// is a range read however many years the table holds; `at` serves `since` and retention.
+// is a range read however many years the table holds, and so have the two pairs a reader asks
+// together (a person's sign-ins, a page's publishes), which would otherwise read every entry of
+// the person or page to find a few; `at` serves `since` and retention.
 const COLUMNS = `
   at TEXT NOT NULL,
   action TEXT NOT NULL,
@@ -22,6 +24,8 @@ CREATE INDEX audit_entries_at ON audit_entries(at, id);
 CREATE INDEX audit_entries_actor ON audit_entries(actor_email, id);
 CREATE INDEX audit_entries_action ON audit_entries(action, id);
 CREATE INDEX audit_entries_page ON audit_entries(page_id, id);
+CREATE INDEX audit_entries_actor_action ON audit_entries(actor_email, action, id);
+CREATE INDEX audit_entries_page_action ON audit_entries(page_id, action, id);
 CREATE INDEX audit_entries_slug ON audit_entries(slug, id);
 `;
 
