@@ -200,8 +200,10 @@ describe('each change leaves one entry: who, what, which page, from where', () =
     expect(entries[0]).toMatchObject({
       action: 'action.refused',
       actor_email: WRITER,
+      slug: 'about',
       address: '203.0.113.8',
     });
+    expect(entries[0]?.page_id).not.toBeNull();
     expect(Number(entries[0]?.actor_id)).toBe(writerId);
     expect(JSON.parse(entries[0]?.detail ?? '{}')).toMatchObject({ asked: 'page.edit' });
     expect(await (await fetch(`${folio.url}/about`)).text()).not.toContain('Forged.');

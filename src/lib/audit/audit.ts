@@ -125,13 +125,30 @@ export async function recordRefusal(
   asked: string,
   page: number | string | undefined,
 ): Promise<void> {
-  await recordAuditAlone(await getDatabase(), {
-    action: 'action.refused',
-    actor,
-    pageId: typeof page === 'number' ? page : null,
-    slug: typeof page === 'string' ? page : null,
-    detail: { asked },
-  });
+  let pageId = typeof page === 'number' ? page : null;
+  let slug = typeof page === 'string' ? page : null;
+  try {
+    const db = await getDatabase();
+    // The guard knows the page by id or by address: the entry names it by both when it can.
+    if (page !== undefined) {
+      const [row] = await db.query<{ id: number | string; slug: string }>`
+        SELECT id, slug FROM pages WHERE id = ${pageId} OR slug = ${slug}`;
+      if (row) [pageId, slug] = [Number(row.id), row.slug];
+    }
+    await recordAuditAlone(db, {
+      action: 'action.refused',
+      actor,
+      pageId,
+      slug,
+      detail: { asked },
+    });
+  } catch (error) {
+    // The refusal is the answer whatever the trail could do (recordAuditAlone logs its own).
+    log.warn('audit entry not written', {
+      action: 'action.refused',
+      reason: error instanceof Error ? error.message : String(error),
+    });
+  }
 }
 
 /** A refused sign-in, on its own (nothing else is written): who was tried, and why not. */
