@@ -2,6 +2,8 @@
 // the build (dist/server/serve.js, an entry of Waku's server bundle), so every module a request
 // touches exists once in the process: the server, its start-up and Waku's handler share them.
 import path from 'node:path';
+import { asScheduler } from './lib/audit/audit';
+import { pruneAudit } from './lib/audit/trail';
 import { contentStore } from './lib/content/content';
 import { startScheduler } from './lib/content/scheduler';
 import { seedDemoContent } from './lib/content/seed';
@@ -69,9 +71,14 @@ async function serve() {
   // A page unpublished or deleted takes its generated social cards off this machine's disk.
   contentStore().subscribeToEvents((event) => socialCards().onContentEvent(event));
   // Anything that fell due while no server ran is published now, then every few seconds.
-  const scheduler = await startScheduler(contentStore(), {
-    intervalMs: env.SCHEDULE_CHECK_SECONDS * 1000,
-  });
+  // Inside asScheduler, what its rounds write to the audit trail says `scheduler` as its address;
+  // each round also deletes entries past AUDIT_RETENTION_DAYS, a bounded batch at a time.
+  const scheduler = await asScheduler(() =>
+    startScheduler(contentStore(), {
+      intervalMs: env.SCHEDULE_CHECK_SECONDS * 1000,
+      alsoEachRound: () => pruneAudit(db.query, { retentionDays: env.AUDIT_RETENTION_DAYS }),
+    }),
+  );
 
   let server: ReturnType<typeof Bun.serve>;
   try {

@@ -134,6 +134,14 @@ export const COMMANDS: readonly Command[] = [
     load: async () => (await import('./commands/editor')).editorSessionsRevoke,
   },
   {
+    name: 'audit',
+    args: '[--since <when>] [--json]',
+    options: { since: { type: 'string' }, json: { type: 'boolean' } },
+    summary:
+      'the audit trail, oldest first: who signed in, published, changed roles or settings, shared or uploaded, and from where; --since 2026-01-31 or 30d, --json prints JSON lines',
+    load: async () => (await import('./commands/audit')).auditList,
+  },
+  {
     name: 'page list',
     args: '[--json]',
     options: { json: { type: 'boolean' } },

@@ -8,6 +8,7 @@ import { signOut } from '../../lib/editor/actions/session';
 import type { EditorSession } from '../../lib/editor/guard';
 import { can } from '../../lib/editors/permissions';
 import {
+  AUDIT_SCREEN,
   AUTHOR_PROFILE,
   EDITOR_HELP,
   HOME_SLUG,
@@ -81,6 +82,11 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                 <li>
                   <a href={SECURITY_SCREEN}>Sign-in security</a>
                 </li>
+                {can(editor.editor, 'audit.read') ? (
+                  <li>
+                    <a href={AUDIT_SCREEN}>Audit trail</a>
+                  </li>
+                ) : null}
                 <li>
                   <a href={EDITOR_HELP}>Help</a>
                 </li>

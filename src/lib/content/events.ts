@@ -7,6 +7,7 @@
 // dispatch one event twice; on SQLite one process dispatches, one round at a time.
 // scheduler.ts runs a round at each of its checks.
 import 'server-only';
+import { recordAudit } from '../audit/audit';
 import type { Database, Query } from '../data/db';
 import { log } from '../observability/log';
 
@@ -49,6 +50,16 @@ export async function recordEvent(q: Query, event: NewContentEvent): Promise<voi
     INSERT INTO events (type, page_id, slug, payload, editor, created_at)
     VALUES (${event.type}, ${event.pageId ?? null}, ${event.slug ?? null},
             ${JSON.stringify(event.payload ?? {})}, ${event.editor ?? null}, ${event.at})`;
+  // The audit trail's copy, in the same transaction (docs/decisions/0041): every event is
+  // something an Administrator may need to account for, with who and from where.
+  await recordAudit(q, {
+    action: event.type,
+    actor: event.editor ? { email: event.editor } : undefined,
+    pageId: event.pageId,
+    slug: event.slug,
+    detail: event.payload,
+    at: event.at,
+  });
 }
 
 /** Takes one event; throwing (or rejecting) leaves it to be delivered again. */

@@ -3,6 +3,7 @@
 // the page's draft when the page is still at the version the editor saw — the draft it
 // replaces stays a checkpoint, so a restore loses nothing.
 import 'server-only';
+import { recordAudit } from '../audit/audit';
 import type { Query } from '../data/db';
 import { checkpointReads, keepCurrentDraft, recordCheckpoint } from './checkpoints';
 import { ContentError } from './errors';
@@ -58,6 +59,14 @@ async function restoreIn(
     at,
   });
   await touch(q, pageId, at, 'restored', editor);
+  await recordAudit(q, {
+    action: 'page.restored',
+    actor: editor ? { email: editor } : undefined,
+    pageId,
+    slug: page.slug,
+    detail: { version: page.version + 1 },
+    at,
+  });
   return { ok: true, version: page.version + 1, pageId, slug: page.slug };
 }
 

@@ -18,7 +18,14 @@ export type Scheduler = { stop(): Promise<void> };
  */
 export async function startScheduler(
   store: ContentStore,
-  { intervalMs }: { intervalMs: number },
+  {
+    intervalMs,
+    alsoEachRound,
+  }: {
+    intervalMs: number;
+    /** Housekeeping at the same pace, after the events (serve.ts: the audit trail's retention). */
+    alsoEachRound?: () => Promise<unknown>;
+  },
 ): Promise<Scheduler> {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> = Promise.resolve();
@@ -64,6 +71,11 @@ export async function startScheduler(
       await store.dispatchEvents();
     } catch (error) {
       failed(error, 'content events');
+    }
+    try {
+      await alsoEachRound?.();
+    } catch (error) {
+      failed(error, 'scheduler housekeeping');
     }
   };
 

@@ -233,6 +233,23 @@ const TABLES: readonly CopiedTable[] = [
     order: ['id'],
     columns: ['id', 'type', 'page_id', 'slug', 'payload', 'editor', 'created_at', 'dispatched_at'],
   },
+  // The audit trail (decision 0041) comes along whole: a site moved keeps its record.
+  {
+    name: 'audit_entries',
+    key: ['id', 'action'],
+    order: ['id'],
+    columns: [
+      'id',
+      'at',
+      'action',
+      'actor_id',
+      'actor_email',
+      'page_id',
+      'slug',
+      'address',
+      'detail',
+    ],
+  },
 ];
 
 /**
@@ -308,6 +325,7 @@ const IDENTITY_TABLES = [
   'preview_links',
   'media',
   'events',
+  'audit_entries',
   'authors',
   'topics',
 ] as const;

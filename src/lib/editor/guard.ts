@@ -5,6 +5,7 @@
 // these things, to these pages? — from the one table (editors/permissions.ts), refusing with a
 // 'forbidden' reason; every action names what it asks (action.ts's `may`), so none can forget.
 import 'server-only';
+import { recordRefusal } from '../audit/audit';
 import {
   BUSY_MESSAGE,
   contentStore,
@@ -119,7 +120,9 @@ export async function requirePermission(
       if (!found) continue;
       page = found;
     }
-    if (!can(session.editor, action, page))
+    if (!can(session.editor, action, page)) {
+      await recordRefusal(session.editor, action, ref);
       throw new EditorRefused({ reason: 'forbidden', message: refusalOf(session.editor, action) });
+    }
   }
 }

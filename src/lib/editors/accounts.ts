@@ -2,6 +2,7 @@
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { recordAudit } from '../audit/audit';
 import type { Database, Query } from '../data/db';
 import { revokeLinksMadeBy } from '../share-links/share-links';
 import { isRole, type Role } from './permissions';
@@ -76,6 +77,10 @@ export async function addEditor(
     }
     const sessionsEnded = existing ? await endAllSessions(q, id) : 0;
     const linksRevoked = existing ? await revokeLinksMadeBy(q, row.email) : 0;
+    await recordAudit(q, {
+      action: existing ? 'editor.password_reset' : 'editor.added',
+      detail: { person: row.email, role: current, sessionsEnded, linksRevoked },
+    });
     return { id, email: row.email, role: current, created: !existing, sessionsEnded, linksRevoked };
   });
 }
@@ -146,6 +151,10 @@ export async function changeRole(
       previousOwner = owner?.email ?? null;
     }
     await q`UPDATE editors SET role = ${role} WHERE id = ${Number(row.id)}`;
+    await recordAudit(q, {
+      action: 'editor.role_changed',
+      detail: { person: row.email, from: was, to: role, previousOwner },
+    });
     return { email: row.email, role, was, previousOwner };
   });
 }
@@ -165,7 +174,13 @@ export async function removeEditor(
     if (owner) throw new RoleRefused(`The Owner cannot be removed. ${OWNER_STAYS}`);
     const [removed] = await q<{ email: string }>`
       DELETE FROM editors WHERE email = ${email.trim().toLowerCase()} RETURNING email`;
-    return removed ? { linksRevoked: await revokeLinksMadeBy(q, removed.email) } : null;
+    if (!removed) return null;
+    const linksRevoked = await revokeLinksMadeBy(q, removed.email);
+    await recordAudit(q, {
+      action: 'editor.removed',
+      detail: { person: removed.email, linksRevoked },
+    });
+    return { linksRevoked };
   });
 }
 
@@ -181,10 +196,15 @@ export async function endSessionsOf(
     if (!editor) return null;
     // As "Sign out everywhere" in the preview, links too unless asked not to: whoever took the
     // sessions may have made links with them.
-    return {
+    const ended = {
       sessionsEnded: await endAllSessions(q, Number(editor.id)),
       linksRevoked: revokeLinks ? await revokeLinksMadeBy(q, editor.email) : 0,
     };
+    await recordAudit(q, {
+      action: 'editor.sessions_ended',
+      detail: { person: editor.email, ...ended },
+    });
+    return ended;
   });
 }
 

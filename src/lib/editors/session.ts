@@ -6,6 +6,7 @@
 import 'server-only';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { parse, serialize } from 'hono/utils/cookie';
+import { recordAudit, recordSignInRefused } from '../audit/audit';
 import { type Database, getDatabase, type Query } from '../data/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
 import { markPrivate, requestContext, setResponseCookie } from '../http/request-context';
@@ -119,13 +120,21 @@ export async function signInEditor(
       address: context.clientAddress,
       deviceId: trustedDeviceId(secret, deviceCookie, email, generation),
     });
-    if (!reservation.allowed)
+    if (!reservation.allowed) {
+      await recordSignInRefused(db, email, 'throttled');
       return { ok: false, reason: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
+    }
     const editor = await verifyCredentials(db, email, password);
-    if (!editor) return { ok: false, reason: 'mismatch' };
+    if (!editor) {
+      await recordSignInRefused(db, email, 'mismatch');
+      return { ok: false, reason: 'mismatch' };
+    }
     // Only someone who knows the password learns the account is suspended: the words help
     // them ask the right person, and say nothing to anyone else.
-    if (editor.suspended) return { ok: false, reason: 'suspended' };
+    if (editor.suspended) {
+      await recordSignInRefused(db, email, 'suspended');
+      return { ok: false, reason: 'suspended' };
+    }
     if (hasSecondFactor(await factorsOf(db.query, editor.id))) {
       await awaitSecondStep(db, editor.id, next, reservation.succeeded);
       return { ok: false, reason: 'second-factor' };
@@ -133,6 +142,7 @@ export async function signInEditor(
     const { session, current } = await db.transaction(async (q) => {
       await reservation.succeeded(q);
       await endSession(q, cookieFromRequest(SESSION_COOKIE));
+      await recordAudit(q, { action: 'sign-in', actor: editor });
       return {
         session: await createSession(q, editor.id),
         current: await credentialGeneration(q, editor.email),
@@ -179,6 +189,12 @@ export async function endEditorSession({
       if (revokeLinks) revoked = await revokeLinksMadeBy(q, session.editor.email);
     }
     await endSession(q, id);
+    if (session)
+      await recordAudit(q, {
+        action: everywhere ? 'sign-out.everywhere' : 'sign-out',
+        actor: session.editor,
+        detail: { linksRevoked: revoked },
+      });
     return revoked;
   });
   context.session = Promise.resolve(null);

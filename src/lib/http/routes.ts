@@ -43,6 +43,8 @@ export const PEOPLE_SCREEN = '/preview?people';
 export const SESSIONS_SCREEN = '/preview?sessions';
 /** The invitation's accept page, signed out (issue 28): the token follows. */
 export const INVITATION_PARAM = 'invite';
+/** The audit trail, for those who may read it (issue 28). */
+export const AUDIT_SCREEN = '/preview?audit';
 
 // --- Routes -----------------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@
 // may be uploaded and the variants made of it are images.ts's; this module re-exports its
 // names for callers.
 import 'server-only';
+import { recordAudit } from '../audit/audit';
 import { ContentError } from '../content/errors';
 import { siteSettingsIn } from '../content/settings';
 import type { SiteSettings } from '../content/types';
@@ -129,6 +130,11 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
           RETURNING id`;
         const id = Number(row?.id);
         for (const variant of image.variants) await keepVariant(q, id, variant);
+        await recordAudit(q, {
+          action: 'media.uploaded',
+          actor: editor === null ? undefined : { email: editor },
+          detail: { hash: image.hash, filename: displayName(filename) },
+        });
       });
       const kept = await store.byHashes([image.hash]);
       const item = kept.get(image.hash);
@@ -276,7 +282,9 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
           );
         }
         await q`DELETE FROM media_variants WHERE media_id IN (SELECT id FROM media WHERE hash = ${hash})`;
-        return q`DELETE FROM media WHERE hash = ${hash} RETURNING id`;
+        const gone = await q`DELETE FROM media WHERE hash = ${hash} RETURNING id`;
+        if (gone.length > 0) await recordAudit(q, { action: 'media.deleted', detail: { hash } });
+        return gone;
       });
       // A stale tab, or a forged hash: it was not there to delete.
       if (deleted.length === 0)

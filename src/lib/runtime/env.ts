@@ -64,6 +64,8 @@ const envSchema = z.object({
   // font lacks (Arabic, Hebrew, CJK…): every .ttf/.otf under it (social-card/card-fonts.ts).
   // `none`: the card's own font only.
   CARD_FONTS_DIR: z.string().min(1).default('/usr/share/fonts'),
+  // Days the audit trail keeps an entry; older ones are deleted by the scheduler's rounds.
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
   // `off` turns the render cache off (for benchmarks and debugging).
   FOLIO_RENDER_CACHE: z.enum(['on', 'off']).default('on'),
   FOLIO_RENDER_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),

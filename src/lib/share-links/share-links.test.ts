@@ -249,9 +249,12 @@ describe('migration 008', () => {
     const made = await createThrowAwayDatabase();
     const old = await openDatabase(made.url, { migrate: false, poolSize: 1 });
     try {
+      // And the audit trail's table (025, which depends on nothing): today's createPreviewLink
+      // records the link it makes there, in its transaction.
+      const auditTrail = (migration: { id: number }) => migration.id === 25;
       await migrate(
         old,
-        migrations.filter((migration) => migration.id < 8),
+        migrations.filter((migration) => migration.id < 8 || auditTrail(migration)),
       );
       // Written as the tables were then: today's store writes columns added since (media_refs).
       const at = new Date().toISOString();
@@ -272,7 +275,9 @@ describe('migration 008', () => {
         await link(null),
       ];
       // 008 and every migration after it.
-      expect((await migrate(old)).length).toBe(migrations.filter((m) => m.id >= 8).length);
+      expect((await migrate(old)).length).toBe(
+        migrations.filter((m) => m.id >= 8 && !auditTrail(m)).length,
+      );
       const opens = async (token: string) => (await checkPreviewLink(old, token)).ok;
       expect(await opens(kept)).toBe(true);
       expect(await opens(removed)).toBe(false);

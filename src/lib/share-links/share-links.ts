@@ -4,6 +4,7 @@
 // hash of its random token is stored, so a copy of the database opens no drafts.
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
+import { recordAudit } from '../audit/audit';
 import { type Database, getDatabase, type Query } from '../data/db';
 
 /** What the share form offers; nothing lives longer than its longest choice. */
@@ -154,9 +155,17 @@ export async function createPreviewLink(
               ${new Date(now + ttlSeconds * 1000).toISOString()})
       RETURNING id`;
     if (!made) throw new Error('preview link insert returned no row');
-    return q<LinkRow>`
+    const rows = await q<LinkRow>`
       SELECT l.id, l.page_id, p.slug, l.created_by, l.created_at, l.expires_at, l.revoked_at
       FROM preview_links l JOIN pages p ON p.id = l.page_id WHERE l.id = ${Number(made.id)}`;
+    await recordAudit(q, {
+      action: 'share-link.created',
+      actor: createdBy === null ? null : { email: createdBy },
+      pageId,
+      slug: rows[0]?.slug,
+      detail: { link: Number(made.id), expiresAt: rows[0]?.expires_at },
+    });
+    return rows;
   });
   if (!row) throw new Error('preview link insert returned no row');
   return { token, link: toLink(row) };
@@ -229,13 +238,24 @@ export async function revokePreviewLink(
   { pageId, now = Date.now() }: { pageId?: number; now?: number } = {},
 ): Promise<boolean> {
   const at = new Date(now).toISOString();
-  const revoked = await db.transaction((q) =>
-    pageId === undefined
-      ? q`UPDATE preview_links SET revoked_at = ${at}
-          WHERE id = ${id} AND revoked_at IS NULL RETURNING id`
-      : q`UPDATE preview_links SET revoked_at = ${at}
-          WHERE id = ${id} AND revoked_at IS NULL AND page_id = ${pageId} RETURNING id`,
-  );
+  const revoked = await db.transaction(async (q) => {
+    const rows = await (pageId === undefined
+      ? q<{ page_id: number | string }>`UPDATE preview_links SET revoked_at = ${at}
+          WHERE id = ${id} AND revoked_at IS NULL RETURNING page_id`
+      : q<{ page_id: number | string }>`UPDATE preview_links SET revoked_at = ${at}
+          WHERE id = ${id} AND revoked_at IS NULL AND page_id = ${pageId} RETURNING page_id`);
+    const [row] = rows;
+    if (row) {
+      const [page] = await q<{ slug: string }>`SELECT slug FROM pages WHERE id = ${row.page_id}`;
+      await recordAudit(q, {
+        action: 'share-link.revoked',
+        pageId: Number(row.page_id),
+        slug: page?.slug,
+        detail: { link: id },
+      });
+    }
+    return rows;
+  });
   return revoked.length > 0;
 }
 

@@ -25,6 +25,7 @@ import { migration020 } from './020-navigation-menus';
 import { migration022 } from './022-roles';
 import { migration023 } from './023-people';
 import { migration024 } from './024-review';
+import { migration025 } from './025-audit-trail';
 import { migration026 } from './026-second-factors';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -61,5 +62,6 @@ export const migrations: readonly Migration[] = [
   migration022,
   migration023,
   migration024,
+  migration025,
   migration026,
 ];
