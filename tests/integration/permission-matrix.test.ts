@@ -310,7 +310,18 @@ const PROBES: Record<Action, Probe> = {
       return Number(row?.n) > 0;
     },
   },
-  'audit.read': pending('audit.read'),
+  'audit.read': {
+    // Reading is the action: the screen shows the trail, or a 403 in words.
+    act: async (who) => {
+      const response = await fetch(`${folio.url}/preview?audit`, {
+        headers: { cookie: person(who).cookie },
+      });
+      const html = await response.clone().text();
+      read.set(who, response.status === 200 && html.includes('Sign-in refused'));
+      return response;
+    },
+    happened: async (_page, who) => read.get(who) ?? false,
+  },
   'ownership.transfer': {
     act: async (who) => {
       // Someone new to hand the site to, through the role form the Owner sees for them.
@@ -346,6 +357,7 @@ const PROBES: Record<Action, Probe> = {
 };
 const made = new Map<Role, string>();
 const heirs = new Map<Role, number>();
+const read = new Map<Role, boolean>();
 
 async function reviewStateOf(page: Fixture | undefined): Promise<string | null> {
   const db = await folio.database();
@@ -353,14 +365,6 @@ async function reviewStateOf(page: Fixture | undefined): Promise<string | null> 
     db.query<{ state: string }>`SELECT state FROM review_requests WHERE page_id = ${page?.id ?? 0}`,
   );
   return row?.state ?? null;
-}
-
-/** A probe not written yet: the matrix fails on it until it is. */
-function pending(action: Action): Probe {
-  return {
-    act: () => Promise.reject(new Error(`no probe for ${action} yet`)),
-    happened: async () => false,
-  };
 }
 
 async function linksOf(page: Fixture | undefined): Promise<number> {

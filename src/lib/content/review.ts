@@ -8,6 +8,7 @@
 // sent back is shown to the writer until they save again or resubmit (`noteShown`). Who may do
 // each step is the permission table's (page.submit, page.review); this module only keeps state.
 import 'server-only';
+import { recordAudit } from '../audit/audit';
 import type { Query } from '../data/db';
 import { ContentError } from './errors';
 import { REVIEW_NOTE_MAX } from './field-limits';
@@ -195,6 +196,12 @@ export function reviewStore({ read, write, now }: StoreContext) {
             noted_by = NULL, noted_at = NULL, noted_version = NULL`;
         const kind = before ? 'resubmitted' : 'submitted';
         await recordReviewEvent(q, pageId, { kind, editor, at, version: page.version });
+        await recordAudit(q, {
+          action: 'page.submitted',
+          actor: { email: editor },
+          pageId,
+          detail: { version: page.version, again: kind === 'resubmitted' },
+        });
         return kind;
       });
     },
@@ -228,6 +235,13 @@ export function reviewStore({ read, write, now }: StoreContext) {
           { kind: 'sent-back', editor, at, version: page.version },
           text,
         );
+        // The note is the writer's to read, in the page's history: the trail says that it was.
+        await recordAudit(q, {
+          action: 'page.sent_back',
+          actor: { email: editor },
+          pageId,
+          detail: { version: page.version },
+        });
       });
     },
   };

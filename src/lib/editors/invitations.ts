@@ -7,6 +7,7 @@
 // once makes one account.
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
+import { recordAudit } from '../audit/audit';
 import { type Database, getDatabase, type Query } from '../data/db';
 import { emailSchema, passwordSchema } from './accounts';
 import { can, isRole, type Role } from './permissions';
@@ -94,6 +95,11 @@ export async function createInvitation(
       RETURNING id`;
     if (!row) throw new Error('invitation insert returned no row');
     const [by] = await q<{ email: string }>`SELECT email FROM editors WHERE id = ${inviter.id}`;
+    await recordAudit(q, {
+      action: 'editor.invited',
+      actor: by ? { id: inviter.id, email: by.email } : undefined,
+      detail: { person: email, role },
+    });
     return {
       token,
       invitation: {
@@ -165,10 +171,18 @@ export async function revokeInvitation(
   id: number,
   now = Date.now(),
 ): Promise<boolean> {
-  const revoked = await db.query`
-    UPDATE invitations SET revoked_at = ${new Date(now).toISOString()}
-    WHERE id = ${id} AND accepted_at IS NULL AND revoked_at IS NULL RETURNING id`;
-  return revoked.length > 0;
+  return db.transaction(async (q) => {
+    const revoked = await q<{ email: string }>`
+      UPDATE invitations SET revoked_at = ${new Date(now).toISOString()}
+      WHERE id = ${id} AND accepted_at IS NULL AND revoked_at IS NULL RETURNING email`;
+    const [invitation] = revoked;
+    if (invitation)
+      await recordAudit(q, {
+        action: 'editor.invitation_revoked',
+        detail: { person: invitation.email },
+      });
+    return revoked.length > 0;
+  });
 }
 
 /** An invitation still usable by `token`, read inside `q`; refuses in words otherwise. */
@@ -268,6 +282,12 @@ export async function acceptInvitation(
       WHERE id = ${found.id} AND accepted_at IS NULL RETURNING id`;
     // Cannot happen inside the write lock; if it ever did, nothing is kept.
     if (used.length === 0) throw new Error('invitation used twice inside one transaction');
+    // The new person did it: nobody was signed in.
+    await recordAudit(q, {
+      action: 'editor.invitation_accepted',
+      actor: { id: Number(row.id), email: found.email },
+      detail: { role: found.role },
+    });
     return { id: Number(row.id), email: found.email, role: found.role };
   });
 }

@@ -16,6 +16,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
+import { recordAudit } from '../audit/audit';
 import type { Database, Query } from '../data/db';
 import { getEnv } from '../runtime/env';
 import type { Editor } from './accounts';
@@ -69,8 +70,10 @@ export async function renamePasskey(
 
 /** Removes one of the person's own passkeys; false when it is not theirs (or gone). */
 export async function removePasskey(q: Query, editorId: number, id: string): Promise<boolean> {
-  const removed = await q`
-    DELETE FROM editor_passkeys WHERE id = ${id} AND editor_id = ${editorId} RETURNING id`;
+  const removed = await q<{ name: string }>`
+    DELETE FROM editor_passkeys WHERE id = ${id} AND editor_id = ${editorId} RETURNING name`;
+  if (removed[0])
+    await recordAudit(q, { action: 'passkey.removed', detail: { name: removed[0].name } });
   return removed.length > 0;
 }
 
@@ -215,6 +218,11 @@ export async function registerPasskey(
       VALUES (${credential.id}, ${editor.id},
         ${Buffer.from(credential.publicKey).toString('base64url')}, ${credential.counter},
         ${(credential.transports ?? []).join(',')}, ${name}, ${new Date(now).toISOString()}, NULL)`;
+    await recordAudit(q, {
+      action: 'passkey.added',
+      actor: { id: editor.id, email: editor.email },
+      detail: { name },
+    });
     return { ok: true };
   });
 }

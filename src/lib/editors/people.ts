@@ -7,6 +7,7 @@
 // what the table cannot know: who the person acted on is, and what they are now.
 import 'server-only';
 import { parse } from 'hono/utils/cookie';
+import { recordAudit } from '../audit/audit';
 import { type Database, getDatabase, type Query } from '../data/db';
 import { requestContext } from '../http/request-context';
 import { SESSION_COOKIE } from '../http/routes';
@@ -133,6 +134,11 @@ export async function setRole(
       UPDATE editors SET role = ${change.role}, version = version + 1
       WHERE id = ${person.id} AND version = ${person.version} RETURNING id`;
     if (changed.length === 0) throw new PeopleRefused(STALE, 'stale');
+    await recordAudit(q, {
+      action: 'editor.role_changed',
+      actor,
+      detail: { person: person.email, from: person.role, to: change.role, previousOwner },
+    });
     return { email: person.email, role: change.role, was: person.role, previousOwner };
   });
 }
@@ -159,12 +165,24 @@ export async function setSuspended(
     refuseOwnerOrSelf(actor, person, change.suspend ? 'suspend' : 'restore');
     const at = change.suspend ? new Date(now).toISOString() : null;
     await q`UPDATE editors SET suspended_at = ${at}, version = version + 1 WHERE id = ${person.id}`;
-    if (!change.suspend) return { email: person.email, sessionsEnded: 0, linksRevoked: 0 };
-    return {
-      email: person.email,
+    if (!change.suspend) {
+      await recordAudit(q, {
+        action: 'editor.unsuspended',
+        actor,
+        detail: { person: person.email },
+      });
+      return { email: person.email, sessionsEnded: 0, linksRevoked: 0 };
+    }
+    const ended = {
       sessionsEnded: await endAllSessions(q, person.id),
       linksRevoked: await revokeLinksMadeBy(q, person.email),
     };
+    await recordAudit(q, {
+      action: 'editor.suspended',
+      actor,
+      detail: { person: person.email, ...ended },
+    });
+    return { email: person.email, ...ended };
   });
 }
 
@@ -187,8 +205,13 @@ export async function removePerson(
 /** Ends every session of a person (the People screen); how many there were. */
 export async function endPersonSessions(db: Database, personId: number): Promise<number> {
   return db.transaction(async (q) => {
-    await target(q, personId, null);
-    return endAllSessions(q, personId);
+    const person = await target(q, personId, null);
+    const sessionsEnded = await endAllSessions(q, personId);
+    await recordAudit(q, {
+      action: 'editor.sessions_ended',
+      detail: { person: person.email, sessionsEnded },
+    });
+    return sessionsEnded;
   });
 }
 

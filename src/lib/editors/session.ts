@@ -139,27 +139,7 @@ export async function signInEditor(
       await awaitSecondStep(db, editor.id, next, reservation.succeeded);
       return { ok: false, reason: 'second-factor' };
     }
-    const { session, current } = await db.transaction(async (q) => {
-      await reservation.succeeded(q);
-      await endSession(q, cookieFromRequest(SESSION_COOKIE));
-      await recordAudit(q, { action: 'sign-in', actor: editor });
-      return {
-        session: await createSession(q, editor.id),
-        current: await credentialGeneration(q, editor.email),
-      };
-    });
-    context.session = undefined;
-    setResponseCookie(cookie(SESSION_COOKIE, session.id, SESSION_TTL_SECONDS, 'Lax'));
-    if (current !== null && !trustedDeviceId(secret, deviceCookie, editor.email, current)) {
-      setResponseCookie(
-        cookie(
-          DEVICE_COOKIE,
-          issueDeviceToken(secret, editor.email, current),
-          DEVICE_COOKIE_MAX_AGE_SECONDS,
-          'Strict',
-        ),
-      );
-    }
+    await openSession(db, editor, 'password', reservation.succeeded);
     return { ok: true, editor };
   } catch (error) {
     if (isDatabaseBusy(error)) return { ok: false, reason: 'busy' };
@@ -247,6 +227,7 @@ export async function pendingSecondStep(): Promise<PendingSignIn | null> {
 async function openSession(
   db: Database,
   editor: Editor,
+  method: 'password' | 'second-factor' | 'passkey',
   alongside: (q: Query) => Promise<void>,
 ): Promise<void> {
   const context = requestContext();
@@ -256,6 +237,12 @@ async function openSession(
     await alongside(q);
     await endSession(q, cookieFromRequest(SESSION_COOKIE));
     await endPendingSignIn(q, cookieFromRequest(SECOND_STEP_COOKIE));
+    // Nobody is signed in yet in this request: the person is named, not looked up.
+    await recordAudit(q, {
+      action: 'sign-in',
+      actor: { id: editor.id, email: editor.email },
+      detail: { method },
+    });
     return {
       session: await createSession(q, editor.id),
       current: await credentialGeneration(q, editor.email),
@@ -318,7 +305,7 @@ export async function completeSecondStep(code: string): Promise<SecondStepOutcom
     // Set inside the transaction below (TypeScript cannot see a callback assign it).
     let check = 'wrong' as CodeCheck;
     try {
-      await openSession(db, editor, async (q) => {
+      await openSession(db, editor, 'second-factor', async (q) => {
         check = recovery
           ? (await spendRecoveryCode(q, editor.id, code))
             ? 'accepted'
@@ -332,7 +319,14 @@ export async function completeSecondStep(code: string): Promise<SecondStepOutcom
     }
     if (check === 'accepted') return { ok: true, editor, next: pending.next };
     if (check === 'reused') return { ok: false, reason: 'reused' };
-    const attemptsLeft = await db.transaction((q) => countWrongCode(q, token));
+    const attemptsLeft = await db.transaction(async (q) => {
+      await recordAudit(q, {
+        action: 'second-factor.failed',
+        actor: { id: editor.id, email: editor.email },
+        detail: { reused: false },
+      });
+      return countWrongCode(q, token);
+    });
     if (attemptsLeft === 0) setResponseCookie(cookie(SECOND_STEP_COOKIE, '', 0, 'Lax'));
     return { ok: false, reason: 'wrong', attemptsLeft };
   } catch (error) {
@@ -364,7 +358,7 @@ export async function signInWithPasskey(
     const db = await getDatabase();
     const verified = await verifyPasskeySignIn(db, response);
     if (!verified.ok) return { ok: false, message: PASSKEY_REFUSALS[verified.refusal] };
-    await openSession(db, verified.editor, async () => undefined);
+    await openSession(db, verified.editor, 'passkey', async () => undefined);
     return { ok: true, editor: verified.editor };
   } catch (error) {
     if (isDatabaseBusy(error))

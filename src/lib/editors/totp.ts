@@ -6,6 +6,7 @@
 import 'server-only';
 import { createHash, randomInt } from 'node:crypto';
 import * as OTPAuth from 'otpauth';
+import { recordAudit } from '../audit/audit';
 import type { Query } from '../data/db';
 
 /** What the authenticator app shows as the account's issuer. */
@@ -114,6 +115,7 @@ export async function confirmTotp(
   await q`
     UPDATE editor_totp SET confirmed_at = ${new Date(now).toISOString()}, last_step = ${step}
     WHERE editor_id = ${editorId}`;
+  await recordAudit(q, { action: 'second-factor.enabled', detail: { method: 'totp' } });
   return replaceRecoveryCodes(q, editorId);
 }
 
@@ -122,6 +124,8 @@ export async function removeTotp(q: Query, editorId: number): Promise<boolean> {
   const removed =
     await q`DELETE FROM editor_totp WHERE editor_id = ${editorId} RETURNING editor_id`;
   await q`DELETE FROM editor_recovery_codes WHERE editor_id = ${editorId}`;
+  if (removed.length > 0)
+    await recordAudit(q, { action: 'second-factor.disabled', detail: { method: 'totp' } });
   return removed.length > 0;
 }
 
