@@ -199,7 +199,7 @@ writeFileSync(
     '# The publication at scale (bench/scale-publication.ts, issues 27 and 25)',
     '',
     `Measured ${new Date().toISOString().slice(0, 16)}Z on ${machine}, shared with other work: read the`,
-    'ratios, not the milliseconds, and the load beside each figure. Command: `' + command + '`.',
+    `ratios, not the milliseconds, and the load beside each figure. Command: \`${command}\`.`,
     '',
     `Sites of generated published posts, ${TOPICS} topics (topic 1 holds half the posts, the others`,
     `about 1/${2 * (TOPICS - 1)} each) and ${AUTHORS} authors (every tenth post has two), home page showing the latest`,

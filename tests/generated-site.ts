@@ -78,11 +78,18 @@ export async function insertPublishedPages(
     const [row] = await q<{ value: string }>`
       SELECT value FROM settings WHERE key = 'last_page_id'`;
     const base = Number(row?.value ?? 0);
-    // PostgreSQL: the per-row triggers on pages (migrations 10, 11, 15) each UPDATE one page
-    // by id, planned from the statistics of the table before this insert (almost empty): a
-    // sequential scan per row, quadratic (100 000 pages ran for over 30 minutes). For this
-    // transaction only, the planner takes the primary key instead.
-    if (!sqlite) await q.unsafe('SET LOCAL enable_seqscan = off');
+    // PostgreSQL: migration 10's count triggers update the one `page_counts` row per page
+    // inserted or changed; in one transaction each update walks every earlier version of
+    // that row, so the insert was quadratic (100 000 pages: stopped after 30 minutes). Off
+    // for this transaction (ALTER TABLE is transactional), the counts recomputed at the end
+    // as migration 10 computes them. The per-row triggers that remain each UPDATE one page by
+    // id, planned from the statistics of the table before this insert: the primary key
+    // rather than a sequential scan per row.
+    if (!sqlite) {
+      await q.unsafe('ALTER TABLE pages DISABLE TRIGGER page_counts_in_out');
+      await q.unsafe('ALTER TABLE pages DISABLE TRIGGER page_counts_up');
+      await q.unsafe('SET LOCAL enable_seqscan = off');
+    }
     await q.unsafe(`${counting}
       INSERT INTO pages (id, slug, created_at, updated_at, last_change)
       SELECT ${base} + n.i, '${prefix}-' || ${padded}, ${time}, ${time}, 'published' FROM n`);
@@ -104,6 +111,14 @@ export async function insertPublishedPages(
     await q.unsafe(`
       UPDATE pages SET published_revision_id = r.id FROM revisions r
       WHERE r.page_id = pages.id AND pages.id > ${base} AND pages.id <= ${base + count}`);
+    if (!sqlite) {
+      await q.unsafe('ALTER TABLE pages ENABLE TRIGGER page_counts_in_out');
+      await q.unsafe('ALTER TABLE pages ENABLE TRIGGER page_counts_up');
+      await q.unsafe(
+        'UPDATE page_counts SET n = (SELECT COUNT(*) FROM pages p WHERE p.state = page_counts.state)',
+      );
+      await q.unsafe('SET LOCAL enable_seqscan = on');
+    }
     if (topics > 0 || authors > 0)
       await tagAndByline(q, { base, count, prefix, topics, authors, counting, time, sqlite });
     await q`UPDATE settings SET value = ${String(base + count)} WHERE key = 'last_page_id'`;
