@@ -200,6 +200,7 @@ writeFileSync(
     '',
     `Measured ${new Date().toISOString().slice(0, 16)}Z on ${machine}, shared with other work: read the`,
     `ratios, not the milliseconds, and the load beside each figure. Command: \`${command}\`.`,
+    'What a run of 2026-11-26 said, what was fixed and what still misses: scale-publication-reading.md.',
     '',
     `Sites of generated published posts, ${TOPICS} topics (topic 1 holds half the posts, the others`,
     `about 1/${2 * (TOPICS - 1)} each) and ${AUTHORS} authors (every tenth post has two), home page showing the latest`,
