@@ -24,6 +24,7 @@ import {
 import { freePort, startFolio } from '../tests/harness';
 import { startEnvelopeReceiver } from '../tests/sentry-receiver';
 import { CHROMIUM_LAUNCH } from '../tests/support';
+import { benchmarkIndexLine, lighthouseLine, PUBLICATION_TARGETS } from './lighthouse';
 
 // `--editor`: the page editor's figures instead (issue 26): bench/large-page.ts on a 200-line
 // and a 5 000-line page, one after the other, their tables written to bench/editor-results.md.
@@ -78,8 +79,8 @@ const DURATION = Math.max(1, Math.min(60, Number(values.duration)));
 const ROUNDS = Math.max(1, Math.min(9, Number(values.rounds)));
 const PAGE = '/writing-in-markdown';
 /** The seed's topic page and a search that finds seeded pages (issue 27). */
-const TOPIC_PAGE = '/guides';
-const SEARCH_PAGE = '/?q=markdown';
+const TOPIC_PAGE = PUBLICATION_TARGETS.topic;
+const SEARCH_PAGE = PUBLICATION_TARGETS.search;
 const CONNECTIONS = [1, 16, 64] as const;
 
 if (!values['no-build']) {
@@ -436,6 +437,18 @@ const sentryGzip = (scripts: Script[]) =>
 const lighthouse: string[] = [];
 /** Every successful run's benchmarkIndex, for the line that says what machine this was. */
 const benchmarkIndexes: number[] = [];
+/** The demo seed with the home page showing the latest posts (issue 27), for Lighthouse. */
+async function listingHomeDatabase(): Promise<BenchDatabase> {
+  const listing = await benchDatabase('sqlite');
+  const settings = await listing.store.getSiteSettings();
+  await listing.store.saveSiteSettings({ ...settings, homeShows: 'posts' });
+  return listing;
+}
+const listing = values.lighthouse ? await listingHomeDatabase() : null;
+// Served as `unsampled` is; stopped with every server, its database dropped with the others.
+const listingHome = listing
+  ? await startServer(deployedAt({ ...monitoredEnv, SENTRY_TRACES_SAMPLE_RATE: '0' }), listing)
+  : null;
 const alone = values.lighthouse ? await documentAlone(unsampled.url, ['/', IMAGES_PAGE]) : null;
 const lighthouseRuns = [
   // Issue 27: a topic's page (the seed's "Guides") and a search's results, as visitors get them.
@@ -450,29 +463,18 @@ const lighthouseRuns = [
     targets: ['/', IMAGES_PAGE],
   },
   { origin: sampled.url, label: 'sampled', targets: ['/', PAGE, IMAGES_PAGE] },
+  // Issue 27: the home page as a listing (Site settings: the latest posts), on its own site.
+  {
+    origin: listingHome?.url ?? '',
+    label: 'unsampled, home showing the latest posts',
+    targets: listingHome ? ['/'] : [],
+  },
 ].flatMap((run) => run.targets.map((target) => ({ ...run, target })));
 if (values.lighthouse) {
   // Lighthouse's own advice: its score moves from run to run, so take the median of several.
   const runs = Math.max(1, Math.min(9, Number(values['lighthouse-runs'])));
-  for (const { origin, label, target } of lighthouseRuns) {
-    const results: LighthouseRun[] = [];
-    let failure = '';
-    for (let run = 0; run < runs; run++) {
-      const outcome = await runLighthouse(`${origin}${target}`, `${label}-${target}-${run}`);
-      if (typeof outcome === 'string') failure = outcome;
-      else results.push(outcome);
-    }
-    if (results.length === 0) {
-      lighthouse.push(`${target} (${label}): lighthouse failed (${failure})`);
-      continue;
-    }
-    const byScore = [...results].sort((a, b) => a.scores.performance - b.scores.performance);
-    const middle = byScore[Math.floor((byScore.length - 1) / 2)] as LighthouseRun;
-    const s = middle.scores;
-    lighthouse.push(
-      `${target} (${label}): performance ${s.performance}, accessibility ${s.accessibility}, best practices ${s['best-practices']}, SEO ${s.seo} (FCP ${middle.fcp}, LCP ${middle.lcp}, TBT ${middle.tbt}); median of ${results.length} runs, performance in each: ${results.map((r) => r.scores.performance).join(', ')}${failure ? ` (another failed: ${failure})` : ''}`,
-    );
-  }
+  for (const { origin, label, target } of lighthouseRuns)
+    lighthouse.push(await lighthouseLine(origin, target, label, runs, dir, benchmarkIndexes));
 }
 
 /** A server on a port the OS picks that answers each of `targets` with the HTML `origin` gives
@@ -501,62 +503,6 @@ async function documentAlone(origin: string, targets: string[]) {
   });
 }
 
-type Scores = { performance: number; accessibility: number; 'best-practices': number; seo: number };
-type LighthouseRun = {
-  scores: Scores;
-  fcp?: string;
-  lcp?: string;
-  tbt?: string;
-  /** Lighthouse's own measure of the machine's speed (its docs/throttling.md has the table). */
-  benchmarkIndex?: number;
-};
-
-/** One Lighthouse run (mobile, simulated throttling), or why it failed. */
-async function runLighthouse(url: string, name: string): Promise<LighthouseRun | string> {
-  const report = path.join(dir, `lighthouse-${name.replace(/\W/g, '')}.json`);
-  // Not spawnSync: the envelope receiver in this process must keep answering meanwhile.
-  const run = Bun.spawn(
-    [
-      'node_modules/.bin/lighthouse',
-      url,
-      '--quiet',
-      '--output=json',
-      `--output-path=${report}`,
-      `--chrome-flags=--headless=new --no-sandbox ${CHROMIUM_LAUNCH.args.join(' ')}`,
-    ],
-    {
-      env: { ...process.env, CHROME_PATH: CHROMIUM_LAUNCH.executablePath },
-      stdout: 'ignore',
-      stderr: 'pipe',
-    },
-  );
-  const stderr = await new Response(run.stderr).text();
-  if ((await run.exited) !== 0) return stderr.trim().split('\n').at(-1) ?? 'no output';
-  const result = JSON.parse(readFileSync(report, 'utf8')) as {
-    categories: Record<string, { score: number | null }>;
-    audits: Record<string, { displayValue?: string }>;
-    runtimeError?: { code: string };
-    environment?: { benchmarkIndex?: number };
-  };
-  // A run whose trace Lighthouse could not read scores 0: that is a failed run, not a score.
-  if (result.runtimeError) return result.runtimeError.code;
-  const score = (name: keyof Scores) => Math.round((result.categories[name]?.score ?? 0) * 100);
-  const scores: Scores = {
-    performance: score('performance'),
-    accessibility: score('accessibility'),
-    'best-practices': score('best-practices'),
-    seo: score('seo'),
-  };
-  const benchmarkIndex = result.environment?.benchmarkIndex;
-  if (benchmarkIndex !== undefined) benchmarkIndexes.push(benchmarkIndex);
-  return {
-    scores,
-    benchmarkIndex,
-    fcp: result.audits['first-contentful-paint']?.displayValue,
-    lcp: result.audits['largest-contentful-paint']?.displayValue,
-    tbt: result.audits['total-blocking-time']?.displayValue,
-  };
-}
 await alone?.stop(true);
 await unsampled.stop();
 await sampled.stop();
@@ -607,7 +553,7 @@ const rssAfter200k = rssMb(cached.pid);
 limit.kill('SIGTERM');
 await limit.exited;
 for (const server of started) await server.stop();
-for (const database of [sqlite, postgres]) {
+for (const database of [sqlite, postgres, listing]) {
   if (!database) continue;
   await database.db.close();
   await database.made.drop();
@@ -660,12 +606,8 @@ if (lighthouse.length > 0)
   lines.push(
     '- Lighthouse: "unsampled" is a page view not traced (nine in ten deployed, by default), "sampled" one traced (SENTRY_TRACES_SAMPLE_RATE); "the document alone" is the floor under both on this machine: what the page scores with no script at all.',
   );
-if (benchmarkIndexes.length > 0) {
-  const sorted = [...benchmarkIndexes].sort((a, b) => a - b);
-  lines.push(
-    `- Lighthouse's benchmarkIndex of this machine over those runs: median ${fmt(median(sorted))}, ${fmt(sorted[0] as number)}–${fmt(sorted.at(-1) as number)}. Its default 4× slower CPU is meant for a machine of 1500–2000 (its docs/throttling.md); on a slower one every task counts for more than a mid-range phone's would, and the scores above are the default's, not calibrated.`,
-  );
-}
+const indexLine = benchmarkIndexLine(benchmarkIndexes);
+if (indexLine) lines.push(`- ${indexLine}`);
 for (const line of lighthouse) lines.push(`- Lighthouse (mobile, simulated throttling) ${line}`);
 const table = lines.join('\n');
 console.log(table);

@@ -17,6 +17,7 @@ import {
 import { generatedSlug, insertPublishedPages } from '../tests/generated-site';
 import { startFolio } from '../tests/harness';
 import { xmlProblem } from '../tests/xml-check';
+import { repeat as repeatSeries, timed } from './scale-timing';
 
 const { values } = parseArgs({
   options: {
@@ -41,25 +42,8 @@ if (!values['no-build']) {
   if (build.exitCode !== 0) process.exit(1);
 }
 
-type Sample = { ms: number; bytes: number; status: number };
-
-async function timed(url: string, headers: Record<string, string> = {}): Promise<Sample> {
-  const started = performance.now();
-  const response = await fetch(url, { headers });
-  const body = await response.arrayBuffer();
-  return { ms: performance.now() - started, bytes: body.byteLength, status: response.status };
-}
-
-const median = (samples: readonly Sample[]) => {
-  const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
-
-async function repeat(url: string, headers: Record<string, string> = {}) {
-  const samples: Sample[] = [];
-  for (let i = 0; i < RUNS; i++) samples.push(await timed(url, headers));
-  return { ms: median(samples), bytes: samples[0]?.bytes ?? 0, status: samples[0]?.status ?? 0 };
-}
+const repeat = (url: string, headers: Record<string, string> = {}) =>
+  repeatSeries(url, RUNS, headers);
 
 /** A sitemap file against the protocol's limits: its URL count, or what is wrong with it. */
 function checkSitemapFile(xml: string): string {

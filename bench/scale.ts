@@ -1,5 +1,5 @@
 // `bun run bench --scale [--sizes 1000,10000,100000] [--engine sqlite|postgres|both]
-//  [--only public,dashboard,media,cache,stream] [--out bench/scale-results.md] [--no-build]`:
+//  [--only public,publication,dashboard,media,cache,stream] [--out bench/scale-results.md] [--no-build]`:
 // issue 25's table in one command. It builds once, then runs each scale bench (each kept out of
 // `bun run check`, each usable alone) on sites of every size and engine, reads the Markdown
 // table each one prints, and writes one table of every figure beside its ratio to the smallest
@@ -15,7 +15,7 @@ const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '1000,10000,100000' },
     engine: { type: 'string', default: 'both' },
-    only: { type: 'string', default: 'public,dashboard,media,cache,stream' },
+    only: { type: 'string', default: 'public,publication,dashboard,media,cache,stream' },
     out: { type: 'string', default: 'bench/scale-results.md' },
     'no-build': { type: 'boolean', default: false },
   },
@@ -50,6 +50,16 @@ const runs: Run[] = engines.flatMap((engine): Run[] => [
           bench: 'public',
           engine,
           command: ['bench/scale-public.ts', '--sizes', list, '--engine', engine],
+        },
+      ]
+    : []),
+  // Issue 27's publication (listings, topics, authors, feeds, search): `--only publication`.
+  ...(only.has('publication')
+    ? [
+        {
+          bench: 'publication',
+          engine,
+          command: ['bench/scale-publication.ts', '--sizes', list, '--engine', engine],
         },
       ]
     : []),
@@ -108,7 +118,17 @@ function figure(cell: string): { value: number; unit: string } | null {
 }
 
 /** Columns that say which row it is, or comment on it, rather than measure. */
-const NOT_MEASURES = new Set(['engine', 'pages', 'note', 'result', 'site build', '× smallest']);
+const NOT_MEASURES = new Set([
+  'engine',
+  'pages',
+  'note',
+  'result',
+  'site build',
+  '× smallest',
+  '× smallest (median)',
+  '× smallest (p95)',
+  'load',
+]);
 
 type Row = {
   bench: string;

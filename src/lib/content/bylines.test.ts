@@ -211,6 +211,8 @@ describe('bylines', () => {
     };
     const cases: [string, TemplateStringsArray, unknown[]][] = [
       ['author', LISTING_QUERIES.OF_AUTHOR, [1, 21, 20]],
+      // A deep page: the offset skips index entries, never joined rows (posts.ts).
+      ['author, deep page', LISTING_QUERIES.OF_AUTHOR, [1, 21, 1_960]],
       ['author feed', LISTING_QUERIES.FEED_OF_AUTHOR, [1, 20]],
     ];
     for (const [what, template, values] of cases) {

@@ -105,8 +105,11 @@ type ListedRow = {
   first_published_at: string;
 };
 
-// Newest first by first publish, read in the order of each listing's index: CROSS JOIN keeps
-// SQLite on the index first (so LIMIT stops the walk), PostgreSQL reads it as the inner join.
+// Newest first by first publish, read in the order of each listing's index. The page of index
+// entries is chosen first, from the index alone (its OFFSET skips entries, not joined rows:
+// page 500 of a listing had joined 10 000 pages and revisions only to drop them, 2–4× page 1's
+// cost at 100 000 pages, bench/scale-publication-results.md); only the rows shown are then
+// joined to their page and published revision. CROSS JOIN keeps SQLite on that page first.
 // A listing shows a post's first image when its HTML starts with one: only the head of the
 // HTML is read, so 20 long posts cost 20 short strings.
 const LISTED = `p.slug, r.title, r.summary, r.authors, SUBSTR(r.body_html, 1, 8000) AS head_html`;
@@ -126,13 +129,15 @@ function listingStatement(
       : of === 'author'
         ? ['published_post_authors', 'pa', 'author_id']
         : ['published_posts', 'pp', null];
+  const order = `ORDER BY ${alias}.first_published_at DESC, ${alias}.page_id DESC`;
   const head = `SELECT ${columns}, ${alias}.first_published_at
-   FROM ${table} ${alias} CROSS JOIN pages p CROSS JOIN revisions r
-   WHERE `;
-  const rest = `p.id = ${alias}.page_id AND r.id = p.published_revision_id
-   ORDER BY ${alias}.first_published_at DESC, ${alias}.page_id DESC LIMIT `;
-  const parts = key === null ? [head + rest] : [`${head}${alias}.${key} = `, ` AND ${rest}`];
-  return sqlTemplate(paged ? [...parts, ' OFFSET ', ''] : [...parts, '']);
+   FROM (SELECT ${alias}.page_id, ${alias}.first_published_at FROM ${table} ${alias}`;
+  const limit = ` ${order} LIMIT `;
+  const tail = `) ${alias} CROSS JOIN pages p CROSS JOIN revisions r
+   WHERE p.id = ${alias}.page_id AND r.id = p.published_revision_id
+   ${order}`;
+  const parts = key === null ? [head + limit] : [`${head} WHERE ${alias}.${key} = `, limit];
+  return sqlTemplate(paged ? [...parts, ' OFFSET ', tail] : [...parts, tail]);
 }
 const LATEST = listingStatement(LISTED, 'all', { paged: true });
 const OF_TOPIC = listingStatement(LISTED, 'topic', { paged: true });
