@@ -260,8 +260,10 @@ export function readModel(
     async publishedCount(): Promise<number> {
       const [row] = await traced('db.query', 'publishedCount', () =>
         read(
-          (q) => q<{ n: number | string }>`
-            SELECT COUNT(*) AS n FROM pages WHERE published_revision_id IS NOT NULL`,
+          // The counts the triggers keep (migration 10): one or two rows, not a pass over every
+          // published page (the sitemap index took 29–209 ms at 100 000 pages counting them).
+          (q) => q<{ n: number | string | null }>`
+            SELECT SUM(n) AS n FROM page_counts WHERE state IN ('published', 'changed')`,
         ),
       );
       return Number(row?.n ?? 0);
