@@ -60,7 +60,8 @@ export function asScheduler<T>(work: () => T): T {
 /** Where the current code runs from, for an entry that does not say. */
 export function currentAddress(): string {
   const context = currentRequestContext();
-  if (context) return context.clientAddress;
+  // An IPv4 client on a dual-stack socket is `::ffff:a.b.c.d`: the trail shows the address.
+  if (context) return context.clientAddress.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
   return origin.getStore() ?? 'cli';
 }
 

@@ -200,6 +200,7 @@ export function reviewStore({ read, write, now }: StoreContext) {
           action: 'page.submitted',
           actor: { email: editor },
           pageId,
+          slug: page.slug,
           detail: { version: page.version, again: kind === 'resubmitted' },
         });
         return kind;
@@ -240,6 +241,7 @@ export function reviewStore({ read, write, now }: StoreContext) {
           action: 'page.sent_back',
           actor: { email: editor },
           pageId,
+          slug: page.slug,
           detail: { version: page.version },
         });
       });
