@@ -8,6 +8,7 @@ import { BODY_MAX } from '../content/field-limits';
 import { conflictsKey, type MergeConflict, type MergeText, mergeTexts } from '../content/merge';
 import type { SeoFields } from '../content/seo-fields';
 import { getDatabase } from '../data/db';
+import { can, refusalOf } from '../editors/permissions';
 import { rewriteLinksForPreview } from '../http/routes';
 import { renderMarkdown, renderMarkdownBlocks } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn } from '../media/media-refs';
@@ -181,6 +182,9 @@ export async function saveEditorValues(
                 post: {
                   kind: input.kind,
                   topics: input.topics,
+                  ...(can(session.editor, 'topic.create')
+                    ? {}
+                    : { topicCreationRefused: refusalOf(session.editor, 'topic.create') }),
                   ...(input.authors === undefined ? {} : { authors: input.authors }),
                 },
               }),
