@@ -380,8 +380,8 @@ export function PageEditor({
                 </datalist>
                 <FieldError name="topics" message={errorOf('topics')} />
                 <span className="hint">
-                  Comma separated; a new name makes a new topic when you save. Saved with Save or
-                  Publish.
+                  Comma separated; a new name makes a new topic when you save (Authors and above;
+                  Contributors choose among the topics there are). Saved with Save or Publish.
                 </span>
               </label>
               <fieldset className="authors-field">

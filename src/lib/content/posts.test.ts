@@ -293,7 +293,7 @@ test('a saver refused topic creation may name existing topics only', async () =>
       post: { kind: 'post', topics, topicCreationRefused: 'You cannot create topics.' },
     });
   const refused = await errorOf(save('mine', ['garden', 'Pricing']));
-  expect(refused.code).toBe('invalid-topics');
+  expect(refused.code).toBe('topics-forbidden');
   expect(refused.message).toBe(
     'There is no topic “Pricing” yet. You cannot create topics. Choose one of the topics there are.',
   );

@@ -129,7 +129,7 @@ export async function topicIdsForNames(
     }
     if (refused !== undefined)
       throw new ContentError(
-        'invalid-topics',
+        'topics-forbidden',
         `There is no topic “${name}” yet. ${refused} Choose one of the topics there are.`,
       );
     const slug = await freeTopicSlug(q, name);
