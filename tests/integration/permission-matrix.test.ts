@@ -255,6 +255,27 @@ const PROBES: Record<Action, Probe> = {
       return Number(row?.n) > 0;
     },
   },
+  // A draft of their own naming a topic no one has made: only the topic is in question.
+  'topic.create': {
+    act: (who) =>
+      post('/preview?new', 'Create draft', who, {
+        set: {
+          title: unique(`topic-maker-${who}`),
+          slug: unique(`topic-maker-${who}`),
+          kind: 'post',
+          topics: `Topic by ${who}`,
+        },
+      }),
+    happened: async (_page, who) => {
+      const db = await folio.database();
+      const row = await one(
+        db.query<{
+          n: number | string;
+        }>`SELECT COUNT(*) AS n FROM topics WHERE name = ${`Topic by ${who}`}`,
+      );
+      return Number(row?.n) > 0;
+    },
+  },
   'redirect.edit': {
     act: (who) =>
       post('/preview?redirects', 'Add redirect', who, {

@@ -357,66 +357,75 @@ export function PageEditor({
               <span className="hint">The home page is a page.</span>
             ) : null}
           </fieldset>
-          <label>
-            Topics
-            <input
-              name="topics"
-              value={values.topics}
-              onChange={(event) => update('topics', event.target.value)}
-              list="topic-names"
-              autoComplete="off"
-              {...invalid('topics')}
-            />
-            <datalist id="topic-names">
-              {topicNames.map((name) => (
-                <option key={name} value={name} />
-              ))}
-            </datalist>
-            <FieldError name="topics" message={errorOf('topics')} />
-            <span className="hint">
-              Comma separated; a new name makes a new topic when you save. Saved with Save or
-              Publish.
-            </span>
-          </label>
-          <fieldset className="authors-field">
-            <legend>Authors</legend>
-            {/* Sent always: with nothing ticked, the post names no authors (forms.ts). */}
-            <input type="hidden" name="authors" value="" />
-            {authorChoices.length === 0 ? (
-              <span className="hint">
-                No authors yet: each editor makes theirs from the link on their email address above.
-              </span>
-            ) : null}
-            {authorChoices.map((author) => {
-              const ticked = values.authors.split(' ').includes(author.slug);
-              return (
-                <label key={author.id} className="inline-choice">
-                  <input
-                    type="checkbox"
-                    name="authors"
-                    value={author.slug}
-                    checked={ticked}
-                    onChange={() =>
-                      update(
-                        'authors',
-                        (ticked
-                          ? values.authors.split(' ').filter((slug) => slug !== author.slug)
-                          : [...values.authors.split(' '), author.slug]
-                        )
-                          .filter((slug) => slug !== '')
-                          .join(' '),
-                      )
-                    }
-                  />{' '}
-                  {author.name}
-                </label>
-              );
-            })}
-            <FieldError name="authors" message={errorOf('authors')} />
-            <span className="hint">
-              The post’s byline, in this order. Saved with Save or Publish.
-            </span>
-          </fieldset>
+          {values.originalSlug === HOME_SLUG ? (
+            // The home page is never a post (page-writes.ts storedPost): fields for topics and
+            // authors here were dropped on save without a word (hostile pass 27).
+            <p className="hint">The home page is the site’s front: it has no topics or authors.</p>
+          ) : (
+            <>
+              <label>
+                Topics
+                <input
+                  name="topics"
+                  value={values.topics}
+                  onChange={(event) => update('topics', event.target.value)}
+                  list="topic-names"
+                  autoComplete="off"
+                  {...invalid('topics')}
+                />
+                <datalist id="topic-names">
+                  {topicNames.map((name) => (
+                    <option key={name} value={name} />
+                  ))}
+                </datalist>
+                <FieldError name="topics" message={errorOf('topics')} />
+                <span className="hint">
+                  Comma separated; a new name makes a new topic when you save (Authors and above;
+                  Contributors choose among the topics there are). Saved with Save or Publish.
+                </span>
+              </label>
+              <fieldset className="authors-field">
+                <legend>Authors</legend>
+                {/* Sent always: with nothing ticked, the post names no authors (forms.ts). */}
+                <input type="hidden" name="authors" value="" />
+                {authorChoices.length === 0 ? (
+                  <span className="hint">
+                    No authors yet: each editor makes theirs from the link on their email address
+                    above.
+                  </span>
+                ) : null}
+                {authorChoices.map((author) => {
+                  const ticked = values.authors.split(' ').includes(author.slug);
+                  return (
+                    <label key={author.id} className="inline-choice">
+                      <input
+                        type="checkbox"
+                        name="authors"
+                        value={author.slug}
+                        checked={ticked}
+                        onChange={() =>
+                          update(
+                            'authors',
+                            (ticked
+                              ? values.authors.split(' ').filter((slug) => slug !== author.slug)
+                              : [...values.authors.split(' '), author.slug]
+                            )
+                              .filter((slug) => slug !== '')
+                              .join(' '),
+                          )
+                        }
+                      />{' '}
+                      {author.name}
+                    </label>
+                  );
+                })}
+                <FieldError name="authors" message={errorOf('authors')} />
+                <span className="hint">
+                  The post’s byline, in this order. Saved with Save or Publish.
+                </span>
+              </fieldset>
+            </>
+          )}
           {sharing ? (
             <SeoSection
               values={values}

@@ -284,7 +284,9 @@ async function storedPost(
   // again); only posts are listed under them (posts.ts).
   return {
     kind: post.kind,
-    topics: formatTopicIds(await topicIdsForNames(q, parsed.names, at)),
+    topics: formatTopicIds(
+      await topicIdsForNames(q, parsed.names, at, { refused: post.topicCreationRefused }),
+    ),
     authors,
   };
 }
@@ -331,6 +333,12 @@ export type PostInput = {
   topics: readonly string[];
   /** Its authors' addresses, in byline order; absent keeps them (a new page: the editor's). */
   authors?: readonly string[];
+  /**
+   * Set when the saver may not create topics (permissions.ts 'topic.create'): the refusal in
+   * words, said when a name is no topic's. Unset (the CLI, a script, an Author and above): a
+   * new name makes a topic.
+   */
+  topicCreationRefused?: string;
 };
 
 export async function saveDraftIn(

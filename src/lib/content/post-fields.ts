@@ -40,9 +40,8 @@ export function parseTopicNames(text: string): { names: string[] } | { error: st
     if (name === '') continue;
     if (name.length > TOPIC_NAME_MAX)
       return { error: `A topic name has at most ${TOPIC_NAME_MAX} characters.` };
-    // `---` or `...` names nothing a reader could look for (hostile pass: each made a topic).
-    if (!/[\p{L}\p{N}]/u.test(name))
-      return { error: `“${name}” is not a topic name: use at least one letter or digit.` };
+    const problem = topicNameProblem(name);
+    if (problem) return { error: problem };
     const key = name.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
@@ -53,6 +52,17 @@ export function parseTopicNames(text: string): { names: string[] } | { error: st
   if (text.length > bounded.length)
     return { error: `A post has at most ${TOPICS_PER_POST_MAX} topics.` };
   return { names };
+}
+
+/**
+ * Why `name` cannot name a topic, or null: the one rule for the editor's Topics field and the
+ * topics screen (hostile pass 27: the screen saved `😀`, which every later save then refused).
+ * `---` or `...` names nothing a reader could look for.
+ */
+export function topicNameProblem(name: string): string | null {
+  if (!/[\p{L}\p{N}]/u.test(name))
+    return `“${name}” is not a topic name: use at least one letter or digit.`;
+  return null;
 }
 
 /** The slug a topic's name suggests; a name of no Latin letters or digits suggests "topic". */
@@ -69,7 +79,11 @@ export const topicFieldsSchema = z.object({
         .string()
         .min(1, 'Enter a name.')
         .max(TOPIC_NAME_MAX, `Use at most ${TOPIC_NAME_MAX} characters.`)
-        .refine((name) => !name.includes(','), 'A topic name cannot hold a comma.'),
+        .refine((name) => !name.includes(','), 'A topic name cannot hold a comma.')
+        .superRefine((name, ctx) => {
+          const problem = topicNameProblem(name);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
     ),
   slug: lineText()
     .pipe(z.string().trim())

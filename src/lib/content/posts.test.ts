@@ -81,7 +81,7 @@ describe('kind', () => {
 describe('topics', () => {
   test('typed names make topics once; a topic is public only while a published post has it', async () => {
     await post('first', ['Cooking', 'Travel'], { publish: false });
-    const topics = await store.listTopics();
+    const topics = (await store.listTopics()).rows;
     expect(topics.map((t) => [t.name, t.slug, t.posts])).toEqual([
       ['Cooking', 'cooking', 0],
       ['Travel', 'travel', 0],
@@ -91,7 +91,7 @@ describe('topics', () => {
     await post('second', ['cooking']);
     const cooking = await store.getPublicTopic('cooking');
     expect(cooking?.name).toBe('Cooking');
-    expect((await store.listTopics()).map((t) => t.posts)).toEqual([2, 1]);
+    expect((await store.listTopics()).rows.map((t) => t.posts)).toEqual([2, 1]);
     const listed = await store.listPosts(1, { topicId: cooking?.id ?? 0 });
     expect(listed?.posts.map((p) => p.slug)).toEqual(['second', 'first']);
     await store.unpublish('first');
@@ -120,7 +120,7 @@ describe('topics', () => {
     await post('about', [], { kind: 'page' });
     // A topic named like a page, the home page or a reserved name takes the next free slug.
     await post('p1', ['About', 'Home', 'Preview', '日本語', 'Topic']);
-    expect((await store.listTopics()).map((t) => t.slug).sort()).toEqual(
+    expect((await store.listTopics()).rows.map((t) => t.slug).sort()).toEqual(
       ['about-2', 'home-2', 'preview-2', 'topic', 'topic-2'].sort(),
     );
     // A page never takes a topic's address: new or renamed.
@@ -128,7 +128,7 @@ describe('topics', () => {
     expect((await errorOf(post('about-2', []))).message).toContain('The topic “About”');
     expect((await errorOf(store.renameSlug('p1', 'preview-2'))).code).toBe('slug-taken');
     // A topic's slug never takes a page's or a reserved one.
-    const about = (await store.listTopics()).find((t) => t.name === 'About');
+    const about = (await store.listTopics()).rows.find((t) => t.name === 'About');
     const rename = (slug: string) =>
       store.updateTopic(about?.id ?? 0, { name: 'About', slug, intro: '' });
     expect((await errorOf(rename('p1'))).code).toBe('slug-taken');
@@ -141,14 +141,14 @@ describe('topics', () => {
     expect((await errorOf(post('lots', many))).code).toBe('invalid-topics');
     expect((await errorOf(post('long', ['x'.repeat(61)]))).message).toContain('60');
     expect(await store.getPage('lots', { draft: true })).toBeNull();
-    expect(await store.listTopics()).toEqual([]);
+    expect((await store.listTopics()).rows).toEqual([]);
     await post('blank', ['', '  ', 'Real', 'real ']);
-    expect((await store.listTopics()).map((t) => t.name)).toEqual(['Real']);
+    expect((await store.listTopics()).rows.map((t) => t.name)).toEqual(['Real']);
   });
 
   test("a renamed topic's old slug redirects; its introduction is Markdown", async () => {
     await post('p', ['Garden']);
-    const [garden] = await store.listTopics();
+    const [garden] = (await store.listTopics()).rows;
     const saved = await store.updateTopic(garden?.id ?? 0, {
       name: 'Gardening',
       slug: 'gardening',
@@ -249,8 +249,86 @@ describe('listings', () => {
 test('a topic named again with other accents or case is the same topic', async () => {
   await post('first-coffee', ['cafe']);
   await post('second-coffee', ['Café', 'CAFÉ']);
-  const topics = await store.listTopics();
+  const topics = (await store.listTopics()).rows;
   expect(topics.map((topic) => [topic.name, topic.slug, topic.posts])).toEqual([
     ['cafe', 'cafe', 2],
   ]);
+});
+
+// Hostile pass 27, 13: a full-width name made a second topic at /cafe-2 (width was not folded).
+test('a full-width name is the same topic', async () => {
+  await post('first-coffee', ['Cafe']);
+  await post('second-coffee', ['Ｃａｆｅ']);
+  const { rows } = await store.listTopics();
+  expect(rows.map((topic) => [topic.name, topic.slug, topic.posts])).toEqual([['Cafe', 'cafe', 2]]);
+});
+
+// Hostile pass 27, 4: the topics screen saved names the editor refuses, and every later save
+// of a post with that topic was then refused.
+test('the topics screen holds a name to the editor’s rule', async () => {
+  await post('p', ['Garden']);
+  const [garden] = (await store.listTopics()).rows;
+  for (const name of ['!!!', '😀', '---']) {
+    const refused = await errorOf(
+      store.updateTopic(garden?.id ?? 0, { name, slug: 'garden', intro: '' }),
+    );
+    expect(refused).toEqual({
+      code: 'invalid',
+      message: expect.stringContaining('not a topic name'),
+    });
+  }
+  expect((await store.listTopics()).rows.map((topic) => topic.name)).toEqual(['Garden']);
+});
+
+// Hostile pass 27, 3: a saver who may not create topics (a Contributor) chooses among those
+// there are; nothing is saved when a name is new.
+test('a saver refused topic creation may name existing topics only', async () => {
+  await post('p', ['Garden']);
+  const save = (slug: string, topics: string[]) =>
+    store.saveDraft({
+      slug,
+      ...text(slug),
+      expectedVersion: null,
+      editor: null,
+      post: { kind: 'post', topics, topicCreationRefused: 'You cannot create topics.' },
+    });
+  const refused = await errorOf(save('mine', ['garden', 'Pricing']));
+  expect(refused.code).toBe('topics-forbidden');
+  expect(refused.message).toBe(
+    'There is no topic “Pricing” yet. You cannot create topics. Choose one of the topics there are.',
+  );
+  expect(await store.getPage('mine', { draft: true })).toBeNull();
+  expect((await store.listTopics()).rows.map((topic) => topic.name)).toEqual(['Garden']);
+  await save('mine', ['GARDEN']);
+  expect((await store.listTopics()).rows.map((topic) => topic.posts)).toEqual([1]);
+});
+
+// Hostile pass 27, 2: the screen listed the first 1000 topics by name and no more.
+test('topics are listed 50 at a time by name, and searched by name or address', async () => {
+  const names = Array.from({ length: 120 }, (_, i) => `Topic ${String(i).padStart(3, '0')}`);
+  for (let i = 0; i < names.length; i += 20)
+    await post(`p${i}`, names.slice(i, i + 20), { publish: false });
+  const seen: string[] = [];
+  let after: string | null = null;
+  for (let screen = 0; screen < 5; screen += 1) {
+    const page: Awaited<ReturnType<ContentStore['listTopics']>> = await store.listTopics({ after });
+    expect(page.rows.length).toBeLessThanOrEqual(50);
+    seen.push(...page.rows.map((topic) => topic.name));
+    after = page.next;
+    if (after === null) break;
+  }
+  expect(seen).toEqual(names);
+  expect(await store.countTopics()).toBe(120);
+  expect((await store.listTopics({ find: 'topic 11' })).rows.map((t) => t.name)).toEqual(
+    names.slice(110, 120),
+  );
+  expect((await store.listTopics({ find: 'topic-007' })).rows.map((t) => t.name)).toEqual([
+    'Topic 007',
+  ]);
+  // % and _ are letters here, not patterns.
+  expect((await store.listTopics({ find: '%' })).rows).toEqual([]);
+  // The editor's suggestions: the newest 200 (here all 120), newest first.
+  const suggested = await store.suggestedTopicNames();
+  expect(suggested.length).toBe(120);
+  expect(suggested[0]).toBe('Topic 119');
 });

@@ -217,7 +217,7 @@ describe('the redirects store', () => {
     expect(await store.addRedirect({ from: '/old-bees', to: '/bees', status: 301 })).toMatchObject({
       to: '/bees',
     });
-    const topics = await store.listTopics();
+    const topics = (await store.listTopics()).rows;
     const slugOf = (name: string) => topics.find((topic) => topic.name === name)?.slug;
     // /moved is a renamed page's old address, /gone-bees an editor's redirect: both taken.
     expect(slugOf('Moved')).toBe('moved-2');
@@ -225,10 +225,17 @@ describe('the redirects store', () => {
     // A topic's rename is listed beside the pages' (hostile pass).
     const bees = topics.find((topic) => topic.name === 'Bees');
     if (!bees) throw new Error('no topic Bees');
+    const chainOf = async () =>
+      (await store.listRedirects({ find: 'old-bees' })).rows.map((row) => row.chainedTo);
+    expect(await chainOf()).toEqual([undefined]);
     await store.updateTopic(bees.id, { name: 'Bees', slug: 'honey-bees', intro: '' });
     expect(await store.listRenameRedirects()).toContainEqual(
       expect.objectContaining({ from: '/bees', to: '/honey-bees' }),
     );
+    // Hostile pass 27: /old-bees → /bees → /honey-bees went unflagged; the feed was a 404.
+    expect(await chainOf()).toEqual(['/honey-bees']);
+    expect(await store.renamedTopicSlug('bees')).toBe('honey-bees');
+    expect(await store.renamedTopicSlug('honey-bees')).toBeNull();
   });
 
   // Issue 27's leftovers: a redirect to a page that is only a draft sent visitors to a 404.

@@ -91,19 +91,25 @@ async function freeTopicSlug(q: Query, name: string): Promise<string> {
   throw new ContentError('slug-taken', `No free address for the topic “${name}”.`);
 }
 
-/** A name without case or accents: how two spellings of one topic compare. */
+/**
+ * A name without case, accents or width: how two spellings of one topic compare. NFKD, not
+ * NFD: a full-width `Ｃａｆｅ` is `Cafe` typed another way (hostile pass 27 made /cafe-2).
+ */
 function foldedName(name: string): string {
-  return name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  return name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 /**
  * The ids of the topics named (any case, any accents), in the order given; a name no topic
- * has creates the topic, with a free slug and no introduction. Inside the caller's transaction.
+ * has creates the topic, with a free slug and no introduction — unless `refused` says why this
+ * saver may not (a Contributor): then nothing is saved, in those words. Inside the caller's
+ * transaction.
  */
 export async function topicIdsForNames(
   q: Query,
   names: readonly string[],
   at: string,
+  { refused }: { refused?: string | undefined } = {},
 ): Promise<number[]> {
   const ids: number[] = [];
   for (const name of names) {
@@ -121,6 +127,11 @@ export async function topicIdsForNames(
       ids.push(Number(alike.id));
       continue;
     }
+    if (refused !== undefined)
+      throw new ContentError(
+        'topics-forbidden',
+        `There is no topic “${name}” yet. ${refused} Choose one of the topics there are.`,
+      );
     const slug = await freeTopicSlug(q, name);
     const [made] = await q<{ id: number | string }>`
       INSERT INTO topics (name, slug, intro, intro_html, created_at, updated_at)
@@ -159,8 +170,25 @@ export async function topicsByIdsIn(q: Query, ids: readonly number[]): Promise<T
   return wanted.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** The most topics the editors' screen lists (by name); the datalist offers as many. */
-export const TOPICS_LISTED_MAX = 1000;
+/** Topics the editors' screen shows at a time (by name, then the next ones by name). */
+export const TOPICS_PER_SCREEN = 50;
+/**
+ * Topic names the editor's Topics field suggests: the newest (by creation), read by the primary
+ * key with no sort or count (hostile pass 27: 1000 names in every editor). Any existing topic
+ * still matches when its name is typed in full.
+ */
+export const TOPIC_NAMES_SUGGESTED = 200;
+
+type ListedRow = TopicRow & { posts: number | string; updated_at: string };
+
+function toListing(row: ListedRow): TopicListing {
+  return { ...toTopic(row), posts: Number(row.posts), updatedAt: row.updated_at };
+}
+
+/** `find` as a LIKE pattern for lower-cased text (its own % and _ taken literally). */
+function likePattern(find: string): string {
+  return `%${find.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
 
 async function renderIntro(q: Query, intro: string): Promise<string> {
   return renderMarkdown(intro, { media: await mediaByHashes(q, mediaHashesIn(intro)) });
@@ -192,19 +220,68 @@ export function topicStore({ read, write, now, opened }: StoreContext) {
       return read((q) => topicBySlugIn(q, slug));
     },
 
-    /** Every topic by name (at most TOPICS_LISTED_MAX), with how many published posts have it. */
-    async listTopics(): Promise<TopicListing[]> {
+    /**
+     * One screen of topics by name (keyset: those after the name `after`, read along the
+     * unique index on LOWER(name)), narrowed to names or addresses containing `find`, each
+     * with how many published posts have it; `next` is the name to continue after.
+     */
+    async listTopics({
+      find = '',
+      after = null,
+      limit = TOPICS_PER_SCREEN,
+    }: {
+      find?: string;
+      after?: string | null;
+      limit?: number;
+    } = {}): Promise<{
+      rows: TopicListing[];
+      next: string | null;
+    }> {
+      const like = likePattern(find);
       const rows = await read(
-        (q) => q<TopicRow & { posts: number | string; updated_at: string }>`
+        (q) => q<ListedRow>`
           SELECT t.id, t.name, t.slug, t.intro, t.intro_html, t.updated_at,
             (SELECT COUNT(*) FROM published_post_topics pt WHERE pt.topic_id = t.id) AS posts
-          FROM topics t ORDER BY LOWER(t.name), t.id LIMIT ${TOPICS_LISTED_MAX}`,
+          FROM topics t
+          WHERE (${after === null} OR LOWER(t.name) > LOWER(CAST(${after ?? ''} AS TEXT)))
+            AND (${find === ''} OR LOWER(t.name) LIKE ${like} ESCAPE '\\'
+                 OR t.slug LIKE ${like} ESCAPE '\\')
+          ORDER BY LOWER(t.name) LIMIT ${limit + 1}`,
       );
-      return rows.map((row) => ({
-        ...toTopic(row),
-        posts: Number(row.posts),
-        updatedAt: row.updated_at,
-      }));
+      const shown = rows.slice(0, limit).map(toListing);
+      return { rows: shown, next: rows.length > limit ? (shown.at(-1)?.name ?? null) : null };
+    },
+
+    /** How many topics there are (the screen's heading). */
+    async countTopics(): Promise<number> {
+      const [row] = await read((q) => q<{ n: number | string }>`SELECT COUNT(*) AS n FROM topics`);
+      return Number(row?.n ?? 0);
+    },
+
+    /** The names the editor's Topics field suggests (TOPIC_NAMES_SUGGESTED, newest first). */
+    async suggestedTopicNames(): Promise<string[]> {
+      const rows = await read(
+        (q) => q<{ name: string }>`
+          SELECT name FROM topics ORDER BY id DESC LIMIT ${TOPIC_NAMES_SUGGESTED}`,
+      );
+      return rows.map((row) => row.name);
+    },
+
+    /**
+     * Where a renamed topic is now, for `/feed.xml?topic=<old>` (hostile pass 27: subscribers
+     * were lost on a rename): the same rule as its page's redirect (read-model.ts findRedirect).
+     */
+    async renamedTopicSlug(oldSlug: string): Promise<string | null> {
+      const [row] = await read(
+        (q) => q<{ slug: string }>`
+          SELECT t.slug FROM topic_slug_history h JOIN topics t ON t.id = h.topic_id
+          WHERE h.old_slug = ${oldSlug}
+            AND EXISTS (SELECT 1 FROM published_post_topics pt WHERE pt.topic_id = t.id)
+            AND NOT EXISTS (SELECT 1 FROM topics other WHERE other.slug = ${oldSlug})
+            AND NOT EXISTS (SELECT 1 FROM pages owner WHERE owner.slug = ${oldSlug}
+                            AND owner.published_revision_id IS NOT NULL)`,
+      );
+      return row?.slug ?? null;
     },
 
     /**

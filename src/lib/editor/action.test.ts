@@ -130,7 +130,11 @@ const ANSWERED: Record<string, { call: () => Promise<unknown>; kept: (state: nev
       kept: (state: { alt?: string }) => state.alt,
     },
     saveTopic: {
-      call: () => topicActions.saveTopic({}, form({ id: '1', name: 'N', slug: 'n', intro: TYPED })),
+      call: () =>
+        topicActions.saveTopic(
+          {},
+          form({ id: '1', name: 'N', slug: 'n', intro: TYPED, updated_at: 'v' }),
+        ),
       kept: (state: { values?: { intro: string } }) => state.values?.intro,
     },
     changeMedia: {

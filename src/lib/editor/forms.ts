@@ -467,8 +467,9 @@ export const topicFormSchema = z.object({
   name: fieldUpTo(1_000),
   slug: fieldUpTo(1_000),
   intro: fieldUpTo(40_000),
-  // The topic's last change when the screen was made ('' from an older form: not checked).
-  updated_at: fieldUpTo(100),
+  // The topic's last change when the screen was made: always written by the screen, so a form
+  // without it was not made by Folio and would skip the stale-tab check (hostile pass 27).
+  updated_at: fieldUpTo(100).refine((value) => value !== '', 'This form names no version.'),
 });
 
 /** The topic form's answer: why nothing was saved, with what was typed. */

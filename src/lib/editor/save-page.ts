@@ -8,6 +8,7 @@ import { BODY_MAX } from '../content/field-limits';
 import { conflictsKey, type MergeConflict, type MergeText, mergeTexts } from '../content/merge';
 import type { SeoFields } from '../content/seo-fields';
 import { getDatabase } from '../data/db';
+import { can, refusalOf } from '../editors/permissions';
 import { rewriteLinksForPreview } from '../http/routes';
 import { renderMarkdown, renderMarkdownBlocks } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn } from '../media/media-refs';
@@ -98,7 +99,12 @@ export type SaveOutcome =
       /** Publish was asked, and withheld: the page changed meanwhile (an unpublish, say). */
       unseen?: boolean;
     }
-  | { saved: false; state: EditorFormState };
+  | {
+      saved: false;
+      state: EditorFormState;
+      /** Refused by the saver's role (a new topic from a Contributor): a 403, the text kept. */
+      forbidden?: true;
+    };
 
 function sameText(a: MergeText, b: MergeText): boolean {
   return a.title === b.title && a.summary === b.summary && a.body === b.body;
@@ -181,6 +187,9 @@ export async function saveEditorValues(
                 post: {
                   kind: input.kind,
                   topics: input.topics,
+                  ...(can(session.editor, 'topic.create')
+                    ? {}
+                    : { topicCreationRefused: refusalOf(session.editor, 'topic.create') }),
                   ...(input.authors === undefined ? {} : { authors: input.authors }),
                 },
               }),
@@ -266,13 +275,14 @@ export async function saveEditorValues(
         ? 'slug'
         : error.code === 'missing-media'
           ? 'body'
-          : error.code === 'invalid-topics'
+          : error.code === 'invalid-topics' || error.code === 'topics-forbidden'
             ? 'topics'
             : error.code === 'invalid-seo'
               ? 'seoImage'
               : undefined;
     return {
       saved: false,
+      ...(error.code === 'topics-forbidden' ? { forbidden: true as const } : {}),
       state: {
         values,
         // "Publish" saves and publishes in one transaction: neither happened.

@@ -78,6 +78,9 @@ const RULES = {
   // The library is the site's: anyone may add to it, Editors tidy it (alt text, deleting).
   'media.edit': { own: 'editor', others: 'editor', refusal: 'change images in the library' },
   'topic.edit': { own: 'editor', others: 'editor', refusal: 'edit topics' },
+  // Ghost's rule: Contributors choose among the topics there are (hostile pass 27: their draft
+  // saves made topics without end, each holding an address no page could then take).
+  'topic.create': { own: 'author', others: 'author', refusal: 'create topics' },
   'redirect.edit': { own: 'editor', others: 'editor', refusal: 'change redirects' },
   'profile.edit': { own: 'contributor', others: 'administrator', refusal: 'edit this profile' },
   'settings.edit': { own: 'administrator', others: null, refusal: 'change site settings' },

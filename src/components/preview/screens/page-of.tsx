@@ -154,7 +154,7 @@ export async function editorMedia(chosenImage: string | null = null): Promise<{
 }> {
   const [items, topics, authorChoices, settings] = await Promise.all([
     mediaStore().list({ limit: 24 }),
-    contentStore().listTopics(),
+    contentStore().suggestedTopicNames(),
     contentStore().authorChoices(),
     contentStore().getSiteSettings(),
   ]);
@@ -202,7 +202,7 @@ export async function editorMedia(chosenImage: string | null = null): Promise<{
   return {
     images,
     maxUploadMb: getEnv().MEDIA_MAX_MB,
-    topicNames: topics.map((topic) => topic.name),
+    topicNames: topics,
     authorChoices,
     sharing,
   };

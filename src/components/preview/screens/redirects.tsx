@@ -88,6 +88,14 @@ export async function RedirectsScreen({ asked: { notice, params } }: ScreenProps
                       <strong>Not published:</strong> {row.unpublishedTarget}
                     </p>
                   ) : null}
+                  {row.chainedTo ? (
+                    // Its target was renamed since: visitors go through two redirects.
+                    <p className="redirect-unpublished" role="note">
+                      <strong>Renamed:</strong> {row.to} now redirects to{' '}
+                      <code>{row.chainedTo}</code>; visitors go through two redirects. Remove this
+                      redirect and add it again with <code>{row.chainedTo}</code> as its target.
+                    </p>
+                  ) : null}
                 </td>
                 <td>{row.status === 301 ? 'Permanent' : 'Temporary'}</td>
                 <td>

@@ -90,7 +90,8 @@ export const saveDraft = editorForm({
     if (!outcome.saved) {
       // Refused by the fields or by the page's version (a busy database was thrown on to the
       // wrapper, which answers it with a 200: not the request's fault).
-      refuseForm(outcome.state.fieldErrors ? 422 : 409);
+      // A new topic from a Contributor: refused by role (permissions.ts), like any action.
+      refuseForm(outcome.forbidden ? 403 : outcome.state.fieldErrors ? 422 : 409);
       return outcome.state;
     }
     if (outcome.merged) {

@@ -20,11 +20,7 @@ export const saveTopic = editorForm({
     values: { name, slug, intro },
   }),
   run: async ({ id, name, slug, intro, updated_at: updatedAt }): Promise<TopicFormState> => {
-    await contentStore().updateTopic(
-      id ?? 0,
-      { name, slug, intro },
-      updatedAt === '' ? {} : { updatedAt },
-    );
+    await contentStore().updateTopic(id ?? 0, { name, slug, intro }, { updatedAt });
     // A fixed notice, never words from the URL.
     redirect(`${TOPICS_SCREEN}&notice=topic-saved`, 303);
   },
