@@ -78,7 +78,7 @@ test('submit → send back with a note → edit and resubmit → publish, in two
     await writer.page.goto('/preview');
     await writer.page.getByLabel('Email').fill(WRITER.email);
     await writer.page.getByLabel('Password').fill(WRITER.password);
-    await writer.page.getByRole('button', { name: 'Sign in' }).click();
+    await writer.page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(writer.page.getByRole('navigation', { name: 'Preview' })).toContainText(
       WRITER.email,
     );

@@ -185,6 +185,8 @@ async function axeFindings(page: Page): Promise<string[]> {
 test('the security screen and the second step pass axe, light and dark, desktop and phone', async ({
   browser,
 }) => {
+  // Eight axe scans, two sign-ins and a second step: over a minute with both cores busy.
+  test.setTimeout(180_000);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await signInWithPassword(page, AXE);
