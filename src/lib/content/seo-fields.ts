@@ -78,10 +78,18 @@ export function canonicalProblem(value: string): string | null {
   }
 }
 
-/** A chosen social image's size refused in words, or null when a card takes it. */
-export function socialImageProblem(width: number, height: number): string | null {
+/**
+ * A chosen social image's size refused in words, or null when a card takes it. The one minimum
+ * for a page's image and the site's default (Site settings, hostile pass of issue 27); `instead`
+ * says what else the editor may choose there.
+ */
+export function socialImageProblem(
+  width: number,
+  height: number,
+  instead = 'leave it to the first image of the page',
+): string | null {
   if (width >= SOCIAL_IMAGE_MIN.width && height >= SOCIAL_IMAGE_MIN.height) return null;
-  return `This image is ${width} × ${height} px: share cards need at least ${SOCIAL_IMAGE_MIN.width} × ${SOCIAL_IMAGE_MIN.height} px (${SOCIAL_IMAGE_ADVICE.width} × ${SOCIAL_IMAGE_ADVICE.height} is best). Choose a larger image, or leave it to the first image of the page.`;
+  return `This image is ${width} × ${height} px: share cards need at least ${SOCIAL_IMAGE_MIN.width} × ${SOCIAL_IMAGE_MIN.height} px (${SOCIAL_IMAGE_ADVICE.width} × ${SOCIAL_IMAGE_ADVICE.height} is best). Choose a larger image, or ${instead}.`;
 }
 
 /** Advice (not a refusal) for an image a card takes but shows small, or null. */
