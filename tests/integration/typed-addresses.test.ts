@@ -21,10 +21,7 @@ beforeAll(async () => {
   await addEditor(await folio.database(), EDITOR.email, EDITOR.password);
   cookie = (await signInWithForm(folio.url, EDITOR.email, EDITOR.password)).cookie;
   await withStore(folio, (store) =>
-    store.putPage(
-      { slug: 'canon', title: 'Canon', summary: '', body: 'Text.' },
-      { publish: true },
-    ),
+    store.putPage({ slug: 'canon', title: 'Canon', summary: '', body: 'Text.' }, { publish: true }),
   );
 }, 60_000);
 afterAll(async () => {
@@ -139,7 +136,9 @@ describe('what the Redirects screen and Site settings took silently', () => {
     expect(plain(html)).toContain(
       '/canon?x=1#y has a query (?) or fragment (#): a redirect sends visitors to a page of this site by its address alone, such as /canon.',
     );
-    expect(html).toMatch(/name="to"[^>]*value="\/canon\?x=1#y"|value="\/canon\?x=1#y"[^>]*name="to"/);
+    expect(html).toMatch(
+      /name="to"[^>]*value="\/canon\?x=1#y"|value="\/canon\?x=1#y"[^>]*name="to"/,
+    );
     expect((await fetch(`${folio.url}/old-about`, { redirect: 'manual' })).status).toBe(404);
   });
 

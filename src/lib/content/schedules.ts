@@ -8,8 +8,8 @@ import { ContentError, isContentError } from './errors';
 import { recordEvent } from './events';
 import { forgetMissedSchedule, publishIn, requirePage } from './page-writes';
 import { publishTimeProblem, unreadableTimeMessage } from './publish-time';
-import { parseSeo } from './seo-fields';
 import { closeReview } from './review';
+import { parseSeo } from './seo-fields';
 import type { StoreContext } from './store-context';
 import type { MissedSchedule, Schedule, ScheduledPublish } from './types';
 

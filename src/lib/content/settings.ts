@@ -13,7 +13,6 @@ import { lineText } from './clean-text';
 import { ContentError } from './errors';
 import { recordEvent } from './events';
 import { FOOTER_MAX, SITE_TITLE_MAX, TAGLINE_MAX } from './field-limits';
-import { socialImageProblem } from './seo-fields';
 import {
   FOOTER_MENU_MAX,
   MENU_KEYS,
@@ -24,6 +23,7 @@ import {
   NAVIGATION_MAX,
   parseMenu,
 } from './navigation-menus';
+import { socialImageProblem } from './seo-fields';
 import type { StoreContext } from './store-context';
 import type { SiteSettings, SiteSettingsInput } from './types';
 
@@ -280,7 +280,8 @@ export function siteSettings({ read, write, now }: StoreContext) {
             );
           // The default share image meets the same minimum as a page's (seo-fields.ts): a
           // smaller one is dropped by the platforms on every page that falls back to it.
-          const small = card && socialImageProblem(Number(image.width), Number(image.height), 'none');
+          const small =
+            card && socialImageProblem(Number(image.width), Number(image.height), 'none');
           if (small) throw new ContentError('invalid', small);
         }
         if (settingsVersion(current) === settingsVersion(next)) return false;

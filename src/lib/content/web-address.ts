@@ -35,7 +35,8 @@ export function checkWebAddress(typed: string): WebAddressCheck {
   } catch {
     return { ok: false, problem: 'not-an-address' };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, problem: 'scheme' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { ok: false, problem: 'scheme' };
   if (!/^https?:\/\//i.test(typed)) return { ok: false, problem: 'no-slashes' };
   if (url.username !== '' || url.password !== '') return { ok: false, problem: 'credentials' };
   if (url.hostname === '') return { ok: false, problem: 'not-an-address' };

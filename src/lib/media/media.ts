@@ -295,9 +295,9 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
     },
 
     /**
-   * Deletes an image, unless Site settings, an author's profile, or a published page or a draft
-   * (its text or its social image) shows it; then says which.
-   */
+     * Deletes an image, unless Site settings, an author's profile, or a published page or a draft
+     * (its text or its social image) shows it; then says which.
+     */
     async remove(hash: string): Promise<void> {
       const db = await opened();
       // The check and the delete are one write transaction, and write transactions go one
