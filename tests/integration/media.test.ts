@@ -496,7 +496,17 @@ describe('what an editor typed, and images gone from the library', () => {
 
   // Issue 27's leftovers: deleting the default social image or the favicon was allowed.
   test('an image Site settings use is not deleted: the library says where, then it can be', async () => {
-    const social = await uploadedHash('#552288', 'Settings social');
+    // Large enough for a share card (Site settings refuse a smaller default social image).
+    const card = await sharp({
+      create: { width: 400, height: 300, channels: 3, background: '#552288' },
+    })
+      .png()
+      .toBuffer();
+    const social = /\/media\/([0-9a-f]{32})\)/.exec(
+      await (
+        await upload(new File([new Uint8Array(card)], 'social.png'), 'Settings social')
+      ).text(),
+    )?.[1] as string;
     const icon = await uploadedHash('#885522', 'Settings icon');
     const before = await withStore(folio, (store) => store.getSiteSettings());
     await withStore(folio, (store) =>

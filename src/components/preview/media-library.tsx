@@ -25,9 +25,11 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
     'media-saved': 'Alt text saved. Pages show it when they are next saved or published.',
     'media-deleted': 'Image deleted.',
     'media-in-use':
-      'Not deleted: a page uses this image (listed with it). Take it out of the page (and publish it), then delete the image.',
+      'Not deleted: a page uses this image (listed with it), in its text or as its social image (Search and sharing). Take it out of the page (and publish it), then delete the image.',
     'media-in-settings':
       'Not deleted: Site settings use this image (listed with it). Choose another there, or none, then delete the image.',
+    'media-is-photo':
+      'Not deleted: an author’s profile shows this image as their photo (listed with it). Choose another photo there, or none, then delete the image.',
     'media-gone': 'That image was deleted meanwhile.',
     busy: 'Folio is busy; nothing was changed. Try again in a moment.',
     unavailable:
@@ -76,6 +78,7 @@ export function MediaLibrary({
   notice,
   maxMb,
   settingsUses = new Map(),
+  photoUses = new Map(),
 }: {
   list: MediaListResult;
   query: MediaListQuery;
@@ -83,6 +86,8 @@ export function MediaLibrary({
   maxMb: number;
   /** What Site settings use images as (media.ts settingsUsesOf), by hash. */
   settingsUses?: ReadonlyMap<string, readonly string[]>;
+  /** The authors whose profile photo each image is (media.ts photoUses), by hash. */
+  photoUses?: ReadonlyMap<string, readonly { slug: string; name: string }[]>;
 }) {
   const text = notice === null ? undefined : NOTICES.get(notice);
   const searching = query.q.trim() !== '';
@@ -158,10 +163,26 @@ export function MediaLibrary({
                     {settingsUses.get(item.hash)?.join(' and ')}.
                   </p>
                 ) : null}
+                {photoUses.get(item.hash)?.length ? (
+                  <p>
+                    Profile photo of{' '}
+                    {photoUses.get(item.hash)?.map((author, index) => (
+                      <span key={author.slug}>
+                        {index > 0 ? ', ' : ''}
+                        <a href={`/${author.slug}`}>{author.name}</a>
+                      </span>
+                    ))}
+                    .
+                  </p>
+                ) : null}
                 <MediaItemForm
                   hash={item.hash}
                   alt={item.alt}
-                  inUse={(use?.pages ?? 0) > 0 || (settingsUses.get(item.hash)?.length ?? 0) > 0}
+                  inUse={
+                    (use?.pages ?? 0) > 0 ||
+                    (settingsUses.get(item.hash)?.length ?? 0) > 0 ||
+                    (photoUses.get(item.hash)?.length ?? 0) > 0
+                  }
                 />
               </div>
             </li>

@@ -14,6 +14,7 @@ import { AUTHORS_LISTED_MAX, AUTHORS_PER_POST_MAX } from './post-fields';
 import { validateNewSlug } from './slugs';
 import type { StoreContext } from './store-context';
 import { withIdList } from './topics';
+import { checkWebAddress, noSlashesMessage } from './web-address';
 
 export const AUTHOR_NAME_MAX = 100;
 export const AUTHOR_BIO_MAX = 600;
@@ -53,14 +54,18 @@ export function photoHashOf(text: string): string | null {
 const linkSchema = z
   .string()
   .max(LINK_MAX, `A link has at most ${LINK_MAX} characters.`)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '';
-    } catch {
-      return false;
-    }
-  }, 'Each link is a full http(s) address, such as https://example.com/me.');
+  .superRefine((value, ctx) => {
+    // The one rule for another site's address (web-address.ts), in this field's words.
+    const checked = checkWebAddress(value);
+    if (checked.ok) return;
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        checked.problem === 'no-slashes'
+          ? noSlashesMessage(value)
+          : 'Each link is a full http(s) address, such as https://example.com/me.',
+    });
+  });
 
 export const authorSchema = z.object({
   name: lineText().pipe(

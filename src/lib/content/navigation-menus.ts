@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { cleanLine } from './clean-text';
 import { MENU_LABEL_MAX, MENU_URL_MAX } from './field-limits';
+import { checkWebAddress, noSlashesMessage } from './web-address';
 
 /** The most entries the header shows: the form refuses more, and a render reads no more. */
 export const NAVIGATION_MAX = 20;
@@ -54,10 +55,15 @@ export function linkProblem(url: string): string | null {
   if (parsed.protocol === 'mailto:') {
     if (!/^[^@\s]+@[^@\s]+$/.test(decodeURIComponent(parsed.pathname)))
       return `“${shorten(url)}” names no e-mail address: write it as mailto:name@example.com.`;
-  } else if (parsed.hostname === '' || /\s/.test(url)) {
-    return `“${shorten(url)}” is not a whole address: write it as https://example.com/page.`;
+    return null;
   }
-  return null;
+  // Another site's page: the one rule for those (web-address.ts).
+  const checked = checkWebAddress(url);
+  if (checked.ok) return null;
+  if (checked.problem === 'no-slashes') return noSlashesMessage(url);
+  if (checked.problem === 'credentials')
+    return `“${shorten(url)}” carries a user name or password: leave them out of a link.`;
+  return `“${shorten(url)}” is not a whole address: write it as https://example.com/page.`;
 }
 
 const shorten = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);

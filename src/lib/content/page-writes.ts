@@ -25,7 +25,13 @@ import { listingSlugsOf, syncPublishedPost } from './posts';
 import { searchTextOfHtml } from './public-search-text';
 import { closeReview, forgetReview } from './review';
 import { type PageRowRef, pageById, pageRowById, pageRowBySlug } from './rows';
-import { formatSeo, type SeoFields, seoFieldsSchema, socialImageProblem } from './seo-fields';
+import {
+  formatSeo,
+  parseSeo,
+  type SeoFields,
+  seoFieldsSchema,
+  socialImageProblem,
+} from './seo-fields';
 import { menuPagesIn, menusShow } from './settings';
 import { HOME_SLUG, validateNewSlug } from './slugs';
 import type { Changed } from './store-context';
@@ -238,28 +244,37 @@ export async function writeDraft(
   const kind = post?.kind ?? null;
   const topics = post?.topics ?? null;
   const authors = post?.authors ?? null;
-  // The images the HTML uses go beside it: the library's usage follows (migration 11).
+  // The fields kept (seo null): the draft's, else the published revision's. Read here, not in
+  // the INSERT, because the social image they name goes into media_refs with the HTML's.
+  const [kept] =
+    seo === null
+      ? await q<{ seo: string | null }>`
+          SELECT COALESCE((SELECT d.seo FROM drafts d WHERE d.page_id = ${pageId}),
+                          (SELECT r.seo FROM pages p JOIN revisions r
+                             ON r.id = p.published_revision_id WHERE p.id = ${pageId})) AS seo`
+      : [];
+  const storedSeoText = seo ?? kept?.seo ?? '{}';
+  // The images the page uses go beside its HTML: the library's usage follows (migration 11).
   await q`
     INSERT INTO drafts
       (page_id, title, summary, body, body_html, media_refs, updated_at, updated_by, kind, topics,
        authors, seo)
     VALUES (${pageId}, ${fields.title}, ${fields.summary}, ${fields.body}, ${fields.bodyHtml},
-            ${mediaRefsOf(fields.bodyHtml)}, ${at}, ${editor},
+            ${mediaRefsOf(fields.bodyHtml, parseSeo(storedSeoText).image)}, ${at}, ${editor},
             COALESCE(CAST(${kind} AS TEXT), (SELECT r.kind FROM pages p
               JOIN revisions r ON r.id = p.published_revision_id WHERE p.id = ${pageId}), 'page'),
             COALESCE(CAST(${topics} AS TEXT), (SELECT r.topics FROM pages p
               JOIN revisions r ON r.id = p.published_revision_id WHERE p.id = ${pageId}), '[]'),
             COALESCE(CAST(${authors} AS TEXT), (SELECT r.authors FROM pages p
               JOIN revisions r ON r.id = p.published_revision_id WHERE p.id = ${pageId}), '[]'),
-            COALESCE(CAST(${seo} AS TEXT), (SELECT r.seo FROM pages p
-              JOIN revisions r ON r.id = p.published_revision_id WHERE p.id = ${pageId}), '{}'))
+            ${storedSeoText})
     ON CONFLICT (page_id) DO UPDATE SET title = excluded.title, summary = excluded.summary,
       body = excluded.body, body_html = excluded.body_html, media_refs = excluded.media_refs,
       updated_at = excluded.updated_at, updated_by = excluded.updated_by,
       kind = COALESCE(CAST(${kind} AS TEXT), drafts.kind),
       topics = COALESCE(CAST(${topics} AS TEXT), drafts.topics),
       authors = COALESCE(CAST(${authors} AS TEXT), drafts.authors),
-      seo = COALESCE(CAST(${seo} AS TEXT), drafts.seo)`;
+      seo = excluded.seo`;
 }
 
 /**
@@ -489,7 +504,9 @@ export async function publishIn(
   }
   // An image deleted since this text was written (a restored old version) or never uploaded:
   // visitors would see it broken. Every publish comes here: the editor, the CLI, a schedule.
-  const missing = allowMissingMedia ? [] : await missingMediaIn(q, draft.body_html);
+  const missing = allowMissingMedia
+    ? []
+    : await missingMediaIn(q, draft.body_html, parseSeo(draft.seo).image);
   if (missing.length > 0) throw new ContentError('missing-media', missingMediaMessage(missing));
   // Read before the publish replaces it: whether the header's link to this page changes.
   const [before] =

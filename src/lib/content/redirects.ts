@@ -19,6 +19,7 @@ import { ContentError } from './errors';
 import { REDIRECT_FROM_MAX, REDIRECT_TO_MAX } from './redirect-limits';
 import { HOME_SLUG, isReservedSlug, isValidSlug } from './slugs';
 import type { StoreContext } from './store-context';
+import { checkWebAddress, noSlashesMessage } from './web-address';
 
 export type RedirectStatus = 301 | 302;
 export const REDIRECT_STATUSES: readonly RedirectStatus[] = [301, 302];
@@ -104,6 +105,12 @@ function targetOf(to: string): { to: string; external: boolean } | { problem: st
   if (trimmed.length > REDIRECT_TO_MAX)
     return { problem: `A target has at most ${REDIRECT_TO_MAX} characters.` };
   if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
+    // A query or fragment was dropped without a word (hostile pass, issue 27: `/about?x=1#y`
+    // saved as `/about`): a page of this site is its address alone, so they are refused.
+    if (/[?#]/.test(trimmed))
+      return {
+        problem: `${trimmed} has a query (?) or fragment (#): a redirect sends visitors to a page of this site by its address alone, such as ${normaliseFromPath(trimmed.replace(/[?#].*$/, ''))}.`,
+      };
     // A page's address as typed: `/\evil.com`, `/.` or `/a/../b` would be read as another
     // (hostile pass: stored as `/`), so they are refused rather than guessed at.
     if (/[\\\s]|(^|\/)\.{1,2}(\/|$)/.test(trimmed))
@@ -119,19 +126,20 @@ function targetOf(to: string): { to: string; external: boolean } | { problem: st
       };
     return { to: path, external: false };
   }
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
+  // Another site's address: the one rule for those (web-address.ts), in this screen's words.
+  const checked = checkWebAddress(trimmed);
+  if (!checked.ok) {
+    if (checked.problem === 'scheme')
+      return { problem: 'Only http and https addresses can be redirected to.' };
+    if (checked.problem === 'credentials')
+      return { problem: 'A target address cannot carry a user name or password.' };
+    if (checked.problem === 'no-slashes') return { problem: noSlashesMessage(trimmed) };
     return {
       problem:
         'Enter where to send visitors as /a-page on this site or a full https:// address of another.',
     };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    return { problem: 'Only http and https addresses can be redirected to.' };
-  if (url.username !== '' || url.password !== '')
-    return { problem: 'A target address cannot carry a user name or password.' };
+  const { url } = checked;
   if (getEnv().EXTERNAL_REDIRECTS === 'refuse')
     return {
       problem:

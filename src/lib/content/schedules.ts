@@ -9,6 +9,7 @@ import { recordEvent } from './events';
 import { forgetMissedSchedule, publishIn, requirePage } from './page-writes';
 import { publishTimeProblem, unreadableTimeMessage } from './publish-time';
 import { closeReview } from './review';
+import { parseSeo } from './seo-fields';
 import type { StoreContext } from './store-context';
 import type { MissedSchedule, Schedule, ScheduledPublish } from './types';
 
@@ -65,14 +66,14 @@ export function schedules({ read, write, now, opened }: StoreContext) {
       const publishAt = at.toISOString();
       return write(async (q) => {
         const page = await requirePage(q, slug, { pageId });
-        const [draft] = await q<{ body_html: string }>`
-          SELECT body_html FROM drafts WHERE page_id = ${page.id}`;
+        const [draft] = await q<{ body_html: string; seo: string }>`
+          SELECT body_html, seo FROM drafts WHERE page_id = ${page.id}`;
         if (!draft)
           throw new ContentError(
             'invalid',
             `“${page.slug}” is published and has no newer draft: there is nothing to schedule.`,
           );
-        const missing = await missingMediaIn(q, draft.body_html);
+        const missing = await missingMediaIn(q, draft.body_html, parseSeo(draft.seo).image);
         if (missing.length > 0)
           throw new ContentError('missing-media', missingMediaMessage(missing, 'scheduled'));
         if (onlyIfUnscheduled) {

@@ -6,6 +6,7 @@
 // page's <head>. Browser-safe: nothing here may import server-only modules.
 import { z } from 'zod';
 import { cleanLine, lineText, summaryText } from './clean-text';
+import { checkWebAddress, noSlashesMessage } from './web-address';
 
 /** Search results show about this many characters of a title (advice, not a limit). */
 export const META_TITLE_ADVICE = 70;
@@ -60,24 +61,35 @@ export function canonicalProblem(value: string): string | null {
       return 'Start with https:// for another site, or with a single / for a page of this site.';
     return null;
   }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'Enter a full address starting with https:// (or http://), or a path of this site starting with /.';
+  // Another site's address: the one rule for those (web-address.ts), in this field's words.
+  const checked = checkWebAddress(value);
+  if (checked.ok) return null;
+  switch (checked.problem) {
+    case 'scheme':
+      return `A canonical address is a web page: “${new URL(value).protocol}” addresses are not allowed. Start with https:// or /.`;
+    case 'no-slashes':
+      return noSlashesMessage(value);
+    case 'credentials':
+      return 'A canonical address carries no user name or password.';
+    case 'characters':
+      return 'An address has no spaces, quotes, angle brackets or backslashes.';
+    default:
+      return 'Enter a full address starting with https:// (or http://), or a path of this site starting with /.';
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    return `A canonical address is a web page: “${url.protocol}” addresses are not allowed. Start with https:// or /.`;
-  if (url.username !== '' || url.password !== '')
-    return 'A canonical address carries no user name or password.';
-  if (url.hostname === '') return 'Name the site: https://example.com/…';
-  return null;
 }
 
-/** A chosen social image's size refused in words, or null when a card takes it. */
-export function socialImageProblem(width: number, height: number): string | null {
+/**
+ * A chosen social image's size refused in words, or null when a card takes it. The one minimum
+ * for a page's image and the site's default (Site settings, hostile pass of issue 27); `instead`
+ * says what else the editor may choose there.
+ */
+export function socialImageProblem(
+  width: number,
+  height: number,
+  instead = 'leave it to the first image of the page',
+): string | null {
   if (width >= SOCIAL_IMAGE_MIN.width && height >= SOCIAL_IMAGE_MIN.height) return null;
-  return `This image is ${width} × ${height} px: share cards need at least ${SOCIAL_IMAGE_MIN.width} × ${SOCIAL_IMAGE_MIN.height} px (${SOCIAL_IMAGE_ADVICE.width} × ${SOCIAL_IMAGE_ADVICE.height} is best). Choose a larger image, or leave it to the first image of the page.`;
+  return `This image is ${width} × ${height} px: share cards need at least ${SOCIAL_IMAGE_MIN.width} × ${SOCIAL_IMAGE_MIN.height} px (${SOCIAL_IMAGE_ADVICE.width} × ${SOCIAL_IMAGE_ADVICE.height} is best). Choose a larger image, or ${instead}.`;
 }
 
 /** Advice (not a refusal) for an image a card takes but shows small, or null. */

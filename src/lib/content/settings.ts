@@ -23,6 +23,7 @@ import {
   NAVIGATION_MAX,
   parseMenu,
 } from './navigation-menus';
+import { socialImageProblem } from './seo-fields';
 import type { StoreContext } from './store-context';
 import type { SiteSettings, SiteSettingsInput } from './types';
 
@@ -265,17 +266,23 @@ export function siteSettings({ read, write, now }: StoreContext) {
             parsed.data.navigation === undefined ? current.navigation : parsed.data.navigation,
           footerMenu: parsed.data.footerMenu ?? current.footerMenu,
         };
-        for (const [chosen, was] of [
-          [next.socialImage, current.socialImage],
-          [next.favicon, current.favicon],
-        ]) {
+        for (const [chosen, was, card] of [
+          [next.socialImage, current.socialImage, true],
+          [next.favicon, current.favicon, false],
+        ] as const) {
           if (chosen === null || chosen === was) continue;
-          const [image] = await q`SELECT id FROM media WHERE hash = ${chosen}`;
+          const [image] = await q<{ width: number | string; height: number | string }>`
+            SELECT width, height FROM media WHERE hash = ${chosen}`;
           if (!image)
             throw new ContentError(
               'invalid',
               'That image is not in the media library (any more): choose another.',
             );
+          // The default share image meets the same minimum as a page's (seo-fields.ts): a
+          // smaller one is dropped by the platforms on every page that falls back to it.
+          const small =
+            card && socialImageProblem(Number(image.width), Number(image.height), 'none');
+          if (small) throw new ContentError('invalid', small);
         }
         if (settingsVersion(current) === settingsVersion(next)) return false;
         const entries: [string, string | null][] = [

@@ -195,25 +195,39 @@ export function mediaHashesInHtml(html: string): string[] {
 }
 
 /**
- * The images a page's rendered HTML uses, as kept beside it (drafts.media_refs,
- * revisions.media_refs: a JSON list of hashes, sorted) for the library's `media_uses`
- * (migration 11). Written wherever HTML is written, from this one rule.
+ * The images a page uses, as kept beside its HTML (drafts.media_refs, revisions.media_refs: a
+ * JSON list of hashes, sorted) for the library's `media_uses` (migration 11): those its
+ * rendered HTML points at and its chosen social image (`seoImage`, issue 27's hostile pass: the
+ * library called it unused and let it be deleted under a page's og:image). Written wherever
+ * HTML is written, from this one rule.
  */
-export function mediaRefsOf(html: string): string {
-  return JSON.stringify(mediaHashesInHtml(html).sort());
+export function mediaRefsOf(html: string, seoImage: string | null = null): string {
+  const hashes = new Set(mediaHashesInHtml(html));
+  if (seoImage !== null) hashes.add(seoImage);
+  return JSON.stringify([...hashes].sort());
 }
 
 /**
  * The `/media/` addresses in a page's rendered HTML that would not answer with an image: an
  * image deleted from the library, a hash typed by hand or misspelt (routing takes lowercase
  * hex only), a file the image does not have. Publishing such a page would show visitors a
- * broken image (or link).
+ * broken image (or link). `seoImage`, the page's chosen social image, is checked too: a
+ * missing one is a dead og:image on every share (issue 27's hostile pass).
  */
-export async function missingMediaIn(q: Query, html: string): Promise<string[]> {
+export async function missingMediaIn(
+  q: Query,
+  html: string,
+  seoImage: string | null = null,
+): Promise<string[]> {
   const addresses = mediaAddressesIn(html);
   const library = await mediaByHashes(q, [
     ...new Set(addresses.flatMap((address) => (address.hash === null ? [] : [address.hash]))),
+    ...(seoImage === null ? [] : [seoImage]),
   ]);
+  const social =
+    seoImage !== null && !(library.has(seoImage) && hasOriginal(library.get(seoImage) as MediaItem))
+      ? [`the social image /media/${seoImage}`]
+      : [];
   const missing = addresses.flatMap((address) => {
     const item = address.hash === null ? undefined : library.get(address.hash);
     if (!item) return [address.hash === null ? address.path : `/media/${address.hash}`];
@@ -223,7 +237,7 @@ export async function missingMediaIn(q: Query, html: string): Promise<string[]> 
         : item.variants.some((variant) => variant.name === address.name);
     return answers ? [] : [address.path];
   });
-  return [...new Set(missing)];
+  return [...new Set([...missing, ...social])];
 }
 
 /** The first few of a list and how many more: a page can name hundreds of addresses. */

@@ -104,6 +104,34 @@ export class MediaInSettingsError extends ContentError {
   }
 }
 
+/** An author whose public profile shows an image as their photo. */
+export type PhotoUse = { slug: string; name: string };
+
+/**
+ * The authors whose profile photo is one of these images, by hash (issue 27's hostile pass: the
+ * library called a photo unused and let it be deleted under every byline). One indexed-or-small
+ * look-up a hash: authors are the site's people, a handful per image at most.
+ */
+async function photoUsesIn(q: Query, hashes: readonly string[]): Promise<Map<string, PhotoUse[]>> {
+  const found = new Map<string, PhotoUse[]>();
+  for (const hash of new Set(hashes)) {
+    const rows = await q<PhotoUse>`
+      SELECT slug, name FROM authors WHERE photo = ${hash} ORDER BY slug LIMIT 6`;
+    if (rows.length > 0) found.set(hash, rows);
+  }
+  return found;
+}
+
+/** Deleting an image an author's profile shows as their photo: refused, naming them. */
+export class MediaIsPhotoError extends ContentError {
+  constructor(readonly authors: readonly PhotoUse[]) {
+    super(
+      'conflict',
+      `This image is the profile photo of ${authors.map((author) => author.name).join(', ')}: choose another photo in that profile, or none, then delete it.`,
+    );
+  }
+}
+
 export function createMediaStore(database: Database | (() => Promise<Database>)) {
   const opened = () => (typeof database === 'function' ? database() : Promise.resolve(database));
 
@@ -169,6 +197,12 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
     async uses(hashes: readonly string[]): Promise<Map<string, MediaUse>> {
       const db = await opened();
       return mediaUses(db.query, db.engine, hashes);
+    },
+
+    /** The authors whose profile photo each of these images is, by hash. */
+    async photoUses(hashes: readonly string[]): Promise<Map<string, PhotoUse[]>> {
+      const db = await opened();
+      return photoUsesIn(db.query, hashes);
     },
 
     /** One variant's bytes and type, or null. */
@@ -260,7 +294,10 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
         throw new ContentError('not-found', 'That image was deleted meanwhile.');
     },
 
-    /** Deletes an image, unless a published page or a draft shows it (then says which). */
+    /**
+     * Deletes an image, unless Site settings, an author's profile, or a published page or a draft
+     * (its text or its social image) shows it; then says which.
+     */
     async remove(hash: string): Promise<void> {
       const db = await opened();
       // The check and the delete are one write transaction, and write transactions go one
@@ -271,6 +308,11 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
         // settings read in this transaction cannot change before the delete commits.
         const settingUses = settingsUsesOf(await siteSettingsIn(q), hash);
         if (settingUses.length > 0) throw new MediaInSettingsError(settingUses);
+        // An author's photo: every byline and profile page shows it, and no page's HTML names
+        // it until that page is rendered again.
+        const photo = (await photoUsesIn(q, [hash])).get(hash);
+        if (photo) throw new MediaIsPhotoError(photo);
+        // A page's social image is in its media_refs (media-refs.ts mediaRefsOf), so below.
         // A draft's image too: publishing that draft later would show visitors a broken image.
         const { slugs, pages } = await pagesUsing(q, hash);
         if (pages > 0) {

@@ -15,6 +15,8 @@ export async function MediaScreen({ asked: { notice, params } }: ScreenProps) {
     contentStore().getSiteSettings(),
   ]);
   // The images Site settings use (the default social image, the favicon): not deletable.
+  // Authors' profile photos likewise (the bylines show them).
+  const photoUses = await mediaStore().photoUses(list.items.map((item) => item.hash));
   const settingsUses = new Map(
     list.items.flatMap((item) => {
       const uses = settingsUsesOf(settings, item.hash);
@@ -28,6 +30,7 @@ export async function MediaScreen({ asked: { notice, params } }: ScreenProps) {
       notice={notice}
       maxMb={getEnv().MEDIA_MAX_MB}
       settingsUses={settingsUses}
+      photoUses={photoUses}
     />
   );
 }

@@ -7,6 +7,7 @@ import {
   ALT_MAX,
   altProblem,
   MediaInSettingsError,
+  MediaIsPhotoError,
   mediaStore,
   normaliseAlt,
   processImage,
@@ -100,6 +101,8 @@ export const changeMedia = editorForm({
     if (error.code === 'not-found') redirect(`${MEDIA_LIBRARY}&notice=media-gone`, 303);
     if (deleting && error instanceof MediaInSettingsError)
       redirect(`${MEDIA_LIBRARY}&notice=media-in-settings`, 303);
+    if (deleting && error instanceof MediaIsPhotoError)
+      redirect(`${MEDIA_LIBRARY}&notice=media-is-photo`, 303);
     if (deleting) redirect(`${MEDIA_LIBRARY}&notice=media-in-use`, 303);
     refuseForm(422);
     return { error: error.message, alt };
