@@ -268,9 +268,12 @@ export async function saveEditorValues(
           ? 'body'
           : error.code === 'invalid-topics'
             ? 'topics'
-            : error.code === 'invalid-seo'
-              ? 'seoImage'
-              : undefined;
+            : // A field's refusal, so a 422 (hostile pass 27, 14: an unknown author was a 409).
+              error.code === 'invalid-authors'
+              ? 'authors'
+              : error.code === 'invalid-seo'
+                ? 'seoImage'
+                : undefined;
     return {
       saved: false,
       state: {
