@@ -68,6 +68,16 @@ export function hasListingDirective(html: string): boolean {
 }
 
 /**
+ * Why a topic's introduction may not hold a listing (hostile pass 27, 11: it printed as typed).
+ * Not rendered there on purpose: a topic's page is rendered again when one of its own posts is
+ * published, but a listing of another topic's (or everyone's) posts would stay stale in the
+ * render cache — pages with listings are tracked for that (posts.ts listing_pages), topics are
+ * not, and tracking them takes a migration. The topic's page lists its posts already.
+ */
+export const DIRECTIVE_NOT_IN_INTRODUCTION =
+  'A listing ({{ posts … }}) goes in a page’s text, not in a topic’s introduction: the topic’s page lists its posts already. Take that line out, or put the listing on a page.';
+
+/**
  * A page's stored HTML without its directives' lines: what a visitor reads of it, the search
  * index's text (hostile pass: a directive's arguments, a draft topic's address among them,
  * showed in search snippets though the page never shows them).
