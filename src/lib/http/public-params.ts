@@ -67,7 +67,7 @@ export function publicQueryOf(pagePath: string, query: string): PublicQuery {
 export function pageNumberProblem(asked: string): string {
   if (/^0+$/.test(asked)) return 'A list’s pages are numbered from 1: there is no page 0.';
   if (/^0[0-9]+$/.test(asked) && Number(asked) <= PAGE_NUMBER_MAX)
-    return `Page numbers are written without leading zeros: this list’s page ${Number(asked)} is at ?page=${Number(asked)}.`;
+    return `Page numbers are written without leading zeros: ask for ?page=${Number(asked)}.`;
   if (/^-?[0-9]*\.?[0-9]+$/.test(asked) && !/^[0-9]+$/.test(asked))
     return 'A list’s pages are numbered 1, 2, 3…: there is no page with a sign or a fraction.';
   if (/^[0-9]+$/.test(asked))
