@@ -4,9 +4,12 @@
 // (12); a listing's arguments given twice, and a listing in a topic's introduction, are said in
 // words (11); an unknown author is a 422 with the typed text kept (14).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { addEditor } from '../../src/lib/editors/accounts';
 import { formsIn, formWithButton, signInWithForm, submitForm } from '../forms';
-import { type RunningFolio, startFolio, withStore } from '../harness';
+import { type RunningFolio, runFolioCli, startFolio, withStore } from '../harness';
 
 const OWNER = { email: 'owner@example.com', password: 'the owner passphrase' };
 const WRITER = { email: 'writer@example.com', password: 'the writer passphrase' };
@@ -239,3 +242,23 @@ describe('words where there were none (findings 11 and 14)', () => {
     expect(folio.unexpectedErrors()).toEqual([]);
   });
 });
+
+// Hostile pass 27, 14: `redirect import` of a file over the limit said "huge.csv:0: …" and
+// "one line was refused".
+test('a redirects file over the limit is refused as a file, with its count', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'folio-huge-'));
+  const huge = path.join(dir, 'huge.csv');
+  const lines = Array.from({ length: 50_001 }, (_, i) => `/old-${i},/about,301`);
+  writeFileSync(huge, `from,to,status\n${lines.join('\n')}\n`);
+  const refused = await runFolioCli(['redirect', 'import', huge], {
+    databaseUrl: folio.databaseUrl,
+  });
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain(
+    'huge.csv: At most 50000 redirects per file; this one holds 50001: split it in two or more.',
+  );
+  expect(refused.stderr).not.toContain(':0:');
+  expect(refused.stderr).not.toContain('one line');
+  expect(refused.stderr).toContain('nothing imported: the file was refused');
+  expect((await get('/old-1')).status).toBe(404);
+}, 60_000);
