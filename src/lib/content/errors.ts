@@ -11,12 +11,12 @@ export type ContentErrorCode =
   | 'invalid'
   /** A post's topics: too many, or a name too long (the editor's Topics field). */
   | 'invalid-topics'
-  /** A post's authors: too many, or an address no author has (the editor's Authors field). */
-  | 'invalid-authors'
   /** A search and sharing field refused by the store (seo-fields.ts): a social image too small. */
   | 'invalid-seo'
   /** The text names an image the media library does not have: not published. */
   | 'missing-media'
+  /** A post's authors: too many, or an address no author has (the editor's Authors field). */
+  | 'invalid-authors'
   | 'replaced'
   | 'busy'
   | 'unavailable';
