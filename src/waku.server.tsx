@@ -3,6 +3,7 @@
 // (src/serve.ts runs it behind Bun.serve).
 import { fsRouter } from 'waku';
 import adapter from 'waku/adapters/bun';
+import { contentStore } from './lib/content/content';
 import { REQUEST_BODY_MAX_BYTES } from './lib/content/field-limits';
 import { contentStillCurrent, currentContentVersion } from './lib/data/content-version';
 import { createFrontDoor } from './lib/http/front-door';
@@ -14,6 +15,7 @@ import { responseContext } from './lib/http/middleware/response-context';
 import { sameOrigin } from './lib/http/middleware/same-origin';
 import { siteRedirects } from './lib/http/middleware/site-redirects';
 import { createRenderCache } from './lib/http/render-cache';
+import { createSiteLook } from './lib/http/site-look';
 import { mediaStore } from './lib/media/media';
 import { startServerMonitoring } from './lib/observability/sentry-server';
 import { getEnv } from './lib/runtime/env';
@@ -73,6 +75,7 @@ export const frontDoor = createFrontDoor({
   siteUrl: env.SITE_URL,
   trustedProxyHops: env.TRUST_PROXY,
   media: createMediaResponder(mediaStore, socialCards),
+  siteLook: createSiteLook(() => contentStore().getSiteSettings(), currentContentVersion),
 });
 
 export default { ...entry, fetch: frontDoor.fetch };

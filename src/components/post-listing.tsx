@@ -1,6 +1,7 @@
 import type { AuthorProfile } from '../lib/content/authors';
 import type { PostListingPage, Topic } from '../lib/content/content';
 import { formatDay } from '../lib/content/dates';
+import { withoutDirectives } from '../lib/content/listing-directive';
 import { publicPath } from '../lib/http/routes';
 import { Byline } from './byline';
 
@@ -100,8 +101,10 @@ export function TopicArticle({
     <article className="prose">
       <h1>{topic.name}</h1>
       {topic.introHtml ? (
+        // A listing line saved before the Topics screen refused them is left out, not printed
+        // as typed (listing-directive.ts DIRECTIVE_NOT_IN_INTRODUCTION says why).
         // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised at save time
-        <div dangerouslySetInnerHTML={{ __html: topic.introHtml }} />
+        <div dangerouslySetInnerHTML={{ __html: withoutDirectives(topic.introHtml) }} />
       ) : null}
       <PostListing
         listing={listing}

@@ -3,6 +3,7 @@
 import 'server-only';
 import { createContentStore, isContentError } from '../../lib/content/content';
 import {
+  importRefusal,
   parseRedirectsCsv,
   REDIRECTS_CSV_HEADER,
   redirectCsvLine,
@@ -60,11 +61,9 @@ export const redirectImport: Run = async ({ positionals }, { db, io }) => {
       ? { added: 0, problems: parsed.problems }
       : await createContentStore(db).importRedirects(parsed.redirects, { editor: 'cli' });
   if (problems.length > 0) {
-    for (const problem of problems.slice(0, 20))
-      io.stderr(`${file}:${problem.line}: ${problem.message}\n`);
-    throw new CliError(
-      `nothing imported: ${problems.length === 1 ? 'one line was' : `${problems.length} lines were`} refused`,
-    );
+    const refusal = importRefusal(file, problems);
+    for (const line of refusal.lines) io.stderr(`${line}\n`);
+    throw new CliError(refusal.summary);
   }
   io.stdout(`imported ${added} redirect${added === 1 ? '' : 's'}\n`);
 };

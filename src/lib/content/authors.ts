@@ -158,11 +158,14 @@ export async function bylinesIn(q: Query, ids: readonly number[]): Promise<Bylin
  */
 export async function authorIdsForSlugs(q: Query, slugs: readonly string[]): Promise<number[]> {
   if (slugs.length > AUTHORS_PER_POST_MAX)
-    throw new ContentError('invalid', `A post names at most ${AUTHORS_PER_POST_MAX} authors.`);
+    throw new ContentError(
+      'invalid-authors',
+      `A post names at most ${AUTHORS_PER_POST_MAX} authors.`,
+    );
   const ids: number[] = [];
   for (const slug of slugs) {
     const found = await authorAt(q, slug);
-    if (!found) throw new ContentError('invalid', `No author is at /${slug}.`);
+    if (!found) throw new ContentError('invalid-authors', `No author is at /${slug}.`);
     ids.push(found.id);
   }
   return [...new Set(ids)];

@@ -17,6 +17,8 @@ export type ContentErrorCode =
   | 'invalid-seo'
   /** The text names an image the media library does not have: not published. */
   | 'missing-media'
+  /** A post's authors: too many, or an address no author has (the editor's Authors field). */
+  | 'invalid-authors'
   | 'replaced'
   | 'busy'
   | 'unavailable';

@@ -42,6 +42,11 @@ describe('the listing directive', () => {
       ['colour=red', 'not something a listing takes'],
       ['topic', 'not name=value'],
       ['a=b=c', 'not name=value'],
+      // Hostile pass 27, 11: the last one won, silently.
+      ['topic=a topic=b', 'topic is given twice'],
+      ['limit=2 limit=3', 'limit is given twice'],
+      ['author=a limit=2 author=a', 'author is given twice'],
+      ['colour=red colour=red', 'not something a listing takes'],
     ] as const) {
       const parsed = parseDirectiveArguments(text);
       expect('problem' in parsed && parsed.problem, text).toContain(words);

@@ -29,24 +29,33 @@ export function parseDirectiveArguments(text: string): ListingDirective | { prob
   let topic: string | null = null;
   let author: string | null = null;
   let limit = DIRECTIVE_LIMIT_DEFAULT;
+  const given = new Set<string>();
   for (const part of text.trim().split(/\s+/).filter(Boolean)) {
-    const [key, value, ...rest] = part.split('=');
+    const [key = '', value, ...rest] = part.split('=');
     if (value === undefined || rest.length > 0)
       return {
         problem: `“${part}” is not name=value (topic=<slug>, author=<slug>, limit=<1–20>).`,
       };
+    if (key !== 'topic' && key !== 'author' && key !== 'limit')
+      return { problem: `“${key}” is not something a listing takes (topic, author, limit).` };
+    // Given twice, which was meant? (hostile pass 27, 11: the last one won, silently.)
+    if (given.has(key))
+      return {
+        problem: `${key} is given twice: a listing takes each of topic, author and limit once.`,
+      };
+    given.add(key);
     if (key === 'topic') {
       if (!isValidSlug(value)) return { problem: `“${value}” is not a topic's address.` };
       topic = value;
     } else if (key === 'author') {
       if (!isValidSlug(value)) return { problem: `“${value}” is not an author's address.` };
       author = value;
-    } else if (key === 'limit') {
+    } else {
       const n = Number(value);
       if (!/^\d+$/.test(value) || n < 1 || n > DIRECTIVE_LIMIT_MAX)
         return { problem: `limit is a number from 1 to ${DIRECTIVE_LIMIT_MAX}, not “${value}”.` };
       limit = n;
-    } else return { problem: `“${key}” is not something a listing takes (topic, author, limit).` };
+    }
   }
   if (topic !== null && author !== null)
     return { problem: 'A listing is of one topic or of one author, not both.' };
@@ -57,6 +66,16 @@ export function parseDirectiveArguments(text: string): ListingDirective | { prob
 export function hasListingDirective(html: string): boolean {
   return PARAGRAPH.test(html);
 }
+
+/**
+ * Why a topic's introduction may not hold a listing (hostile pass 27, 11: it printed as typed).
+ * Not rendered there on purpose: a topic's page is rendered again when one of its own posts is
+ * published, but a listing of another topic's (or everyone's) posts would stay stale in the
+ * render cache — pages with listings are tracked for that (posts.ts listing_pages), topics are
+ * not, and tracking them takes a migration. The topic's page lists its posts already.
+ */
+export const DIRECTIVE_NOT_IN_INTRODUCTION =
+  'A listing ({{ posts … }}) goes in a page’s text, not in a topic’s introduction: the topic’s page lists its posts already. Take that line out, or put the listing on a page.';
 
 /**
  * A page's stored HTML without its directives' lines: what a visitor reads of it, the search

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'bun:test';
-import { parseRedirectsCsv, REDIRECTS_CSV_HEADER, redirectCsvLine } from './redirects-csv';
+import {
+  importRefusal,
+  parseRedirectsCsv,
+  REDIRECTS_CSV_HEADER,
+  redirectCsvLine,
+} from './redirects-csv';
 
 describe('the redirects file', () => {
   test('reads a header, plain and quoted fields, CRLF, a BOM and blank lines', () => {
@@ -32,4 +37,28 @@ describe('the redirects file', () => {
       redirects,
     );
   });
+});
+
+// Hostile pass 27, 14: a file of 50 001 lines was refused as "huge.csv:0: …" and "one line was
+// refused".
+test('a refusal of the whole file is said of the file; refused lines are counted', () => {
+  const whole = importRefusal('huge.csv', [
+    { line: 0, message: 'At most 50000 redirects per file; this one holds 50001: split it.' },
+  ]);
+  expect(whole.lines).toEqual([
+    'huge.csv: At most 50000 redirects per file; this one holds 50001: split it.',
+  ]);
+  expect(whole.summary).toBe('nothing imported: the file was refused');
+  expect(whole.summary).not.toContain('one line');
+  const one = importRefusal('bad.csv', [{ line: 3, message: 'No.' }]);
+  expect(one).toEqual({
+    lines: ['bad.csv:3: No.'],
+    summary: 'nothing imported: one line was refused',
+  });
+  const many = importRefusal(
+    'bad.csv',
+    Array.from({ length: 30 }, (_, i) => ({ line: i + 2, message: 'No.' })),
+  );
+  expect(many.lines).toHaveLength(20);
+  expect(many.summary).toBe('nothing imported: 30 lines were refused');
 });

@@ -87,3 +87,27 @@ function csvField(value: string): string {
 export function redirectCsvLine(redirect: RedirectInput): string {
   return [redirect.from, redirect.to, String(redirect.status)].map(csvField).join(',');
 }
+
+/** Refused lines named at most: a file refused for thousands of lines says how many, not each. */
+export const IMPORT_PROBLEMS_SHOWN = 20;
+
+/**
+ * What `redirect import` says of a refused file: one line per problem (`file:line: why`; a
+ * problem of the whole file, such as too many redirects, has line 0 and is said of the file)
+ * and a last line that counts what was refused (hostile pass 27, 14: a file of 50 001 lines
+ * was "huge.csv:0: …" and "one line was refused").
+ */
+export function importRefusal(
+  file: string,
+  problems: readonly { line: number; message: string }[],
+): { lines: string[]; summary: string } {
+  const lines = problems
+    .slice(0, IMPORT_PROBLEMS_SHOWN)
+    .map(({ line, message }) => (line > 0 ? `${file}:${line}: ${message}` : `${file}: ${message}`));
+  const refusedLines = problems.filter(({ line }) => line > 0).length;
+  const summary =
+    refusedLines === 0
+      ? 'nothing imported: the file was refused'
+      : `nothing imported: ${refusedLines === 1 ? 'one line was' : `${refusedLines} lines were`} refused`;
+  return { lines, summary };
+}

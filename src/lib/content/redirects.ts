@@ -372,7 +372,12 @@ export function redirectsStore({ read, write, now }: StoreContext) {
       if (lines.length > REDIRECT_IMPORT_MAX)
         return {
           added: 0,
-          problems: [{ line: 0, message: `At most ${REDIRECT_IMPORT_MAX} redirects per file.` }],
+          problems: [
+            {
+              line: 0,
+              message: `At most ${REDIRECT_IMPORT_MAX} redirects per file; this one holds ${lines.length}: split it in two or more.`,
+            },
+          ],
         };
       const problems: ImportProblem[] = [];
       const checked: (RedirectInput & { line: number })[] = [];

@@ -10,6 +10,7 @@ import { renderMarkdown } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn } from '../media/media-refs';
 import { authorAt } from './authors';
 import { ContentError } from './errors';
+import { DIRECTIVE_NOT_IN_INTRODUCTION, hasListingDirective } from './listing-directive';
 import { type TopicFields, topicFieldsSchema, topicSlugFromName } from './post-fields';
 import { HOME_SLUG, MAX_SLUG_LENGTH, validateNewSlug } from './slugs';
 import type { StoreContext } from './store-context';
@@ -299,6 +300,8 @@ export function topicStore({ read, write, now, opened }: StoreContext) {
         throw new ContentError('invalid', parsed.error.issues.map((i) => i.message).join(' '));
       const fields = parsed.data;
       const introHtml = await renderIntro((await opened()).query, fields.intro);
+      if (hasListingDirective(introHtml))
+        throw new ContentError('invalid', DIRECTIVE_NOT_IN_INTRODUCTION);
       return write(async (q, changed) => {
         const [current] = await q<TopicRow & { updated_at: string }>`
           SELECT id, name, slug, intro, intro_html, updated_at FROM topics WHERE id = ${id}`;

@@ -277,9 +277,12 @@ export async function saveEditorValues(
           ? 'body'
           : error.code === 'invalid-topics' || error.code === 'topics-forbidden'
             ? 'topics'
-            : error.code === 'invalid-seo'
-              ? 'seoImage'
-              : undefined;
+            : // A field's refusal, so a 422 (hostile pass 27, 14: an unknown author was a 409).
+              error.code === 'invalid-authors'
+              ? 'authors'
+              : error.code === 'invalid-seo'
+                ? 'seoImage'
+                : undefined;
     return {
       saved: false,
       ...(error.code === 'topics-forbidden' ? { forbidden: true as const } : {}),

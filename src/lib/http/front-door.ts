@@ -5,12 +5,17 @@
 // the request context opened for everything that runs; and the security
 // headers on whatever goes out.
 import 'server-only';
-import { staticPage } from '../observability/fallback-page';
+import { escapeHtml, type SiteLook, staticPage } from '../observability/fallback-page';
 import { hydrateAfterPaint } from '../waku/hydrate-after-paint';
 import { NOT_FOUND_ROUTE_PATH, pagePathOfPageData } from '../waku/internals';
 import { withDefaultCacheControl, withHeader } from './cache-headers';
 import { PAGE_DATA_HEADER, pageAddressOfPageData, wakuPageDataAddress } from './page-data-address';
-import { pageDataQueryOf, publicQueryOf, publicQueryOfPageData } from './public-params';
+import {
+  pageDataQueryOf,
+  pageNumberProblem,
+  publicQueryOf,
+  publicQueryOfPageData,
+} from './public-params';
 import type { RenderCache } from './render-cache';
 import { requestContext, runInRequestContext } from './request-context';
 import {
@@ -30,17 +35,18 @@ const MAX_SEGMENT_LENGTH = 255;
 /** Host values already found valid: a cache hit for one of them skips the checks. */
 const MAX_KNOWN_HOSTS = 64;
 
-const NOT_FOUND_HTML = staticPage({
-  title: 'Page not found',
-  heading: 'Page not found',
-  body: '<p>There is no page at this address.</p><p><a href="/">Go to the home page</a></p>',
-});
-
-const NO_SUCH_LIST_PAGE_HTML = staticPage({
-  title: 'Page not found',
-  heading: 'Page not found',
-  body: '<p>A list’s pages are numbered from 1: this address asks for one that is not a number.</p><p><a href="/">Go to the home page</a></p>',
-});
+/**
+ * The 404 the front door writes itself (an address no route could serve, a page number that
+ * names no page), in the site's title, language and icon; `problem` says why, in words.
+ */
+function notFoundHtml(look: SiteLook | undefined, problem = 'There is no page at this address.') {
+  return staticPage({
+    title: 'Page not found',
+    heading: 'Page not found',
+    body: `<p>${escapeHtml(problem)}</p><p><a href="/">Go to the home page</a></p>`,
+    look,
+  });
+}
 
 type Handler = (request: Request) => Promise<Response>;
 /** What Bun.serve passes beside the request: where the socket came from. */
@@ -56,6 +62,8 @@ export type FrontDoorOptions = {
   trustedProxyHops: number;
   /** Answers /media/… (uploaded images), outside Waku: bytes from the store, never rendered. */
   media?: (request: Request, pathname: string) => Promise<Response>;
+  /** The site's title, language and favicon for the 404s written here (site-look.ts). */
+  siteLook?: () => Promise<SiteLook>;
 };
 
 /** Why a URL is refused outright, or null to let it through. */
@@ -125,11 +133,14 @@ function withPayloadType(response: Response, route: Route): Response {
 }
 
 /**
- * Page data carries its page's status: a render that said "no such page" (Waku's notFound())
- * is a 404, as the page's HTML is, not a 200 with a not-found payload (issue 27's leftovers).
- * That is known only once the render is done, so page data is read whole before it is answered:
- * the render cache reads public page data whole already, and no page of Folio streams in parts
- * (no Suspense). The browser hands the payload to the router as before (navigation-runtime.tsx).
+ * Page data carries its page's status, as the page's HTML does: a render that said "no such
+ * page" (Waku's notFound()) is a 404, and the status a page asked for (setDocumentStatus: a
+ * search that cannot be run is a 400, a screen not for the editor's role a 403, the sign-in
+ * form a 401) is that status — not a 200 with the payload (issue 27's leftovers; hostile pass
+ * 27, finding 10). That is known only once the render is done, so page data is read whole
+ * before it is answered: the render cache reads public page data whole already, and no page of
+ * Folio streams in parts (no Suspense). The browser hands the payload to the router as before
+ * (page-data-address.ts pageDataForRouter).
  */
 async function withPageDataStatus(response: Response, route: Route): Promise<Response> {
   if (route.kind !== 'page-data' || response.status !== 200 || !response.body) return response;
@@ -138,7 +149,8 @@ async function withPageDataStatus(response: Response, route: Route): Promise<Res
   // The not-found route's own data is "no such page" too, as its HTML is.
   const notFound =
     context.renderedNotFound || pagePathOfPageData(context.url.pathname) === NOT_FOUND_ROUTE_PATH;
-  return new Response(body, { status: notFound ? 404 : 200, headers: response.headers });
+  const status = notFound ? 404 : (context.status ?? 200);
+  return new Response(body, { status, headers: response.headers });
 }
 
 export function createFrontDoor({
@@ -147,6 +159,7 @@ export function createFrontDoor({
   siteUrl,
   trustedProxyHops,
   media,
+  siteLook,
 }: FrontDoorOptions) {
   const knownHosts = new Set<string>();
   let assets: StaticAssets | null = null;
@@ -214,7 +227,7 @@ export function createFrontDoor({
     if (refused) {
       const response =
         refused.status === 404
-          ? new Response(NOT_FOUND_HTML, {
+          ? new Response(notFoundHtml(await siteLook?.()), {
               status: 404,
               headers: { 'content-type': 'text/html; charset=utf-8' },
             })
@@ -268,7 +281,7 @@ export function createFrontDoor({
     if (kept && !kept.ok) {
       const response =
         route.kind === 'page'
-          ? new Response(NO_SUCH_LIST_PAGE_HTML, {
+          ? new Response(notFoundHtml(await siteLook?.(), pageNumberProblem(kept.asked)), {
               status: 404,
               headers: { 'content-type': 'text/html; charset=utf-8' },
             })

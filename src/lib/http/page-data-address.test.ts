@@ -1,6 +1,11 @@
 import { describe, expect, test } from 'bun:test';
 import { targetUrlOf } from '../navigation/client-runtime';
-import { pageAddressOfPageData, pageDataAddress, wakuPageDataAddress } from './page-data-address';
+import {
+  pageAddressOfPageData,
+  pageDataAddress,
+  pageDataForRouter,
+  wakuPageDataAddress,
+} from './page-data-address';
 import { mayBePageAddress } from './routes';
 
 const at = (address: string) => new URL(address, 'http://folio.test');
@@ -39,4 +44,22 @@ describe('page data at the page address', () => {
     for (const path of ['/_root', '/about_', '/feed.xml', '/assets/x.js', '/RSC/R/about.txt'])
       expect(wakuPageDataAddress(at(`${path}?_rsc=b1`), '1', mayBePageAddress)).toBeNull();
   });
+});
+
+// Hostile pass 27, 10: page data answers with its page's status; the router takes a 4xx payload
+// as the page to show (it treats any status but 2xx as a failed fetch).
+test('a 4xx payload reaches the router as a 200; anything else as it came', async () => {
+  const payload = (status: number, type = 'text/x-component; charset=utf-8') =>
+    new Response('0:["payload"]', { status, headers: { 'content-type': type, etag: '"e"' } });
+  for (const status of [400, 401, 403, 404]) {
+    const handed = pageDataForRouter(payload(status));
+    expect(handed.status).toBe(200);
+    expect(handed.headers.get('etag')).toBe('"e"');
+    expect(await handed.text()).toBe('0:["payload"]');
+  }
+  for (const status of [200, 500, 503])
+    expect(pageDataForRouter(payload(status)).status).toBe(status);
+  // A refusal in plain text (a malformed address) is no page to show: left as it is.
+  expect(pageDataForRouter(payload(404, 'text/plain')).status).toBe(404);
+  expect(pageDataForRouter(payload(400, 'text/html')).status).toBe(400);
 });

@@ -78,13 +78,16 @@ export function pageAddressOfPageData(location: string, stamp: string): string {
 }
 
 /**
- * Browser: a page-data answer as Waku's router takes it. The server answers "no such page"
- * with a 404 and the not-found payload, as the page's HTML is answered; the router treats any
- * status but 2xx as a failed fetch, so the payload is handed on as a 200 and the router shows
- * its 404 page, as before. Any other answer is handed on as it is.
+ * Browser: a page-data answer as Waku's router takes it. The server answers page data with its
+ * page's status, as the page's HTML is answered: "no such page" is a 404 with the not-found
+ * payload, a refused search a 400, a screen not for the editor's role a 403, the sign-in form a
+ * 401, each with the payload that shows it. The router treats any status but 2xx as a failed
+ * fetch, so a 4xx payload is handed on as a 200 and the router shows that page, as before. Any
+ * other answer (a 5xx, a plain-text refusal, a redirect) is handed on as it is.
  */
 export function pageDataForRouter(response: Response): Response {
   const type = response.headers.get('content-type') ?? '';
-  if (response.status !== 404 || !type.startsWith('text/x-component')) return response;
+  if (response.status < 400 || response.status >= 500 || !type.startsWith('text/x-component'))
+    return response;
   return new Response(response.body, { status: 200, headers: response.headers });
 }

@@ -30,8 +30,11 @@ export type PublicParams = {
 export type PublicQuery =
   /** `canonical` is the kept query without its `?` ('' for none): `q=…&page=2`. */
   | { ok: true; params: PublicParams; canonical: string }
-  /** A `page` that is not a page number (`0`, `02`, `abc`, past PAGE_NUMBER_MAX): a 404. */
-  | { ok: false };
+  /**
+   * A `page` that is not a page number (`0`, `02`, `abc`, past PAGE_NUMBER_MAX): a 404 whose
+   * words say why (pageNumberProblem); `asked` is the value as given.
+   */
+  | { ok: false; asked: string };
 
 const NO_PARAMS: PublicParams = { q: null, page: 1 };
 const PLAIN: PublicQuery = { ok: true, params: NO_PARAMS, canonical: '' };
@@ -47,13 +50,29 @@ export function publicQueryOf(pagePath: string, query: string): PublicQuery {
   const search = new URLSearchParams(query);
   const q = pagePath === '/' ? search.get(SEARCH_PARAM) : null;
   const asked = search.get(PAGE_PARAM);
-  if (asked !== null && !PAGE_NUMBER.test(asked)) return { ok: false };
+  if (asked !== null && !PAGE_NUMBER.test(asked)) return { ok: false, asked };
   const page = asked === null ? 1 : Number(asked);
   if (q === null && page === 1) return PLAIN;
   const kept = new URLSearchParams();
   if (q !== null) kept.set(SEARCH_PARAM, q);
   if (page !== 1) kept.set(PAGE_PARAM, String(page));
   return { ok: true, params: { q, page }, canonical: kept.toString() };
+}
+
+/**
+ * Why `asked` names no page of a listing, in a visitor's words (the front door's 404 says it):
+ * `0`, a number written with a leading zero, one past any listing's end, or not a number at all
+ * (hostile pass: every one of them was "not a number"). Plain text; the caller escapes it.
+ */
+export function pageNumberProblem(asked: string): string {
+  if (/^0+$/.test(asked)) return 'A list’s pages are numbered from 1: there is no page 0.';
+  if (/^0[0-9]+$/.test(asked) && Number(asked) <= PAGE_NUMBER_MAX)
+    return `Page numbers are written without leading zeros: ask for ?page=${Number(asked)}.`;
+  if (/^-?[0-9]*\.?[0-9]+$/.test(asked) && !/^[0-9]+$/.test(asked))
+    return 'A list’s pages are numbered 1, 2, 3…: there is no page with a sign or a fraction.';
+  if (/^[0-9]+$/.test(asked))
+    return `No list on this site has that many pages: the highest page number there can be is ${PAGE_NUMBER_MAX.toLocaleString('en')}.`;
+  return 'A list’s pages are numbered from 1: the page asked for is not a number.';
 }
 
 /**

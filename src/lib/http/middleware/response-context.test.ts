@@ -15,8 +15,9 @@ describe('responseContext', () => {
     expect(response.status).toBe(401);
     expect(response.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/']);
     expect(await response.text()).toBe('<form>sign in</form>');
-    // Page data keeps its 200: the router reads the status from the payload.
-    expect((await app('/RSC/R/preview.txt')).status).toBe(200);
+    // Page data answers with its page's status too (the front door sets it once the render is
+    // read whole: hostile pass 27, 10); the browser hands the payload to the router as a 200.
+    expect((await app('/RSC/R/preview.txt')).status).toBe(401);
   });
 
   test('preview, signed-in and action responses are private and not indexed', async () => {

@@ -20,7 +20,8 @@ export function responseContext(): MiddlewareHandler {
     }
     await next();
     let response = c.res;
-    // The status a page asked for applies to the document; page data stays 200 for the router.
+    // The status a page asked for applies to the document here; page data gets it once its
+    // render is read whole (front-door.ts withPageDataStatus), as a stream may still be rendering.
     if (context.status && response.status === 200 && route.kind !== 'page-data') {
       response = new Response(response.body, { status: context.status, headers: response.headers });
       // A form refused because the database could not take it: the same 503 as every other.
