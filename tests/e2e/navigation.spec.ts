@@ -510,7 +510,11 @@ test('a client navigation to a page gone meanwhile shows the 404 page; its data 
   const settings = await store.getSiteSettings();
   const id = (await store.getPage(slug, { draft: false }))?.id;
   if (id === undefined) throw new Error('no seeded page');
-  await store.saveSiteSettings({ ...settings, navigation: [...(settings.navigation ?? []), id] });
+  // First: the header folds what does not fit into "More", and this link must be in view.
+  await store.saveSiteSettings({
+    ...settings,
+    navigation: [{ page: id }, ...(settings.navigation ?? [])],
+  });
   try {
     // Its data is not fetched while it is still published (a prefetch would hold the page).
     const pageData = `**/${slug}?_rsc=*`;

@@ -69,6 +69,8 @@ test('the People, Sessions and invitation screens pass axe, light and dark, 1280
   signIn,
   baseURL,
 }) => {
+  // Twelve axe scans: over a minute with both cores busy.
+  test.setTimeout(180_000);
   await signIn(page);
   await page.goto('/preview?people');
   await page.getByLabel('Email').fill(`axe-${Date.now()}@example.com`);
