@@ -84,6 +84,15 @@ const RULES = {
   'people.manage': { own: 'administrator', others: null, refusal: 'manage people' },
   'audit.read': { own: 'administrator', others: null, refusal: 'read the audit trail' },
   'ownership.transfer': { own: 'owner', others: null, refusal: 'hand over the site' },
+  // fixd (issue 28 hostile pass, finding 2): a published page's address is what visitors and
+  // links know (the old one 301s, and the new one may take a redirect's source): changing it
+  // is publishing, so it needs the right to publish. A draft's address is the writer's own.
+  'page.rename': {
+    own: 'contributor',
+    others: 'editor',
+    published: { own: 'author', others: 'editor' },
+    refusal: 'change the address of this published page',
+  },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof RULES;
