@@ -131,7 +131,10 @@ export async function PeopleScreen({ asked: { editor, notice } }: ScreenProps) {
                       person={person.id}
                       version={person.version}
                       role={person.role}
-                      roles={givable}
+                      // A suspended person cannot sign in: the site is not handed to them.
+                      roles={
+                        person.suspended ? givable.filter((each) => each !== 'owner') : givable
+                      }
                       email={person.email}
                     />
                   )}

@@ -148,12 +148,17 @@ export const suspendPerson = editorForm({
 
 /** Removes a person; their pages and author profile stay. */
 export const removePersonAction = editorForm({
-  read: (input) => readForm(personChangeSchema, input),
+  read: (input) => {
+    const form = readForm(personChangeSchema, input);
+    if (form.version === undefined) throw badRequest('This form was not made by Folio.');
+    return { person: form.person ?? 0, version: form.version };
+  },
   may: () => PEOPLE,
   refused: (_input, { message }): PeopleFormState => ({ error: message }),
-  run: async ({ person }, { editor }): Promise<PeopleFormState> => {
+  run: async ({ person, version }, { editor }): Promise<PeopleFormState> => {
     try {
-      await removePerson(await getDatabase(), editor, person ?? 0);
+      // The version the screen showed: a person changed meanwhile is not removed unseen (409).
+      await removePerson(await getDatabase(), editor, person, version);
     } catch (error) {
       return refusedChange(error);
     }
