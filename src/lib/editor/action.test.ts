@@ -339,7 +339,7 @@ describe('the action wrapper', () => {
     const { outcome, context } = await inRequest(contributor, call);
     expect(outcome).toEqual({
       message:
-        'You cannot change site settings: Contributors may not. Ask an Editor or an Administrator.',
+        'You cannot change site settings: Contributors may not. Ask an Administrator.',
       text: 'about',
     });
     expect(context.status).toBe(403);

@@ -124,9 +124,27 @@ export function can(person: Person, action: Action, page?: PageOwnership): boole
   return least !== null && atLeast(person.role, least);
 }
 
-/** The refusal of `action`, in words, naming the role that lacks it. */
+/**
+ * Who to ask, for the refusal of a rule: the least role that may do it to anyone's page (or,
+ * site-wide, at all) — and those above it, short of the Owner, who may do everything. An
+ * Editor cannot manage people, so a refusal of that must not send anyone to an Editor.
+ */
+function whomToAsk(rule: Rule): string {
+  const leasts = [rule.others, rule.published?.others].filter((role) => role != null);
+  const least =
+    leasts.length > 0
+      ? leasts.reduce((a, b) => (atLeast(a, b) ? a : b))
+      : (rule.published?.own ?? rule.own ?? 'owner');
+  if (least === 'owner') return 'Ask the Owner.';
+  if (least === 'administrator') return 'Ask an Administrator.';
+  if (least === 'editor') return 'Ask an Editor or an Administrator.';
+  return `Ask ${least === 'author' ? 'an Author' : 'a Contributor'} or an Editor.`;
+}
+
+/** The refusal of `action`, in words, naming the role that lacks it and who may do it. */
 export function refusalOf(person: Person, action: Action): string {
-  return `You cannot ${RULES[action].refusal}: ${ROLE_LABELS[person.role]}s may not. Ask an Editor or an Administrator.`;
+  const rule: Rule = RULES[action];
+  return `You cannot ${rule.refusal}: ${ROLE_LABELS[person.role]}s may not. ${whomToAsk(rule)}`;
 }
 
 /** The rule of one action, for the matrix test and the people screen's table. */

@@ -23,7 +23,7 @@ import {
   setSuspended,
 } from '../../editors/people';
 import { isRole } from '../../editors/permissions';
-import { endEditorSession, signInEditor } from '../../editors/session';
+import { currentEditorSession, endEditorSession, signInEditor } from '../../editors/session';
 import { INVITATION_PARAM, PEOPLE_SCREEN, SESSIONS_SCREEN } from '../../http/routes';
 import { siteOrigin } from '../../http/site-url';
 import { badRequest } from '../../observability/request-errors';
@@ -214,6 +214,15 @@ export async function acceptInvitationAction(
   input: FormData,
 ): Promise<AcceptInvitationState> {
   const { token, password } = readForm(acceptInvitationSchema, input);
+  // Signed in as someone else: accepting would replace that session without a word (and act
+  // for whoever holds this browser). They sign out first; nothing is made or used meanwhile.
+  const signedIn = await currentEditorSession();
+  if (signedIn) {
+    refuseForm(409);
+    return {
+      error: `You are signed in as ${signedIn.editor.email}. Sign out first, then open this invitation link again; it is still usable.`,
+    };
+  }
   let email: string;
   try {
     ({ email } = await acceptInvitation(await getDatabase(), token, password));
