@@ -69,7 +69,7 @@ describe('people: the hostile pass', () => {
     await addPerson('heir', 'editor');
     await addPerson('target', 'author');
     await addPerson('editor', 'editor');
-  }, 90_000);
+  }, 300_000);
   afterAll(() => folio?.stop(), 30_000);
 
   test('the site is not handed to a suspended person: not offered, refused on the web and by the CLI', async () => {
@@ -120,7 +120,11 @@ describe('people: the hostile pass', () => {
     expectText(await removed.text(), 'Someone changed this person since this screen was shown');
     expect((await person('target@example.com'))?.role).toBe('editor');
     // A form without its version is not one Folio made.
-    const form = await rowForm(await peoplePage('admin'), 'Remove target@example.com', ids.target as number);
+    const form = await rowForm(
+      await peoplePage('admin'),
+      'Remove target@example.com',
+      ids.target as number,
+    );
     const unversioned = await submitForm(
       peopleUrl(),
       { ...form, fields: form.fields.filter(([name]) => name !== 'version') },

@@ -82,7 +82,7 @@ describe('review cannot be bypassed by a schedule or a rename', () => {
       cookies[person.email] = (
         await signInWithForm(folio.url, person.email, person.password)
       ).cookie;
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await folio?.stop();
   });

@@ -165,7 +165,10 @@ const REMOVING: Doing = { verb: 'remove', done: 'removed' };
 
 function refuseOwnerOrSelf(actor: Editor, person: Target, doing: Doing): void {
   if (person.id === actor.id)
-    throw new PeopleRefused(`You cannot ${doing.verb} yourself. Ask another Administrator.`, 'self');
+    throw new PeopleRefused(
+      `You cannot ${doing.verb} yourself. Ask another Administrator.`,
+      'self',
+    );
   if (person.role === 'owner')
     throw new PeopleRefused(`The Owner cannot be ${doing.done}. ${OWNER_STAYS}`, 'owner');
 }
