@@ -194,7 +194,10 @@ describe('people: the hostile pass', () => {
       cookie: cookies.editor,
     });
     expect(over.status).toBe(409);
-    expectText(await over.text(), 'You are signed in as editor@example.com. Sign out first');
+    expectText(
+      await over.text(),
+      'You are signed in as editor@example.com. To accept an invitation for someone else, sign out first',
+    );
     expect(await person('joiner@example.com')).toBeNull();
     // The editor's session is still theirs.
     const sessions = await fetch(`${folio.url}/preview?sessions`, {

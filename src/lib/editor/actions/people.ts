@@ -220,7 +220,8 @@ export async function acceptInvitationAction(
   if (signedIn) {
     refuseForm(409);
     return {
-      error: `You are signed in as ${signedIn.editor.email}. Sign out first, then open this invitation link again; it is still usable.`,
+      // The invitation screen says the same to someone signed in (screens/invitation.tsx).
+      error: `You are signed in as ${signedIn.editor.email}. To accept an invitation for someone else, sign out first, then open its link again.`,
     };
   }
   let email: string;
