@@ -375,6 +375,15 @@ const PROBES: Record<Action, Probe> = {
       return handed;
     },
   },
+  // fixd (finding 2): a published page's new address, saved from its editor.
+  'page.rename': {
+    page: 'published',
+    act: (who, page) =>
+      post(`/preview/${page?.slug}?edit`, 'Save draft', who, {
+        set: { slug: `${page?.slug}-renamed-by-${who}` },
+      }),
+    happened: async (page, who) => (await stateOf(`${page?.slug}-renamed-by-${who}`)) !== null,
+  },
 };
 const made = new Map<Role, string>();
 const heirs = new Map<Role, number>();

@@ -23,7 +23,7 @@ import { type PageFields, pageFieldsSchema } from './page-fields';
 import { isPageKind, NEW_PAGE_KIND, type PageKind, parseTopicNames } from './post-fields';
 import { listingSlugsOf, syncPublishedPost } from './posts';
 import { searchTextOfHtml } from './public-search-text';
-import { closeReview, forgetReview } from './review';
+import { askReviewAgain, closeReview, forgetReview } from './review';
 import { type PageRowRef, pageById, pageRowById, pageRowBySlug } from './rows';
 import {
   formatSeo,
@@ -341,6 +341,13 @@ export type SaveInput = {
   post?: PostInput;
   /** The search and sharing fields (the editor's Save); absent keeps them. */
   seo?: SeoFields;
+  /**
+   * The saver may not schedule this page (issue 28, hostile pass finding 1): a pending
+   * scheduled publish was set by someone who reviewed an earlier draft, and would publish this
+   * unreviewed text on their behalf. The save cancels it in its own transaction, and asks for
+   * review again, so nothing unreviewed goes live and the reviewer sees it waiting.
+   */
+  cancelsSchedule?: boolean;
 };
 
 export type PostInput = {
@@ -459,7 +466,36 @@ export async function saveDraftIn(
   await touch(q, existing.id, at, renamed && nothingNew ? 'renamed' : 'saved', input.editor);
   if (input.checkpoint && nothingNew)
     await keepMergeBase(q, existing.id, input.checkpoint, input.editor, at);
-  return { ok: true, version: existing.version + 1, pageId: existing.id, slug: input.slug };
+  const unscheduled =
+    input.cancelsSchedule === true && !nothingNew
+      ? await unscheduleForReview(q, existing.id, existing.version + 1, input.editor, at)
+      : false;
+  return {
+    ok: true,
+    version: existing.version + 1,
+    pageId: existing.id,
+    slug: input.slug,
+    ...(unscheduled ? { unscheduled } : {}),
+  };
+}
+
+/**
+ * Cancels the page's pending scheduled publish, inside the save by someone who may not
+ * schedule it, and asks for review of the draft as it is now (by the saver, at `version`):
+ * the schedule was a reviewer's answer to an earlier text. True when there was one.
+ */
+async function unscheduleForReview(
+  q: Query,
+  pageId: number,
+  version: number,
+  editor: string | null,
+  at: string,
+): Promise<boolean> {
+  const cleared = await q`UPDATE pages SET publish_at = NULL, scheduled_by = NULL
+                          WHERE id = ${pageId} AND publish_at IS NOT NULL RETURNING id`;
+  if (cleared.length === 0) return false;
+  if (editor !== null) await askReviewAgain(q, pageId, { editor, at, version });
+  return true;
 }
 
 export async function publishIn(

@@ -126,6 +126,27 @@ export async function closeReview(
     await recordReviewEvent(q, pageId, { kind: outcome, editor, at, version });
 }
 
+/**
+ * Asks for review of the page's draft as it is at `version`, on the writer's behalf: their
+ * save cancelled a schedule a reviewer had set for an earlier text (page-writes.ts,
+ * unscheduleForReview), inside that save's transaction. Kept in the history as a submit.
+ */
+export async function askReviewAgain(
+  q: Query,
+  pageId: number,
+  { editor, at, version }: { editor: string; at: string; version: number },
+): Promise<void> {
+  const before = await requestIn(q, pageId);
+  await q`
+    INSERT INTO review_requests (page_id, state, asked_by, asked_at, asked_version)
+    VALUES (${pageId}, 'waiting', ${editor}, ${at}, ${version})
+    ON CONFLICT (page_id) DO UPDATE SET state = 'waiting', asked_by = excluded.asked_by,
+      asked_at = excluded.asked_at, asked_version = excluded.asked_version, note = NULL,
+      noted_by = NULL, noted_at = NULL, noted_version = NULL`;
+  const kind = before ? 'resubmitted' : 'submitted';
+  await recordReviewEvent(q, pageId, { kind, editor, at, version });
+}
+
 /** The draft is gone (discarded, or it became the published text): so is its request. */
 export async function forgetReview(q: Query, pageId: number): Promise<void> {
   await q`DELETE FROM review_requests WHERE page_id = ${pageId}`;

@@ -203,6 +203,8 @@ export type SaveResult =
       slug: string;
       /** A save asked to publish too: whether it did (not when there was nothing to publish). */
       published?: boolean;
+      /** The save cancelled a pending scheduled publish, and asked for review again. */
+      unscheduled?: boolean;
     }
   | { ok: false; reason: 'conflict'; current: PageView | null };
 

@@ -342,8 +342,7 @@ describe('the action wrapper', () => {
       )({}, form({ slug: 'about' }));
     const { outcome, context } = await inRequest(contributor, call);
     expect(outcome).toEqual({
-      message:
-        'You cannot change site settings: Contributors may not. Ask an Editor or an Administrator.',
+      message: 'You cannot change site settings: Contributors may not. Ask an Administrator.',
       text: 'about',
     });
     expect(context.status).toBe(403);

@@ -98,6 +98,8 @@ export type SaveOutcome =
       published?: boolean;
       /** Publish was asked, and withheld: the page changed meanwhile (an unpublish, say). */
       unseen?: boolean;
+      /** The save cancelled a scheduled publish (the saver may not schedule this page). */
+      unscheduled?: boolean;
     }
   | {
       saved: false;
@@ -154,6 +156,10 @@ export async function saveEditorValues(
     if (named !== null && !named.wasAt)
       return { saved: false, state: { values, message: notThisPageMessage(input.originalSlug) } };
   }
+  // Someone who may not schedule this page cancels a pending schedule by saving: a reviewer
+  // scheduled the text they read, not this one (the store does it in the save's transaction).
+  const ownership = input.pageId === null ? null : await store.pageOwnership(input.pageId);
+  const cancelsSchedule = ownership !== null && !can(session.editor, 'page.schedule', ownership);
   const mine: MergeText = { title: input.title, summary: input.summary, body: input.body };
   let text = mine;
   let slug = input.slug;
@@ -177,6 +183,7 @@ export async function saveEditorValues(
           expectedVersion,
           editor: session.editor.email,
           checkpoint: merged ? 'merge' : keepAddress ? 'autosave' : 'save',
+          cancelsSchedule,
           // An autosave keeps them: a topic is made when its name is saved, not half typed.
           // Except the autosave that makes a new page: the editor then opens the page it
           // made, from what was saved, so what it left out would be lost (walk-through: the
@@ -205,6 +212,7 @@ export async function saveEditorValues(
           pageId: result.pageId,
           version: result.version,
           ...(publish ? { published: result.published === true, unseen: withheld } : {}),
+          ...(result.unscheduled ? { unscheduled: true } : {}),
           ...(merged && mergedWith
             ? { merged: { note: mergedNote(mergedWith, session, publish), text } }
             : {}),

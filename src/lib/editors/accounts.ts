@@ -126,6 +126,13 @@ export const OWNER_STAYS =
   'A site always has an Owner: make someone else the Owner first, which makes this one an Administrator.';
 
 /**
+ * Why the site is not handed to a suspended person: they cannot sign in, so the site would have
+ * no Owner who can (issue 28 hostile pass, finding 3). Said by the web and the CLI alike.
+ */
+export const SUSPENDED_HEIR =
+  'A suspended person cannot be made the Owner: they cannot sign in. Restore them first, or hand the site to someone active.';
+
+/**
  * Gives the person with `email` a role; null when there is no such person. Making someone the
  * Owner hands the site over: the Owner before becomes an Administrator, in the same commit (the
  * database's one-Owner index refuses a second). The Owner cannot be given a lesser role
@@ -138,14 +145,20 @@ export async function changeRole(
   role: Role,
 ): Promise<{ email: string; role: Role; was: Role; previousOwner: string | null } | null> {
   return db.transaction(async (q) => {
-    const [row] = await q<{ id: number; email: string; role: string }>`
-      SELECT id, email, role FROM editors WHERE email = ${email.trim().toLowerCase()}`;
+    const [row] = await q<{
+      id: number;
+      email: string;
+      role: string;
+      suspended_at: string | null;
+    }>`
+      SELECT id, email, role, suspended_at FROM editors WHERE email = ${email.trim().toLowerCase()}`;
     if (!row) return null;
     const was = roleOf(row.role);
     if (was === role) return { email: row.email, role, was, previousOwner: null };
     if (was === 'owner') throw new RoleRefused(OWNER_STAYS);
     let previousOwner: string | null = null;
     if (role === 'owner') {
+      if (row.suspended_at !== null) throw new RoleRefused(SUSPENDED_HEIR);
       const [owner] = await q<{ email: string }>`
         UPDATE editors SET role = 'administrator' WHERE role = 'owner' RETURNING email`;
       previousOwner = owner?.email ?? null;
@@ -167,13 +180,20 @@ export async function changeRole(
 export async function removeEditor(
   db: Database,
   email: string,
+  /** The person's version as the People screen showed it (the CLI removes whatever it is). */
+  { version }: { version?: number } = {},
 ): Promise<{ linksRevoked: number } | null> {
   return db.transaction(async (q) => {
     const [owner] = await q`
       SELECT 1 AS one FROM editors WHERE email = ${email.trim().toLowerCase()} AND role = 'owner'`;
     if (owner) throw new RoleRefused(`The Owner cannot be removed. ${OWNER_STAYS}`);
-    const [removed] = await q<{ email: string }>`
-      DELETE FROM editors WHERE email = ${email.trim().toLowerCase()} RETURNING email`;
+    const [removed] =
+      version === undefined
+        ? await q<{ email: string }>`
+            DELETE FROM editors WHERE email = ${email.trim().toLowerCase()} RETURNING email`
+        : await q<{ email: string }>`
+            DELETE FROM editors WHERE email = ${email.trim().toLowerCase()} AND version = ${version}
+            RETURNING email`;
     if (!removed) return null;
     const linksRevoked = await revokeLinksMadeBy(q, removed.email);
     await recordAudit(q, {

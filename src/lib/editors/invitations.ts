@@ -53,6 +53,11 @@ export type Invitation = {
   invitedBy: string | null;
   createdAt: string;
   expiresAt: string;
+  /**
+   * Why a pending invitation can no longer be accepted, for the People screen (the sender may
+   * no longer invite, or the email has an account now); absent when it can.
+   */
+  unusable?: string;
 };
 
 /**
@@ -69,7 +74,14 @@ export async function createInvitation(
   now = Date.now(),
 ): Promise<{ token: string; invitation: Invitation }> {
   const parsed = emailSchema.safeParse(typedEmail);
-  if (!parsed.success) throw new InvitationRefused('Enter the email address to invite.', 'invalid');
+  // An empty field asks for an address; anything else typed is said to be no address.
+  if (!parsed.success)
+    throw new InvitationRefused(
+      typedEmail.trim() === ''
+        ? 'Enter the email address to invite.'
+        : `“${typedEmail.trim().slice(0, 100)}” is not an email address: check it and try again.`,
+      'invalid',
+    );
   const email = parsed.data;
   if (!isInvitedRole(role))
     throw new InvitationRefused(
@@ -134,35 +146,59 @@ async function requireInviter(q: Query, id: number | null): Promise<void> {
     );
 }
 
-/** Pending invitations (not used, revoked or expired), newest first. */
+/**
+ * Pending invitations (not used, revoked or expired), newest first. One whose link would be
+ * refused now says why (`unusable`: the sender was demoted, suspended or removed, or the email
+ * has an account now): the People screen shows it as not usable, to withdraw, not as pending.
+ */
 export async function pendingInvitations(db: Database, now = Date.now()): Promise<Invitation[]> {
   const rows = await db.query<{
     id: number;
     email: string;
     role: string;
+    invited_by_id: number | null;
     invited_by: string | null;
+    inviter_role: string | null;
+    inviter_suspended_at: string | null;
+    has_account: number | string | null;
     created_at: string;
     expires_at: string;
   }>`
-    SELECT i.id, i.email, i.role, e.email AS invited_by, i.created_at, i.expires_at
+    SELECT i.id, i.email, i.role, i.invited_by AS invited_by_id, e.email AS invited_by,
+      e.role AS inviter_role, e.suspended_at AS inviter_suspended_at,
+      (SELECT COUNT(*) FROM editors a WHERE a.email = i.email) AS has_account,
+      i.created_at, i.expires_at
     FROM invitations i LEFT JOIN editors e ON e.id = i.invited_by
     WHERE i.accepted_at IS NULL AND i.revoked_at IS NULL
       AND i.expires_at > ${new Date(now).toISOString()}
     ORDER BY i.created_at DESC, i.id DESC`;
-  return rows.flatMap((row) =>
-    isInvitedRole(row.role)
-      ? [
-          {
-            id: Number(row.id),
-            email: row.email,
-            role: row.role,
-            invitedBy: row.invited_by,
-            createdAt: row.created_at,
-            expiresAt: row.expires_at,
-          },
-        ]
-      : [],
-  );
+  return rows.flatMap((row) => {
+    if (!isInvitedRole(row.role)) return [];
+    // The same rule as accepting (requireInviter), read from the row rather than asked again.
+    const inviterMay =
+      row.invited_by_id !== null &&
+      row.invited_by !== null &&
+      row.inviter_suspended_at === null &&
+      isRole(row.inviter_role) &&
+      can({ id: Number(row.invited_by_id), role: row.inviter_role }, 'people.manage');
+    const unusable =
+      Number(row.has_account ?? 0) > 0
+        ? 'Not usable: this email has an account now.'
+        : !inviterMay
+          ? 'Not usable: its sender can no longer invite people.'
+          : undefined;
+    return [
+      {
+        id: Number(row.id),
+        email: row.email,
+        role: row.role,
+        invitedBy: row.invited_by,
+        createdAt: row.created_at,
+        expiresAt: row.expires_at,
+        ...(unusable ? { unusable } : {}),
+      },
+    ];
+  });
 }
 
 /** Revokes a pending invitation; false when it was not pending (used, revoked, unknown). */

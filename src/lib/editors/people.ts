@@ -19,6 +19,7 @@ import {
   OWNER_STAYS,
   RoleRefused,
   removeEditor,
+  SUSPENDED_HEIR,
 } from './accounts';
 import { type Invitation, type InvitedRole, pendingInvitations } from './invitations';
 import { isRole, type Role } from './permissions';
@@ -88,15 +89,27 @@ export async function listPeople(db: Database, now = Date.now()): Promise<Person
   }));
 }
 
-type Target = { id: number; email: string; role: Role; version: number };
+type Target = { id: number; email: string; role: Role; version: number; suspended: boolean };
 
 /** The person acted on, at the version the form was made from; refused otherwise. */
 async function target(q: Query, personId: number, version: number | null): Promise<Target> {
-  const [row] = await q<{ id: number; email: string; role: string; version: number }>`
-    SELECT id, email, role, version FROM editors WHERE id = ${personId}`;
+  const [row] = await q<{
+    id: number;
+    email: string;
+    role: string;
+    version: number;
+    suspended_at: string | null;
+  }>`
+    SELECT id, email, role, version, suspended_at FROM editors WHERE id = ${personId}`;
   if (!row || !isRole(row.role)) throw new PeopleRefused(GONE, 'gone');
   if (version !== null && Number(row.version) !== version) throw new PeopleRefused(STALE, 'stale');
-  return { id: Number(row.id), email: row.email, role: row.role, version: Number(row.version) };
+  return {
+    id: Number(row.id),
+    email: row.email,
+    role: row.role,
+    version: Number(row.version),
+    suspended: row.suspended_at !== null,
+  };
 }
 
 /**
@@ -125,6 +138,7 @@ export async function setRole(
       const [me] = await q<{ role: string }>`SELECT role FROM editors WHERE id = ${actor.id}`;
       if (me?.role !== 'owner')
         throw new PeopleRefused('Only the Owner can hand the site over.', 'owner');
+      if (person.suspended) throw new PeopleRefused(SUSPENDED_HEIR, 'owner');
       const [owner] = await q<{ email: string }>`
         UPDATE editors SET role = 'administrator', version = version + 1
         WHERE role = 'owner' RETURNING email`;
@@ -143,11 +157,20 @@ export async function setRole(
   });
 }
 
-function refuseOwnerOrSelf(actor: Editor, person: Target, doing: string): void {
+/** What is done to a person, as the refusals say it ("suspend yourself", "be suspended"). */
+type Doing = { verb: string; done: string };
+const SUSPENDING: Doing = { verb: 'suspend', done: 'suspended' };
+const RESTORING: Doing = { verb: 'restore', done: 'restored' };
+const REMOVING: Doing = { verb: 'remove', done: 'removed' };
+
+function refuseOwnerOrSelf(actor: Editor, person: Target, doing: Doing): void {
   if (person.id === actor.id)
-    throw new PeopleRefused(`You cannot ${doing} yourself. Ask another Administrator.`, 'self');
+    throw new PeopleRefused(
+      `You cannot ${doing.verb} yourself. Ask another Administrator.`,
+      'self',
+    );
   if (person.role === 'owner')
-    throw new PeopleRefused(`The Owner cannot be ${doing}ed. ${OWNER_STAYS}`, 'owner');
+    throw new PeopleRefused(`The Owner cannot be ${doing.done}. ${OWNER_STAYS}`, 'owner');
 }
 
 /**
@@ -162,7 +185,7 @@ export async function setSuspended(
 ): Promise<{ email: string; sessionsEnded: number; linksRevoked: number }> {
   return db.transaction(async (q) => {
     const person = await target(q, change.personId, change.version);
-    refuseOwnerOrSelf(actor, person, change.suspend ? 'suspend' : 'restore');
+    refuseOwnerOrSelf(actor, person, change.suspend ? SUSPENDING : RESTORING);
     const at = change.suspend ? new Date(now).toISOString() : null;
     await q`UPDATE editors SET suspended_at = ${at}, version = version + 1 WHERE id = ${person.id}`;
     if (!change.suspend) {
@@ -194,11 +217,17 @@ export async function removePerson(
   db: Database,
   actor: Editor,
   personId: number,
+  version: number | null,
 ): Promise<{ email: string; linksRevoked: number }> {
-  const person = await target(db.query, personId, null);
-  refuseOwnerOrSelf(actor, person, 'remov');
-  const removed = await removeEditor(db, person.email);
-  if (!removed) throw new PeopleRefused(GONE, 'gone');
+  const person = await target(db.query, personId, version);
+  refuseOwnerOrSelf(actor, person, REMOVING);
+  // The version is asked again by the delete itself: a change another Administrator makes
+  // between the check above and the removal is not removed over unseen.
+  const removed = await removeEditor(db, person.email, { version: person.version });
+  if (!removed) {
+    await target(db.query, personId, person.version);
+    throw new PeopleRefused(GONE, 'gone');
+  }
   return { email: person.email, linksRevoked: removed.linksRevoked };
 }
 

@@ -94,6 +94,16 @@ describe('can', () => {
     expect(refusalOf(person('contributor'), 'page.publish')).toBe(
       'You cannot publish this page: Contributors may not. Ask an Editor or an Administrator.',
     );
+    // Who to ask is who may: an Editor manages nobody (fixd, hostile pass finding 10).
+    expect(refusalOf(person('editor'), 'people.manage')).toBe(
+      'You cannot manage people: Editors may not. Ask an Administrator.',
+    );
+    expect(refusalOf(person('administrator'), 'ownership.transfer')).toBe(
+      'You cannot hand over the site: Administrators may not. Ask the Owner.',
+    );
+    expect(refusalOf(person('contributor'), 'page.rename')).toBe(
+      'You cannot change the address of this published page: Contributors may not. Ask an Editor or an Administrator.',
+    );
     expect(isAction('page.publish')).toBe(true);
     expect(isAction('toString')).toBe(false);
   });

@@ -87,6 +87,15 @@ const RULES = {
   'people.manage': { own: 'administrator', others: null, refusal: 'manage people' },
   'audit.read': { own: 'administrator', others: null, refusal: 'read the audit trail' },
   'ownership.transfer': { own: 'owner', others: null, refusal: 'hand over the site' },
+  // fixd (issue 28 hostile pass, finding 2): a published page's address is what visitors and
+  // links know (the old one 301s, and the new one may take a redirect's source): changing it
+  // is publishing, so it needs the right to publish. A draft's address is the writer's own.
+  'page.rename': {
+    own: 'contributor',
+    others: 'editor',
+    published: { own: 'author', others: 'editor' },
+    refusal: 'change the address of this published page',
+  },
 } as const satisfies Record<string, Rule>;
 
 export type Action = keyof typeof RULES;
@@ -118,9 +127,27 @@ export function can(person: Person, action: Action, page?: PageOwnership): boole
   return least !== null && atLeast(person.role, least);
 }
 
-/** The refusal of `action`, in words, naming the role that lacks it. */
+/**
+ * Who to ask, for the refusal of a rule: the least role that may do it to anyone's page (or,
+ * site-wide, at all) — and those above it, short of the Owner, who may do everything. An
+ * Editor cannot manage people, so a refusal of that must not send anyone to an Editor.
+ */
+function whomToAsk(rule: Rule): string {
+  const leasts = [rule.others, rule.published?.others].filter((role) => role != null);
+  const least =
+    leasts.length > 0
+      ? leasts.reduce((a, b) => (atLeast(a, b) ? a : b))
+      : (rule.published?.own ?? rule.own ?? 'owner');
+  if (least === 'owner') return 'Ask the Owner.';
+  if (least === 'administrator') return 'Ask an Administrator.';
+  if (least === 'editor') return 'Ask an Editor or an Administrator.';
+  return `Ask ${least === 'author' ? 'an Author' : 'a Contributor'} or an Editor.`;
+}
+
+/** The refusal of `action`, in words, naming the role that lacks it and who may do it. */
 export function refusalOf(person: Person, action: Action): string {
-  return `You cannot ${RULES[action].refusal}: ${ROLE_LABELS[person.role]}s may not. Ask an Editor or an Administrator.`;
+  const rule: Rule = RULES[action];
+  return `You cannot ${rule.refusal}: ${ROLE_LABELS[person.role]}s may not. ${whomToAsk(rule)}`;
 }
 
 /** The rule of one action, for the matrix test and the people screen's table. */

@@ -59,6 +59,8 @@ export async function PeopleScreen({ asked: { editor, notice } }: ScreenProps) {
     );
   }
   const { people, invitations } = await peopleScreenData();
+  // Counted as invited: the invitations that can still be accepted (the others say why not).
+  const invited = invitations.filter((invitation) => !invitation.unusable).length;
   const text = notice === null ? undefined : NOTICES[notice];
   const invitable = ROLES.filter((role) => role !== 'owner');
   // The roles this person may give: every one below the Owner; the Owner also hands over.
@@ -97,7 +99,7 @@ export async function PeopleScreen({ asked: { editor, notice } }: ScreenProps) {
         Everyone{' '}
         <small>
           ({people.length}
-          {invitations.length > 0 ? `, and ${invitations.length} invited` : ''})
+          {invited > 0 ? `, and ${invited} invited` : ''})
         </small>
       </h2>
       <table className="page-table people-table">
@@ -131,7 +133,10 @@ export async function PeopleScreen({ asked: { editor, notice } }: ScreenProps) {
                       person={person.id}
                       version={person.version}
                       role={person.role}
-                      roles={givable}
+                      // A suspended person cannot sign in: the site is not handed to them.
+                      roles={
+                        person.suspended ? givable.filter((each) => each !== 'owner') : givable
+                      }
                       email={person.email}
                     />
                   )}
@@ -179,8 +184,14 @@ export async function PeopleScreen({ asked: { editor, notice } }: ScreenProps) {
               <th scope="row">{invitation.email}</th>
               <td>{ROLE_LABELS[invitation.role]}</td>
               <td>
-                Invited{invitation.invitedBy ? ` by ${invitation.invitedBy}` : ''}, until{' '}
-                <LocalTime iso={invitation.expiresAt} />
+                {invitation.unusable ? (
+                  invitation.unusable
+                ) : (
+                  <>
+                    Invited{invitation.invitedBy ? ` by ${invitation.invitedBy}` : ''}, until{' '}
+                    <LocalTime iso={invitation.expiresAt} />
+                  </>
+                )}
               </td>
               <td>
                 <PhoneLabel>Last sign-in: </PhoneLabel>

@@ -33,14 +33,17 @@ import { editorValuesOf, livePreviewOf, previewHtmlOf, saveEditorValues } from '
 
 /**
  * What saving the editor's fields asks: to edit the page the form names, or to make a new one
- * (the form's page id is empty), and to publish it too when that is the button pressed.
+ * (the form's page id is empty), to change its address when the slug differs from the one the
+ * form opened with (a published page's address is the publisher's to change), and to publish
+ * it too when that is the button pressed.
  */
-function savingAsks(pageId: string, publish: boolean): Asked[] {
+function savingAsks(pageId: string, publish: boolean, renames = false): Asked[] {
   const id = Number(pageId);
   const page = pageId !== '' && Number.isSafeInteger(id) ? id : undefined;
   const asks: Asked[] = [
     page === undefined ? { action: 'page.create' } : { action: 'page.edit', page },
   ];
+  if (renames && page !== undefined) asks.push({ action: 'page.rename', page });
   if (publish) asks.push({ action: 'page.publish', page });
   return asks;
 }
@@ -61,7 +64,13 @@ export const saveDraft = editorForm({
     const answer = mergeAnswerOf(readForm(mergeAnswerSchema, input));
     return { intent, values: values as EditorFormValues, answer };
   },
-  may: ({ intent, values }) => savingAsks(values.pageId, intent === 'publish'),
+  // A preview or taking theirs writes nothing: only a save or a publish renames.
+  may: ({ intent, values }) =>
+    savingAsks(
+      values.pageId,
+      intent === 'publish',
+      (intent === 'save' || intent === 'publish') && values.slug !== values.originalSlug,
+    ),
   refused: ({ values }, { message }): EditorFormState => ({ values, message }),
   run: async ({ intent, values, answer }, editor): Promise<EditorFormState> => {
     if (intent === 'preview') {
@@ -113,7 +122,9 @@ export const saveDraft = editorForm({
     // say), so the text is kept as the draft, in the editor, and nothing goes live over it; or
     // there was nothing to publish (visitors see this text already), as the banner says too.
     const landing = !publish
-      ? 'edit&notice=saved'
+      ? outcome.unscheduled
+        ? 'edit&notice=saved-unscheduled'
+        : 'edit&notice=saved'
       : outcome.unseen
         ? 'edit&notice=stale-publish'
         : outcome.published

@@ -23,7 +23,7 @@ import {
   setSuspended,
 } from '../../editors/people';
 import { isRole } from '../../editors/permissions';
-import { endEditorSession, signInEditor } from '../../editors/session';
+import { currentEditorSession, endEditorSession, signInEditor } from '../../editors/session';
 import { INVITATION_PARAM, PEOPLE_SCREEN, SESSIONS_SCREEN } from '../../http/routes';
 import { siteOrigin } from '../../http/site-url';
 import { badRequest } from '../../observability/request-errors';
@@ -148,12 +148,17 @@ export const suspendPerson = editorForm({
 
 /** Removes a person; their pages and author profile stay. */
 export const removePersonAction = editorForm({
-  read: (input) => readForm(personChangeSchema, input),
+  read: (input) => {
+    const form = readForm(personChangeSchema, input);
+    if (form.version === undefined) throw badRequest('This form was not made by Folio.');
+    return { person: form.person ?? 0, version: form.version };
+  },
   may: () => PEOPLE,
   refused: (_input, { message }): PeopleFormState => ({ error: message }),
-  run: async ({ person }, { editor }): Promise<PeopleFormState> => {
+  run: async ({ person, version }, { editor }): Promise<PeopleFormState> => {
     try {
-      await removePerson(await getDatabase(), editor, person ?? 0);
+      // The version the screen showed: a person changed meanwhile is not removed unseen (409).
+      await removePerson(await getDatabase(), editor, person, version);
     } catch (error) {
       return refusedChange(error);
     }
@@ -209,6 +214,16 @@ export async function acceptInvitationAction(
   input: FormData,
 ): Promise<AcceptInvitationState> {
   const { token, password } = readForm(acceptInvitationSchema, input);
+  // Signed in as someone else: accepting would replace that session without a word (and act
+  // for whoever holds this browser). They sign out first; nothing is made or used meanwhile.
+  const signedIn = await currentEditorSession();
+  if (signedIn) {
+    refuseForm(409);
+    return {
+      // The invitation screen says the same to someone signed in (screens/invitation.tsx).
+      error: `You are signed in as ${signedIn.editor.email}. To accept an invitation for someone else, sign out first, then open its link again.`,
+    };
+  }
   let email: string;
   try {
     ({ email } = await acceptInvitation(await getDatabase(), token, password));
