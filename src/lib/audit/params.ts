@@ -26,9 +26,7 @@ const DAY_MS = 86_400_000;
 function isCalendarDate(text: string): boolean {
   const [year, month, day] = text.split('-').map(Number) as [number, number, number];
   const at = new Date(Date.UTC(year, month - 1, day));
-  return (
-    at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day
-  );
+  return at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day;
 }
 
 /**
