@@ -1,4 +1,4 @@
-// Issue 28's hostile pass, the sign-in findings (4, 5, 7, 8), through the server as the README
+// Issue 28's hostile pass, the sign-in findings (4, 5, 6, 7, 8), through the server as the README
 // starts it: a password reset takes the person's second factors with it; the site's rule is
 // enforced on every action, not only by the landing after sign-in; a refused share link says
 // why in the role's words; refused second steps and passkey sign-ins leave audit entries.
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { addEditor, type Editor } from '../../src/lib/editors/accounts';
 import { confirmTotp, offerTotpSecret, totpCode } from '../../src/lib/editors/totp';
 import { SECOND_STEP_COOKIE, SESSION_COOKIE } from '../../src/lib/http/routes';
+import { createPreviewLink } from '../../src/lib/share-links/share-links';
 import { cookiesFrom, formWithButton, signInWithForm, submitForm } from '../forms';
 import { freePort, type RunningFolio, runFolioCli, startFolio, withStore } from '../harness';
 
@@ -210,6 +211,51 @@ describe('sign-in security (hostile pass of issue 28)', () => {
       { reason: 'origin', method: 'passkey' },
       { reason: 'challenge', method: 'passkey' },
     ]);
+  });
+
+  test('finding 6: the banner shows a Contributor no button their role may not press', async () => {
+    const database = await db();
+    const lowId = editors.get(LOW.email)?.id ?? 0;
+    const made = async (slug: string, maker: number, publish: boolean) => {
+      await withStore(folio, (store) =>
+        store.putPage({ slug, title: slug, summary: '', body: 'Text.' }, { publish }),
+      );
+      const page = await withStore(folio, (store) => store.getPage(slug, { draft: true }));
+      await database.query`UPDATE pages SET created_by = ${maker} WHERE id = ${page?.id ?? 0}`;
+      await createPreviewLink(database, {
+        pageId: page?.id ?? 0,
+        createdBy: OWNER.email,
+        ttlSeconds: 3600,
+      });
+    };
+    await made('banner-others', editors.get(OWNER.email)?.id ?? 0, true);
+    await made('banner-own', lowId, false);
+    const low = (await signInWithForm(base, LOW.email, LOW.password)).cookie;
+    const buttons = async (slug: string) => {
+      const html = await (await get(`/preview/${slug}`, low)).text();
+      return {
+        edit: html.includes(`href="/preview/${slug}?edit"`),
+        unpublish: html.includes(`?confirm=unpublish`),
+        share: html.includes('>Create share link<'),
+        revoke: html.includes('>Revoke<'),
+        history: html.includes(`href="/preview/${slug}?history"`),
+      };
+    };
+    expect(await buttons('banner-others')).toEqual({
+      edit: false,
+      unpublish: false,
+      share: false,
+      revoke: false,
+      history: true,
+    });
+    // Their own draft: what they may do is offered.
+    expect(await buttons('banner-own')).toEqual({
+      edit: true,
+      unpublish: false,
+      share: true,
+      revoke: true,
+      history: true,
+    });
   });
 
   // Last: the rule set here covers the Owner too.
