@@ -248,6 +248,32 @@ describe('sign-in security (hostile pass of issue 28)', () => {
       revoke: false,
       history: true,
     });
+    // The media library: alt text and delete are for Editors and up.
+    const owner = (await signInWithForm(base, OWNER.email, OWNER.password)).cookie;
+    const { default: sharp } = await import('sharp');
+    const png = await sharp({
+      create: { width: 8, height: 8, channels: 3, background: { r: 9, g: 40, b: 90 } },
+    })
+      .png()
+      .toBuffer();
+    const upload = await formWithButton(
+      await (await get('/preview?media', owner)).text(),
+      'Upload',
+    );
+    const uploaded = await submitForm(`${base}/preview?media`, upload, {
+      cookie: owner,
+      set: {
+        file: new File([new Uint8Array(png)], 'hostile.png', { type: 'image/png' }),
+        alt: 'A hostile square',
+      },
+    });
+    expect(uploaded.status).toBeLessThan(400);
+    const library = async (cookie: string) => {
+      const html = await (await get('/preview?media', cookie)).text();
+      return { alt: html.includes('>Save alt text<'), listed: html.includes('A hostile square') };
+    };
+    expect(await library(owner)).toEqual({ alt: true, listed: true });
+    expect(await library(low)).toEqual({ alt: false, listed: true });
     // Their own draft: what they may do is offered.
     expect(await buttons('banner-own')).toEqual({
       edit: true,

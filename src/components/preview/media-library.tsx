@@ -76,6 +76,7 @@ export function MediaLibrary({
   notice,
   maxMb,
   settingsUses = new Map(),
+  mayEdit,
 }: {
   list: MediaListResult;
   query: MediaListQuery;
@@ -83,6 +84,8 @@ export function MediaLibrary({
   maxMb: number;
   /** What Site settings use images as (media.ts settingsUsesOf), by hash. */
   settingsUses?: ReadonlyMap<string, readonly string[]>;
+  /** The reader may change images (media.edit): their alt text and delete forms are shown. */
+  mayEdit: boolean;
 }) {
   const text = notice === null ? undefined : NOTICES.get(notice);
   const searching = query.q.trim() !== '';
@@ -158,11 +161,13 @@ export function MediaLibrary({
                     {settingsUses.get(item.hash)?.join(' and ')}.
                   </p>
                 ) : null}
-                <MediaItemForm
-                  hash={item.hash}
-                  alt={item.alt}
-                  inUse={(use?.pages ?? 0) > 0 || (settingsUses.get(item.hash)?.length ?? 0) > 0}
-                />
+                {mayEdit ? (
+                  <MediaItemForm
+                    hash={item.hash}
+                    alt={item.alt}
+                    inUse={(use?.pages ?? 0) > 0 || (settingsUses.get(item.hash)?.length ?? 0) > 0}
+                  />
+                ) : null}
               </div>
             </li>
           );
