@@ -221,6 +221,10 @@ describe('sign-in security (hostile pass of issue 28)', () => {
         store.putPage({ slug, title: slug, summary: '', body: 'Text.' }, { publish }),
       );
       const page = await withStore(folio, (store) => store.getPage(slug, { draft: true }));
+      // A second save: the history has an earlier save to restore.
+      await withStore(folio, (store) =>
+        store.putPage({ slug, title: slug, summary: '', body: 'Newer text.' }),
+      );
       await database.query`UPDATE pages SET created_by = ${maker} WHERE id = ${page?.id ?? 0}`;
       await createPreviewLink(database, {
         pageId: page?.id ?? 0,
@@ -229,7 +233,7 @@ describe('sign-in security (hostile pass of issue 28)', () => {
       });
     };
     await made('banner-others', editors.get(OWNER.email)?.id ?? 0, true);
-    await made('banner-own', lowId, false);
+    await made('banner-own', lowId, true);
     const low = (await signInWithForm(base, LOW.email, LOW.password)).cookie;
     const buttons = async (slug: string) => {
       const html = await (await get(`/preview/${slug}`, low)).text();
@@ -239,6 +243,9 @@ describe('sign-in security (hostile pass of issue 28)', () => {
         share: html.includes('>Create share link<'),
         revoke: html.includes('>Revoke<'),
         history: html.includes(`href="/preview/${slug}?history"`),
+        restore: (await (await get(`/preview/${slug}?history`, low)).text()).includes(
+          '>Restore as draft<',
+        ),
       };
     };
     expect(await buttons('banner-others')).toEqual({
@@ -247,6 +254,7 @@ describe('sign-in security (hostile pass of issue 28)', () => {
       share: false,
       revoke: false,
       history: true,
+      restore: false,
     });
     // The media library: alt text and delete are for Editors and up.
     const owner = (await signInWithForm(base, OWNER.email, OWNER.password)).cookie;
@@ -274,13 +282,14 @@ describe('sign-in security (hostile pass of issue 28)', () => {
     };
     expect(await library(owner)).toEqual({ alt: true, listed: true });
     expect(await library(low)).toEqual({ alt: false, listed: true });
-    // Their own draft: what they may do is offered.
+    // Their own page (published, a draft over it): what they may do is offered, not Unpublish.
     expect(await buttons('banner-own')).toEqual({
       edit: true,
       unpublish: false,
       share: true,
       revoke: true,
       history: true,
+      restore: true,
     });
   });
 
