@@ -247,7 +247,7 @@ describe('folio CLI', () => {
     const beforeReset = await linkOf();
     expect(await cli.run('editor', 'add', 'ed@example.com')).toBe(0);
     expect(cli.out.at(-1)).toBe(
-      'password of ed@example.com reset (Administrator); 1 session(s) ended and revoked 1 share link they made\n',
+      'password of ed@example.com reset (Administrator); 1 session(s) ended, 0 second factors (passkeys, authenticator app) removed and revoked 1 share link they made\n',
     );
     expect(await getSession(cli.db, session.id)).toBeNull();
     expect((await checkPreviewLink(cli.db, beforeReset)).ok).toBe(false);

@@ -101,7 +101,7 @@ export const COMMANDS: readonly Command[] = [
     positionals: 1,
     options: { role: { type: 'string' } },
     summary:
-      'create an editor (the first is the Owner, others Administrators unless --role), or reset their password (ends their sessions and share links); asks for the password',
+      'create an editor (the first is the Owner, others Administrators unless --role), or reset their password (ends their sessions, share links and second factors); asks for the password',
     createsDatabase: true,
     load: async () => (await import('./commands/editor')).editorAdd,
   },

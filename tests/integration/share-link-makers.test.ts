@@ -77,7 +77,7 @@ describe('share links end with their maker’s access', () => {
     });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
-      'password of reset@example.com reset (Administrator); 1 session(s) ended and revoked 1 share link they made\n',
+      'password of reset@example.com reset (Administrator); 1 session(s) ended, 0 second factors (passkeys, authenticator app) removed and revoked 1 share link they made\n',
     );
     expect(await opensDraft(path)).toBe(false);
   }, 60_000);

@@ -34,6 +34,11 @@ function linksRevoked(count: number): string {
   return `revoked ${count} share link${count === 1 ? '' : 's'} they made`;
 }
 
+/** What a reset did to the editor's passkeys and authenticator app, said so the operator knows. */
+function secondFactorsRemoved(count: number): string {
+  return `${count} second factor${count === 1 ? '' : 's'} (passkeys, authenticator app) removed`;
+}
+
 export const editorAdd: Run = async ({ positionals, values }, { db, io }) => {
   const asked = typeof values.role === 'string' ? roleArgument(values.role) : undefined;
   // The Owner is whoever set the site up, or whom they hand it to (`editor role … owner`).
@@ -46,7 +51,7 @@ export const editorAdd: Run = async ({ positionals, values }, { db, io }) => {
   io.stdout(
     editor.created
       ? `editor ${editor.email} added as ${role}\n`
-      : `password of ${editor.email} reset (${role}); ${editor.sessionsEnded} session(s) ended and ${linksRevoked(editor.linksRevoked)}\n`,
+      : `password of ${editor.email} reset (${role}); ${editor.sessionsEnded} session(s) ended, ${secondFactorsRemoved(editor.factorsRemoved)} and ${linksRevoked(editor.linksRevoked)}\n`,
   );
 };
 

@@ -79,6 +79,7 @@ export function MediaLibrary({
   maxMb,
   settingsUses = new Map(),
   photoUses = new Map(),
+  mayEdit,
 }: {
   list: MediaListResult;
   query: MediaListQuery;
@@ -88,6 +89,8 @@ export function MediaLibrary({
   settingsUses?: ReadonlyMap<string, readonly string[]>;
   /** The authors whose profile photo each image is (media.ts photoUses), by hash. */
   photoUses?: ReadonlyMap<string, readonly { slug: string; name: string }[]>;
+  /** The reader may change images (media.edit): their alt text and delete forms are shown. */
+  mayEdit: boolean;
 }) {
   const text = notice === null ? undefined : NOTICES.get(notice);
   const searching = query.q.trim() !== '';
@@ -175,15 +178,17 @@ export function MediaLibrary({
                     .
                   </p>
                 ) : null}
-                <MediaItemForm
-                  hash={item.hash}
-                  alt={item.alt}
-                  inUse={
-                    (use?.pages ?? 0) > 0 ||
-                    (settingsUses.get(item.hash)?.length ?? 0) > 0 ||
-                    (photoUses.get(item.hash)?.length ?? 0) > 0
-                  }
-                />
+                {mayEdit ? (
+                  <MediaItemForm
+                    hash={item.hash}
+                    alt={item.alt}
+                    inUse={
+                      (use?.pages ?? 0) > 0 ||
+                      (settingsUses.get(item.hash)?.length ?? 0) > 0 ||
+                      (photoUses.get(item.hash)?.length ?? 0) > 0
+                    }
+                  />
+                ) : null}
               </div>
             </li>
           );

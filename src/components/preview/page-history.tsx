@@ -197,9 +197,11 @@ function savesWords(checkpoint: CheckpointSummary): ReactNode {
 function CheckpointList({
   page,
   checkpoints,
+  mayRestore,
 }: {
   page: PageView;
   checkpoints: readonly CheckpointSummary[];
+  mayRestore: boolean;
 }) {
   const base = `${previewPath(page.slug)}?history`;
   return (
@@ -227,7 +229,9 @@ function CheckpointList({
                   Changes
                 </a>
               ) : null}{' '}
-              {current ? null : <RestoreCheckpointForm page={page} checkpoint={checkpoint} />}
+              {current || !mayRestore ? null : (
+                <RestoreCheckpointForm page={page} checkpoint={checkpoint} />
+              )}
             </li>
           );
         })}
@@ -256,6 +260,7 @@ export function PageHistory({
   checkpointTexts,
   reviews = [],
   query,
+  mayRestore,
 }: {
   page: PageView;
   /** Every version, newest first, without text. */
@@ -269,6 +274,8 @@ export function PageHistory({
   /** Its review steps, oldest first (decision 0040). */
   reviews?: readonly ReviewEvent[];
   query: HistoryQuery;
+  /** The reader may edit this page (page.edit, what a restore asks): Restore is offered. */
+  mayRestore: boolean;
 }) {
   const base = `${previewPath(page.slug)}?history`;
   const shown = query.show === null ? null : (texts.get(query.show) ?? null);
@@ -307,9 +314,9 @@ export function PageHistory({
           </h2>
           {shown.current && !page.showingDraft ? (
             <p>This is the version visitors see now.</p>
-          ) : (
+          ) : mayRestore ? (
             <RestoreForm page={page} revision={shown} />
-          )}
+          ) : null}
           <div className="history-frame">
             <Article page={{ ...shown, bodyHtml: rewriteLinksForPreview(shown.bodyHtml) }} />
           </div>
@@ -350,7 +357,7 @@ export function PageHistory({
           <button type="submit">Compare</button>
         </form>
       ) : null}
-      <CheckpointList page={page} checkpoints={checkpoints} />
+      <CheckpointList page={page} checkpoints={checkpoints} mayRestore={mayRestore} />
       <ReviewHistory events={reviews} />
       <h2>Publishes</h2>
       <ol className="history-list" reversed>
@@ -375,7 +382,7 @@ export function PageHistory({
               ) : null}{' '}
               {/* The version visitors see, with no draft over it, is already what a restore
                   would make: nothing to offer. */}
-              {revision.current && !page.showingDraft ? null : (
+              {(revision.current && !page.showingDraft) || !mayRestore ? null : (
                 <RestoreForm page={page} revision={revision} />
               )}
             </li>

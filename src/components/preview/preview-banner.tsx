@@ -137,6 +137,21 @@ export function commandApplies(command: ConfirmableCommand, page: PageView): boo
 }
 
 /**
+ * Whether the reader may press a command's button (as the action's `may` asks: discarding a
+ * draft is editing it; deleting a draft-only page is both), so none is shown that would refuse.
+ */
+function mayConfirm(
+  command: ConfirmableCommand,
+  may: { edit: boolean; unpublish: boolean; delete: boolean },
+): boolean {
+  return command === 'unpublish'
+    ? may.unpublish
+    : command === 'discard'
+      ? may.edit
+      : may.edit && may.delete;
+}
+
+/**
  * What a command asks before it runs. `published` is how many times the page was published:
  * a draft-only page may have been published before (then unpublished), and deleting it ends
  * that history too, which the question must say.
@@ -257,7 +272,17 @@ export function PreviewBanner({
   /** A schedule that came due and did not publish, until an editor answers it. */
   missedSchedule: MissedSchedule | null;
   /** What the reader may do to this page (the permission table's can()). */
-  may: { publish: boolean; schedule: boolean; submit: boolean; review: boolean };
+  may: {
+    publish: boolean;
+    schedule: boolean;
+    submit: boolean;
+    review: boolean;
+    edit: boolean;
+    unpublish: boolean;
+    delete: boolean;
+    share: boolean;
+    revoke: boolean;
+  };
   /** The page's request for review, if any (decision 0040). */
   review: ReviewRequest | null;
 }) {
@@ -301,9 +326,9 @@ export function PreviewBanner({
         <div className="preview-actions">
           {editing ? (
             <a href={previewPath(page.slug)}>Close editor</a>
-          ) : (
+          ) : may.edit ? (
             <a href={`${previewPath(page.slug)}?edit`}>Edit</a>
-          )}
+          ) : null}
           {!may.publish ? null : editing ? (
             // Offered when there is something to publish: a draft, or text typed since.
             <EditorPublishButton draft={page.state !== 'published'} />
@@ -319,11 +344,11 @@ export function PreviewBanner({
           {may.submit && submitApplies(page, review) ? (
             <SubmitForReviewForm page={page} review={review} primary={!may.publish} />
           ) : null}
-          {CONFIRMABLE_COMMANDS.filter((command) => commandApplies(command, page)).map(
-            (command) => (
-              <Confirmed key={command} command={command} page={page} published={published} />
-            ),
-          )}
+          {CONFIRMABLE_COMMANDS.filter(
+            (command) => commandApplies(command, page) && mayConfirm(command, may),
+          ).map((command) => (
+            <Confirmed key={command} command={command} page={page} published={published} />
+          ))}
           <a href={`${previewPath(page.slug)}?history`}>History</a>
           {page.state !== 'draft-only' ? (
             <a href={publicPath(page.slug)}>Exit preview</a>
@@ -334,7 +359,7 @@ export function PreviewBanner({
         {may.schedule && (page.state !== 'published' || schedule) ? (
           <ScheduleForm slug={page.slug} pageId={page.id} schedule={schedule} />
         ) : null}
-        <ShareLinkForm pageId={page.id} slug={page.slug} />
+        {may.share ? <ShareLinkForm pageId={page.id} slug={page.slug} /> : null}
         {shareLinks.length > 0 ? (
           <details className="share-links">
             <summary>
@@ -347,12 +372,14 @@ export function PreviewBanner({
                 <li key={link.id}>
                   Made by {link.createdBy ?? 'the CLI'} on <LocalTime iso={link.createdAt} />, works
                   until <LocalTime iso={link.expiresAt} />{' '}
-                  <form action={revokeShareLink} className="inline-form">
-                    <input type="hidden" name="slug" value={page.slug} />
-                    <input type="hidden" name="pageId" value={page.id} />
-                    <input type="hidden" name="linkId" value={link.id} />
-                    <button type="submit">Revoke</button>
-                  </form>
+                  {may.revoke ? (
+                    <form action={revokeShareLink} className="inline-form">
+                      <input type="hidden" name="slug" value={page.slug} />
+                      <input type="hidden" name="pageId" value={page.id} />
+                      <input type="hidden" name="linkId" value={link.id} />
+                      <button type="submit">Revoke</button>
+                    </form>
+                  ) : null}
                 </li>
               ))}
             </ul>

@@ -4,7 +4,7 @@ import { createContentStore } from '../content/content';
 import { addEditor, changeRole, removeEditor } from '../editors/accounts';
 import { runInRequestContext } from '../http/request-context';
 import { routeOf } from '../http/routes';
-import { asScheduler, MAX_DETAIL, recordAudit } from './audit';
+import { asScheduler, MAX_DETAIL, recordAudit, recordRefusedPeopleAction } from './audit';
 import { type AuditEntry, listAudit, pruneAudit } from './trail';
 
 // Every test here runs on the run's engine (FOLIO_TEST_ENGINE): SQLite or PostgreSQL.
@@ -114,6 +114,25 @@ describe('recordAudit', () => {
     expect(published).toHaveLength(1);
     expect(published[0]).toMatchObject({ slug: 'hello', actorEmail: 'owner@example.com' });
     expect(published[0]?.actorId).toBeNumber();
+  });
+});
+
+describe('recordRefusedPeopleAction', () => {
+  test('a People refusal (yourself, the Owner, a stale screen) is one entry, on its own', async () => {
+    const owner = await addEditor(db, 'owner@example.com', 'a long enough password');
+    await recordRefusedPeopleAction(db, { id: owner.id, email: owner.email }, 'people.remove', {
+      person: 'owner@example.com',
+      reason: 'yourself',
+    });
+    await recordRefusedPeopleAction(db, null, 'invitation.accept', { reason: 'withdrawn' });
+    const refused = (await all()).filter((entry) => entry.action === 'action.refused');
+    expect(refused.map((entry) => [entry.actorEmail, entry.detail])).toEqual([
+      [null, { asked: 'invitation.accept', reason: 'withdrawn' }],
+      [
+        'owner@example.com',
+        { asked: 'people.remove', person: 'owner@example.com', reason: 'yourself' },
+      ],
+    ]);
   });
 });
 

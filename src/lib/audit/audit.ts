@@ -152,6 +152,21 @@ export async function recordRefusal(
   }
 }
 
+/**
+ * A People action (or an invitation's acceptance) refused by its own rules rather than the
+ * permission table — yourself, the Owner, a screen gone stale (409), an invitation used,
+ * withdrawn or whose sender is gone — recorded on its own, one entry per refused attempt, as
+ * the guard's refusals are. `actor` null: nobody signed in (an invitation's link).
+ */
+export async function recordRefusedPeopleAction(
+  db: Database,
+  actor: AuditActor | null,
+  asked: string,
+  detail: { person?: string; reason: string },
+): Promise<void> {
+  await recordAuditAlone(db, { action: 'action.refused', actor, detail: { asked, ...detail } });
+}
+
 /** A refused sign-in, on its own (nothing else is written): who was tried, and why not. */
 export async function recordSignInRefused(
   db: Database,

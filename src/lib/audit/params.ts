@@ -20,6 +20,16 @@ const MAX_FIELD = 254;
 const DAY_MS = 86_400_000;
 
 /**
+ * Whether `yyyy-mm-dd` is a day of the calendar: Date rolls 2026-11-31 over to 2026-12-01 and
+ * 2026-02-30 to March without a word, so a typo would silently filter from another day.
+ */
+function isCalendarDate(text: string): boolean {
+  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
+  const at = new Date(Date.UTC(year, month - 1, day));
+  return at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === day;
+}
+
+/**
  * A moment from `text`: `30d` (that many days before `now`), a date (`2026-01-31`, its start in
  * UTC) or a full ISO time. Null when it is none of those.
  */
@@ -28,6 +38,7 @@ export function sinceOf(text: string, now = new Date()): string | null {
   const days = /^(\d{1,5})d$/.exec(trimmed);
   if (days) return new Date(now.getTime() - Number(days[1]) * DAY_MS).toISOString();
   if (!/^\d{4}-\d{2}-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}:\d{2})?)?$/.test(trimmed)) return null;
+  if (!isCalendarDate(trimmed.slice(0, 10))) return null;
   const at = new Date(trimmed.length === 10 ? `${trimmed}T00:00:00Z` : trimmed);
   return Number.isNaN(at.getTime()) ? null : at.toISOString();
 }

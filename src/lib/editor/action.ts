@@ -21,6 +21,7 @@ import {
   isEditorRefused,
   requireEditor,
   requirePermission,
+  SECOND_FACTOR_SCREEN,
 } from './guard';
 
 /**
@@ -208,6 +209,8 @@ export function editorCommand<Input>(spec: {
     } catch (error) {
       if (isEditorRefused(error) && error.refusal.reason === 'signed-out')
         redirect('/preview?notice=signed-out', 303);
+      // The site's rule: no second factor yet — the screen that sets one up says why.
+      if (isEditorRefused(error) && error.refusal.secondFactor) redirect(SECOND_FACTOR_SCREEN, 303);
       const refusal = isEditorRefused(error) ? error.refusal : databaseRefusal(error);
       if (refusal !== null) notice = refusal.reason;
       else if (isContentError(error)) notice = NOTICE_FOR_ERROR[error.code] ?? 'refused';

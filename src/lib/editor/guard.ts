@@ -13,10 +13,13 @@ import {
   isContentError,
   UNAVAILABLE_MESSAGE,
 } from '../content/content';
+import { getDatabase } from '../data/db';
 import { isDatabaseBusy, isDatabaseFull, isDatabaseUnavailable } from '../data/db-errors';
 import type { EditorSession } from '../editors/accounts';
 import { type Action, can, type PageOwnership, refusalOf } from '../editors/permissions';
+import { secondFactorMissing } from '../editors/second-factor';
 import { currentEditorSession } from '../editors/session';
+import { SECURITY_SCREEN } from '../http/routes';
 import { reportDatabaseFull } from '../observability/errors';
 
 export type { EditorSession };
@@ -29,7 +32,19 @@ export const SIGNED_OUT_MESSAGE =
 export type EditorRefusal = {
   reason: 'signed-out' | 'forbidden' | 'busy' | 'unavailable';
   message: string;
+  /**
+   * Refused because the site's rule asks this person for a second factor and they have none:
+   * a command lands on the security screen rather than on its own page (action.ts).
+   */
+  secondFactor?: true;
 };
+
+/** Where a person the site's rule covers sets up a second factor, and is told why. */
+export const SECOND_FACTOR_SCREEN = `${SECURITY_SCREEN}&notice=second-factor-required`;
+
+/** What every action but the security screen's own says to someone who must set one up first. */
+export const SECOND_FACTOR_MESSAGE =
+  'Nothing was changed: this site asks people in your role for a second factor. Set up a passkey or an authenticator app on the Security screen (/preview?security) first; your text is kept here.';
 
 /** Thrown by requireEditor(); the action wrapper (action.ts) turns it into the form's answer. */
 export class EditorRefused extends Error {
@@ -98,14 +113,33 @@ export async function requireEditor(): Promise<EditorSession> {
 /**
  * What an action asks permission for: an action of the table, about a page — `page`: an
  * existing page's id, or its address when the form names no id — or about none (a site-wide
- * action, or a page not made yet: the asker's own).
+ * action, or a page not made yet: the asker's own). `OWN_SIGN_IN`: managing one's own sign-in
+ * (the security screen's passkeys and app), the one thing someone the site's rule asks for a
+ * second factor may do before they have one.
  */
-export type Asked = { action: Action; page?: number | string };
+export type Asked = { action: Action | typeof OWN_SIGN_IN.action; page?: number | string };
+export const OWN_SIGN_IN = { action: 'own-sign-in' } as const;
+
+/**
+ * Whether the site's rule leaves this session's person unable to act (covered, no factor yet):
+ * asked once per session object, so an action that asks twice (a delete) costs one query.
+ */
+const factorChecks = new WeakMap<EditorSession, Promise<boolean>>();
+async function mustSetUpFirst(session: EditorSession): Promise<boolean> {
+  let check = factorChecks.get(session);
+  if (!check) {
+    check = getDatabase().then((db) => secondFactorMissing(db.query, session.editor));
+    factorChecks.set(session, check);
+  }
+  return check;
+}
 
 /**
  * Refuses (an EditorRefused, 'forbidden', in words) unless `session`'s person may do every
  * one of `asked`. A page that does not exist is let through: the action's own answer to a page
  * deleted meanwhile ("gone") is the right one, and it cannot act on a page that is not there.
+ * Someone the site's rule asks for a second factor who has none may do nothing but set one up
+ * (OWN_SIGN_IN): the rule is enforced here, not only by the landing after sign-in.
  */
 export async function requirePermission(
   session: EditorSession,
@@ -113,6 +147,7 @@ export async function requirePermission(
 ): Promise<void> {
   const ownership = new Map<number | string, PageOwnership | null>();
   for (const { action, page: ref } of asked) {
+    if (action === OWN_SIGN_IN.action) continue;
     let page: PageOwnership | undefined;
     if (ref !== undefined) {
       if (!ownership.has(ref)) ownership.set(ref, await contentStore().pageOwnership(ref));
@@ -125,4 +160,12 @@ export async function requirePermission(
       throw new EditorRefused({ reason: 'forbidden', message: refusalOf(session.editor, action) });
     }
   }
+  // After the table: what the role may never do is said as such, whatever the factors.
+  const ownSignIn = asked.length > 0 && asked.every(({ action }) => action === OWN_SIGN_IN.action);
+  if (!ownSignIn && (await mustSetUpFirst(session)))
+    throw new EditorRefused({
+      reason: 'forbidden',
+      message: SECOND_FACTOR_MESSAGE,
+      secondFactor: true,
+    });
 }

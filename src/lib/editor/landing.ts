@@ -6,8 +6,9 @@ import { contentStore } from '../content/content';
 import { getDatabase } from '../data/db';
 import type { Role } from '../editors/permissions';
 import { mustSetUpSecondFactor } from '../editors/second-factor';
-import { previewPath, SECURITY_SCREEN } from '../http/routes';
+import { previewPath } from '../http/routes';
 import { siteOrigin } from '../http/site-url';
+import { SECOND_FACTOR_SCREEN } from './guard';
 
 /**
  * Back to the page's preview with a notice: where the page a form was for went away and no page
@@ -43,6 +44,6 @@ export async function landingAfterSignIn(
 ): Promise<URL> {
   const db = await getDatabase();
   if (await mustSetUpSecondFactor(db.query, person))
-    return new URL(`${SECURITY_SCREEN}&notice=second-factor-required`, siteOrigin());
+    return new URL(SECOND_FACTOR_SCREEN, siteOrigin());
   return new URL(safeNext(next), siteOrigin());
 }

@@ -43,15 +43,25 @@ export function hashSessionId(id: string): string {
 
 /**
  * Creates an editor, or resets the password of an existing one — which ends every session
- * signed in with the old password (whoever knew it is signed out) and revokes every share link
- * the editor made (whoever held the old password could have made them), in the same commit.
+ * signed in with the old password (whoever knew it is signed out), revokes every share link
+ * the editor made (whoever held the old password could have made them) and removes their
+ * passkeys, authenticator app and recovery codes (a reset is the answer to a stolen account: a
+ * passkey or app the thief added would otherwise still sign in), in the same commit.
  */
 export async function addEditor(
   db: Database,
   email: string,
   password: string,
   { role }: { role?: Exclude<Role, 'owner'> } = {},
-): Promise<Editor & { created: boolean; sessionsEnded: number; linksRevoked: number }> {
+): Promise<
+  Editor & {
+    created: boolean;
+    sessionsEnded: number;
+    linksRevoked: number;
+    /** Passkeys plus an authenticator app (1) removed by a reset; 0 for a new editor. */
+    factorsRemoved: number;
+  }
+> {
   const parsedEmail = emailSchema.parse(email);
   const parsedPassword = passwordSchema.parse(password);
   const hash = await Bun.password.hash(parsedPassword, { algorithm: 'argon2id' });
@@ -77,12 +87,38 @@ export async function addEditor(
     }
     const sessionsEnded = existing ? await endAllSessions(q, id) : 0;
     const linksRevoked = existing ? await revokeLinksMadeBy(q, row.email) : 0;
+    const factorsRemoved = existing ? await removeSecondFactors(q, id) : 0;
     await recordAudit(q, {
       action: existing ? 'editor.password_reset' : 'editor.added',
-      detail: { person: row.email, role: current, sessionsEnded, linksRevoked },
+      detail: { person: row.email, role: current, sessionsEnded, linksRevoked, factorsRemoved },
     });
-    return { id, email: row.email, role: current, created: !existing, sessionsEnded, linksRevoked };
+    return {
+      id,
+      email: row.email,
+      role: current,
+      created: !existing,
+      sessionsEnded,
+      linksRevoked,
+      factorsRemoved,
+    };
   });
+}
+
+/**
+ * Removes every second factor of an editor — passkeys, the authenticator app (even one offered
+ * and not yet confirmed) and its recovery codes — and counts the passkeys and the app removed.
+ */
+async function removeSecondFactors(q: Query, editorId: number): Promise<number> {
+  const passkeys = await q`DELETE FROM editor_passkeys WHERE editor_id = ${editorId} RETURNING id`;
+  const apps = await q`
+    DELETE FROM editor_totp WHERE editor_id = ${editorId} AND confirmed_at IS NOT NULL
+    RETURNING editor_id`;
+  await q`DELETE FROM editor_totp WHERE editor_id = ${editorId}`;
+  await q`DELETE FROM editor_recovery_codes WHERE editor_id = ${editorId}`;
+  // A sign-in that got past the old password, or a passkey being added, stops half-way too.
+  await q`DELETE FROM pending_sign_ins WHERE editor_id = ${editorId}`;
+  await q`DELETE FROM webauthn_challenges WHERE editor_id = ${editorId}`;
+  return passkeys.length + apps.length;
 }
 
 export type EditorListing = Editor & {

@@ -188,7 +188,7 @@ describe('passkeys', () => {
         db,
         device.assert(elsewhere.challenge, { origin: rp.origin, rpId: 'evil.example' }),
       ),
-    ).toEqual({ ok: false, refusal: 'relying-party' });
+    ).toEqual({ ok: false, refusal: 'relying-party', email: editor.email });
     // Each refusal used its challenge up: the same challenge, answered rightly now, is refused.
     expect(await verifyPasskeySignIn(db, device.assert(elsewhere.challenge, site))).toEqual({
       ok: false,
@@ -220,9 +220,11 @@ describe('passkeys', () => {
     ).toEqual({ ok: false, refusal: 'challenge' });
     await db.query`UPDATE editors SET suspended_at = ${new Date(now).toISOString()} WHERE id = ${editor.id}`;
     const suspended = await signInOptions(db);
+    // Found, then refused: whose passkey it was is said, for the audit trail's entry.
     expect(await verifyPasskeySignIn(db, device.assert(suspended.challenge, site))).toEqual({
       ok: false,
       refusal: 'suspended',
+      email: editor.email,
     });
     await db.query`UPDATE editors SET suspended_at = NULL WHERE id = ${editor.id}`;
     const [passkey] = await listPasskeys(db.query, editor.id);
@@ -242,6 +244,7 @@ describe('passkeys', () => {
     expect(await verifyPasskeySignIn(db, device.assert(challenge, site))).toEqual({
       ok: false,
       refusal: 'user-verification',
+      email: editor.email,
     });
     const plainKey = new SoftwareAuthenticator();
     plainKey.verifiesUser = false;

@@ -241,7 +241,10 @@ export async function signInOptions(
   return options;
 }
 
-export type PasskeySignIn = { ok: true; editor: Editor } | { ok: false; refusal: PasskeyRefusal };
+export type PasskeySignIn =
+  | { ok: true; editor: Editor }
+  /** `email`: whose passkey answered, once the credential is found (for the audit trail). */
+  | { ok: false; refusal: PasskeyRefusal; email?: string };
 
 /**
  * Verifies a sign-in answer: its challenge (taken, so never twice), origin, relying party and
@@ -277,7 +280,7 @@ export async function verifyPasskeySignIn(
     // The authenticator says whose credential it is: it must be the one it was registered to.
     const handle = response.response.userHandle;
     if (handle && Buffer.from(handle, 'base64url').toString('utf8') !== `folio-${row.editor_id}`)
-      return { ok: false, refusal: 'invalid' };
+      return { ok: false, refusal: 'invalid', email: row.email };
     let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
     try {
       verified = await verifyAuthenticationResponse({
@@ -294,10 +297,10 @@ export async function verifyPasskeySignIn(
         requireUserVerification: true,
       });
     } catch (error) {
-      return { ok: false, refusal: refusalOf(error) };
+      return { ok: false, refusal: refusalOf(error), email: row.email };
     }
-    if (!verified.verified) return { ok: false, refusal: 'invalid' };
-    if (row.suspended_at !== null) return { ok: false, refusal: 'suspended' };
+    if (!verified.verified) return { ok: false, refusal: 'invalid', email: row.email };
+    if (row.suspended_at !== null) return { ok: false, refusal: 'suspended', email: row.email };
     await q`
       UPDATE editor_passkeys
       SET counter = ${verified.authenticationInfo.newCounter},

@@ -65,6 +65,23 @@ export async function mustSetUpSecondFactor(
 }
 
 /**
+ * mustSetUpSecondFactor in one query, for the guard, which asks it before every action: the
+ * rule's row and the person's factors read together.
+ */
+export async function secondFactorMissing(
+  q: Query,
+  person: { id: number; role: Role },
+): Promise<boolean> {
+  const [row] = await q<{ least: string | null; factors: number | string }>`
+    SELECT (SELECT value FROM settings WHERE key = ${REQUIRED_FROM_KEY}) AS least,
+      (SELECT COUNT(*) FROM editor_passkeys WHERE editor_id = ${person.id})
+      + (SELECT COUNT(*) FROM editor_totp
+         WHERE editor_id = ${person.id} AND confirmed_at IS NOT NULL) AS factors`;
+  const least = isRole(row?.least) ? row.least : null;
+  return isRequiredOf(person.role, least) && Number(row?.factors ?? 0) === 0;
+}
+
+/**
  * Whether removing one of `person`'s factors (`removing`) would leave someone the rule covers
  * with none: then it is refused, and they set up another first.
  */

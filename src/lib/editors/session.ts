@@ -6,7 +6,7 @@
 import 'server-only';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { parse, serialize } from 'hono/utils/cookie';
-import { recordAudit, recordSignInRefused } from '../audit/audit';
+import { recordAudit, recordAuditAlone, recordSignInRefused } from '../audit/audit';
 import { type Database, getDatabase, type Query } from '../data/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
 import { markPrivate, requestContext, setResponseCookie } from '../http/request-context';
@@ -298,8 +298,15 @@ export async function completeSecondStep(code: string): Promise<SecondStepOutcom
         generation,
       ),
     });
-    if (!reservation.allowed)
+    if (!reservation.allowed) {
+      // Each refused attempt leaves one entry, a throttled one too (guessing shows in the trail).
+      await recordAuditAlone(db, {
+        action: 'second-factor.failed',
+        actor: { id: pending.editorId, email: pending.email },
+        detail: { reused: false, throttled: true },
+      });
       return { ok: false, reason: 'throttled', retryAfterSeconds: reservation.retryAfterSeconds };
+    }
     const recovery = /[a-z]/i.test(code);
     const editor: Editor = { id: pending.editorId, email: pending.email, role: pending.role };
     // Set inside the transaction below (TypeScript cannot see a callback assign it).
@@ -318,7 +325,15 @@ export async function completeSecondStep(code: string): Promise<SecondStepOutcom
       if (!(error instanceof SecondStepRefused)) throw error;
     }
     if (check === 'accepted') return { ok: true, editor, next: pending.next };
-    if (check === 'reused') return { ok: false, reason: 'reused' };
+    if (check === 'reused') {
+      // A code used already: someone saw it (a shoulder, a phishing proxy) — said in the trail.
+      await recordAuditAlone(db, {
+        action: 'second-factor.failed',
+        actor: { id: editor.id, email: editor.email },
+        detail: { reused: true },
+      });
+      return { ok: false, reason: 'reused' };
+    }
     const attemptsLeft = await db.transaction(async (q) => {
       await recordAudit(q, {
         action: 'second-factor.failed',
@@ -357,7 +372,16 @@ export async function signInWithPasskey(
   try {
     const db = await getDatabase();
     const verified = await verifyPasskeySignIn(db, response);
-    if (!verified.ok) return { ok: false, message: PASSKEY_REFUSALS[verified.refusal] };
+    if (!verified.ok) {
+      // A replay, another origin or relying party, a suspended person…: one entry each, naming
+      // whose passkey it was when the credential was found (nobody when it was not).
+      await recordAuditAlone(db, {
+        action: 'sign-in.failed',
+        actor: verified.email === undefined ? null : { email: verified.email },
+        detail: { reason: verified.refusal, method: 'passkey' },
+      });
+      return { ok: false, message: PASSKEY_REFUSALS[verified.refusal] };
+    }
     await openSession(db, verified.editor, 'passkey', async () => undefined);
     return { ok: true, editor: verified.editor };
   } catch (error) {

@@ -2,13 +2,14 @@
 // page of images at a time, searched by file name and alt text (issue 25).
 import 'server-only';
 import { contentStore } from '../../../lib/content/content';
+import { can } from '../../../lib/editors/permissions';
 import { mediaStore, settingsUsesOf } from '../../../lib/media/media';
 import { mediaListQuery } from '../../../lib/media/media-list-params';
 import { getEnv } from '../../../lib/runtime/env';
 import { MediaLibrary } from '../media-library';
 import type { ScreenProps } from './asked';
 
-export async function MediaScreen({ asked: { notice, params } }: ScreenProps) {
+export async function MediaScreen({ asked: { notice, params, editor } }: ScreenProps) {
   const query = mediaListQuery(params);
   const [list, settings] = await Promise.all([
     mediaStore().page(query),
@@ -31,6 +32,8 @@ export async function MediaScreen({ asked: { notice, params } }: ScreenProps) {
       maxMb={getEnv().MEDIA_MAX_MB}
       settingsUses={settingsUses}
       photoUses={photoUses}
+      // Alt text and delete only for whom the table lets change the library (Editors and up).
+      mayEdit={editor !== null && can(editor.editor, 'media.edit')}
     />
   );
 }

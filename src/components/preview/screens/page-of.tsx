@@ -103,6 +103,13 @@ export async function Banner({
         schedule: may('page.schedule'),
         submit: may('page.submit'),
         review: may('page.review'),
+        edit: may('page.edit'),
+        unpublish: may('page.unpublish'),
+        delete: may('page.delete'),
+        // A posted form that was refused (a role changed meanwhile, a forged post) comes back
+        // in its form, saying why: the share form is there in a POST's answer whoever reads it.
+        share: may('share-link.create') || requestContext().request.method === 'POST',
+        revoke: may('share-link.revoke'),
       }}
       review={review}
       page={page}

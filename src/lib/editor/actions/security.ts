@@ -44,6 +44,7 @@ import {
   type TotpCodesState,
   totpCodeFormSchema,
 } from '../forms';
+import { OWN_SIGN_IN } from '../guard';
 import { landingAfterSignIn } from '../landing';
 
 /** The second step of a password sign-in: a code from the app, or a recovery code. */
@@ -115,7 +116,7 @@ type RegistrationOptionsState = {
 export const passkeyRegistrationOptions = editorCall({
   read: () => ({}),
   // One's own sign-in: anyone signed in manages their own; nothing of the table is asked.
-  may: () => [],
+  may: () => [OWN_SIGN_IN],
   refused: (_input, { message }): RegistrationOptionsState => ({ error: message }),
   run: async (_input, editor): Promise<RegistrationOptionsState> => ({
     options: await registrationOptions(await getDatabase(), editor.editor),
@@ -129,7 +130,7 @@ function passkeyName(name: string): string {
 /** Keeps a new passkey under the name typed. */
 export const addPasskey = editorCall({
   read: (input) => readCall(addPasskeyCallSchema, input, 'This action takes a passkey answer.'),
-  may: () => [],
+  may: () => [OWN_SIGN_IN],
   refused: (_input, { message }): PasskeyCallState => ({ error: message }),
   run: async ({ answer, name }, editor): Promise<PasskeyCallState> => {
     const db = await getDatabase();
@@ -154,7 +155,7 @@ const land = async (_input: unknown, notice: string): Promise<never> =>
 /** Renames one of one's own passkeys. */
 export const renameOwnPasskey = editorCommand({
   read: (input) => readForm(passkeyFormSchema, input),
-  may: () => [],
+  may: () => [OWN_SIGN_IN],
   run: async ({ id, name }, editor) => {
     const cleaned = passkeyName(name);
     if (!cleaned) return 'passkey-name-empty';
@@ -168,7 +169,7 @@ export const renameOwnPasskey = editorCommand({
 /** Removes one of one's own passkeys, unless the site's rule needs it (the last factor). */
 export const removeOwnPasskey = editorCommand({
   read: (input) => readForm(passkeyFormSchema, input),
-  may: () => [],
+  may: () => [OWN_SIGN_IN],
   run: async ({ id }, editor) => {
     const db = await getDatabase();
     return db.transaction(async (q) => {
@@ -182,7 +183,7 @@ export const removeOwnPasskey = editorCommand({
 /** Offers a new authenticator app secret (the screen shows its QR code). */
 export const startTotpSetUp = editorCommand({
   read: () => ({}),
-  may: () => [],
+  may: () => [OWN_SIGN_IN],
   run: async (_input, editor) => {
     const db = await getDatabase();
     const secret = await db.transaction((q) => offerTotpSecret(q, editor.editor.id));
@@ -197,7 +198,7 @@ export const startTotpSetUp = editorCommand({
  */
 export const totpCodes = editorForm({
   read: (input) => readForm(totpCodeFormSchema, input),
-  may: () => [],
+  may: () => [OWN_SIGN_IN],
   refused: (_input, { message }): TotpCodesState => ({ error: message }),
   run: async ({ code, intent }, editor): Promise<TotpCodesState> => {
     const db = await getDatabase();
@@ -223,7 +224,7 @@ export const totpCodes = editorForm({
 /** Turns the app off, unless the site's rule needs it (the last factor). */
 export const turnOffTotp = editorCommand({
   read: () => ({}),
-  may: () => [],
+  may: () => [OWN_SIGN_IN],
   run: async (_input, editor) => {
     const db = await getDatabase();
     return db.transaction(async (q) => {

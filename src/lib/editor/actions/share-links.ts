@@ -36,9 +36,11 @@ export const createShareLink = editorForm({
       ttl: DEFAULT_SHARE_DURATION,
     };
   },
+  // Signed out, or not this person's to share (the role's words, naming who can): the guard's
+  // sentence; only a database that could not answer is "try again".
   refused: ({ ttl }, { reason, message }): ShareLinkState => ({
     error:
-      reason === 'signed-out'
+      reason === 'signed-out' || reason === 'forbidden'
         ? message
         : `No link was made: ${reason === 'unavailable' ? 'Folio cannot reach its database' : 'Folio is busy'}. Try again in a moment.`,
     ttl,
