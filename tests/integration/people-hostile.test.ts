@@ -119,6 +119,15 @@ describe('people: the hostile pass', () => {
     expect(removed.status).toBe(409);
     expectText(await removed.text(), 'Someone changed this person since this screen was shown');
     expect((await person('target@example.com'))?.role).toBe('editor');
+    // In the audit trail, by whom and why (issue 28: every refused attempt is recorded).
+    const [entry] = await (await folio.database()).query<{ actor_email: string; detail: string }>`
+      SELECT actor_email, detail FROM audit_entries WHERE action = 'action.refused'
+      ORDER BY id DESC LIMIT 1`;
+    expect(entry?.actor_email).toBe('admin@example.com');
+    expect(JSON.parse(entry?.detail ?? '{}')).toMatchObject({
+      asked: 'people.remove',
+      reason: 'stale',
+    });
     // A form without its version is not one Folio made.
     const form = await rowForm(
       await peoplePage('admin'),

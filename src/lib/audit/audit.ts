@@ -160,7 +160,8 @@ export async function recordRefusal(
  */
 export async function recordRefusedPeopleAction(
   db: Database,
-  actor: AuditActor | null,
+  /** Left out (undefined): the request's signed-in person, as recordAudit reads it. */
+  actor: AuditActor | null | undefined,
   asked: string,
   detail: { person?: string; reason: string },
 ): Promise<void> {

@@ -1,11 +1,12 @@
 'use server';
+import { unstable_redirect as redirect } from 'waku/router/server';
 // Owns the People and Sessions screens' actions (issue 28, decision 0039): invite, revoke an
 // invitation, change a role, suspend or restore, remove, end someone's sessions (each asks the
 // guard for people.manage — handing the site over, ownership.transfer too), end one's own
 // sessions (nothing to ask: they are one's own), and accepting an invitation, which needs no
 // editor (like signing in). The rules are editors/people.ts's and invitations.ts's; this turns
 // their refusals into the form's words and status, and a success into the screen's notice.
-import { unstable_redirect as redirect } from 'waku/router/server';
+import { recordRefusedPeopleAction } from '../../audit/audit';
 import { getDatabase } from '../../data/db';
 import {
   acceptInvitation,
@@ -52,9 +53,19 @@ function landOnPeople(notice: string): never {
  * A refusal by people.ts as the form's answer (409, in words). A person removed meanwhile has
  * no row left to carry the answer: the screen says so instead, as a notice.
  */
-function refusedChange(error: unknown): PeopleFormState {
+async function refusedChange(
+  error: unknown,
+  asked: string,
+  person: number,
+): Promise<PeopleFormState> {
   const refusal = peopleRefusal(error);
   if (!refusal) throw error;
+  // Refused by the people rules (oneself, the Owner, a stale screen, someone gone): in the trail,
+  // as the permission table's refusals are (issue 28: "each … is in the audit trail").
+  await recordRefusedPeopleAction(await getDatabase(), undefined, asked, {
+    person: String(person),
+    reason: refusal.code,
+  });
   if (refusal.code === 'gone') landOnPeople('person-gone');
   refuseForm(409);
   return { error: refusal.message };
@@ -120,7 +131,7 @@ export const changePersonRole = editorForm({
     try {
       await setRole(await getDatabase(), editor, { personId: person, role, version });
     } catch (error) {
-      return refusedChange(error);
+      return refusedChange(error, 'people.role', person);
     }
     landOnPeople(role === 'owner' ? 'handed-over' : 'role-changed');
   },
@@ -140,7 +151,7 @@ export const suspendPerson = editorForm({
     try {
       await setSuspended(await getDatabase(), editor, { personId: person, version, suspend });
     } catch (error) {
-      return refusedChange(error);
+      return refusedChange(error, 'people.suspend', person);
     }
     landOnPeople(suspend ? 'suspended' : 'restored');
   },
@@ -160,7 +171,7 @@ export const removePersonAction = editorForm({
       // The version the screen showed: a person changed meanwhile is not removed unseen (409).
       await removePerson(await getDatabase(), editor, person, version);
     } catch (error) {
-      return refusedChange(error);
+      return refusedChange(error, 'people.remove', person);
     }
     landOnPeople('removed');
   },
@@ -175,7 +186,7 @@ export const endSessionsOfPerson = editorForm({
     try {
       await endPersonSessions(await getDatabase(), person ?? 0);
     } catch (error) {
-      return refusedChange(error);
+      return refusedChange(error, 'people.end-sessions', person);
     }
     landOnPeople('sessions-ended');
   },
