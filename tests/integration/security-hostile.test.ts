@@ -7,6 +7,7 @@ import { addEditor, type Editor } from '../../src/lib/editors/accounts';
 import { confirmTotp, offerTotpSecret, totpCode } from '../../src/lib/editors/totp';
 import { SECOND_STEP_COOKIE, SESSION_COOKIE } from '../../src/lib/http/routes';
 import { createPreviewLink } from '../../src/lib/share-links/share-links';
+import { callAction } from '../action-call';
 import { cookiesFrom, formWithButton, signInWithForm, submitForm } from '../forms';
 import { freePort, type RunningFolio, runFolioCli, startFolio, withStore } from '../harness';
 
@@ -162,27 +163,8 @@ describe('sign-in security (hostile pass of issue 28)', () => {
     );
   });
 
-  /** A JavaScript action call, as Waku's router sends it (tests/integration/action-calls.test.ts). */
-  async function call(action: string, body: string): Promise<Response> {
-    const ids: string[] = [];
-    for await (const path of new Bun.Glob('dist/public/assets/*.js').scan('.'))
-      for (const [, id] of (await Bun.file(path).text()).matchAll(
-        new RegExp(`([0-9a-f]{12})#${action}\\b`, 'g'),
-      ))
-        if (id) ids.push(id);
-    if (!ids[0]) throw new Error(`the build names no ${action} (bun run build first)`);
-    return fetch(`${base}/preview`, {
-      method: 'POST',
-      body,
-      redirect: 'manual',
-      headers: {
-        origin: base,
-        'content-type': 'text/plain;charset=UTF-8',
-        'x-folio-action': `/RSC/F/${ids[0]}/${action}.txt`,
-        'x-waku-action-location': '/preview',
-      },
-    });
-  }
+  /** A JavaScript action call, as Waku's router sends it (tests/action-call.ts). */
+  const call = (action: string, body: string) => callAction(base, action, body);
 
   test('finding 8: a refused passkey sign-in (another origin, a replay) leaves an entry each', async () => {
     const before = (await entries('sign-in.failed', null)).length;

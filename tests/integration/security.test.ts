@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { addEditor } from '../../src/lib/editors/accounts';
 import { totpCode } from '../../src/lib/editors/totp';
 import { SECOND_STEP_COOKIE, SESSION_COOKIE } from '../../src/lib/http/routes';
+import { callAction } from '../action-call';
 import { cookiesFrom, formWithButton, signInWithForm, submitForm } from '../forms';
 import { freePort, type RunningFolio, startFolio } from '../harness';
 
@@ -61,7 +62,6 @@ describe('second factors', () => {
     });
     expect(confirmed.status).toBe(200);
     const shown = await confirmed.text();
-    Bun.write('/tmp/sec/confirmed.html', shown);
     recoveryCodes = [...shown.matchAll(/<code>([a-z2-9]{5}-[a-z2-9]{5})<\/code>/g)].map(
       (m) => m[1] as string,
     );
@@ -69,28 +69,9 @@ describe('second factors', () => {
   }, 90_000);
   afterAll(() => folio?.stop(), 30_000);
 
-  /** A JavaScript action call, as Waku's router sends it (tests/integration/action-calls.test.ts). */
-  async function call(action: string, body: string, cookie = ''): Promise<Response> {
-    const ids: string[] = [];
-    for await (const path of new Bun.Glob('dist/public/assets/*.js').scan('.'))
-      for (const [, id] of (await Bun.file(path).text()).matchAll(
-        new RegExp(`([0-9a-f]{12})#${action}\\b`, 'g'),
-      ))
-        if (id) ids.push(id);
-    if (!ids[0]) throw new Error(`the build names no ${action} (bun run build first)`);
-    return fetch(`${base}/preview`, {
-      method: 'POST',
-      body,
-      redirect: 'manual',
-      headers: {
-        origin: base,
-        'content-type': 'text/plain;charset=UTF-8',
-        'x-folio-action': `/RSC/F/${ids[0]}/${action}.txt`,
-        'x-waku-action-location': '/preview',
-        ...(cookie ? { cookie } : {}),
-      },
-    });
-  }
+  /** A JavaScript action call, as Waku's router sends it (tests/action-call.ts). */
+  const call = (action: string, body: string, cookie = '') =>
+    callAction(base, action, body, cookie);
 
   /** The password step: a 303, a waiting-sign-in cookie and no session. */
   async function passwordStep(who: { email: string; password: string }) {
