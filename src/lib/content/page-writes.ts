@@ -2,7 +2,9 @@
 // the page a form expects (and refusing a stale one), new page ids, moving a slug, a page's
 // version and last change, drafts and their schedules, and the two writes others build on —
 // saving a draft and publishing it. The store's methods (write-model.ts, history.ts,
-// schedules.ts) compose them; nothing here opens a transaction.
+// schedules.ts) compose them; nothing here opens a transaction. One file past 400 lines
+// because saving and publishing call each other's steps (a publish saves first; a save may
+// end a schedule or ask for review again): split, the halves would import each other.
 import 'server-only';
 import { type ContentChange, EVERYTHING, pagesChanged } from '../data/content-changes';
 import type { Query } from '../data/db';
