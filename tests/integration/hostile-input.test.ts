@@ -11,8 +11,8 @@ import { seededRandom } from '../support';
 
 const STACK_TRACE = /\bat \S+\.(?:js|ts|tsx|mjs):\d+|node_modules\/|dist\/server\//;
 // What the count tests is the render cache's budget, which lives in the process whatever the
-// engine. The gate asks 4000 on both engines; `bun run soak` runs this file with the full
-// 20 000 (HOSTILE_JUNK_KEYS), which took 14 s of a quiet run's 100.
+// engine. The gate asks 4000 on both engines (twice: a warm round, then the measured one);
+// `bun run soak` runs this file with the full 20 000 (HOSTILE_JUNK_KEYS).
 const JUNK_PAGE_DATA_KEYS = Number(process.env.HOSTILE_JUNK_KEYS ?? 4_000);
 /** The render cache's budget (FOLIO_RENDER_CACHE_MB) and the margin RSS may grow beyond it. */
 const CACHE_BUDGET_MB = 64;
@@ -87,6 +87,38 @@ afterAll(async () => {
   await folio?.stop();
   receiver.stop();
 });
+
+/** Asks for `JUNK_PAGE_DATA_KEYS` addresses no page has, numbered from `from`, and a real page
+ * under 300 foreign host names (SITE_URL unset: pages name the host). */
+async function junkRound(from: number) {
+  const keys = Array.from({ length: JUNK_PAGE_DATA_KEYS }, (_, n) => {
+    const i = from + n;
+    switch (i % 5) {
+      case 0:
+        return `/RSC/R/no-such-page-${i}.txt`;
+      case 1:
+        return `/RSC/R/about.txt?query=junk-${i}`;
+      case 2:
+        return `/RSC/R/preview/junk-${i}.txt`;
+      case 3:
+        return `/RSC/R/no-such-${i}.txt?query=${'y'.repeat(200)}`;
+      default:
+        return `/no-such-page-${i}`;
+    }
+  });
+  await inBatches(keys, 32, async (path) => {
+    const response = await fetch(`${folio.url}${path}`);
+    const body = await response.text();
+    record('junk keys', path, response.status, body);
+  });
+  await inBatches(
+    Array.from({ length: 300 }, (_, i) => from + i),
+    16,
+    async (i) => {
+      await send('junk hosts', ['GET /about HTTP/1.1', `Host: junk-${i}.example`]);
+    },
+  );
+}
 
 describe('hostile input', () => {
   test('paths: fixed traps and 300 random ones', async () => {
@@ -429,34 +461,14 @@ describe('hostile input', () => {
   }, 60_000);
 
   test(`${JUNK_PAGE_DATA_KEYS} junk page-data keys: RSS within the cache budget, real pages still cached`, async () => {
+    // One round first, unmeasured: the heap grows to its working size in the first few thousand
+    // renders (a 404 page alone took ~50 MB once, then stayed flat round after round), and when
+    // the collector gives it back is its own business. What must hold is that a second round of
+    // as many new keys adds no more than the cache may hold: measured from the first, four rounds
+    // stayed within ±50 MB; without the warm round a CI run once read 121 MB of one-off growth.
+    await junkRound(0);
     const rssBefore = rssMegabytes(folio.pid);
-    const keys = Array.from({ length: JUNK_PAGE_DATA_KEYS }, (_, i) => {
-      switch (i % 5) {
-        case 0:
-          return `/RSC/R/no-such-page-${i}.txt`;
-        case 1:
-          return `/RSC/R/about.txt?query=junk-${i}`;
-        case 2:
-          return `/RSC/R/preview/junk-${i}.txt`;
-        case 3:
-          return `/RSC/R/no-such-${i}.txt?query=${'y'.repeat(200)}`;
-        default:
-          return `/no-such-page-${i}`;
-      }
-    });
-    await inBatches(keys, 32, async (path) => {
-      const response = await fetch(`${folio.url}${path}`);
-      const body = await response.text();
-      record('junk keys', path, response.status, body);
-    });
-    // A few hundred foreign hosts asking for a real page (SITE_URL unset: pages name the host).
-    await inBatches(
-      Array.from({ length: 300 }, (_, i) => i),
-      16,
-      async (i) => {
-        await send('junk hosts', ['GET /about HTTP/1.1', `Host: junk-${i}.example`]);
-      },
-    );
+    await junkRound(JUNK_PAGE_DATA_KEYS);
     const rssAfter = rssMegabytes(folio.pid);
     console.log(
       'hostile input RSS (MB):',
