@@ -96,6 +96,13 @@ describe('review cannot be bypassed by a schedule or a rename', () => {
     expect(await publishAtOf(story.id)).not.toBeNull();
     // Scheduling answered the request.
     expect(await store((s) => s.reviewOf(story.id))).toBeNull();
+    // Before they type, the writer is told (walk-through: they saw nothing of the schedule).
+    const told = (await html(WRITER.email, '/preview/scheduled-story'))
+      .replace(/<[^>]+>/g, '')
+      .replace(/\s+/g, ' ');
+    expect(told.includes(`scheduled by ${EDITOR.email}. A change to the draft cancels it`)).toBe(
+      true,
+    );
 
     const saved = await save(WRITER.email, 'scheduled-story', { body: 'An unreviewed claim.' });
     expect(saved.status).toBe(303);

@@ -359,6 +359,15 @@ export function PreviewBanner({
         {may.schedule && (page.state !== 'published' || schedule) ? (
           <ScheduleForm slug={page.slug} pageId={page.id} schedule={schedule} />
         ) : null}
+        {/* Walk-through (issue 28): a writer whose page a reviewer scheduled saw nothing of it,
+            and their next keystroke cancelled it unannounced. Said before they type. */}
+        {!may.schedule && schedule ? (
+          <p className="schedule-note">
+            Will be published <LocalTime iso={schedule.publishAt} />
+            {schedule.scheduledBy ? `, scheduled by ${schedule.scheduledBy}` : ''}. A change to the
+            draft cancels it and asks for review again.
+          </p>
+        ) : null}
         {may.share ? <ShareLinkForm pageId={page.id} slug={page.slug} /> : null}
         {shareLinks.length > 0 ? (
           <details className="share-links">
