@@ -282,6 +282,10 @@ describe('people', () => {
     const { html } = await signInWithForm(folio.url, 'target@example.com', PASSWORD);
     expectText(html, 'This account is suspended');
     expect(/target@example\.com.*Suspended/.test(plain(await peoplePage()))).toBe(true);
+    // Their sessions are gone, but not the record of when they last signed in (walk-through).
+    expect(
+      /target@example\.com[^@]{0,120}Suspended[^@]{0,40}Not known/.test(plain(await peoplePage())),
+    ).toBe(false);
 
     const restore = await rowForm(await peoplePage(), 'Restore', ids.target as number);
     expect((await submitForm(peopleUrl(), restore, { cookie: cookies.admin })).status).toBe(303);

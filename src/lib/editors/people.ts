@@ -51,13 +51,17 @@ export type Person = Editor & {
   version: number;
   createdAt: string;
   openSessions: number;
-  /** The newest open session's start: when they last signed in, while it is open. */
+  /** When they last signed in: the audit trail's newest sign-in (kept a year), or a session's
+   * start (accepting an invitation signs in without a sign-in entry). */
   lastSignIn: string | null;
   lastSeen: string | null;
 };
 
 /** Everyone with an account, by email. */
 export async function listPeople(db: Database, now = Date.now()): Promise<Person[]> {
+  // The last sign-in is read from the audit trail too (walk-through, issue 28): a suspended
+  // person's sessions are gone, and with them the only other record of it ("Not known" for
+  // someone who signed in a minute before). One index seek (audit_entries_actor_action) each.
   const at = new Date(now).toISOString();
   const rows = await db.query<{
     id: number;
@@ -68,12 +72,15 @@ export async function listPeople(db: Database, now = Date.now()): Promise<Person
     created_at: string;
     open_sessions: number | string;
     last_sign_in: string | null;
+    last_audited_sign_in: string | null;
     last_seen: string | null;
   }>`
     SELECT e.id, e.email, e.role, e.suspended_at, e.version, e.created_at,
       (SELECT COUNT(*) FROM editor_sessions s
        WHERE s.editor_id = e.id AND s.expires_at > ${at}) AS open_sessions,
       (SELECT MAX(s.created_at) FROM editor_sessions s WHERE s.editor_id = e.id) AS last_sign_in,
+      (SELECT a.at FROM audit_entries a WHERE a.actor_email = e.email AND a.action = 'sign-in'
+       ORDER BY a.id DESC LIMIT 1) AS last_audited_sign_in,
       (SELECT MAX(s.last_seen_at) FROM editor_sessions s WHERE s.editor_id = e.id) AS last_seen
     FROM editors e ORDER BY e.email`;
   return rows.map((row) => ({
@@ -84,9 +91,16 @@ export async function listPeople(db: Database, now = Date.now()): Promise<Person
     version: Number(row.version),
     createdAt: row.created_at,
     openSessions: Number(row.open_sessions),
-    lastSignIn: row.last_sign_in,
+    lastSignIn: later(row.last_sign_in, row.last_audited_sign_in),
     lastSeen: row.last_seen,
   }));
+}
+
+/** The later of two ISO instants, either possibly missing. */
+function later(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Date.parse(a) >= Date.parse(b) ? a : b;
 }
 
 type Target = { id: number; email: string; role: Role; version: number; suspended: boolean };
