@@ -172,6 +172,8 @@ describe('second factors', () => {
 
   test('the rule: an Editor without a second factor is sent to set one up; a Contributor is not', async () => {
     const owner = (await signInWithForm(base, OWNER.email, OWNER.password)).cookie;
+    // Signed in before the rule: told on every screen from then on (walk-through, issue 28).
+    const before = (await signInWithForm(base, PLAIN.email, PLAIN.password)).cookie;
     const screen = await (await get('/preview?security', owner)).text();
     const rule = await formWithButton(screen, 'Save the rule');
     const saved = await submitForm(`${base}/preview?security`, rule, {
@@ -188,7 +190,22 @@ describe('second factors', () => {
     const told = await (
       await get('/preview?security&notice=second-factor-required', plain.cookie)
     ).text();
-    expect(told.includes('This site asks people in your role for a second factor')).toBe(true);
+    const RULE_WORDS = 'This site asks people in your role for a second factor';
+    // The security screen says it in its own words, without the other screens' reminder.
+    expect(told.includes(RULE_WORDS)).toBe(true);
+    expect(told.includes('Set one up now')).toBe(false);
+    for (const address of ['/preview', '/preview?media', '/preview?sessions']) {
+      const html = await (await get(address, before)).text();
+      expect([address, html.includes(RULE_WORDS), html.includes('Set one up now')]).toEqual([
+        address,
+        true,
+        true,
+      ]);
+    }
+    // The Owner, who has no factor but whom the rule covers too, is told as well; a
+    // Contributor, whom it does not cover, is not.
+    const ownersDashboard = await (await get('/preview', owner)).text();
+    expect(ownersDashboard.includes(RULE_WORDS)).toBe(true);
     // Only those who may change site settings see or save the rule.
     expect(told.includes('Save the rule')).toBe(false);
     const forged = await submitForm(`${base}/preview?security`, rule, {
@@ -198,6 +215,7 @@ describe('second factors', () => {
     expect(forged.headers.get('location')).toContain('notice=forbidden');
     const low = await signInWithForm(base, LOW.email, LOW.password);
     expect(new URL(low.response.headers.get('location') ?? '', base).href).toBe(`${base}/preview`);
+    expect((await (await get('/preview', low.cookie)).text()).includes(RULE_WORDS)).toBe(false);
     // A role that is none: a forged form, refused in words as a 400.
     const bad = await submitForm(`${base}/preview?security`, rule, {
       cookie: owner,

@@ -168,7 +168,7 @@ const FRAMED = new Map<Screen, Screen['screen']>(
       : (props: ScreenProps) =>
           createElement(
             EditorChrome,
-            { editor: props.asked.editor },
+            { editor: props.asked.editor, remindSecondFactor: row.name !== '?security' },
             createElement(row.screen, props),
           ),
   ]),
