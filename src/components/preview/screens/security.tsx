@@ -42,7 +42,13 @@ const NOTICES: Record<string, { text: string; alert?: boolean }> = {
     text: 'This site asks people in your role for a second factor, and that is your last one: add another first.',
     alert: true,
   },
-  'rule-saved': { text: 'Saved: the rule applies from each person’s next sign-in.' },
+  'rule-saved': {
+    text: 'Saved. Everyone it covers who has no second factor yet is asked to set one up, and can change nothing until they do.',
+  },
+  'rule-covers-you': {
+    text: 'Not saved: the rule would cover you too, and you have no second factor yet. Add a passkey or set up an authenticator app first, then save the rule.',
+    alert: true,
+  },
   forbidden: { text: 'Only Administrators may change who needs a second factor.', alert: true },
   busy: { text: 'Folio is busy: nothing was changed. Try again in a moment.', alert: true },
   unavailable: { text: 'Folio cannot reach its database: nothing was changed.', alert: true },

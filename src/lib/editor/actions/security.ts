@@ -20,7 +20,13 @@ import {
   signInOptions,
 } from '../../editors/passkeys';
 import { isRole } from '../../editors/permissions';
-import { isLastRequiredFactor, requireSecondFactorFrom } from '../../editors/second-factor';
+import {
+  factorsOf,
+  hasSecondFactor,
+  isLastRequiredFactor,
+  isRequiredOf,
+  requireSecondFactorFrom,
+} from '../../editors/second-factor';
 import { cancelSecondStep, completeSecondStep, signInWithPasskey } from '../../editors/session';
 import {
   confirmTotp,
@@ -243,10 +249,20 @@ export const setSecondFactorRule = editorCommand({
     return { least: least === '' ? null : least };
   },
   may: () => [{ action: 'settings.edit' }],
-  run: async ({ least }) => {
+  run: async ({ least }, editor) => {
     const db = await getDatabase();
-    await db.transaction((q) => requireSecondFactorFrom(q, isRole(least) ? least : null));
-    return 'rule-saved';
+    const rule = isRole(least) ? least : null;
+    return db.transaction(async (q) => {
+      // Walk-through (issue 28): an Owner with no factor saved a rule covering themselves and
+      // could then change nothing, the rule included, until they set one up. Theirs first.
+      if (
+        isRequiredOf(editor.editor.role, rule) &&
+        !hasSecondFactor(await factorsOf(q, editor.editor.id))
+      )
+        return 'rule-covers-you';
+      await requireSecondFactorFrom(q, rule);
+      return 'rule-saved';
+    });
   },
   land,
 });
