@@ -23,7 +23,6 @@ import {
   TOPICS_SCREEN,
 } from '../../lib/http/routes';
 import { TimeZoneName } from './local-time';
-import { SecondFactorReminder } from './second-factor-reminder';
 import { SessionSeen } from './session-seen';
 
 export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
@@ -124,18 +123,14 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
 export function EditorChrome({
   editor,
   children,
-  remindSecondFactor = true,
 }: {
   editor: EditorSession | null;
   children?: ReactNode;
-  /** False on the security screen, which says it in its own words. */
-  remindSecondFactor?: boolean;
 }) {
   return (
     <>
       <PreviewHeader editor={editor} />
       <main id="main" className="container preview-main">
-        {remindSecondFactor ? <SecondFactorReminder editor={editor} /> : null}
         {children}
       </main>
     </>
@@ -157,10 +152,7 @@ export function PreviewBar({
   return (
     <section className="preview-bar" aria-label="Editing tools">
       {editor ? <PreviewHeader editor={editor} /> : null}
-      <div className="container preview-bar-banner">
-        <SecondFactorReminder editor={editor} />
-        {children}
-      </div>
+      <div className="container preview-bar-banner">{children}</div>
     </section>
   );
 }

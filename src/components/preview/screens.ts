@@ -7,7 +7,9 @@
 // column); 'site', the screen frames itself as the public site does (a page's preview and a
 // share link: the preview is the site, issue 26).
 import { createElement, type FunctionComponent } from 'react';
+import { getDatabase } from '../../lib/data/db';
 import { type Action, can, refusalOf } from '../../lib/editors/permissions';
+import { secondFactorMissing } from '../../lib/editors/second-factor';
 import { INVITATION_PARAM, SHARE_PARAM } from '../../lib/http/routes';
 import { EditorChrome } from './editor-chrome';
 import type { Asked, ScreenProps } from './screens/asked';
@@ -28,6 +30,7 @@ import { PeopleScreen } from './screens/people';
 import { ProfileScreen } from './screens/profile';
 import { RedirectsScreen } from './screens/redirects';
 import { ReviewScreen } from './screens/review';
+import { SecondFactorFirstScreen } from './screens/second-factor-first';
 import { SecurityScreen } from './screens/security';
 import { SessionsScreen } from './screens/sessions';
 import { SettingsScreen } from './screens/settings';
@@ -168,18 +171,36 @@ const FRAMED = new Map<Screen, Screen['screen']>(
       : (props: ScreenProps) =>
           createElement(
             EditorChrome,
-            { editor: props.asked.editor, remindSecondFactor: row.name !== '?security' },
+            { editor: props.asked.editor },
             createElement(row.screen, props),
           ),
   ]),
 );
 
+/** The rows a person the second-factor rule covers, with no factor yet, may open: the one
+ * where they set it up (signed-out rows have no person to ask about). */
+const OPEN_BEFORE_SECOND_FACTOR = new Set(['?security']);
+
+const secondFactorFirst = (props: ScreenProps) =>
+  createElement(
+    EditorChrome,
+    { editor: props.asked.editor },
+    createElement(SecondFactorFirstScreen),
+  );
+
 /** The screen for a request, in its frame: the first row that answers it (the last row
- * answers any page), or a 403 in words when the person's role may not open it. */
-export function screenFor(asked: Asked): Screen['screen'] {
+ * answers any page); a 403 in words when the person's role may not open it; and, for someone
+ * the site's second-factor rule covers who has none yet, only the security screen. */
+export async function screenFor(asked: Asked): Promise<Screen['screen']> {
   const row = SCREENS.find((each) => each.when(asked));
   if (!row) throw new Error('the preview screens table has no row for this request');
   const person = asked.editor?.editor;
+  if (
+    person &&
+    !OPEN_BEFORE_SECOND_FACTOR.has(row.name) &&
+    (await secondFactorMissing((await getDatabase()).query, person))
+  )
+    return secondFactorFirst;
   if (row.may && person && !can(person, row.may)) {
     const message = refusalOf(person, row.may);
     return (props: ScreenProps) =>

@@ -22,7 +22,7 @@ export default async function PreviewPage({
     params,
     notice: params.get('notice'),
   };
-  const Screen = screenFor(asked);
+  const Screen = await screenFor(asked);
   return <Screen asked={asked} />;
 }
 

@@ -5,6 +5,7 @@ import { startSignInOver } from '../../../lib/editor/actions/security';
 import { pendingSecondStep } from '../../../lib/editors/session';
 import { requestContext, setDocumentStatus } from '../../../lib/http/request-context';
 import { isValidSlug, PREVIEW_DASHBOARD, previewPath } from '../../../lib/http/routes';
+import { KeptTyped } from '../kept-typed';
 import { PasskeySignIn } from '../passkey-sign-in';
 import { SecondStepForm } from '../second-step-form';
 import { SignInForm } from '../sign-in-form';
@@ -23,7 +24,11 @@ export async function SignInScreen({ asked: { slug, params } }: ScreenProps) {
       <title>Sign in · Folio preview</title>
       <SignedOutNotice params={params} />
       <SignInForm next={slug && params.has('edit') ? `${page}?edit` : page} />
-      <KeptTyped />
+      {/* A form posted after the editor's session ended: the sign-in form replaced it. */}
+      <KeptTyped>
+        <strong>Your session had ended, so nothing was saved.</strong> What you typed is below: copy
+        it, sign in, and paste it back.
+      </KeptTyped>
     </>
   );
 }
@@ -49,30 +54,6 @@ function SignedOutNotice({ params }: { params: URLSearchParams }) {
         ? ' Any share links you made were revoked.'
         : ' Your share links still work.'}
     </p>
-  );
-}
-
-/**
- * A form posted after the editor's session ended (without JavaScript): nothing was saved, and
- * the sign-in page replaced their form, so what they typed is handed back here to copy.
- */
-function KeptTyped() {
-  const { request, keptText } = requestContext();
-  if (request.method !== 'POST' || !keptText) return null;
-  return (
-    <section className="card kept-typed" aria-label="What you typed">
-      <p>
-        <strong>Your session had ended, so nothing was saved.</strong> What you typed is below: copy
-        it, sign in, and paste it back.
-      </p>
-      {keptText.map(({ name, value }) => (
-        <label key={name}>
-          {/* One text node: the label reads (and is found) as one word, not split by React. */}
-          {`${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`}
-          <textarea readOnly rows={Math.min(18, value.split('\n').length + 1)} value={value} />
-        </label>
-      ))}
-    </section>
   );
 }
 
