@@ -27,6 +27,8 @@ export type SmtpReceiver = {
   messages: ReceivedMail[];
   /** The passwords AUTH was given (to check a test's server never prints them). */
   passwords: string[];
+  /** Answer every RCPT TO with 550 from now on (or not): one receiver, both behaviours. */
+  refuseRecipients: (refuse: boolean) => void;
   stop: () => Promise<void>;
 };
 
@@ -92,6 +94,7 @@ export async function startSmtpReceiver({
 }: {
   refuseRecipients?: boolean;
 } = {}): Promise<SmtpReceiver> {
+  let refusing = refuseRecipients;
   const messages: ReceivedMail[] = [];
   const passwords: string[] = [];
   const server = new SMTPServer({
@@ -106,7 +109,7 @@ export async function startSmtpReceiver({
       callback(null, { user: auth.username ?? '' });
     },
     onRcptTo(_address, _session, callback) {
-      if (!refuseRecipients) return callback();
+      if (!refusing) return callback();
       const refusal = Object.assign(new Error('No such mailbox here'), { responseCode: 550 });
       callback(refusal);
     },
@@ -137,6 +140,9 @@ export async function startSmtpReceiver({
     url: (credentials) => `smtp://${credentials ? `${credentials}@` : ''}127.0.0.1:${port}`,
     messages,
     passwords,
+    refuseRecipients: (refuse) => {
+      refusing = refuse;
+    },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
