@@ -198,6 +198,18 @@ describe('invitations emailed', () => {
     expect(output).not.toContain(SMTP_PASSWORD);
     expect(tokens.length).toBeGreaterThanOrEqual(5);
     for (const token of tokens) expect(output).not.toContain(token);
+    // The trail says which invitations were emailed (those the mail server took), by whom.
+    const emailed = await db.query<{ actor_email: string; detail: string }>`
+      SELECT actor_email, detail FROM audit_entries WHERE action = 'editor.invitation_emailed'
+      ORDER BY id`;
+    expect(emailed.map((entry) => entry.actor_email)).toEqual([
+      'owner@example.com',
+      'owner@example.com',
+    ]);
+    expect(emailed.map((entry) => JSON.parse(entry.detail).person)).toEqual([
+      'mailed.person@example.com',
+      'scripted@example.com',
+    ]);
     // Sentry: give the SDK its moment to send anything it would, then look.
     await Bun.sleep(2_000);
     expect(

@@ -6,7 +6,7 @@ import { unstable_redirect as redirect } from 'waku/router/server';
 // sessions (nothing to ask: they are one's own), and accepting an invitation, which needs no
 // editor (like signing in). The rules are editors/people.ts's and invitations.ts's; this turns
 // their refusals into the form's words and status, and a success into the screen's notice.
-import { recordRefusedPeopleAction } from '../../audit/audit';
+import { recordAuditAlone, recordRefusedPeopleAction } from '../../audit/audit';
 import { getDatabase } from '../../data/db';
 import { emailInvitation } from '../../editors/invitation-email';
 import {
@@ -95,6 +95,13 @@ export const invitePerson = editorForm({
         link,
         expiresAt: invitation.expiresAt,
       });
+      // In the trail when the mail server took it (a failure is the log's: an outage, not a deed).
+      if (emailed?.sent)
+        await recordAuditAlone(db, {
+          action: 'editor.invitation_emailed',
+          actor: { id: editor.id, email: editor.email },
+          detail: { person: invitation.email, role: invitation.role },
+        });
       return {
         invited: {
           email: invitation.email,
