@@ -39,6 +39,10 @@ describe('parseEnv', () => {
     expect(
       parseEnv({ SMTP_URL: 'smtps://u:p@mail.example.com:465', MAIL_FROM: 'a@b.io' }).SMTP_URL,
     ).toBe('smtps://u:p@mail.example.com:465');
+    // A local catcher's sender (README): no dot needed after the @.
+    expect(
+      parseEnv({ SMTP_URL: 'smtp://127.0.0.1:1025', MAIL_FROM: 'folio@localhost' }).MAIL_FROM,
+    ).toBe('folio@localhost');
     // Unset (or empty): no email, as without it.
     expect(parseEnv({ SMTP_URL: '', MAIL_FROM: '' }).SMTP_URL).toBeUndefined();
     expect(() => parseEnv({ SMTP_URL: 'http://mail.example.com', MAIL_FROM: 'a@b.io' })).toThrow(

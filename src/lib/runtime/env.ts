@@ -8,11 +8,11 @@ const optionalString = z
   .transform((value) => (value === '' ? undefined : value));
 
 /**
- * `a@b.c` or `Name <a@b.c>`: one address, no line breaks (it becomes a header), no commas or
- * semicolons (a list of senders).
+ * `a@b` or `Name <a@b>`: one address (`folio@localhost` too, for a local catcher), no line
+ * breaks (it becomes a header), no commas or semicolons (a list of senders).
  */
 const MAIL_FROM_SHAPE =
-  /^(?:[^\r\n<>,;"]{1,100} <[^\s<>@,;"]+@[^\s<>@,;"]+\.[^\s<>@,;"]+>|[^\s<>@,;"]+@[^\s<>@,;"]+\.[^\s<>@,;"]+)$/;
+  /^(?:[^\r\n<>,;"]{1,100} <[^\s<>@,;"]+@[^\s<>@,;"]+>|[^\s<>@,;"]+@[^\s<>@,;"]+)$/;
 
 function isSmtpUrl(value: string): boolean {
   if (!/^smtps?:\/\/[^/\s?#]+\/?(?:\?[^\s#]*)?$/.test(value)) return false;
