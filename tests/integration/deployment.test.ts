@@ -107,6 +107,11 @@ describe('a start that cannot go on says why in one line', () => {
       /cannot start: Invalid environment: HOST: must be an IP address/,
     ],
     [
+      'SMTP_URL without MAIL_FROM',
+      { SMTP_URL: 'smtp://folio:s3cret@127.0.0.1:2525', MAIL_FROM: '' },
+      /^cannot start: Invalid environment: MAIL_FROM: is required when SMTP_URL is set[^3]*$/,
+    ],
+    [
       'HOST=192.0.2.1 (no address of this machine)',
       { HOST: '192.0.2.1' },
       /cannot start: HOST 192\.0\.2\.1 is not an address of this machine/,

@@ -58,6 +58,30 @@ function PersonCommand({
   );
 }
 
+/** Whether the link was emailed (decision 0043); in every case, where it is to copy. */
+function InvitationSent({ invited }: { invited: NonNullable<InviteState['invited']> }) {
+  const expires = <LocalTime iso={invited.expiresAt} />;
+  if (invited.emailed?.sent)
+    return (
+      <>
+        Emailed to {invited.email}. The link is below too, shown only now — it works once and
+        expires {expires}:
+      </>
+    );
+  if (invited.emailed)
+    return (
+      <>
+        <strong>Could not email it ({invited.emailed.reason}): copy the link below</strong> and send
+        it to them — it is shown only now, works once, and expires {expires}:
+      </>
+    );
+  return (
+    <>
+      Copy this link and send it to them — it is shown only now, works once, and expires {expires}:
+    </>
+  );
+}
+
 export function InviteForm({ roles }: { roles: readonly Role[] }) {
   const [answer, action, pending] = useActionState<InviteState, FormData>(invitePerson, {});
   const state = answer ?? {};
@@ -72,9 +96,8 @@ export function InviteForm({ roles }: { roles: readonly Role[] }) {
         <div role="status" className="notice invitation-link">
           <p>
             Invitation for <strong>{state.invited.email}</strong> as{' '}
-            {ROLE_LABELS[state.invited.role as Role] ?? state.invited.role}. Copy this link and send
-            it to them — it is shown only now, works once, and expires{' '}
-            <LocalTime iso={state.invited.expiresAt} />:
+            {ROLE_LABELS[state.invited.role as Role] ?? state.invited.role}.{' '}
+            <InvitationSent invited={state.invited} />
           </p>
           <input
             readOnly

@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = {
   'editor.role_changed': 'Role changed',
   'editor.sessions_ended': 'Sessions ended',
   'editor.invited': 'Invitation made',
+  'editor.invitation_emailed': 'Invitation emailed',
   'editor.invitation_accepted': 'Invitation accepted',
   'editor.invitation_revoked': 'Invitation revoked',
   'editor.suspended': 'Person suspended',

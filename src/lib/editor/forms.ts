@@ -610,7 +610,14 @@ export const invitePersonSchema = z.object({ email: fieldUpTo(300), role: fieldU
 export type InviteState = {
   error?: string;
   values?: { email: string; role: string };
-  invited?: { email: string; role: string; link: string; expiresAt: string };
+  invited?: {
+    email: string;
+    role: string;
+    link: string;
+    expiresAt: string;
+    /** Absent without SMTP_URL; else whether the mail server took it, or why not (0043). */
+    emailed?: { sent: true } | { sent: false; reason: string };
+  };
 };
 
 /** A change to one person: who (id), at which version of them the screen was drawn. */

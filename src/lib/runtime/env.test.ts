@@ -21,6 +21,39 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ FOLIO_RENDER_CACHE: 'maybe' })).toThrow(/FOLIO_RENDER_CACHE/);
   });
 
+  test('SMTP_URL needs MAIL_FROM: refused in one line that names both, never the password', () => {
+    const url = 'smtp://folio:s3cret-pass@mail.example.com:587';
+    let message = '';
+    try {
+      parseEnv({ SMTP_URL: url });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe(
+      'Invalid environment: MAIL_FROM: is required when SMTP_URL is set (the From address of invitation emails)',
+    );
+    expect(message).not.toContain('s3cret');
+    const env = parseEnv({ SMTP_URL: url, MAIL_FROM: 'Folio <folio@example.com>' });
+    expect(env.SMTP_URL).toBe(url);
+    expect(env.MAIL_FROM).toBe('Folio <folio@example.com>');
+    expect(
+      parseEnv({ SMTP_URL: 'smtps://u:p@mail.example.com:465', MAIL_FROM: 'a@b.io' }).SMTP_URL,
+    ).toBe('smtps://u:p@mail.example.com:465');
+    // A local catcher's sender (README): no dot needed after the @.
+    expect(
+      parseEnv({ SMTP_URL: 'smtp://127.0.0.1:1025', MAIL_FROM: 'folio@localhost' }).MAIL_FROM,
+    ).toBe('folio@localhost');
+    // Unset (or empty): no email, as without it.
+    expect(parseEnv({ SMTP_URL: '', MAIL_FROM: '' }).SMTP_URL).toBeUndefined();
+    expect(() => parseEnv({ SMTP_URL: 'http://mail.example.com', MAIL_FROM: 'a@b.io' })).toThrow(
+      /SMTP_URL: must be smtp:/,
+    );
+    expect(() => parseEnv({ SMTP_URL: url, MAIL_FROM: 'a@b.io\r\nBcc: c@d.io' })).toThrow(
+      /MAIL_FROM: must be an email address/,
+    );
+    expect(() => parseEnv({ SMTP_URL: url, MAIL_FROM: 'a@b.io, c@d.io' })).toThrow(/MAIL_FROM/);
+  });
+
   test('trims a trailing slash from SITE_URL', () => {
     expect(parseEnv({ SITE_URL: 'https://example.com/' }).SITE_URL).toBe('https://example.com');
   });

@@ -7,6 +7,22 @@ const optionalString = z
   .optional()
   .transform((value) => (value === '' ? undefined : value));
 
+/**
+ * `a@b` or `Name <a@b>`: one address (`folio@localhost` too, for a local catcher), no line
+ * breaks (it becomes a header), no commas or semicolons (a list of senders).
+ */
+const MAIL_FROM_SHAPE =
+  /^(?:[^\r\n<>,;"]{1,100} <[^\s<>@,;"]+@[^\s<>@,;"]+>|[^\s<>@,;"]+@[^\s<>@,;"]+)$/;
+
+function isSmtpUrl(value: string): boolean {
+  if (!/^smtps?:\/\/[^/\s?#]+\/?(?:\?[^\s#]*)?$/.test(value)) return false;
+  try {
+    return new URL(value).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   // The address to listen on. Unset: every interface. Behind a reverse proxy, the address the
@@ -66,9 +82,34 @@ const envSchema = z.object({
   CARD_FONTS_DIR: z.string().min(1).default('/usr/share/fonts'),
   // Days the audit trail keeps an entry; older ones are deleted by the scheduler's rounds.
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
+  // Invitations are emailed through this mail server when set (decision 0043):
+  // smtp://user:pass@host:587 (STARTTLS when the server offers it) or smtps://…:465 (TLS from
+  // the start). Unset: the link is only shown, to send by hand. Its password is never logged.
+  // nodemailer reads options from its query (`?tls.rejectUnauthorized=false` for a test server).
+  SMTP_URL: optionalString.refine(
+    (value) => value === undefined || isSmtpUrl(value),
+    'must be smtp://user:password@host:port or smtps://user:password@host:port (a password with @, : or / percent-encoded)',
+  ),
+  // The From address of those emails, such as `Folio <folio@example.com>`; needed with SMTP_URL.
+  MAIL_FROM: optionalString.refine(
+    (value) => value === undefined || MAIL_FROM_SHAPE.test(value),
+    'must be an email address, or a name and one in angle brackets: Folio <folio@example.com>',
+  ),
   // `off` turns the render cache off (for benchmarks and debugging).
   FOLIO_RENDER_CACHE: z.enum(['on', 'off']).default('on'),
   FOLIO_RENDER_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
+});
+
+// Rules across variables, apart from the table above so that adding a variable stays one entry.
+const checkedEnvSchema = envSchema.superRefine((env, context) => {
+  // Sending with no From would be refused by every mail server at the first invitation: at
+  // start-up instead, where the operator is looking.
+  if (env.SMTP_URL !== undefined && env.MAIL_FROM === undefined)
+    context.addIssue({
+      code: 'custom',
+      path: ['MAIL_FROM'],
+      message: 'is required when SMTP_URL is set (the From address of invitation emails)',
+    });
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -77,7 +118,7 @@ export type Env = z.infer<typeof envSchema>;
 export const ENVIRONMENT_VARIABLES = Object.keys(envSchema.shape) as (keyof Env)[];
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = envSchema.safeParse(source);
+  const result = checkedEnvSchema.safeParse(source);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   throw new Error(`Invalid environment: ${problems.join('; ')}`);

@@ -6,8 +6,9 @@ import { unstable_redirect as redirect } from 'waku/router/server';
 // sessions (nothing to ask: they are one's own), and accepting an invitation, which needs no
 // editor (like signing in). The rules are editors/people.ts's and invitations.ts's; this turns
 // their refusals into the form's words and status, and a success into the screen's notice.
-import { recordRefusedPeopleAction } from '../../audit/audit';
+import { recordAuditAlone, recordRefusedPeopleAction } from '../../audit/audit';
 import { getDatabase } from '../../data/db';
+import { emailInvitation } from '../../editors/invitation-email';
 import {
   acceptInvitation,
   createInvitation,
@@ -71,25 +72,43 @@ async function refusedChange(
   return { error: refusal.message };
 }
 
-/** Invites someone: the link comes back in the form's answer, to copy (it is shown once). */
+/**
+ * Invites someone: the link comes back in the form's answer, to copy (it is shown once), and is
+ * emailed to them when a mail server is configured — the answer says whether it went.
+ */
 export const invitePerson = editorForm({
   read: (input) => readForm(invitePersonSchema, input),
   may: () => PEOPLE,
   refused: (values, { message }): InviteState => ({ values, error: message }),
   run: async (values, { editor }): Promise<InviteState> => {
     try {
-      const { token, invitation } = await createInvitation(
-        await getDatabase(),
-        editor,
-        values.email,
-        values.role,
-      );
+      const db = await getDatabase();
+      const { token, invitation } = await createInvitation(db, editor, values.email, values.role);
+      const link = new URL(`/preview?${INVITATION_PARAM}=${token}`, siteOrigin()).href;
+      // After the commit (decision 0043): a mail server that fails or hangs cannot undo the
+      // invitation, and the link is shown whatever it answered.
+      const emailed = await emailInvitation(db.query, {
+        to: invitation.email,
+        inviter: editor.email,
+        siteAddress: siteOrigin(),
+        role: invitation.role,
+        link,
+        expiresAt: invitation.expiresAt,
+      });
+      // In the trail when the mail server took it (a failure is the log's: an outage, not a deed).
+      if (emailed?.sent)
+        await recordAuditAlone(db, {
+          action: 'editor.invitation_emailed',
+          actor: { id: editor.id, email: editor.email },
+          detail: { person: invitation.email, role: invitation.role },
+        });
       return {
         invited: {
           email: invitation.email,
           role: invitation.role,
-          link: new URL(`/preview?${INVITATION_PARAM}=${token}`, siteOrigin()).href,
+          link,
           expiresAt: invitation.expiresAt,
+          ...(emailed ? { emailed } : {}),
         },
       };
     } catch (error) {
