@@ -110,6 +110,11 @@ describe('invitations emailed', () => {
   }, 30_000);
 
   test('an Owner’s invitation arrives at the invitee from MAIL_FROM with the link, which works', async () => {
+    // The screen says before anyone invites that the link is emailed.
+    const screen = await (
+      await fetch(`${folio.url}/preview?people`, { headers: { cookie: owner } })
+    ).text();
+    expect(screen.includes('Folio emails it to them')).toBe(true);
     const answer = await inviteByForm('Mailed.Person@Example.com', 'author');
     expect(answer.status).toBe(200);
     expect(answer.words).toContain('Emailed to mailed.person@example.com.');

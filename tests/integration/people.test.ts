@@ -84,6 +84,8 @@ describe('people', () => {
     const html = await page.text();
     for (const text of ['owner@', 'admin@', 'contributor@', 'target@', 'Administrator'])
       expectText(html, text);
+    // No SMTP_URL: the screen says the link is the inviter's to send.
+    expectText(html, 'Send it to them yourself (no mail server is set up: SMTP_URL)');
     const refused = await get('/preview?people', cookies.contributor);
     expect(refused.status).toBe(403);
     const words = await refused.text();

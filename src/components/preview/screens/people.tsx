@@ -3,6 +3,7 @@
 // do to each — invite, change a role (the Owner also hands the site over), suspend or restore,
 // remove, end sessions. Anyone else gets a 403 in words. Buttons are not offered where the
 // action would be refused anyway (oneself, the Owner); the actions refuse them regardless.
+import { mailSettings } from '../../../lib/mail/send';
 import 'server-only';
 import { peopleScreenData } from '../../../lib/editors/people';
 import {
@@ -80,8 +81,11 @@ export async function PeopleScreen({ asked: { editor, notice } }: ScreenProps) {
       </p>
       <h2>Invite someone</h2>
       <p>
-        They get a link to choose a password and join as the role you choose. Send it to them
-        yourself (Folio does not send email): it works once and for seven days.
+        They get a link to choose a password and join as the role you choose.{' '}
+        {mailSettings()
+          ? 'Folio emails it to them, and shows it here to copy too'
+          : 'Send it to them yourself (no mail server is set up: SMTP_URL)'}
+        : it works once and for seven days.
       </p>
       <InviteForm roles={invitable} />
       <details className="people-roles">
