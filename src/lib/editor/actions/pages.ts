@@ -162,6 +162,7 @@ export const autosaveDraft = editorCall({
       slug: outcome.slug,
       savedAt: new Date().toISOString(),
       ...(outcome.merged ? { merged: { note: outcome.merged.note, ...outcome.merged.text } } : {}),
+      ...(outcome.unscheduled ? { unscheduled: true } : {}),
     };
   },
 });
