@@ -80,7 +80,10 @@ export async function confirmIdentity(
       return true;
     });
     // Ended meanwhile (signed out everywhere from another tab): nothing to confirm.
-    return confirmed ? { ok: true } : { ok: false, reason: 'signed-out' };
+    if (!confirmed) return { ok: false, reason: 'signed-out' };
+    // The screen the action lands on may render in this request: it reads the session anew.
+    requestContext().session = undefined;
+    return { ok: true };
   } catch (error) {
     if (isDatabaseBusy(error)) return { ok: false, reason: 'busy' };
     if (isDatabaseUnavailable(error)) return { ok: false, reason: 'unavailable' };
