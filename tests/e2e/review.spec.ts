@@ -150,3 +150,64 @@ test('submit → send back with a note → edit and resubmit → publish, in two
     await db.close();
   }
 });
+
+test('a Contributor’s autosave that cancels a reviewer’s schedule says so in the banner', async ({
+  browser,
+  store,
+}) => {
+  test.setTimeout(90_000);
+  const writer = { email: 'e2e-autosave-writer@example.com', password: 'autosave passphrase 1' };
+  const db = await openDatabase(databaseUrl(), { migrate: false, poolSize: 1 });
+  const slug = `review-autosave-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  try {
+    await addEditor(db, writer.email, writer.password, { role: 'contributor' });
+    const made = await store.saveDraft({
+      slug,
+      title: 'Ferry fares',
+      summary: '',
+      body: 'The reviewed fares.',
+      expectedVersion: null,
+      editor: writer.email,
+    });
+    if (!made.ok) throw new Error('not made');
+    await store.submitForReview(made.pageId, {
+      editor: writer.email,
+      expectedVersion: made.version,
+    });
+    // A reviewer scheduled the text they read.
+    await store.schedulePublish(slug, new Date(Date.now() + 86_400_000), {
+      editor: 'e2e-editor@example.com',
+    });
+
+    const { page, problems } = await contextPage(browser);
+    await page.goto('/preview');
+    await page.getByLabel('Email').fill(writer.email);
+    await page.getByLabel('Password').fill(writer.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByRole('navigation', { name: 'Preview' })).toContainText(writer.email);
+    await page.goto(`/preview/${slug}?edit`);
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+    const body = bodyEditor(page);
+    await body.fill('The fares, and an unreviewed claim.');
+    // The autosave (three seconds after typing stops) cancels the schedule, and the banner says so.
+    await expect(
+      page.getByText('The scheduled publish was cancelled: it needs review again.'),
+    ).toBeVisible({ timeout: 20_000 });
+    await body.expectText('The fares, and an unreviewed claim.');
+    expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
+      'The fares, and an unreviewed claim.',
+    );
+    // The editor goes on saving from the version it saved (no conflict with itself).
+    await body.fill('The fares, an unreviewed claim, and more.');
+    await expect
+      .poll(async () => (await store.getPage(slug, { draft: true }))?.bodyMarkdown, {
+        timeout: 20_000,
+      })
+      .toBe('The fares, an unreviewed claim, and more.');
+    expect(problems()).toEqual([]);
+    await page.context().close();
+  } finally {
+    if (await store.getPage(slug, { draft: true })) await store.discardDraft(slug);
+    await db.close();
+  }
+});

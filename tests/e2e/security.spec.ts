@@ -1,7 +1,8 @@
 // Stronger sign-in (issue 28) in Chromium, as a person does it: a passkey added on the security
 // screen (Chromium's virtual authenticator, over CDP, stands in for a phone or a security key),
 // then signing in with it and no password; and the authenticator app set up from its key,
-// confirmed with a code (the ten recovery codes shown), then asked for after the password.
+// confirmed with a code (the ten recovery codes shown), then asked for after the password; and
+// the screen asking for the password again ("Confirm it is you") once a sign-in is old.
 // Passkeys are made for SITE_URL's origin, so this spec starts a Folio of its own at
 // http://localhost:<port> (the suite's server, at 127.0.0.1 without SITE_URL, cannot have them).
 import AxeBuilder from '@axe-core/playwright';
@@ -43,6 +44,22 @@ async function signInWithPassword(page: Page, who: { email: string; password: st
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+/** Sets `email`'s sessions' confirmation back past ten minutes, as time passing would. */
+async function confirmationGoesStale(email: string) {
+  const db = await folio.database();
+  await db.query`
+    UPDATE editor_sessions SET confirmed_at = ${new Date(Date.now() - 11 * 60_000).toISOString()}
+    WHERE editor_id = (SELECT id FROM editors WHERE email = ${email})`;
+}
+
+/** The security screen's "Confirm it is you": the password typed again. */
+async function confirmItIsMe(page: Page, password: string) {
+  await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible();
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+  await expect(page.getByRole('status')).toContainText('For the next 10 minutes');
 }
 
 async function signOut(page: Page) {
@@ -136,7 +153,14 @@ test('the authenticator app: set up from its key, confirmed, then asked for afte
   await signInWithPassword(page, APP);
   const menu = page.locator('summary', { hasText: 'Menu' });
   await expect(menu).toBeVisible();
+  // Signed in a while ago: the screen asks for the password before it shows its controls.
+  await confirmationGoesStale(APP.email);
   await hydrated(page, '/preview?security');
+  await expect(page.getByRole('button', { name: 'Set up an authenticator app' })).toHaveCount(0);
+  await page.getByLabel('Password').fill('not the passphrase');
+  await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('That is not your password');
+  await confirmItIsMe(page, APP.password);
   await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
   const secret = ((await page.locator('.totp-secret').textContent()) ?? '').replace(/\s/g, '');
@@ -185,13 +209,17 @@ async function axeFindings(page: Page): Promise<string[]> {
 test('the security screen and the second step pass axe, light and dark, desktop and phone', async ({
   browser,
 }) => {
-  // Eight axe scans, two sign-ins and a second step: over a minute with both cores busy.
-  test.setTimeout(180_000);
+  // Twelve axe scans, two sign-ins, a confirmation and a second step: minutes with cores busy.
+  test.setTimeout(240_000);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await signInWithPassword(page, AXE);
   await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
+  await confirmationGoesStale(AXE.email);
   await hydrated(page, '/preview?security');
+  await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible();
+  expect(await axeFindings(page)).toEqual([]);
+  await confirmItIsMe(page, AXE.password);
   await expect(page.getByRole('heading', { name: 'Who must have a second factor' })).toBeVisible();
   expect(await axeFindings(page)).toEqual([]);
   await page.getByRole('button', { name: 'Set up an authenticator app' }).click();

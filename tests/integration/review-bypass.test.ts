@@ -3,11 +3,14 @@
 // 1. A reviewer schedules a Contributor's reviewed draft; the Contributor then edits it. The
 //    unreviewed text must not go live at the due time on the reviewer's behalf: the save cancels
 //    the schedule (in its transaction) and the draft is waiting for review again, as it says.
+//    The editor's autosave (JavaScript) says so too: its answer names the cancel, and the banner
+//    then says "The scheduled publish was cancelled: it needs review again."
 // 2. A Contributor may not change the address of their published page (the old one would 301,
 //    and the new one could take an Editor's redirect source): refused in words, text kept.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { ContentStore } from '../../src/lib/content/content';
 import { addEditor } from '../../src/lib/editors/accounts';
+import { callAction } from '../action-call';
 import { formWithButton, signInWithForm, submitForm } from '../forms';
 import { type RunningFolio, startFolio, withStore } from '../harness';
 
@@ -124,6 +127,57 @@ describe('review cannot be bypassed by a schedule or a rename', () => {
       .replace(/<[^>]+>/g, '')
       .replace(/\s+/g, ' ');
     expect(banner.includes('Its scheduled publish is cancelled')).toBe(true);
+  });
+
+  test('a Contributor’s autosave that cancels the schedule says so: in its answer, then in the banner', async () => {
+    const story = await pageOf(WRITER.email, 'autosaved-story');
+    await store((s) =>
+      s.submitForReview(story.id, { editor: WRITER.email, expectedVersion: story.version }),
+    );
+    await schedule(EDITOR.email, 'autosaved-story');
+    const current = await page('autosaved-story');
+    const fields = {
+      slug: 'autosaved-story',
+      originalSlug: 'autosaved-story',
+      pageId: String(current.id),
+      version: String(current.version),
+      title: current.title,
+      summary: current.summary,
+    };
+    // The editor's JavaScript autosave, as the page sends it (tests/action-call.ts).
+    const saved = await callAction(
+      folio.url,
+      'autosaveDraft',
+      JSON.stringify([{ ...fields, body: 'An autosaved, unreviewed claim.' }]),
+      cookies[WRITER.email],
+    );
+    expect(saved.status).toBe(200);
+    expect((await saved.text()).includes('"unscheduled":true')).toBe(true);
+    expect(await publishAtOf(story.id)).toBeNull();
+    // The editor then shows the banner with the notice the answer named (use-autosave.ts).
+    const banner = (
+      await html(WRITER.email, '/preview/autosaved-story?edit&notice=autosaved-unscheduled')
+    )
+      .replace(/<[^>]+>/g, '')
+      .replace(/\s+/g, ' ');
+    expect(banner.includes('The scheduled publish was cancelled: it needs review again.')).toBe(
+      true,
+    );
+    // A later autosave, with no schedule left to cancel, says nothing of one.
+    const again = await callAction(
+      folio.url,
+      'autosaveDraft',
+      JSON.stringify([
+        {
+          ...fields,
+          version: String((await page('autosaved-story')).version),
+          body: 'Another sentence.',
+        },
+      ]),
+      cookies[WRITER.email],
+    );
+    expect(again.status).toBe(200);
+    expect((await again.text()).includes('"unscheduled"')).toBe(false);
   });
 
   test('a save by someone who may schedule the page keeps its schedule', async () => {

@@ -42,6 +42,7 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
     // fixd (issue 28, finding 1): a save by someone who may not schedule this page.
     'saved-unscheduled':
       'Draft saved. Its scheduled publish is cancelled: a reviewer scheduled the text before your change. It is waiting for review again.',
+    'autosaved-unscheduled': 'The scheduled publish was cancelled: it needs review again.',
     'not-scheduled':
       'There was no schedule to cancel: it was published, discarded, taken down or cancelled meanwhile.',
     'missed-dismissed': 'Notice dismissed. Nothing was published; the draft is as it was.',

@@ -28,6 +28,8 @@ export const AUDIT_ACTIONS = {
   'second-factor.enabled': 'Two-factor sign-in turned on',
   'second-factor.disabled': 'Two-factor sign-in turned off',
   'second-factor.failed': 'Two-factor code refused',
+  'identity.confirmed': 'Confirmed it is them',
+  'identity.confirm_failed': 'Confirmation refused',
   // Pages: what visitors see (the content events of decision 0026, copied as they are written).
   'page.published': 'Published',
   'page.unpublished': 'Unpublished',

@@ -39,6 +39,7 @@ const testErrorActions = await import('./actions/test-errors');
 const EDITOR: EditorSession = {
   editor: { id: 1, email: 'writer@example.com', role: 'administrator' },
   expiresAt: new Date(Date.now() + 3_600_000),
+  confirmedAt: new Date(),
 };
 
 type Asking = EditorSession | null | Error;

@@ -212,7 +212,8 @@ export function editorCommand<Input>(spec: {
       // The site's rule: no second factor yet — the screen that sets one up says why.
       if (isEditorRefused(error) && error.refusal.secondFactor) redirect(SECOND_FACTOR_SCREEN, 303);
       const refusal = isEditorRefused(error) ? error.refusal : databaseRefusal(error);
-      if (refusal !== null) notice = refusal.reason;
+      // Changing one's sign-in without a recent password: the screen that asks for it.
+      if (refusal !== null) notice = refusal.confirm ? 'confirm-first' : refusal.reason;
       else if (isContentError(error)) notice = NOTICE_FOR_ERROR[error.code] ?? 'refused';
       else throw error;
     }

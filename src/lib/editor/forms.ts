@@ -259,6 +259,8 @@ export type AutosaveResult =
       savedAt: string;
       /** Merged with a version saved meanwhile: the text saved, and the words saying so. */
       merged?: { note: MergedNote; title: string; summary: string; body: string };
+      /** The save cancelled a scheduled publish (a Contributor's edit): it needs review again. */
+      unscheduled?: true;
     }
   | {
       ok: false;
@@ -719,6 +721,10 @@ export const passkeyFormSchema = z.object({ id: fieldUpTo(1024), name: fieldUpTo
  * recovery codes ('renew'): one form, so its answer — the codes, shown once — survives the
  * screen changing under it from "set up" to "on".
  */
+/** "Confirm it is you" on the security screen: the password, typed again. */
+export const confirmIdentityFormSchema = z.object({ password: fieldUpTo(1024) });
+export type ConfirmIdentityState = { error?: string };
+
 export const totpCodeFormSchema = z.object({ code: fieldUpTo(40), intent: fieldUpTo(20) });
 export type TotpCodesState = { error?: string; recoveryCodes?: string[] };
 

@@ -16,6 +16,7 @@ import {
 import { getDatabase } from '../data/db';
 import { isDatabaseBusy, isDatabaseFull, isDatabaseUnavailable } from '../data/db-errors';
 import type { EditorSession } from '../editors/accounts';
+import { CONFIRMATION_MINUTES, confirmedRecently } from '../editors/confirmation';
 import { type Action, can, type PageOwnership, refusalOf } from '../editors/permissions';
 import { secondFactorMissing } from '../editors/second-factor';
 import { currentEditorSession } from '../editors/session';
@@ -37,6 +38,11 @@ export type EditorRefusal = {
    * a command lands on the security screen rather than on its own page (action.ts).
    */
   secondFactor?: true;
+  /**
+   * Refused because changing one's sign-in needs the password typed in the last ten minutes
+   * (editors/confirmation.ts): a command lands on the security screen, which asks for it.
+   */
+  confirm?: true;
 };
 
 /** Where a person the site's rule covers sets up a second factor, and is told why. */
@@ -117,8 +123,30 @@ export async function requireEditor(): Promise<EditorSession> {
  * (the security screen's passkeys and app), the one thing someone the site's rule asks for a
  * second factor may do before they have one.
  */
-export type Asked = { action: Action | typeof OWN_SIGN_IN.action; page?: number | string };
+export type Asked = {
+  action: Action | typeof OWN_SIGN_IN.action;
+  page?: number | string;
+  /** The password typed in this session within the last ten minutes (requireRecentConfirmation). */
+  recentlyConfirmed?: true;
+};
 export const OWN_SIGN_IN = { action: 'own-sign-in' } as const;
+/**
+ * Changing one's own sign-in (a passkey added or removed, the app turned on or off, new
+ * recovery codes): OWN_SIGN_IN, and only with a recent confirmation that it is them.
+ */
+export const CHANGE_OWN_SIGN_IN = { action: 'own-sign-in', recentlyConfirmed: true } as const;
+
+/** What every action that changes one's sign-in says when the password was not typed lately. */
+export const CONFIRM_FIRST_MESSAGE = `Nothing was changed: confirm it is you first. Reload the Security screen (/preview?security) and type your password there; it is asked again ${CONFIRMATION_MINUTES} minutes after you last typed it.`;
+
+/**
+ * Refuses (an EditorRefused, 'forbidden', in words) unless `session`'s person typed their
+ * password in it lately (a sign-in counts): the one place the rule is enforced.
+ */
+export function requireRecentConfirmation(session: EditorSession): void {
+  if (!confirmedRecently(session))
+    throw new EditorRefused({ reason: 'forbidden', message: CONFIRM_FIRST_MESSAGE, confirm: true });
+}
 
 /**
  * Whether the site's rule leaves this session's person unable to act (covered, no factor yet):
@@ -139,7 +167,8 @@ async function mustSetUpFirst(session: EditorSession): Promise<boolean> {
  * one of `asked`. A page that does not exist is let through: the action's own answer to a page
  * deleted meanwhile ("gone") is the right one, and it cannot act on a page that is not there.
  * Someone the site's rule asks for a second factor who has none may do nothing but set one up
- * (OWN_SIGN_IN): the rule is enforced here, not only by the landing after sign-in.
+ * (OWN_SIGN_IN): the rule is enforced here, not only by the landing after sign-in. Changing
+ * one's sign-in (CHANGE_OWN_SIGN_IN) also needs a recent confirmation that it is them.
  */
 export async function requirePermission(
   session: EditorSession,
@@ -168,4 +197,5 @@ export async function requirePermission(
       message: SECOND_FACTOR_MESSAGE,
       secondFactor: true,
     });
+  if (asked.some((one) => one.recentlyConfirmed)) requireRecentConfirmation(session);
 }

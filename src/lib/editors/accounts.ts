@@ -27,7 +27,12 @@ function roleOf(value: unknown): Role {
   // The least trust for anything unexpected: a broken row never grants more than it should.
   return isRole(value) ? value : 'contributor';
 }
-export type EditorSession = { editor: Editor; expiresAt: Date };
+export type EditorSession = {
+  editor: Editor;
+  expiresAt: Date;
+  /** When its person last typed their password in it (a sign-in counts); null: never. */
+  confirmedAt: Date | null;
+};
 
 // Verifying against this when the email is unknown keeps a failed sign-in's timing the same
 // whether or not the account exists.
@@ -310,10 +315,25 @@ export async function createSession(
 ): Promise<{ id: string; expiresAt: Date }> {
   const id = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now + SESSION_TTL_SECONDS * 1000);
+  const at = new Date(now).toISOString();
+  // A sign-in is a confirmation: who just typed their password need not type it again.
   await q`
-    INSERT INTO editor_sessions (id_hash, editor_id, created_at, expires_at)
-    VALUES (${hashSessionId(id)}, ${editorId}, ${new Date(now).toISOString()}, ${expiresAt.toISOString()})`;
+    INSERT INTO editor_sessions (id_hash, editor_id, created_at, expires_at, confirmed_at)
+    VALUES (${hashSessionId(id)}, ${editorId}, ${at}, ${expiresAt.toISOString()}, ${at})`;
   return { id, expiresAt };
+}
+
+/** Marks session `id` confirmed now (its person typed their password again); false: no such. */
+export async function confirmSession(
+  q: Query,
+  id: string | undefined,
+  now = Date.now(),
+): Promise<boolean> {
+  if (!id) return false;
+  const confirmed = await q`
+    UPDATE editor_sessions SET confirmed_at = ${new Date(now).toISOString()}
+    WHERE id_hash = ${hashSessionId(id)} RETURNING id_hash`;
+  return confirmed.length > 0;
 }
 
 export async function getSession(
@@ -328,8 +348,9 @@ export async function getSession(
     email: string;
     role: string;
     expires_at: string;
+    confirmed_at: string | null;
   }>`
-    SELECT s.editor_id, e.email, e.role, s.expires_at FROM editor_sessions s
+    SELECT s.editor_id, e.email, e.role, s.expires_at, s.confirmed_at FROM editor_sessions s
     JOIN editors e ON e.id = s.editor_id
     WHERE s.id_hash = ${hashSessionId(id)} AND e.suspended_at IS NULL`;
   if (!row) return null;
@@ -338,6 +359,7 @@ export async function getSession(
   return {
     editor: { id: Number(row.editor_id), email: row.email, role: roleOf(row.role) },
     expiresAt,
+    confirmedAt: row.confirmed_at ? new Date(row.confirmed_at) : null,
   };
 }
 

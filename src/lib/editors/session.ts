@@ -44,7 +44,8 @@ import {
 } from './sign-in-throttle';
 import { type CodeCheck, spendRecoveryCode, spendTotpCode } from './totp';
 
-function cookieFromRequest(name: string): string | undefined {
+/** A cookie of the current request, by name (the session, the device, the second step). */
+export function cookieFromRequest(name: string): string | undefined {
   const header = requestContext().request.headers.get('cookie');
   return header ? parse(header, name)[name] : undefined;
 }

@@ -88,6 +88,12 @@ export function useAutosave(
         // below the banner): what is typed meanwhile and the focus stay; the editor adopts
         // the saved version when the new render brings it (use-editor-state.ts).
         void router.current.replace(`${previewPath(result.slug)}?edit`, { scroll: false });
+      } else if (result.unscheduled) {
+        // The banner says so, as after a Save without JavaScript (the same editor stays).
+        void router.current.replace(
+          `${previewPath(result.slug)}?edit&notice=autosaved-unscheduled`,
+          { scroll: false },
+        );
       }
       return;
     }

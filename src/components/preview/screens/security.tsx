@@ -2,6 +2,8 @@
 // one added) and the authenticator app (set up with a QR code, confirmed with a code, recovery
 // codes, turned off) — and, for whoever may change site settings, the site's rule: which roles
 // must have a second factor. Someone the rule covers who has none lands here after signing in.
+// Its controls show only to someone who typed their password lately (decision 0042, "Confirming
+// it is you"); otherwise it asks for it first.
 import 'server-only';
 import { encode } from 'uqr';
 import {
@@ -11,11 +13,14 @@ import {
   startTotpSetUp,
   turnOffTotp,
 } from '../../../lib/editor/actions/security';
+import type { EditorSession } from '../../../lib/editor/guard';
+import { CONFIRMATION_MINUTES, confirmedRecently } from '../../../lib/editors/confirmation';
 import { PASSKEY_NAME_MAX, relyingParty } from '../../../lib/editors/passkeys';
 import { can, ROLE_LABELS, ROLES } from '../../../lib/editors/permissions';
 import { securityOverview } from '../../../lib/editors/second-factor';
 import { totpUri } from '../../../lib/editors/totp';
 import { PREVIEW_DASHBOARD } from '../../../lib/http/routes';
+import { ConfirmIdentityForm } from '../confirm-identity-form';
 import { LocalTime } from '../local-time';
 import { PasskeyAdd } from '../passkey-add';
 import { TotpCodesForm } from '../totp-codes-form';
@@ -43,11 +48,18 @@ const NOTICES: Record<string, { text: string; alert?: boolean }> = {
     alert: true,
   },
   'rule-saved': {
-    text: 'Saved. Everyone it covers who has no second factor yet is asked to set one up, and can change nothing until they do.',
+    text: 'Saved. Everyone it covers who has no second factor yet is asked to set one up, and until they do, this screen is the only one they can open.',
   },
   'rule-covers-you': {
     text: 'Not saved: the rule would cover you too, and you have no second factor yet. Add a passkey or set up an authenticator app first, then save the rule.',
     alert: true,
+  },
+  'confirm-first': {
+    text: `Nothing was changed: confirm it is you first. It is asked again ${CONFIRMATION_MINUTES} minutes after you last typed your password.`,
+    alert: true,
+  },
+  confirmed: {
+    text: `Thank you. For the next ${CONFIRMATION_MINUTES} minutes you can change how you sign in.`,
   },
   forbidden: { text: 'Only Administrators may change who needs a second factor.', alert: true },
   busy: { text: 'Folio is busy: nothing was changed. Try again in a moment.', alert: true },
@@ -85,8 +97,6 @@ export async function SecurityScreen({ asked: { notice, editor } }: ScreenProps)
   const person = editor.editor;
   const overview = await securityOverview(person);
   const said = notice ? NOTICES[notice] : undefined;
-  const rp = relyingParty();
-  const secret = overview.totp.pendingSecret;
   return (
     <>
       <title>Sign-in security · Folio preview</title>
@@ -104,7 +114,36 @@ export async function SecurityScreen({ asked: { notice, editor } }: ScreenProps)
       <p>
         <a href={PREVIEW_DASHBOARD}>Back to the pages</a>
       </p>
+      {confirmedRecently(editor) ? (
+        <SecurityControls editor={editor} overview={overview} />
+      ) : (
+        <section className="security-section" aria-labelledby="confirm-title">
+          <h2 id="confirm-title">Confirm it is you</h2>
+          <p>
+            Type your password before you change how you sign in: someone at your computer while you
+            are away cannot then add their own passkey or turn your second factor off. It is asked
+            again {CONFIRMATION_MINUTES} minutes after you last typed it (signing in counts).
+          </p>
+          <ConfirmIdentityForm email={person.email} />
+        </section>
+      )}
+    </>
+  );
+}
 
+/** What changes how one signs in: shown only after a recent confirmation that it is them. */
+function SecurityControls({
+  editor,
+  overview,
+}: {
+  editor: EditorSession;
+  overview: Awaited<ReturnType<typeof securityOverview>>;
+}) {
+  const person = editor.editor;
+  const rp = relyingParty();
+  const secret = overview.totp.pendingSecret;
+  return (
+    <>
       <section className="security-section" aria-labelledby="passkeys-title">
         <h2 id="passkeys-title">Passkeys</h2>
         <p>

@@ -153,8 +153,10 @@ export const autosaveDraft = editorCall({
         conflict: outcome.state.conflict,
         fieldErrors: outcome.state.fieldErrors,
       };
-    // The banner ("last saved…", the page's state) follows.
-    rerenderActionRoute();
+    // The banner ("last saved…", the page's state) follows. A cancelled schedule's notice
+    // comes with the address the editor goes to next (use-autosave.ts): a re-render here would
+    // be merged after that navigation's and put the banner back without it.
+    if (!outcome.unscheduled) rerenderActionRoute();
     return {
       ok: true,
       version: outcome.version,
@@ -162,6 +164,7 @@ export const autosaveDraft = editorCall({
       slug: outcome.slug,
       savedAt: new Date().toISOString(),
       ...(outcome.merged ? { merged: { note: outcome.merged.note, ...outcome.merged.text } } : {}),
+      ...(outcome.unscheduled ? { unscheduled: true } : {}),
     };
   },
 });

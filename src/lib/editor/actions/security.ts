@@ -10,6 +10,7 @@ import type {
 } from '@simplewebauthn/server';
 import { unstable_redirect as redirect } from 'waku/router/server';
 import { getDatabase } from '../../data/db';
+import { confirmIdentity } from '../../editors/confirmation';
 import {
   PASSKEY_NAME_MAX,
   PASSKEY_REFUSALS,
@@ -41,6 +42,8 @@ import { badRequest } from '../../observability/request-errors';
 import { editorCall, editorCommand, editorForm, readCall, readForm, refuseForm } from '../action';
 import {
   addPasskeyCallSchema,
+  type ConfirmIdentityState,
+  confirmIdentityFormSchema,
   type PasskeyCallState,
   passkeyFormSchema,
   passkeySignInCallSchema,
@@ -50,7 +53,7 @@ import {
   type TotpCodesState,
   totpCodeFormSchema,
 } from '../forms';
-import { OWN_SIGN_IN } from '../guard';
+import { CHANGE_OWN_SIGN_IN, OWN_SIGN_IN } from '../guard';
 import { landingAfterSignIn } from '../landing';
 
 /** The second step of a password sign-in: a code from the app, or a recovery code. */
@@ -121,8 +124,9 @@ type RegistrationOptionsState = {
 /** A new passkey's options, for the signed-in person. */
 export const passkeyRegistrationOptions = editorCall({
   read: () => ({}),
-  // One's own sign-in: anyone signed in manages their own; nothing of the table is asked.
-  may: () => [OWN_SIGN_IN],
+  // One's own sign-in: anyone signed in manages their own (nothing of the table is asked),
+  // having typed their password lately.
+  may: () => [CHANGE_OWN_SIGN_IN],
   refused: (_input, { message }): RegistrationOptionsState => ({ error: message }),
   run: async (_input, editor): Promise<RegistrationOptionsState> => ({
     options: await registrationOptions(await getDatabase(), editor.editor),
@@ -136,7 +140,7 @@ function passkeyName(name: string): string {
 /** Keeps a new passkey under the name typed. */
 export const addPasskey = editorCall({
   read: (input) => readCall(addPasskeyCallSchema, input, 'This action takes a passkey answer.'),
-  may: () => [OWN_SIGN_IN],
+  may: () => [CHANGE_OWN_SIGN_IN],
   refused: (_input, { message }): PasskeyCallState => ({ error: message }),
   run: async ({ answer, name }, editor): Promise<PasskeyCallState> => {
     const db = await getDatabase();
@@ -175,7 +179,7 @@ export const renameOwnPasskey = editorCommand({
 /** Removes one of one's own passkeys, unless the site's rule needs it (the last factor). */
 export const removeOwnPasskey = editorCommand({
   read: (input) => readForm(passkeyFormSchema, input),
-  may: () => [OWN_SIGN_IN],
+  may: () => [CHANGE_OWN_SIGN_IN],
   run: async ({ id }, editor) => {
     const db = await getDatabase();
     return db.transaction(async (q) => {
@@ -189,7 +193,7 @@ export const removeOwnPasskey = editorCommand({
 /** Offers a new authenticator app secret (the screen shows its QR code). */
 export const startTotpSetUp = editorCommand({
   read: () => ({}),
-  may: () => [OWN_SIGN_IN],
+  may: () => [CHANGE_OWN_SIGN_IN],
   run: async (_input, editor) => {
     const db = await getDatabase();
     const secret = await db.transaction((q) => offerTotpSecret(q, editor.editor.id));
@@ -204,7 +208,7 @@ export const startTotpSetUp = editorCommand({
  */
 export const totpCodes = editorForm({
   read: (input) => readForm(totpCodeFormSchema, input),
-  may: () => [OWN_SIGN_IN],
+  may: () => [CHANGE_OWN_SIGN_IN],
   refused: (_input, { message }): TotpCodesState => ({ error: message }),
   run: async ({ code, intent }, editor): Promise<TotpCodesState> => {
     const db = await getDatabase();
@@ -230,7 +234,7 @@ export const totpCodes = editorForm({
 /** Turns the app off, unless the site's rule needs it (the last factor). */
 export const turnOffTotp = editorCommand({
   read: () => ({}),
-  may: () => [OWN_SIGN_IN],
+  may: () => [CHANGE_OWN_SIGN_IN],
   run: async (_input, editor) => {
     const db = await getDatabase();
     return db.transaction(async (q) => {
@@ -265,4 +269,33 @@ export const setSecondFactorRule = editorCommand({
     });
   },
   land,
+});
+
+/**
+ * "Confirm it is you": the password typed again, so the screen's controls (and the actions
+ * behind them) work for the next ten minutes. Counted by the sign-in throttle; a wrong one is
+ * refused in words and left in the audit trail.
+ */
+export const confirmItIsYou = editorForm({
+  read: (input) => readForm(confirmIdentityFormSchema, input),
+  may: () => [OWN_SIGN_IN],
+  refused: (_input, { message }): ConfirmIdentityState => ({ error: message }),
+  run: async ({ password }, editor): Promise<ConfirmIdentityState> => {
+    const outcome = await confirmIdentity(editor, password);
+    if (outcome.ok) redirect(`${SECURITY_SCREEN}&notice=confirmed`, 303);
+    if (outcome.reason === 'throttled') {
+      refuseForm(429);
+      const minutes = Math.ceil(outcome.retryAfterSeconds / 60);
+      return { error: `Too many attempts. Try again in ${minutes} minute(s).` };
+    }
+    if (outcome.reason === 'busy' || outcome.reason === 'unavailable') {
+      refuseForm(503);
+      return {
+        error: 'Folio cannot check it right now. Nothing was checked; try again in a moment.',
+      };
+    }
+    if (outcome.reason === 'signed-out') redirect('/preview?notice=signed-out', 303);
+    refuseForm(401);
+    return { error: 'That is not your password. Nothing was changed.' };
+  },
 });
