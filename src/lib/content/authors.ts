@@ -3,7 +3,9 @@
 // read and saved. A profile is public only through the posts that name its author (bylines,
 // the author's page at `/<slug>`); someone who never published has no public page, and an
 // editor's email is never part of it. The address is in the pages' namespace: an author
-// cannot take a page's address (nor a page an author's: page-writes.ts asks `authorAt`).
+// cannot take a page's address (nor a page an author's: page-writes.ts asks `authorAt`). A
+// changed address leaves the old one redirecting (author_slug_history, migration 29), until a
+// page, a topic or another author takes it.
 import 'server-only';
 import { z } from 'zod';
 import type { Query } from '../data/db';
@@ -184,6 +186,29 @@ export async function authorAt(q: Query, slug: string): Promise<{ id: number } |
   return row ? { id: Number(row.id) } : null;
 }
 
+/**
+ * Where the author once at `oldSlug` is now, for visitors (`draft`: for editors, who also see
+ * draft pages): only while visitors see that author (a published post names them) and nothing
+ * holds the address now — a page (a published one, for visitors), a topic with posts, another
+ * author. The one rule for their page's redirect (read-model.ts findRedirect) and their feed's.
+ */
+export async function renamedAuthorSlugIn(
+  q: Query,
+  oldSlug: string,
+  { draft = false }: { draft?: boolean } = {},
+): Promise<string | null> {
+  const [row] = await q<{ slug: string }>`
+    SELECT a.slug FROM author_slug_history h JOIN authors a ON a.id = h.author_id
+    WHERE h.old_slug = ${oldSlug}
+      AND EXISTS (SELECT 1 FROM published_post_authors pa WHERE pa.author_id = a.id)
+      AND NOT EXISTS (SELECT 1 FROM authors other WHERE other.slug = ${oldSlug})
+      AND NOT EXISTS (SELECT 1 FROM topics t WHERE t.slug = ${oldSlug} AND (${draft}
+                      OR EXISTS (SELECT 1 FROM published_post_topics pt WHERE pt.topic_id = t.id)))
+      AND NOT EXISTS (SELECT 1 FROM pages owner WHERE owner.slug = ${oldSlug}
+                      AND (${draft} OR owner.published_revision_id IS NOT NULL))`;
+  return row?.slug ?? null;
+}
+
 export function authorsStore({ read, write, now }: StoreContext) {
   return {
     /** The authors an editor may name on a post, by name (at most AUTHORS_LISTED_MAX). */
@@ -225,6 +250,14 @@ export function authorsStore({ read, write, now }: StoreContext) {
           SELECT id, slug, name, bio, photo, links, updated_at FROM authors WHERE slug = ${slug}`,
       );
       return row ? profileOf(row) : null;
+    },
+
+    /**
+     * Where the author once at `oldSlug` is now, for `/feed.xml?author=<old>`: the same rule as
+     * their page's redirect (renamedAuthorSlugIn).
+     */
+    async renamedAuthorSlug(oldSlug: string): Promise<string | null> {
+      return read((q) => renamedAuthorSlugIn(q, oldSlug));
     },
 
     /** The editor's own author profile, or null when they have made none. */
@@ -294,6 +327,16 @@ export function authorsStore({ read, write, now }: StoreContext) {
             );
         }
         const at = now().toISOString();
+        if (mine && mine.slug !== profile.slug) {
+          // The old address now leads to the new one; the new one is nobody's old address any
+          // more (changing back does not loop, and another author's old address may be taken).
+          await q`DELETE FROM author_slug_history WHERE old_slug = ${profile.slug}`;
+          await q`
+            INSERT INTO author_slug_history (old_slug, author_id, renamed_at)
+            VALUES (${mine.slug}, ${Number(mine.id)}, ${at})
+            ON CONFLICT (old_slug) DO UPDATE SET author_id = excluded.author_id,
+              renamed_at = excluded.renamed_at`;
+        }
         const links = JSON.stringify(profile.links);
         const [row] = mine
           ? await q<AuthorRow>`

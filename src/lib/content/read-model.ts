@@ -4,6 +4,7 @@
 // rendered for the editor's preview. Reads only; every write is in write-model.ts, history.ts,
 // schedules.ts and settings.ts.
 import 'server-only';
+import { renamedAuthorSlugIn } from './authors';
 import { sqlTemplate } from '../data/db';
 import { renderMarkdown } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn, missingMediaIn } from '../media/media-refs';
@@ -198,7 +199,7 @@ export function readModel(
       return row ? { slug: row.slug, wasAt: Boolean(row.was_at) } : null;
     },
 
-    /** The current slug of a page once called `oldSlug`, if there is one to show. */
+    /** The current slug of a page, topic or author once at `oldSlug`, if there is one to show. */
     async findRedirect(
       oldSlug: string,
       { draft = false }: { draft?: boolean } = {},
@@ -223,7 +224,10 @@ export function readModel(
             AND NOT EXISTS (SELECT 1 FROM pages owner WHERE owner.slug = ${oldSlug}
                             AND (${draft} OR owner.published_revision_id IS NOT NULL))`,
       );
-      return topic?.slug ?? null;
+      if (topic) return topic.slug;
+      // An author's old address (their profile's address changed): the same rule again, for an
+      // author visitors see (authors.ts renamedAuthorSlugIn).
+      return read((q) => renamedAuthorSlugIn(q, oldSlug, { draft }));
     },
 
     /**
