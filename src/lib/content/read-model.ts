@@ -4,11 +4,11 @@
 // rendered for the editor's preview. Reads only; every write is in write-model.ts, history.ts,
 // schedules.ts and settings.ts.
 import 'server-only';
-import { renamedAuthorSlugIn } from './authors';
 import { sqlTemplate } from '../data/db';
 import { renderMarkdown } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn, missingMediaIn } from '../media/media-refs';
 import { traced } from '../observability/spans';
+import { renamedAuthorSlugIn } from './authors';
 import { FOOTER_MENU_MAX, type MenuEntry, menuPageIds, NAVIGATION_MAX } from './navigation-menus';
 import { findPublishedPages, listPages, publishedByIds } from './page-list';
 import type { PageListQuery } from './page-list-params';
