@@ -5,11 +5,11 @@ import type { Migration } from './index';
 
 // Two leftovers of issue 27, one migration (027 and 028 were taken by other work that night).
 //
-// An author's old addresses (decision 0043): when an editor changes their public address, the
-// old `/<slug>` redirects to the new one as a renamed page's or topic's does. Pages' history
-// (`slug_history`) names a page and topics' a topic, each with a foreign key that cascades, so
-// authors get a table of their own of the same shape; read-model.ts `findRedirect` reads it
-// after the other two.
+// An author's old addresses (decision 0035's amendment): when an editor changes their public
+// address, the old `/<slug>` redirects to the new one as a renamed page's or topic's does.
+// Pages' history (`slug_history`) names a page and topics' a topic, each with a foreign key
+// that cascades, so authors get a table of their own of the same shape; read-model.ts
+// `findRedirect` reads it after the other two.
 //
 // A page's chosen social image as a use of that image: it joined `media_refs` (and so
 // `media_uses`, migration 11's triggers) after migration 19 gave pages the field, so a draft or
