@@ -151,6 +151,21 @@ describe('an author’s address change', () => {
     expect(folio.unexpectedErrors()).toEqual([]);
   });
 
+  test('a renamed page’s old address is refused in words, the typed text kept', async () => {
+    const screen = await (await get('/preview?profile', { headers: { cookie } })).text();
+    const refused = await submitForm(
+      `${folio.url}/preview?profile`,
+      await formWithButton(screen, 'Save profile'),
+      { cookie, set: { slug: 'style-guide', bio: 'Typed, and kept.' } },
+    );
+    expect(refused.status).toBe(422);
+    const html = await refused.text();
+    expect(html).toContain('/style-guide is an old address of /editorial-guidelines');
+    expect(html).toContain('Typed, and kept.');
+    expect((await get('/style-guide')).headers.get('location')).toBe('/editorial-guidelines');
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+
   test('a page published at the old address wins it', async () => {
     await changeAddress('ada-writes');
     expect((await get('/ada-lovelace')).headers.get('location')).toBe('/ada-writes');

@@ -85,8 +85,15 @@ describe('author profiles', () => {
   });
 
   test('refuses in words: a page’s or another author’s address, a bad field, an unknown photo', async () => {
+    await store.putPage(
+      { slug: 'was-here', title: 'Moved', summary: '', body: 'x' },
+      { publish: true },
+    );
+    await store.renameSlug('was-here', 'moved-on');
     const cases: [Partial<Record<string, string>>, RegExp][] = [
       [{ slug: 'about' }, /a page is at \/about/],
+      // A renamed page's old address sends every full load to the page: never to the author.
+      [{ slug: 'was-here' }, /\/was-here is an old address of \/moved-on/],
       [{ slug: 'ada' }, /another author is at \/ada/],
       [{ slug: 'preview' }, /reserved/],
       [{ slug: 'Not A Slug' }, /lowercase letters/],
@@ -168,6 +175,10 @@ describe('author profiles', () => {
     expect(await where('cy-3')).toEqual({ visitors: 'cy-4', editors: null, feed: 'cy-4' });
     await store.publish('woven');
     expect(await where('cy-3')).toEqual(to(null));
+    // Renamed, the topic keeps its old address: no author may take it (it leads to the topic).
+    const topic = await store.getTopic('cy-3');
+    await store.updateTopic(topic?.id ?? 0, { name: 'Cy 3', slug: 'cy-three', intro: '' });
+    expect(await refusal(save(cy, 'cy-3'))).toMatch(/\/cy-3 is an old address of \/cy-three/);
   });
 
   test('removing the editor keeps the author (their posts stay attributed)', async () => {

@@ -274,7 +274,8 @@ export function authorsStore({ read, write, now }: StoreContext) {
      * Saves the editor's author profile (made on first save). `updatedAt` is what the form
      * showed: a save from a form opened before another tab's save is a ContentError
      * 'conflict'. Refused in the editor's words ('invalid'): a bad field, an address a page or
-     * another author has, a photo the library does not have.
+     * another author has (or a renamed page's or topic's old one), a photo the library does not
+     * have. A changed address leaves the old one redirecting here.
      */
     async saveAuthorProfile(
       editorId: number,
@@ -316,6 +317,21 @@ export function authorsStore({ read, write, now }: StoreContext) {
             'invalid',
             `Address: another author is at /${profile.slug}. Choose another address.`,
           );
+        if (mine?.slug !== profile.slug) {
+          // A renamed page's or topic's old address leads there on every full load (read-model
+          // findRedirect reads their histories first): an author there would never be reached.
+          const [renamed] = await q<{ slug: string }>`
+            SELECT p.slug FROM slug_history h JOIN pages p ON p.id = h.page_id
+            WHERE h.old_slug = ${profile.slug}
+            UNION ALL
+            SELECT t.slug FROM topic_slug_history h JOIN topics t ON t.id = h.topic_id
+            WHERE h.old_slug = ${profile.slug}`;
+          if (renamed)
+            throw new ContentError(
+              'invalid',
+              `Address: /${profile.slug} is an old address of /${renamed.slug}, and leads there. Choose another address.`,
+            );
+        }
         if (profile.photo !== null) {
           const [media] = await q<{
             id: number;
