@@ -197,14 +197,17 @@ export async function renamedAuthorSlugIn(
   oldSlug: string,
   { draft = false }: { draft?: boolean } = {},
 ): Promise<string | null> {
+  // The holders are looked for by `h.old_slug`, not the parameter: correlated, they are read
+  // only for a history row, and every request for a page (renamed-pages middleware) that no
+  // author ever left costs one primary-key probe (SQLite reads uncorrelated ones first).
   const [row] = await q<{ slug: string }>`
     SELECT a.slug FROM author_slug_history h JOIN authors a ON a.id = h.author_id
     WHERE h.old_slug = ${oldSlug}
       AND EXISTS (SELECT 1 FROM published_post_authors pa WHERE pa.author_id = a.id)
-      AND NOT EXISTS (SELECT 1 FROM authors other WHERE other.slug = ${oldSlug})
-      AND NOT EXISTS (SELECT 1 FROM topics t WHERE t.slug = ${oldSlug} AND (${draft}
+      AND NOT EXISTS (SELECT 1 FROM authors other WHERE other.slug = h.old_slug)
+      AND NOT EXISTS (SELECT 1 FROM topics t WHERE t.slug = h.old_slug AND (${draft}
                       OR EXISTS (SELECT 1 FROM published_post_topics pt WHERE pt.topic_id = t.id)))
-      AND NOT EXISTS (SELECT 1 FROM pages owner WHERE owner.slug = ${oldSlug}
+      AND NOT EXISTS (SELECT 1 FROM pages owner WHERE owner.slug = h.old_slug
                       AND (${draft} OR owner.published_revision_id IS NOT NULL))`;
   return row?.slug ?? null;
 }
