@@ -46,7 +46,7 @@ export function AuthorProfileForm({
         Address
         <span className="hint">
           Your page is at /this-address once you have published a post: lowercase letters, digits
-          and hyphens.
+          and hyphens. Change it and the old address leads to the new one.
         </span>
         <input
           name="slug"

@@ -85,8 +85,15 @@ describe('author profiles', () => {
   });
 
   test('refuses in words: a page’s or another author’s address, a bad field, an unknown photo', async () => {
+    await store.putPage(
+      { slug: 'was-here', title: 'Moved', summary: '', body: 'x' },
+      { publish: true },
+    );
+    await store.renameSlug('was-here', 'moved-on');
     const cases: [Partial<Record<string, string>>, RegExp][] = [
       [{ slug: 'about' }, /a page is at \/about/],
+      // A renamed page's old address sends every full load to the page: never to the author.
+      [{ slug: 'was-here' }, /\/was-here is an old address of \/moved-on/],
       [{ slug: 'ada' }, /another author is at \/ada/],
       [{ slug: 'preview' }, /reserved/],
       [{ slug: 'Not A Slug' }, /lowercase letters/],
@@ -114,6 +121,64 @@ describe('author profiles', () => {
       await refusal(store.putPage({ slug: 'ada', title: 'Ada', summary: '', body: 'x' })),
     ).toMatch(/An author’s page is at \/ada/);
     expect(await refusal(store.renameSlug('about', 'ada'))).toMatch(/An author’s page is at \/ada/);
+  });
+
+  test('a changed address leaves the old one leading to the new, until something takes it', async () => {
+    const cy = (await addEditor(db, 'cy@example.com', 'the cy passphrase')).id;
+    const dee = (await addEditor(db, 'dee@example.com', 'the dee passphrase')).id;
+    const save = async (editor: number, slug: string, name = 'Cy') =>
+      store.saveAuthorProfile(editor, input({ slug, name }));
+    const where = async (slug: string) => ({
+      visitors: await store.findRedirect(slug),
+      editors: await store.findRedirect(slug, { draft: true }),
+      feed: await store.renamedAuthorSlug(slug),
+    });
+    const to = (slug: string | null) => ({ visitors: slug, editors: slug, feed: slug });
+    await save(cy, 'cy');
+    await save(cy, 'cy-new');
+    // Nobody sees Cy yet (no published post): no redirect to a 404.
+    expect(await where('cy')).toEqual(to(null));
+    await store.putPage(
+      {
+        slug: 'cy-post',
+        title: 'By Cy',
+        summary: '',
+        body: 'x',
+        post: { kind: 'post', topics: ['Looms'], authors: ['cy-new'] },
+      },
+      { publish: true },
+    );
+    expect(await where('cy')).toEqual(to('cy-new'));
+    expect(await where('cy-new')).toEqual(to(null));
+    // Back again: the new address is nobody's old one any more.
+    await save(cy, 'cy');
+    expect(await where('cy-new')).toEqual(to('cy'));
+    expect(await where('cy')).toEqual(to(null));
+    await save(cy, 'cy-new');
+    // Another author may take the old address: theirs, not a redirect.
+    await save(dee, 'cy', 'Dee');
+    expect(await where('cy')).toEqual(to(null));
+    await save(dee, 'dee', 'Dee');
+    expect(await where('cy')).toEqual(to(null));
+    // A page there wins it (a draft for editors only); a topic with posts too.
+    await save(cy, 'cy-3');
+    expect(await where('cy-new')).toEqual(to('cy-3'));
+    await store.putPage({ slug: 'cy-new', title: 'A page', summary: '', body: 'x' });
+    expect(await where('cy-new')).toEqual({ visitors: 'cy-3', editors: null, feed: 'cy-3' });
+    await store.publish('cy-new');
+    expect(await where('cy-new')).toEqual(to(null));
+    await save(cy, 'cy-4');
+    expect(await where('cy-3')).toEqual(to('cy-4'));
+    const post = { kind: 'post' as const, topics: ['Cy 3'], authors: [] };
+    await store.putPage({ slug: 'woven', title: 'Woven', summary: '', body: 'x', post });
+    expect((await store.getTopic('cy-3'))?.name).toBe('Cy 3');
+    expect(await where('cy-3')).toEqual({ visitors: 'cy-4', editors: null, feed: 'cy-4' });
+    await store.publish('woven');
+    expect(await where('cy-3')).toEqual(to(null));
+    // Renamed, the topic keeps its old address: no author may take it (it leads to the topic).
+    const topic = await store.getTopic('cy-3');
+    await store.updateTopic(topic?.id ?? 0, { name: 'Cy 3', slug: 'cy-three', intro: '' });
+    expect(await refusal(save(cy, 'cy-3'))).toMatch(/\/cy-3 is an old address of \/cy-three/);
   });
 
   test('removing the editor keeps the author (their posts stay attributed)', async () => {

@@ -3,7 +3,9 @@
 // read and saved. A profile is public only through the posts that name its author (bylines,
 // the author's page at `/<slug>`); someone who never published has no public page, and an
 // editor's email is never part of it. The address is in the pages' namespace: an author
-// cannot take a page's address (nor a page an author's: page-writes.ts asks `authorAt`).
+// cannot take a page's address (nor a page an author's: page-writes.ts asks `authorAt`). A
+// changed address leaves the old one redirecting (author_slug_history, migration 29), until a
+// page, a topic or another author takes it.
 import 'server-only';
 import { z } from 'zod';
 import type { Query } from '../data/db';
@@ -184,6 +186,32 @@ export async function authorAt(q: Query, slug: string): Promise<{ id: number } |
   return row ? { id: Number(row.id) } : null;
 }
 
+/**
+ * Where the author once at `oldSlug` is now, for visitors (`draft`: for editors, who also see
+ * draft pages): only while visitors see that author (a published post names them) and nothing
+ * holds the address now — a page (a published one, for visitors), a topic with posts, another
+ * author. The one rule for their page's redirect (read-model.ts findRedirect) and their feed's.
+ */
+export async function renamedAuthorSlugIn(
+  q: Query,
+  oldSlug: string,
+  { draft = false }: { draft?: boolean } = {},
+): Promise<string | null> {
+  // The holders are looked for by `h.old_slug`, not the parameter: correlated, they are read
+  // only for a history row, and every request for a page (renamed-pages middleware) that no
+  // author ever left costs one primary-key probe (SQLite reads uncorrelated ones first).
+  const [row] = await q<{ slug: string }>`
+    SELECT a.slug FROM author_slug_history h JOIN authors a ON a.id = h.author_id
+    WHERE h.old_slug = ${oldSlug}
+      AND EXISTS (SELECT 1 FROM published_post_authors pa WHERE pa.author_id = a.id)
+      AND NOT EXISTS (SELECT 1 FROM authors other WHERE other.slug = h.old_slug)
+      AND NOT EXISTS (SELECT 1 FROM topics t WHERE t.slug = h.old_slug AND (${draft}
+                      OR EXISTS (SELECT 1 FROM published_post_topics pt WHERE pt.topic_id = t.id)))
+      AND NOT EXISTS (SELECT 1 FROM pages owner WHERE owner.slug = h.old_slug
+                      AND (${draft} OR owner.published_revision_id IS NOT NULL))`;
+  return row?.slug ?? null;
+}
+
 export function authorsStore({ read, write, now }: StoreContext) {
   return {
     /** The authors an editor may name on a post, by name (at most AUTHORS_LISTED_MAX). */
@@ -227,6 +255,14 @@ export function authorsStore({ read, write, now }: StoreContext) {
       return row ? profileOf(row) : null;
     },
 
+    /**
+     * Where the author once at `oldSlug` is now, for `/feed.xml?author=<old>`: the same rule as
+     * their page's redirect (renamedAuthorSlugIn).
+     */
+    async renamedAuthorSlug(oldSlug: string): Promise<string | null> {
+      return read((q) => renamedAuthorSlugIn(q, oldSlug));
+    },
+
     /** The editor's own author profile, or null when they have made none. */
     async authorOfEditor(editorId: number): Promise<AuthorProfile | null> {
       const [row] = await read(
@@ -241,7 +277,8 @@ export function authorsStore({ read, write, now }: StoreContext) {
      * Saves the editor's author profile (made on first save). `updatedAt` is what the form
      * showed: a save from a form opened before another tab's save is a ContentError
      * 'conflict'. Refused in the editor's words ('invalid'): a bad field, an address a page or
-     * another author has, a photo the library does not have.
+     * another author has (or a renamed page's or topic's old one), a photo the library does not
+     * have. A changed address leaves the old one redirecting here.
      */
     async saveAuthorProfile(
       editorId: number,
@@ -283,6 +320,21 @@ export function authorsStore({ read, write, now }: StoreContext) {
             'invalid',
             `Address: another author is at /${profile.slug}. Choose another address.`,
           );
+        if (mine?.slug !== profile.slug) {
+          // A renamed page's or topic's old address leads there on every full load (read-model
+          // findRedirect reads their histories first): an author there would never be reached.
+          const [renamed] = await q<{ slug: string }>`
+            SELECT p.slug FROM slug_history h JOIN pages p ON p.id = h.page_id
+            WHERE h.old_slug = ${profile.slug}
+            UNION ALL
+            SELECT t.slug FROM topic_slug_history h JOIN topics t ON t.id = h.topic_id
+            WHERE h.old_slug = ${profile.slug}`;
+          if (renamed)
+            throw new ContentError(
+              'invalid',
+              `Address: /${profile.slug} is an old address of /${renamed.slug}, and leads there. Choose another address.`,
+            );
+        }
         if (profile.photo !== null) {
           const [media] = await q<{
             id: number;
@@ -294,6 +346,16 @@ export function authorsStore({ read, write, now }: StoreContext) {
             );
         }
         const at = now().toISOString();
+        if (mine && mine.slug !== profile.slug) {
+          // The old address now leads to the new one; the new one is nobody's old address any
+          // more (changing back does not loop, and another author's old address may be taken).
+          await q`DELETE FROM author_slug_history WHERE old_slug = ${profile.slug}`;
+          await q`
+            INSERT INTO author_slug_history (old_slug, author_id, renamed_at)
+            VALUES (${mine.slug}, ${Number(mine.id)}, ${at})
+            ON CONFLICT (old_slug) DO UPDATE SET author_id = excluded.author_id,
+              renamed_at = excluded.renamed_at`;
+        }
         const links = JSON.stringify(profile.links);
         const [row] = mine
           ? await q<AuthorRow>`

@@ -8,6 +8,7 @@ import { sqlTemplate } from '../data/db';
 import { renderMarkdown } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn, missingMediaIn } from '../media/media-refs';
 import { traced } from '../observability/spans';
+import { renamedAuthorSlugIn } from './authors';
 import { FOOTER_MENU_MAX, type MenuEntry, menuPageIds, NAVIGATION_MAX } from './navigation-menus';
 import { findPublishedPages, listPages, publishedByIds } from './page-list';
 import type { PageListQuery } from './page-list-params';
@@ -198,7 +199,7 @@ export function readModel(
       return row ? { slug: row.slug, wasAt: Boolean(row.was_at) } : null;
     },
 
-    /** The current slug of a page once called `oldSlug`, if there is one to show. */
+    /** The current slug of a page, topic or author once at `oldSlug`, if there is one to show. */
     async findRedirect(
       oldSlug: string,
       { draft = false }: { draft?: boolean } = {},
@@ -223,7 +224,10 @@ export function readModel(
             AND NOT EXISTS (SELECT 1 FROM pages owner WHERE owner.slug = ${oldSlug}
                             AND (${draft} OR owner.published_revision_id IS NOT NULL))`,
       );
-      return topic?.slug ?? null;
+      if (topic) return topic.slug;
+      // An author's old address (their profile's address changed): the same rule again, for an
+      // author visitors see (authors.ts renamedAuthorSlugIn).
+      return read((q) => renamedAuthorSlugIn(q, oldSlug, { draft }));
     },
 
     /**

@@ -125,6 +125,21 @@ test('db copy reads every table a batch at a time, in key order, and misses no r
   await store.putPage({ slug: 'page-2', title: 'Draft', summary: '', body: 'draft' });
   await store.putPage({ slug: 'page-4', title: 'Draft', summary: '', body: 'draft' });
   await store.renameSlug('page-3', 'third');
+  // An author who changed their address (migration 29): the old one still leads to them.
+  const ed = (await addEditor(sqlite, 'ed@example.com', 'the ed passphrase')).id;
+  const profile = (slug: string) => ({ slug, name: 'Ed', bio: '', photo: '', links: '' });
+  await store.saveAuthorProfile(ed, profile('ed'));
+  await store.putPage(
+    {
+      slug: 'page-6',
+      title: 'By Ed',
+      summary: '',
+      body: 'x',
+      post: { kind: 'post', topics: [], authors: ['ed'] },
+    },
+    { publish: true },
+  );
+  await store.saveAuthorProfile(ed, profile('ed-writes'));
   await sqlite.transaction(async (q) => {
     for (const id of [1, 2]) {
       await q`INSERT INTO media (id, hash, filename, alt, format, width, height, bytes, created_at)
@@ -143,8 +158,9 @@ test('db copy reads every table a batch at a time, in key order, and misses no r
   });
   for (const [table, { source, target }] of Object.entries(counts))
     expect({ table, target }).toEqual({ table, target: source });
-  expect(batches.pages).toEqual([2, 4, 5]);
-  expect(batches.revisions).toEqual([2, 4, 5]);
+  expect(batches.pages).toEqual([2, 4, 6]);
+  expect(batches.revisions).toEqual([2, 4, 6]);
+  expect(counts.author_slug_history).toEqual({ source: 1, target: 1 });
   expect(batches.media_variants).toEqual([2, 4, 6]);
   const variants = await postgres.query<{ media_id: number; name: string; data: Uint8Array }>`
     SELECT media_id, name, data FROM media_variants ORDER BY media_id, name`;
@@ -160,4 +176,5 @@ test('db copy reads every table a batch at a time, in key order, and misses no r
   expect((await copy.getPage('third', { draft: false }))?.title).toBe('Page 3');
   expect((await copy.getPage('page-4', { draft: true }))?.title).toBe('Draft');
   expect((await copy.getPage('page-4', { draft: false }))?.title).toBe('Page 4');
+  expect(await copy.findRedirect('ed')).toBe('ed-writes');
 }, 30_000);

@@ -172,6 +172,13 @@ const TABLES: readonly CopiedTable[] = [
       'updated_at',
     ],
   },
+  // An author's old addresses (migration 29), after the authors they name.
+  {
+    name: 'author_slug_history',
+    key: ['old_slug', 'author_id'],
+    order: ['old_slug'],
+    columns: ['old_slug', 'author_id', 'renamed_at'],
+  },
   // After authors and pages: which published posts name which author (migration 18).
   {
     name: 'published_post_authors',

@@ -73,15 +73,19 @@ export async function GET(request: Request): Promise<Response> {
     PUBLIC_CACHE_HEADERS,
   );
   // A renamed topic's feed follows it, as its page does (hostile pass 27: subscribers of
-  // ?topic=<old> got a 404). Looked up only for a feed that is not there: no cost to the rest.
-  if (served.status === 404 && of?.param === TOPIC_PARAM) {
-    const now = await contentStore().renamedTopicSlug(of.slug);
+  // ?topic=<old> got a 404), and so does an author's whose address changed. Looked up only for
+  // a feed that is not there: no cost to the rest.
+  if (served.status === 404 && of !== null) {
+    const now =
+      of.param === TOPIC_PARAM
+        ? await contentStore().renamedTopicSlug(of.slug)
+        : await contentStore().renamedAuthorSlug(of.slug);
     if (now !== null)
       return new Response(null, {
         status: 301,
         // Checked again each time, like a renamed page's 301: a rename can be undone.
         headers: {
-          location: `/feed.xml?${TOPIC_PARAM}=${encodeURIComponent(now)}`,
+          location: `/feed.xml?${of.param}=${encodeURIComponent(now)}`,
           'cache-control': REVALIDATE_EACH_TIME,
         },
       });
