@@ -136,7 +136,10 @@ describe(`purge on publish, two instances of one ${TEST_ENGINE} database`, () =>
     answers = [500];
     await publishThroughForms(a.url, cookie, 'keyed-b', 'keyed-b SECOND-TEXT');
     const purges = await purgesAfter(from, 2);
-    expect(purges.map((purge) => purge.keys)).toEqual([purges[0]?.keys ?? '', purges[0]?.keys ?? '']);
+    expect(purges.map((purge) => purge.keys)).toEqual([
+      purges[0]?.keys ?? '',
+      purges[0]?.keys ?? '',
+    ]);
     expect(purges[0]?.keys?.split(' ')).toContain('page-keyed-b');
   }, 60_000);
 
