@@ -3,7 +3,10 @@
 // naming its keys reaches the configured target — one, from two instances of one database; a
 // failed one tried again with backoff, and after the last try logged once, never as a bug.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import sharp from 'sharp';
 import { addEditor } from '../../src/lib/editors/accounts';
+import { processImage } from '../../src/lib/media/images';
+import { createMediaStore } from '../../src/lib/media/media';
 import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
 import { signInWithForm } from '../forms';
 import { type RunningFolio, startTwoFolios, waitFor, withStore } from '../harness';
@@ -89,6 +92,19 @@ describe(`surrogate keys (${TEST_ENGINE})`, () => {
     expect((await headersAt('/feed.xml')).get('surrogate-key')).toBe('feed site');
     expect((await headersAt('/sitemap.xml')).get('cache-tag')).toBe('sitemap,site');
     expect((await headersAt('/robots.txt')).get('surrogate-key')).toBe('site');
+  });
+
+  test('an image names its own key', async () => {
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: 'teal' } })
+      .png()
+      .toBuffer();
+    const { hash } = await createMediaStore(await a.database()).add(
+      await processImage(new Uint8Array(png)),
+      { alt: 'a teal square', filename: 'teal.png', editor: EDITOR.email },
+    );
+    const headers = await headersAt(`/media/${hash}`);
+    expect(headers.get('surrogate-key')).toBe(`media-${hash} site`);
+    expect(headers.get('cache-tag')).toBe(`media-${hash},site`);
   });
 
   test('nothing private or refused names any: preview, health, a page that is not there', async () => {
