@@ -9,7 +9,7 @@ import 'server-only';
 import { purgeKeysOf } from '../http/surrogate-keys';
 import { getEnv } from '../runtime/env';
 import type { ContentChange } from './content-changes';
-import type { Query } from './db';
+import type { Database, Query } from './db';
 
 /** Long enough for a send (2 s) and its bookkeeping; an instance killed mid-send loses this. */
 const LEASE_MS = 10_000;
@@ -54,24 +54,46 @@ export async function recordPurge(
           VALUES (${version}, ${purgeKeysOf(change).join(' ')}, ${stamp}, ${stamp})`;
 }
 
-/** Takes up to `limit` purges that are due and free, oldest first, for one lease. */
-export async function claimPurges(q: Query, now: Date, limit = 20): Promise<ClaimedPurge[]> {
+type ClaimedRow = {
+  id: number | string;
+  version: number | string;
+  keys: string;
+  attempts: number | string;
+};
+
+/**
+ * Takes up to `limit` purges that are due and free, oldest first, for one lease. On PostgreSQL
+ * the candidates skip rows another instance is claiming this instant (it takes other ones, not
+ * fewer); the outer re-check is what makes a claim single either way.
+ */
+export async function claimPurges(
+  db: Pick<Database, 'engine' | 'query'>,
+  now: Date,
+  limit = 20,
+): Promise<ClaimedPurge[]> {
+  const q = db.query;
   const stamp = now.toISOString();
   const until = new Date(now.getTime() + LEASE_MS).toISOString();
-  const rows = await q<{
-    id: number | string;
-    version: number | string;
-    keys: string;
-    attempts: number | string;
-  }>`
-    UPDATE cache_purges SET claimed_until = ${until}, attempts = attempts + 1
-    WHERE id IN (
-      SELECT id FROM cache_purges
-      WHERE done_at IS NULL AND next_at <= ${stamp}
-        AND (claimed_until IS NULL OR claimed_until <= ${stamp})
-      ORDER BY id LIMIT ${limit})
-      AND done_at IS NULL AND (claimed_until IS NULL OR claimed_until <= ${stamp})
-    RETURNING id, version, keys, attempts`;
+  const rows: ClaimedRow[] =
+    db.engine === 'postgres'
+      ? await q<ClaimedRow>`
+          UPDATE cache_purges SET claimed_until = ${until}, attempts = attempts + 1
+          WHERE id IN (
+            SELECT id FROM cache_purges
+            WHERE done_at IS NULL AND next_at <= ${stamp}
+              AND (claimed_until IS NULL OR claimed_until <= ${stamp})
+            ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            AND done_at IS NULL AND (claimed_until IS NULL OR claimed_until <= ${stamp})
+          RETURNING id, version, keys, attempts`
+      : await q<ClaimedRow>`
+          UPDATE cache_purges SET claimed_until = ${until}, attempts = attempts + 1
+          WHERE id IN (
+            SELECT id FROM cache_purges
+            WHERE done_at IS NULL AND next_at <= ${stamp}
+              AND (claimed_until IS NULL OR claimed_until <= ${stamp})
+            ORDER BY id LIMIT ${limit})
+            AND done_at IS NULL AND (claimed_until IS NULL OR claimed_until <= ${stamp})
+          RETURNING id, version, keys, attempts`;
   return rows
     .map((row) => ({
       id: Number(row.id),

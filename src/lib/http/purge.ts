@@ -83,7 +83,7 @@ export function startPurger(
   let waiting = false;
 
   async function once() {
-    const claimed = await claimPurges(db.query, now());
+    const claimed = await claimPurges(db, now());
     // One after another, oldest first: a cache applies them in the order they were made.
     for (const purge of claimed) {
       try {
