@@ -19,6 +19,7 @@ import {
   setBusyTimeout,
 } from './lib/data/db';
 import { IDLE_TIMEOUT_SECONDS } from './lib/http/connection-limits';
+import { purgeTargetOf, startPurger } from './lib/http/purge';
 import { loadStaticAssets } from './lib/http/static-assets';
 import { log } from './lib/observability/log';
 import { startServerMonitoring, stopServerMonitoring } from './lib/observability/sentry-server';
@@ -80,6 +81,10 @@ async function serve() {
     }),
   );
 
+  // A shared cache in front is told what each committed change made stale (0045).
+  const purgeTarget = purgeTargetOf(env);
+  const purger = purgeTarget ? startPurger(db, purgeTarget) : null;
+
   let server: ReturnType<typeof Bun.serve>;
   try {
     server = Bun.serve({
@@ -106,6 +111,7 @@ async function serve() {
     if (!problem) throw error;
     log.error(`cannot start: ${problem}`);
     await scheduler.stop();
+    await purger?.stop();
     await stopServerMonitoring();
     await contentVersion.stop();
     await closeDatabase();
@@ -128,6 +134,7 @@ async function serve() {
     await server.stop(false);
     clearTimeout(timer);
     await scheduler.stop();
+    await purger?.stop();
     await stopServerMonitoring();
     await contentVersion.stop();
     await closeDatabase();

@@ -3,6 +3,7 @@
 // write (a transaction that announces a new content version after it commits, and turns a busy
 // or unreachable database into a ContentError) and to read.
 import 'server-only';
+import { purgeRecorded, purgesWanted, recordPurge } from '../data/cache-purges';
 import { type ContentChange, EVERYTHING, mergeChanges } from '../data/content-changes';
 import { contentVersionOf } from '../data/content-version';
 import type { Database, Query } from '../data/db';
@@ -45,10 +46,17 @@ export function createStoreContext(
         const done = await work(q, async (what = EVERYTHING) => {
           change = mergeChanges(change, what);
         });
-        if (change !== null) bumped = await version.bump(q, change);
+        if (change !== null) {
+          bumped = await version.bump(q, change);
+          // A shared cache in front forgets what this changed, once it commits (0045).
+          if (purgesWanted()) await recordPurge(q, bumped, change, now());
+        }
         return done;
       });
-      if (bumped !== null) await version.committed(bumped, change ?? EVERYTHING);
+      if (bumped !== null) {
+        await version.committed(bumped, change ?? EVERYTHING);
+        purgeRecorded();
+      }
       return result;
     } catch (error) {
       if (isDatabaseBusy(error)) throw new ContentError('busy', BUSY_MESSAGE);

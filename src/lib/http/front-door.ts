@@ -29,6 +29,7 @@ import {
 } from './routes';
 import { HSTS_HEADER, withSecurityHeaders } from './security-headers';
 import type { StaticAssets } from './static-assets';
+import { withSurrogateKeys } from './surrogate-keys';
 
 export const MAX_URL_LENGTH = 8 * 1024;
 const MAX_SEGMENT_LENGTH = 255;
@@ -153,6 +154,14 @@ async function withPageDataStatus(response: Response, route: Route): Promise<Res
   return new Response(body, { status, headers: response.headers });
 }
 
+/** A render-cache hit's route and path, for its surrogate keys (the hit path parses no more). */
+function routeOfRequest(request: Request): [Route, string] {
+  const start = request.url.indexOf('/', request.url.indexOf('//') + 2);
+  const end = request.url.indexOf('?', start);
+  const pathname = request.url.slice(start, end === -1 ? undefined : end);
+  return [routeOf(pathname), pathname];
+}
+
 export function createFrontDoor({
   app,
   renderCache,
@@ -207,7 +216,9 @@ export function createFrontDoor({
       (method === 'GET' || method === 'HEAD') &&
       knownHosts.has(request.headers.get('host') ?? '')
     ) {
-      const hit = assets?.lookup(request) ?? renderCache?.lookup(request);
+      const asset = assets?.lookup(request);
+      const page = asset ? null : renderCache?.lookup(request);
+      const hit = asset ?? (page ? withSurrogateKeys(page, ...routeOfRequest(request)) : null);
       if (hit) {
         if (https) hit.headers.set(HSTS_HEADER[0] as string, HSTS_HEADER[1] as string);
         return hit;
@@ -263,7 +274,10 @@ export function createFrontDoor({
     }
 
     if (route.kind === 'media' && media)
-      return withSecurityHeaders(await media(request, url.pathname), { https, route, method });
+      return withSecurityHeaders(
+        withSurrogateKeys(await media(request, url.pathname), route, url.pathname),
+        { https, route, method },
+      );
 
     // HEAD is rendered as a GET. Public pages and their data keep only the parameters they
     // take (public-params.ts: a search on `/`, a listing's page number), in one canonical
@@ -340,11 +354,11 @@ export function createFrontDoor({
       void drained.pipeTo(new WritableStream()).catch(() => undefined);
       answer = new Response(sent, response);
     }
-    return withSecurityHeaders(withPageVary(withDefaultCacheControl(answer), route), {
-      https,
-      route,
-      method,
-    });
+    // Last, once Cache-Control is final: only what shared caches may keep names keys.
+    return withSecurityHeaders(
+      withSurrogateKeys(withPageVary(withDefaultCacheControl(answer), route), route, url.pathname),
+      { https, route, method },
+    );
   }
 
   return {

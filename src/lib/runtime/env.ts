@@ -95,6 +95,26 @@ const envSchema = z.object({
     (value) => value === undefined || MAIL_FROM_SHAPE.test(value),
     'must be an email address, or a name and one in angle brackets: Folio <folio@example.com>',
   ),
+  // A shared cache in front (docs/decisions/0045): after each committed content change, one
+  // request to PURGE_URL naming the stale keys in the header PURGE_HEADER, by PURGE_METHOD
+  // (BAN for the shipped Varnish VCL), with `Authorization: Bearer PURGE_TOKEN` when set.
+  // Unset: nothing is purged.
+  PURGE_URL: optionalString.refine(
+    (value) => value === undefined || /^https?:\/\/[^/\s]+\S*$/.test(value),
+    'must be an http(s) URL, such as http://127.0.0.1:6081/',
+  ),
+  PURGE_METHOD: z
+    .string()
+    .regex(/^[A-Z]{1,20}$/, 'must be an HTTP method in capitals, such as BAN or POST')
+    .default('BAN'),
+  PURGE_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a header name, such as X-Purge-Keys')
+    .default('X-Purge-Keys'),
+  PURGE_TOKEN: optionalString.refine(
+    (value) => value === undefined || /^[\x21-\x7e]{1,512}$/.test(value),
+    'must be printable characters without spaces',
+  ),
   // `off` turns the render cache off (for benchmarks and debugging).
   FOLIO_RENDER_CACHE: z.enum(['on', 'off']).default('on'),
   FOLIO_RENDER_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),

@@ -29,6 +29,7 @@ import { migration025 } from './025-audit-trail';
 import { migration026 } from './026-second-factors';
 import { migration027 } from './027-session-confirmations';
 import { migration029 } from './029-author-addresses';
+import { migration031 } from './031-cache-purges';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -68,4 +69,5 @@ export const migrations: readonly Migration[] = [
   migration026,
   migration027,
   migration029,
+  migration031,
 ];

@@ -1,0 +1,180 @@
+// A shared cache in front (docs/decisions/0045): every public answer names what it depends on
+// (Surrogate-Key, Cache-Tag), nothing private does; and after each committed change one purge
+// naming its keys reaches the configured target — one, from two instances of one database; a
+// failed one tried again with backoff, and after the last try logged once, never as a bug.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import sharp from 'sharp';
+import { addEditor } from '../../src/lib/editors/accounts';
+import { processImage } from '../../src/lib/media/images';
+import { createMediaStore } from '../../src/lib/media/media';
+import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
+import { signInWithForm } from '../forms';
+import { type RunningFolio, startTwoFolios, waitFor, withStore } from '../harness';
+import { publishThroughForms } from '../publishing';
+
+const EDITOR = { email: 'purge@example.com', password: 'the purge passphrase' };
+const TOKEN = 'a-purge-token-for-the-test';
+
+type Received = { method: string; keys: string | null; authorization: string | null; at: number };
+const received: Received[] = [];
+/** The statuses the receiver answers next, in turn; 200 when none is left. */
+let answers: number[] = [];
+let receiver: Bun.TCPSocketListener<undefined>;
+let database: ThrowAwayDatabase;
+let a: RunningFolio;
+let b: RunningFolio;
+let cookie = '';
+
+beforeAll(async () => {
+  // On a bare socket: Bun.serve does not take a BAN (its parser knows the usual methods only).
+  receiver = Bun.listen({
+    hostname: '127.0.0.1',
+    port: 0,
+    socket: {
+      data(socket, data) {
+        const head = new TextDecoder().decode(data);
+        const header = (name: string) =>
+          new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1]?.trim() ?? null;
+        received.push({
+          method: head.slice(0, head.indexOf(' ')),
+          keys: header('x-purge-keys'),
+          authorization: header('authorization'),
+          at: Date.now(),
+        });
+        const status = answers.shift() ?? 200;
+        const body = status === 200 ? 'Banned' : 'Not today';
+        socket.end(
+          `HTTP/1.1 ${status} X\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      },
+    },
+  });
+  database = await createThrowAwayDatabase();
+  [a, b] = await startTwoFolios(database, {
+    env: { PURGE_URL: `http://127.0.0.1:${receiver.port}/`, PURGE_TOKEN: TOKEN },
+  });
+  await addEditor(await a.database(), EDITOR.email, EDITOR.password);
+  cookie = (await signInWithForm(a.url, EDITOR.email, EDITOR.password)).cookie;
+  // From the test's own connection (no purge: its environment names no target).
+  await withStore(a, async (store) => {
+    for (const slug of ['keyed-a', 'keyed-b'])
+      await store.putPage(
+        { slug, title: slug, summary: '', body: `${slug} FIRST-TEXT` },
+        { publish: true },
+      );
+  });
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await database?.drop();
+  receiver?.stop(true);
+});
+
+async function headersAt(pathname: string, init: RequestInit = {}) {
+  const response = await fetch(`${a.url}${pathname}`, init);
+  await response.arrayBuffer();
+  return response.headers;
+}
+
+describe(`surrogate keys (${TEST_ENGINE})`, () => {
+  test('every public answer names what it depends on, a cache hit too', async () => {
+    for (const round of ['render', 'hit']) {
+      const page = await headersAt('/keyed-a');
+      if (round === 'hit') expect(page.get('x-folio-cache')).toBe('hit');
+      expect(page.get('surrogate-key')).toBe('page-keyed-a site');
+      expect(page.get('cache-tag')).toBe('page-keyed-a,site');
+      expect((await headersAt('/RSC/R/keyed-a.txt')).get('surrogate-key')).toBe(
+        'page-keyed-a site',
+      );
+      expect((await headersAt('/')).get('surrogate-key')).toBe('page-home site');
+    }
+    expect((await headersAt('/feed.xml')).get('surrogate-key')).toBe('feed site');
+    expect((await headersAt('/sitemap.xml')).get('cache-tag')).toBe('sitemap,site');
+    expect((await headersAt('/robots.txt')).get('surrogate-key')).toBe('site');
+  });
+
+  test('an image names its own key', async () => {
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: 'teal' } })
+      .png()
+      .toBuffer();
+    const { hash } = await createMediaStore(await a.database()).add(
+      await processImage(new Uint8Array(png)),
+      { alt: 'a teal square', filename: 'teal.png', editor: EDITOR.email },
+    );
+    const headers = await headersAt(`/media/${hash}`);
+    expect(headers.get('surrogate-key')).toBe(`media-${hash} site`);
+    expect(headers.get('cache-tag')).toBe(`media-${hash},site`);
+  });
+
+  test('nothing private or refused names any: preview, health, a page that is not there', async () => {
+    for (const [pathname, init] of [
+      ['/preview/keyed-a', { headers: { cookie } }],
+      ['/RSC/R/preview/keyed-a.txt', { headers: { cookie } }],
+      ['/healthz', {}],
+      ['/no-such-page', {}],
+    ] as const) {
+      const headers = await headersAt(pathname, init);
+      expect(headers.has('surrogate-key'), pathname).toBe(false);
+      expect(headers.has('cache-tag'), pathname).toBe(false);
+      if (pathname.includes('preview'))
+        expect(headers.get('cache-control'), pathname).toBe('private, no-store');
+    }
+  });
+});
+
+/** Waits until `count` purges arrived, then a while longer to see that no more do. */
+async function purgesAfter(from: number, count: number): Promise<Received[]> {
+  await waitFor(() => (received.length - from >= count ? true : undefined), {
+    timeoutMs: 15_000,
+    what: () => `${count} purges (${received.length - from} arrived)`,
+  });
+  await Bun.sleep(2_500);
+  return received.slice(from);
+}
+
+describe(`purge on publish, two instances of one ${TEST_ENGINE} database`, () => {
+  test('one purge per change, from one instance, naming the page and the listings', async () => {
+    const from = received.length;
+    await publishThroughForms(b.url, cookie, 'keyed-a', 'keyed-a SECOND-TEXT');
+    const purges = await purgesAfter(from, 1);
+    expect(purges).toHaveLength(1);
+    const [purge] = purges;
+    expect(purge?.method).toBe('BAN');
+    expect(purge?.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(purge?.keys?.split(' ')).toContain('page-keyed-a');
+    expect(purge?.keys?.split(' ')).toEqual(expect.arrayContaining(['feed', 'sitemap']));
+    expect(purge?.keys?.split(' ')).not.toContain('page-keyed-b');
+  }, 60_000);
+
+  test('a refused purge is sent again, once more, and then no more', async () => {
+    const from = received.length;
+    answers = [500];
+    await publishThroughForms(a.url, cookie, 'keyed-b', 'keyed-b SECOND-TEXT');
+    const purges = await purgesAfter(from, 2);
+    expect(purges.map((purge) => purge.keys)).toEqual([
+      purges[0]?.keys ?? '',
+      purges[0]?.keys ?? '',
+    ]);
+    expect(purges[0]?.keys?.split(' ')).toContain('page-keyed-b');
+  }, 60_000);
+
+  test('one that never takes is given up after four tries, said once at warn, not as a bug', async () => {
+    const from = received.length;
+    answers = [503, 503, 503, 503, 503];
+    await publishThroughForms(a.url, cookie, 'keyed-a', 'keyed-a THIRD-TEXT');
+    const purges = await purgesAfter(from, 4);
+    expect(purges).toHaveLength(4);
+    // The waits between tries grow (250 ms, 1 s, 4 s; polls and leases blur them a little).
+    const gaps = purges.slice(1).map((purge, i) => purge.at - (purges[i]?.at ?? 0));
+    expect(gaps[2] ?? 0).toBeGreaterThan(gaps[0] ?? 0);
+    answers = [];
+    const warned = [...a.logLines(), ...b.logLines()].filter((line) =>
+      String(line.msg).startsWith('the shared cache was not told'),
+    );
+    expect(warned).toHaveLength(1);
+    expect(warned[0]?.level).toBe('warn');
+    expect(String(warned[0]?.reason)).toContain('503');
+    expect([...a.unexpectedErrors(), ...b.unexpectedErrors()]).toEqual([]);
+  }, 60_000);
+});
