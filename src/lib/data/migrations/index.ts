@@ -27,6 +27,7 @@ import { migration023 } from './023-people';
 import { migration024 } from './024-review';
 import { migration025 } from './025-audit-trail';
 import { migration026 } from './026-second-factors';
+import { migration028 } from './028-recent-public-search';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -64,4 +65,5 @@ export const migrations: readonly Migration[] = [
   migration024,
   migration025,
   migration026,
+  migration028,
 ];
