@@ -1,5 +1,5 @@
 // `bun bench/scale-publication.ts [--sizes 1000,10000,100000] [--engine sqlite|postgres|both]
-// [--runs 20] [--topics 50] [--authors 20] [--no-build] [--out bench/scale-publication-results.md]`
+// [--runs 20] [--topics 50] [--authors 20] [--no-build] [--sites DIR] [--out bench/scale-publication-results.md]`
 // (or `bun run bench --scale --only publication`): the publication at scale (issue 27 against
 // issue 25's targets). Sites of generated published posts (tests/generated-site.ts) tagged
 // with `--topics` topics (one big: half the posts; the rest small) and bylined by `--authors`
@@ -10,8 +10,11 @@
 // request), median and p95 of `--runs`, each with the load average when it was taken. Prints
 // the table (with each figure's ratio to the smallest size's) and writes it, with the date,
 // the machine's load and the command, to `--out`. Traffic goes to 127.0.0.1 only; every
-// server it starts is stopped by PID and every database it makes is dropped.
-import { writeFileSync } from 'node:fs';
+// server it starts is stopped by PID and every database it makes is dropped. `--sites DIR`
+// (SQLite): each generated site is kept in DIR and a later run measures a copy of it instead of
+// generating it again (100 000 pages took about two minutes); a newer build migrates the copy
+// when its server starts, and the bench says how long that first start took.
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -39,6 +42,7 @@ const { values } = parseArgs({
     authors: { type: 'string', default: '20' },
     out: { type: 'string', default: 'bench/scale-publication-results.md' },
     'no-build': { type: 'boolean', default: false },
+    sites: { type: 'string' },
   },
 });
 const SIZES = values.sizes
@@ -126,25 +130,44 @@ type Row = {
 const rows: Row[] = [];
 const fills: string[] = [];
 
+/** Where `--sites` keeps the generated SQLite site of `size` pages, or null. */
+function keptSite(engine: string, size: number): string | null {
+  if (engine !== 'sqlite' || !values.sites) return null;
+  mkdirSync(values.sites, { recursive: true });
+  return path.resolve(values.sites, `site-${size}-t${TOPICS}-a${AUTHORS}.db`);
+}
+
 async function measure(engine: 'sqlite' | 'postgres', size: number) {
   const made = await createThrowAwayDatabase(engine);
   try {
-    const db = await openDatabase(made.url);
+    const kept = keptSite(engine, size);
     const started = performance.now();
-    await insertPublishedPages(db, size, { prefix: PREFIX, topics: TOPICS, authors: AUTHORS });
-    const store = createContentStore(db);
-    await store.saveSiteSettings({ ...(await store.getSiteSettings()), homeShows: 'posts' });
-    await db.query.unsafe(engine === 'postgres' ? 'VACUUM ANALYZE' : 'ANALYZE');
-    await db.close();
-    const fill = `${engine} ${size}: generated in ${((performance.now() - started) / 1000).toFixed(1)} s (load ${load()})`;
-    console.error(fill);
-    fills.push(fill);
+    if (kept && made.file && existsSync(kept)) {
+      copyFileSync(kept, made.file);
+      fills.push(`${engine} ${size}: a copy of ${kept}`);
+    } else {
+      const db = await openDatabase(made.url);
+      await insertPublishedPages(db, size, { prefix: PREFIX, topics: TOPICS, authors: AUTHORS });
+      const store = createContentStore(db);
+      await store.saveSiteSettings({ ...(await store.getSiteSettings()), homeShows: 'posts' });
+      await db.query.unsafe(engine === 'postgres' ? 'VACUUM ANALYZE' : 'ANALYZE');
+      await db.close();
+      // Closing the last connection checkpoints the WAL: the file alone is the whole site.
+      if (kept && made.file) copyFileSync(made.file, kept);
+      const fill = `${engine} ${size}: generated in ${((performance.now() - started) / 1000).toFixed(1)} s (load ${load()})`;
+      console.error(fill);
+      fills.push(fill);
+    }
     for (const cache of ['uncached', 'cached'] as const) {
+      const starting = performance.now();
       const server = await startFolio({
         database: made,
         keepDatabase: true,
         env: cache === 'uncached' ? { FOLIO_RENDER_CACHE: 'off' } : {},
       });
+      const start = `${engine} ${size} ${cache}: server started in ${((performance.now() - starting) / 1000).toFixed(1)} s (load ${load()})`;
+      console.error(start);
+      fills.push(start);
       try {
         await timed(`${server.url}/`); // warm the process (JIT, connections)
         for (const [what, address] of targets(size)) {

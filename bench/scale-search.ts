@@ -4,10 +4,14 @@
 // words, the last page of results — on sites of generated published pages
 // (tests/generated-site.ts). Prints the median milliseconds of searchPublished (ranked page of
 // ten, snippets, the bounded count) per query, size and engine, and on PostgreSQL whether the
-// plan uses the GIN index. Every database it makes is dropped.
+// plan uses the GIN index. On SQLite also the site-wide index's own statements for the same
+// query (what a search cost before migration 28's index of the newest pages), timed in turn
+// with searchPublished, and whether their first page is the same. Every database it makes is
+// dropped.
 import { parseArgs } from 'node:util';
 import { createContentStore } from '../src/lib/content/content';
-import { parseSearch } from '../src/lib/content/public-search-query';
+import { SQLITE_SEARCH_QUERIES } from '../src/lib/content/public-search';
+import { engineQuery, parseSearch } from '../src/lib/content/public-search-query';
 import { openDatabase } from '../src/lib/data/db';
 import { createThrowAwayDatabase } from '../tests/databases';
 import { insertPublishedPages } from '../tests/generated-site';
@@ -32,6 +36,7 @@ const engines = (values.engine === 'both' ? ['sqlite', 'postgres'] : [values.eng
 const QUERIES: [string, string, number][] = [
   ['every page (folio)', 'folio', 1],
   ['every page, page 10', 'folio', 10],
+  ['every page, exact ("folio")', '"folio"', 1],
   ['rare (page 000042)', '000042', 1],
   ['prefix (restor)', 'restor', 1],
   ['phrase ("older one")', '"older one"', 1],
@@ -40,6 +45,8 @@ const QUERIES: [string, string, number][] = [
 ];
 
 const rows: string[] = [];
+const median = (times: number[]) =>
+  [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? Number.NaN;
 for (const engine of engines) {
   for (const size of SIZES) {
     const made = await createThrowAwayDatabase(engine);
@@ -53,17 +60,37 @@ for (const engine of engines) {
       for (const [name, q, page] of QUERIES) {
         const search = parseSearch(q);
         const times: number[] = [];
+        const siteWide: number[] = [];
         let count = '';
+        let same = '';
         for (let i = 0; i < RUNS; i++) {
           const started = performance.now();
           const found = await store.searchPublished(search, page);
           times.push(performance.now() - started);
           count = `${found.count.n}${found.count.more ? '+' : ''}`;
+          if (engine !== 'sqlite') continue;
+          const match = engineQuery(engine, search.terms);
+          const before = performance.now();
+          const [old] = await Promise.all([
+            db.query<{ slug: string }>(
+              SQLITE_SEARCH_QUERIES.all.results,
+              match,
+              match,
+              11,
+              (page - 1) * 10,
+            ),
+            db.query(SQLITE_SEARCH_QUERIES.all.count, match, 2001),
+          ]);
+          siteWide.push(performance.now() - before);
+          same = String(
+            old
+              .slice(0, 10)
+              .map((row) => row.slug)
+              .join() === found.results.map((result) => result.slug).join(),
+          );
         }
-        times.sort((a, b) => a - b);
-        const median = times[Math.floor(times.length / 2)] ?? Number.NaN;
         rows.push(
-          `| ${engine} | ${size.toLocaleString('en')} | ${name} | ${count} | ${median.toFixed(1)} |`,
+          `| ${engine} | ${size.toLocaleString('en')} | ${name} | ${count} | ${median(times).toFixed(1)} | ${siteWide.length ? median(siteWide).toFixed(1) : ''} | ${same} |`,
         );
       }
       if (engine === 'postgres') {
@@ -71,10 +98,12 @@ for (const engine of engines) {
           EXPLAIN SELECT page_id FROM public_search
           WHERE document @@ to_tsquery('folio_public_search', '''000042''') LIMIT 11`;
         const usesGin = plan.some((line) => line['QUERY PLAN'].includes('public_search_document'));
-        rows.push(`| ${engine} | ${size.toLocaleString('en')} | plan uses GIN | ${usesGin} | |`);
+        rows.push(
+          `| ${engine} | ${size.toLocaleString('en')} | plan uses GIN | ${usesGin} | | | |`,
+        );
       }
       rows.push(
-        `| ${engine} | ${size.toLocaleString('en')} | (generating the site) | | ${fillMs.toFixed(0)} |`,
+        `| ${engine} | ${size.toLocaleString('en')} | (generating the site) | | ${fillMs.toFixed(0)} | | |`,
       );
     } finally {
       await db.close();
@@ -82,6 +111,8 @@ for (const engine of engines) {
     }
   }
 }
-console.log('| engine | pages | search | matches | median ms |');
-console.log('|---|---|---|---|---|');
+console.log(
+  '| engine | pages | search | matches | median ms | site-wide index ms (SQLite) | same first page |',
+);
+console.log('|---|---|---|---|---|---|---|');
 for (const row of rows) console.log(row);

@@ -186,6 +186,22 @@ function toPage(rows: ListedRow[], bylines: Byline[][], page: number): PostListi
   };
 }
 
+/** The sitemap's topics and authors with a published post. Values: limit. */
+export const SITEMAP_LISTINGS = sqlTemplate([
+  `SELECT slug, published_at FROM (
+     SELECT t.slug, (SELECT MAX(pt.first_published_at) FROM published_post_topics pt
+       WHERE pt.topic_id = t.id) AS published_at
+     FROM topics t
+     UNION ALL
+     SELECT a.slug, (SELECT MAX(pa.first_published_at) FROM published_post_authors pa
+       WHERE pa.author_id = a.id) AS published_at
+     FROM authors a
+   ) listed
+   WHERE published_at IS NOT NULL
+   ORDER BY published_at DESC, slug LIMIT `,
+  '',
+]);
+
 export type FeedPost = FeedEntry & { topics: Topic[]; authors: Byline[] };
 
 export function postStore({ read }: StoreContext) {
@@ -194,21 +210,13 @@ export function postStore({ read }: StoreContext) {
      * The pages that list posts, for the sitemap (hostile pass: they were missing): every
      * topic and author with a published post, lastmod its newest post's first publish, newest
      * first, at most `limit`. Read per content version (the sitemap is cached), one index
-     * range per topic and author.
+     * entry per topic and author: each newest post is the last entry of the topic's (author's)
+     * range in the listing index. A MAX over a join grouped by slug read every entry instead
+     * (36 ms at 100 000 posts, SQLite: the uncached sitemap index grew with the site).
      */
     async sitemapListingEntries(limit: number): Promise<SitemapEntry[]> {
       const rows = await traced('db.query', 'sitemapListingEntries', () =>
-        read(
-          (q) => q<{ slug: string; published_at: string }>`
-            SELECT slug, published_at FROM (
-              SELECT t.slug, MAX(pt.first_published_at) AS published_at
-              FROM topics t JOIN published_post_topics pt ON pt.topic_id = t.id GROUP BY t.slug
-              UNION ALL
-              SELECT a.slug, MAX(pa.first_published_at) AS published_at
-              FROM authors a JOIN published_post_authors pa ON pa.author_id = a.id GROUP BY a.slug
-            ) listed
-            ORDER BY published_at DESC, slug LIMIT ${limit}`,
-        ),
+        read((q) => q<{ slug: string; published_at: string }>(SITEMAP_LISTINGS, limit)),
       );
       return rows.map((row) => ({ slug: row.slug, publishedAt: row.published_at }));
     },

@@ -4,7 +4,7 @@
 // lookup with a LIMIT and an offset of at most RESULT_PAGES_MAX pages, snippets made for the
 // shown rows only (ts_headline is costly), and a count that stops at COUNT_MAX.
 import 'server-only';
-import { sqlTemplate } from '../data/db';
+import { type Query, sqlTemplate } from '../data/db';
 import { traced } from '../observability/spans';
 import {
   engineQuery,
@@ -53,28 +53,53 @@ const MARKS = `'StartSel=' || chr(2) || ', StopSel=' || chr(3)`;
 
 // SQLite: the newest RANKED_MAX matches' lowest rowid bounds the ranked ones (FTS5 takes a
 // rowid range with MATCH), CROSS JOIN keeps FTS5 the outer loop so its rank order and the
-// LIMIT drive the query, and snippet()/highlight() run for the returned rows only.
-const SQLITE_RESULTS = sqlTemplate([
-  `SELECT p.slug,
-     highlight(public_search, 0, '${MARK_START}', '${MARK_STOP}') AS title,
-     highlight(public_search, 1, '${MARK_START}', '${MARK_STOP}') AS summary,
-     snippet(public_search, 2, '${MARK_START}', '${MARK_STOP}', '…', 28) AS snippet
-   FROM public_search CROSS JOIN pages p ON p.id = public_search.rowid
-   WHERE public_search MATCH `,
-  ` AND public_search.rowid >= (
+// LIMIT drive the query, and snippet()/highlight() run for the returned rows only. Written for
+// either FTS5 table: the site-wide one (migration 15) and the newest pages' (migration 28).
+const sqliteResults = (table: string) =>
+  sqlTemplate([
+    `SELECT p.slug,
+     highlight(${table}, 0, '${MARK_START}', '${MARK_STOP}') AS title,
+     highlight(${table}, 1, '${MARK_START}', '${MARK_STOP}') AS summary,
+     snippet(${table}, 2, '${MARK_START}', '${MARK_STOP}', '…', 28) AS snippet
+   FROM ${table} CROSS JOIN pages p ON p.id = ${table}.rowid
+   WHERE ${table} MATCH `,
+    ` AND ${table}.rowid >= (
        SELECT COALESCE(MIN(rowid), 0) FROM (
-         SELECT rowid FROM public_search WHERE public_search MATCH `,
-  ` ORDER BY rowid DESC LIMIT ${RANKED_MAX}))
+         SELECT rowid FROM ${table} WHERE ${table} MATCH `,
+    ` ORDER BY rowid DESC LIMIT ${RANKED_MAX}))
      AND p.published_revision_id IS NOT NULL
-   ORDER BY public_search.rank LIMIT `,
-  ' OFFSET ',
-  '',
-]);
-const SQLITE_COUNT = sqlTemplate([
-  'SELECT COUNT(*) AS n FROM (SELECT 1 FROM public_search WHERE public_search MATCH ',
-  ' LIMIT ',
-  ')',
-]);
+   ORDER BY ${table}.rank LIMIT `,
+    ' OFFSET ',
+    '',
+  ]);
+const sqliteCount = (table: string) =>
+  sqlTemplate([
+    `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH `,
+    ' LIMIT ',
+    ')',
+  ]);
+
+/**
+ * SQLite ranks in the index of the newest pages (migration 28: the published pages from a
+ * floor that follows the newest page id, at most NEWEST_WINDOW of them) when RANKED_MAX of
+ * them match: they are then the search's newest RANKED_MAX matches on the whole site, the
+ * ones the site-wide index would rank. On the site-wide index a search matching most of the
+ * site cost as much as its matches, whatever the LIMITs: bm25 counts the pages holding each
+ * term over the whole table, once per statement, and a prefix builds its whole list of
+ * matches in memory each time a statement names it — 10 ms for a prefix at 100 000 pages
+ * where the window takes 1.5 (docs/decisions/0033, second amendment). A search with fewer
+ * matches among the newest pages (a rare word, none) asks the site-wide index as before.
+ */
+const SQLITE_SEARCH = {
+  recent: {
+    results: sqliteResults('public_search_recent'),
+    count: sqliteCount('public_search_recent'),
+  },
+  all: { results: sqliteResults('public_search'), count: sqliteCount('public_search') },
+};
+
+/** SQLite's statements (bench/scale-search.ts times the site-wide ones beside a search). */
+export const SQLITE_SEARCH_QUERIES = SQLITE_SEARCH;
 
 /**
  * PostgreSQL reads the newest NEWEST_WINDOW pages first (the primary key walked backwards, a
@@ -83,7 +108,8 @@ const SQLITE_COUNT = sqlTemplate([
  * expands to a word on every page from a rare one ('folio':* was estimated at 2 000 matches)
  * and read the index's bitmap of all 100 000 matches, rechecking each: 180 ms for the ranked
  * page and 45 ms for the count at 100 000 pages, where this takes 3 ms and 5 ms
- * (docs/decisions/0033, amendment). The candidates are the same rows either way.
+ * (docs/decisions/0033, amendment). The candidates are the same rows either way. SQLite's
+ * index of the newest pages holds at most this many (migration 28 writes the number out).
  */
 export const NEWEST_WINDOW = 2 * RANKED_MAX;
 
@@ -149,6 +175,23 @@ const POSTGRES_COUNT = sqlTemplate([
 export const POSTGRES_SEARCH_QUERIES = { POSTGRES_RESULTS, POSTGRES_COUNT };
 
 type Row = { slug: string; title: string; summary: string; snippet: string };
+type Counted = { n: number | string }[];
+
+/**
+ * SQLite: the newest pages' index first (its count stops at COUNT_MAX + 1 matches, so it reads
+ * at most NEWEST_WINDOW pages); the site-wide one only for what the window cannot answer.
+ */
+async function searchSqlite(q: Query, match: string, offset: number): Promise<[Row[], Counted]> {
+  const recent = await q<{ n: number | string }>(SQLITE_SEARCH.recent.count, match, COUNT_MAX + 1);
+  const inWindow = Number(recent[0]?.n ?? 0);
+  const ranked = inWindow >= RANKED_MAX ? SQLITE_SEARCH.recent : SQLITE_SEARCH.all;
+  const rows = await q<Row>(ranked.results, match, match, RESULTS_PER_PAGE + 1, offset);
+  const counted =
+    inWindow > COUNT_MAX
+      ? recent
+      : await q<{ n: number | string }>(SQLITE_SEARCH.all.count, match, COUNT_MAX + 1);
+  return [rows, counted];
+}
 
 export function publicSearch({ read, opened }: StoreContext) {
   return {
@@ -163,20 +206,19 @@ export function publicSearch({ read, opened }: StoreContext) {
         read(async (q) => {
           const match = engineQuery(engine, search.terms);
           const offset = (page - 1) * RESULTS_PER_PAGE;
-          const [rows, counted] = await Promise.all([
+          const [rows, counted] =
             engine === 'sqlite'
-              ? q<Row>(SQLITE_RESULTS, match, match, RESULTS_PER_PAGE + 1, offset)
-              : q<Row>(POSTGRES_RESULTS, match, match, match, RESULTS_PER_PAGE + 1, offset),
-            engine === 'sqlite'
-              ? q<{ n: number | string }>(SQLITE_COUNT, match, COUNT_MAX + 1)
-              : q<{ n: number | string }>(
-                  POSTGRES_COUNT,
-                  match,
-                  COUNT_MAX + 1,
-                  match,
-                  COUNT_MAX + 1,
-                ),
-          ]);
+              ? await searchSqlite(q, match, offset)
+              : await Promise.all([
+                  q<Row>(POSTGRES_RESULTS, match, match, match, RESULTS_PER_PAGE + 1, offset),
+                  q<{ n: number | string }>(
+                    POSTGRES_COUNT,
+                    match,
+                    COUNT_MAX + 1,
+                    match,
+                    COUNT_MAX + 1,
+                  ),
+                ]);
           const n = Number(counted[0]?.n ?? 0);
           return {
             results: rows.slice(0, RESULTS_PER_PAGE).map((row) => ({

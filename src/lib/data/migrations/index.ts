@@ -28,6 +28,7 @@ import { migration024 } from './024-review';
 import { migration025 } from './025-audit-trail';
 import { migration026 } from './026-second-factors';
 import { migration027 } from './027-session-confirmations';
+import { migration028 } from './028-recent-public-search';
 import { migration029 } from './029-author-addresses';
 import { migration031 } from './031-cache-purges';
 
@@ -68,6 +69,7 @@ export const migrations: readonly Migration[] = [
   migration025,
   migration026,
   migration027,
+  migration028,
   migration029,
   migration031,
 ];
