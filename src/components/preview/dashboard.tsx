@@ -171,9 +171,17 @@ export function Dashboard({
                   </small>
                 </td>
                 <td className="row-actions">
-                  <a href={`${previewPath(page.slug)}?edit`} aria-label={`Edit ${page.title}`}>
-                    Edit
-                  </a>{' '}
+                  {/* Asked with the page, as its editor does (hostile pass 2: a Contributor was
+                      offered Edit on a page that is nobody's own). */}
+                  {person !== null &&
+                  can(person, 'page.edit', {
+                    ownerId: page.ownerId ?? null,
+                    published: page.state !== 'draft-only',
+                  }) ? (
+                    <a href={`${previewPath(page.slug)}?edit`} aria-label={`Edit ${page.title}`}>
+                      Edit
+                    </a>
+                  ) : null}{' '}
                   {page.state === 'draft-only' ? null : (
                     <a
                       href={publicPath(page.slug)}

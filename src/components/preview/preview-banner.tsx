@@ -53,6 +53,9 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
     deleted: 'The draft-only page was deleted.',
     restored:
       'That version is the draft now, in the editor. Visitors still see the published version until you publish it.',
+    // Hostile pass 2 (issue 28): a restore by someone who may not schedule the page.
+    'restored-unscheduled':
+      'That version is the draft now, in the editor. Its scheduled publish is cancelled: a reviewer scheduled the text before your change. It is waiting for review again.',
     stale:
       'Nothing changed: this page was changed since you opened it (by another editor, or in another tab). Review it and try again.',
     'stale-publish':
@@ -66,6 +69,8 @@ const NOTICES: ReadonlyMap<string, string> = new Map(
       'Not published: the draft names an image that is not in the media library (deleted, misspelt or never uploaded). Take it out or upload the image again, then publish.',
     'restored-missing-media':
       'That version is the draft now, in the editor. It shows an image deleted from the media library since: take it out or upload the image again before you publish.',
+    'redirect-source':
+      'Not published: an editor’s redirect sends visitors from this page’s address elsewhere; someone who manages redirects must remove it first. Or give the page another address.',
     refused: 'That could not be done.',
     forbidden:
       'Nothing changed: your role does not allow that on this page. Ask an Editor or an Administrator.',
@@ -282,6 +287,8 @@ export function PreviewBanner({
     unpublish: boolean;
     delete: boolean;
     share: boolean;
+    /** A posted form's answer: a refused share form says why, without the form. */
+    shareAnswer?: boolean;
     revoke: boolean;
   };
   /** The page's request for review, if any (decision 0040). */
@@ -358,7 +365,12 @@ export function PreviewBanner({
           )}
         </div>
         {may.schedule && (page.state !== 'published' || schedule) ? (
-          <ScheduleForm slug={page.slug} pageId={page.id} schedule={schedule} />
+          <ScheduleForm
+            slug={page.slug}
+            pageId={page.id}
+            version={page.version}
+            schedule={schedule}
+          />
         ) : null}
         {/* Walk-through (issue 28): a writer whose page a reviewer scheduled saw nothing of it,
             and their next keystroke cancelled it unannounced. Said before they type. */}
@@ -369,7 +381,9 @@ export function PreviewBanner({
             draft cancels it and asks for review again.
           </p>
         ) : null}
-        {may.share ? <ShareLinkForm pageId={page.id} slug={page.slug} /> : null}
+        {may.share || may.shareAnswer ? (
+          <ShareLinkForm pageId={page.id} slug={page.slug} allowed={may.share} />
+        ) : null}
         {shareLinks.length > 0 ? (
           <details className="share-links">
             <summary>

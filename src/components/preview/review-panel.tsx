@@ -90,7 +90,12 @@ export function ReviewPanel({
           </form>
         ) : null}
         {allowed.schedule ? (
-          <ScheduleForm slug={page.slug} pageId={page.id} schedule={schedule} />
+          <ScheduleForm
+            slug={page.slug}
+            pageId={page.id}
+            version={page.version}
+            schedule={schedule}
+          />
         ) : null}
         <SendBackForm slug={page.slug} pageId={page.id} version={page.version} />
       </div>

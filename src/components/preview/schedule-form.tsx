@@ -27,10 +27,13 @@ function instantOf(wallClock: string): string {
 export function ScheduleForm({
   slug,
   pageId,
+  version,
   schedule,
 }: {
   slug: string;
   pageId: number;
+  /** The page's version as shown: a reviewer schedules the text they read, no later one. */
+  version: number;
   schedule: Schedule | null;
 }) {
   const [answer, action, pending] = useActionState<ScheduleState, FormData>(schedulePublish, {});
@@ -68,6 +71,7 @@ export function ScheduleForm({
     <form action={action} className="inline-form schedule">
       <input type="hidden" name="slug" value={slug} />
       <input type="hidden" name="pageId" value={pageId} />
+      <input type="hidden" name="version" value={version} />
       {/* Empty without JavaScript: then the typed time is read as UTC, as the label says. */}
       <input type="hidden" name="publishAtUtc" value={instant} />
       <label>

@@ -4,10 +4,25 @@ import { createShareLink } from '../../lib/editor/actions/share-links';
 import type { ShareLinkState } from '../../lib/editor/forms';
 import { LocalTime } from './local-time';
 
-export function ShareLinkForm({ pageId, slug }: { pageId: number; slug: string }) {
+export function ShareLinkForm({
+  pageId,
+  slug,
+  allowed,
+}: {
+  pageId: number;
+  slug: string;
+  /** Whether this reader may make one: otherwise only a posted form's refusal is shown. */
+  allowed: boolean;
+}) {
   const [answer, action, pending] = useActionState<ShareLinkState, FormData>(createShareLink, {});
   // An action that succeeded redirects, and React then leaves undefined as the state.
   const state = answer ?? {};
+  if (!allowed)
+    return state.error ? (
+      <p className="form-error" role="alert">
+        {state.error}
+      </p>
+    ) : null;
   return (
     <form action={action} className="inline-form">
       <input type="hidden" name="pageId" value={pageId} />

@@ -19,7 +19,13 @@ export type ContentErrorCode =
   | 'missing-media'
   /** A post's authors: too many, or an address no author has (the editor's Authors field). */
   | 'invalid-authors'
+  /** Bylines naming others and not the saver, from someone who may act only on their own pages. */
+  | 'authors-forbidden'
   | 'replaced'
+  /** An address an editor's redirect answers, refused to someone who may not manage them. */
+  | 'redirect-source'
+  /** A schedule asked for where one was set meanwhile (the banner's form): it stands. */
+  | 'already-scheduled'
   | 'busy'
   | 'unavailable';
 

@@ -13,6 +13,7 @@ import {
   prepareFields,
   type StoredFields,
   touch,
+  unscheduleForReview,
   writeDraft,
 } from './page-writes';
 import {
@@ -33,12 +34,7 @@ import type { Revision, RevisionSummary, SaveResult } from './types';
  */
 async function restoreIn(
   q: Query,
-  {
-    pageId,
-    expectedVersion,
-    editor,
-    at,
-  }: { pageId: number; expectedVersion: number; editor: string | null; at: string },
+  { pageId, expectedVersion, editor, at, cancelsSchedule = false }: RestoreAsked & { at: string },
   fields: () => Promise<StoredFields | null>,
 ): Promise<SaveResult> {
   const page = await pageRowById(q, pageId);
@@ -49,7 +45,8 @@ async function restoreIn(
   if (!restored) throw new ContentError('not-found', 'That version is not in this page’s history.');
   await keepCurrentDraft(q, pageId);
   await writeDraft(q, pageId, restored, editor, at);
-  if (await draftMatchesPublished(q, pageId)) await dropDraft(q, pageId);
+  const nothingNew = await draftMatchesPublished(q, pageId);
+  if (nothingNew) await dropDraft(q, pageId);
   await recordCheckpoint(q, {
     pageId,
     version: page.version + 1,
@@ -67,8 +64,29 @@ async function restoreIn(
     detail: { version: page.version + 1 },
     at,
   });
-  return { ok: true, version: page.version + 1, pageId, slug: page.slug };
+  // A restore is a change to the draft like a save (hostile pass 2, issue 28): by someone who
+  // may not schedule the page, it ends a reviewer's schedule of the text before it.
+  const unscheduled =
+    cancelsSchedule && !nothingNew
+      ? await unscheduleForReview(q, pageId, page.version + 1, editor, at)
+      : false;
+  return {
+    ok: true,
+    version: page.version + 1,
+    pageId,
+    slug: page.slug,
+    ...(unscheduled ? { unscheduled } : {}),
+  };
 }
+
+/** What a restore is asked with: the page as the editor saw it, and by whom. */
+type RestoreAsked = {
+  pageId: number;
+  expectedVersion: number;
+  editor: string | null;
+  /** The restorer may not schedule this page: a pending schedule ends (save-page.ts). */
+  cancelsSchedule?: boolean;
+};
 
 export function history({ read, write, now, opened }: StoreContext) {
   const checkpoints = checkpointReads(read);
@@ -80,28 +98,16 @@ export function history({ read, write, now, opened }: StoreContext) {
      * editor saw; a stale request changes nothing.
      */
     async restoreCheckpoint({
-      pageId,
       checkpointId,
-      expectedVersion,
-      editor,
-    }: {
-      pageId: number;
-      checkpointId: number;
-      expectedVersion: number;
-      editor: string | null;
-    }): Promise<SaveResult> {
+      ...asked
+    }: RestoreAsked & { checkpointId: number }): Promise<SaveResult> {
+      const { pageId } = asked;
       const checkpoint = await checkpoints.getCheckpoint(pageId, checkpointId);
       if (!checkpoint)
         throw new ContentError('not-found', 'That save is not in this page’s history.');
       // Rendered once, outside the transaction, like any save.
       const fields = await prepareFields(checkpoint, (await opened()).query);
-      return write((q) =>
-        restoreIn(
-          q,
-          { pageId, expectedVersion, editor, at: now().toISOString() },
-          async () => fields,
-        ),
-      );
+      return write((q) => restoreIn(q, { ...asked, at: now().toISOString() }, async () => fields));
     },
 
     /**
@@ -146,18 +152,12 @@ export function history({ read, write, now, opened }: StoreContext) {
      * page is still at the version the editor saw; a stale request changes nothing.
      */
     async restoreRevision({
-      pageId,
       revisionId,
-      expectedVersion,
-      editor,
-    }: {
-      pageId: number;
-      revisionId: number;
-      expectedVersion: number;
-      editor: string | null;
-    }): Promise<SaveResult> {
+      ...asked
+    }: RestoreAsked & { revisionId: number }): Promise<SaveResult> {
+      const { pageId } = asked;
       return write((q) =>
-        restoreIn(q, { pageId, expectedVersion, editor, at: now().toISOString() }, async () => {
+        restoreIn(q, { ...asked, at: now().toISOString() }, async () => {
           const [revision] = await q<{
             title: string;
             summary: string;

@@ -151,7 +151,7 @@ export function listStatement(
   const list: Fragment = {
     sql: [
       `SELECT p.id, p.slug, p.title, p.state, ${key} AS sort_key, p.updated_at, p.updated_by,
-        p.last_change, r.published_at, p.publish_at, p.missed_publish_at,
+        p.last_change, r.published_at, p.publish_at, p.missed_publish_at, p.created_by,
         COALESCE((SELECT d.kind FROM drafts d WHERE d.page_id = p.id), r.kind) AS kind
       FROM pages p LEFT JOIN revisions r ON r.id = p.published_revision_id WHERE 1 = 1`,
     ],

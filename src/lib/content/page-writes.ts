@@ -25,6 +25,7 @@ import { type PageFields, pageFieldsSchema } from './page-fields';
 import { isPageKind, NEW_PAGE_KIND, type PageKind, parseTopicNames } from './post-fields';
 import { listingSlugsOf, syncPublishedPost } from './posts';
 import { searchTextOfHtml } from './public-search-text';
+import { refuseRedirectSource } from './redirects';
 import { askReviewAgain, closeReview, forgetReview } from './review';
 import { type PageRowRef, pageById, pageRowById, pageRowBySlug } from './rows';
 import {
@@ -37,7 +38,7 @@ import {
 import { menuPagesIn, menusShow } from './settings';
 import { HOME_SLUG, validateNewSlug } from './slugs';
 import type { Changed } from './store-context';
-import { formatTopicIds } from './topic-ids';
+import { formatTopicIds, parseTopicIds } from './topic-ids';
 import { refuseTopicSlug, topicIdsForNames } from './topics';
 import type { Expectation, PageChange, SaveResult } from './types';
 
@@ -309,6 +310,37 @@ async function storedPost(
 }
 
 /**
+ * Refuses a post's new bylines that name others and not the saver (issue 28, hostile pass 2:
+ * an Author published words under a colleague's name alone). Checked when a draft is saved,
+ * not at publish: a schedule set earlier publishes the draft as it is then, unchecked. Bylines
+ * left as they were pass (an Editor's attribution stands when its Author saves the text again).
+ */
+async function refuseOthersBylines(
+  q: Query,
+  editor: string | null,
+  post: StoredPost | null,
+  pageId: number | null,
+): Promise<void> {
+  if (editor === null || post?.kind !== 'post' || post.authors === null) return;
+  const named = parseTopicIds(post.authors);
+  if (named.length === 0) return;
+  const [kept] =
+    pageId === null
+      ? []
+      : await q<{ authors: string | null }>`
+          SELECT COALESCE((SELECT d.authors FROM drafts d WHERE d.page_id = ${pageId}),
+                          (SELECT r.authors FROM pages p JOIN revisions r
+                             ON r.id = p.published_revision_id WHERE p.id = ${pageId})) AS authors`;
+  if (kept?.authors === post.authors) return;
+  const me = await authorIdOfEditorEmail(q, editor);
+  if (me !== null && named.includes(me)) return;
+  throw new ContentError(
+    'authors-forbidden',
+    'You cannot put a post under other authors’ names alone: add yourself among its authors, or ask an Editor to set them.',
+  );
+}
+
+/**
  * The search and sharing fields as drafts keep them (null: keep the ones it has), checked again
  * whoever calls (the editor's form, a script): the chosen social image must be in the library
  * and large enough for a share card.
@@ -350,6 +382,17 @@ export type SaveInput = {
    * review again, so nothing unreviewed goes live and the reviewer sees it waiting.
    */
   cancelsSchedule?: boolean;
+  /**
+   * The saver may not manage redirects (permissions.ts 'redirect.edit'): a new page or a new
+   * address where an editor's redirect answers is refused (redirects.ts refuseRedirectSource).
+   * Unset (the CLI, an import, an Editor and above): a page wins over a redirect.
+   */
+  keepsRedirects?: boolean;
+  /**
+   * The saver may act only on their own pages (permissions.ts mayBylineOthers says no): bylines
+   * they change must name them when they name anyone (refuseOthersBylines).
+   */
+  ownBylines?: boolean;
 };
 
 export type PostInput = {
@@ -381,13 +424,16 @@ export async function saveDraftIn(
     if (await authorAt(q, input.slug))
       throw new ContentError('slug-taken', `An author’s page is at /${input.slug}.`);
     await refuseTopicSlug(q, input.slug);
+    if (input.keepsRedirects) await refuseRedirectSource(q, input.slug);
     const id = await nextPageId(q);
     // Its maker owns it (issue 28: what an Author or a Contributor may touch); a page the CLI
     // or an import makes names no editor, and is nobody's own.
     await q`INSERT INTO pages (id, slug, created_at, updated_at, updated_by, last_change, created_by)
             VALUES (${id}, ${input.slug}, ${at}, ${at}, ${input.editor}, 'saved',
               (SELECT id FROM editors WHERE email = ${input.editor}))`;
-    const post = (await storedPost(q, input.slug, input.post, at)) ?? {
+    const given = await storedPost(q, input.slug, input.post, at);
+    if (input.ownBylines) await refuseOthersBylines(q, input.editor, given, null);
+    const post = given ?? {
       kind: input.slug === HOME_SLUG ? 'page' : NEW_PAGE_KIND,
       topics: '[]',
       authors: null,
@@ -436,9 +482,12 @@ export async function saveDraftIn(
   // version would make every open tab stale for nothing, and its checkpoint would be listed as
   // "the draft now" of a page that has no draft.
   const post = await storedPost(q, input.slug, input.post, at);
+  if (input.ownBylines) await refuseOthersBylines(q, input.editor, post, existing.id);
   const seo = await storedSeo(q, input.seo);
   if (existing.slug === input.slug && (await savesNothing(q, existing, fields, post, seo)))
     return { ok: true, version: existing.version, pageId: existing.id, slug: existing.slug };
+  if (input.keepsRedirects && existing.slug !== input.slug)
+    await refuseRedirectSource(q, input.slug);
   const renamed = await moveSlug(q, existing, input.slug, at, input.editor);
   if (renamed)
     await changed(
@@ -482,11 +531,11 @@ export async function saveDraftIn(
 }
 
 /**
- * Cancels the page's pending scheduled publish, inside the save by someone who may not
- * schedule it, and asks for review of the draft as it is now (by the saver, at `version`):
+ * Cancels the page's pending scheduled publish, inside the save or restore by someone who may
+ * not schedule it, and asks for review of the draft as it is now (by the saver, at `version`):
  * the schedule was a reviewer's answer to an earlier text. True when there was one.
  */
-async function unscheduleForReview(
+export async function unscheduleForReview(
   q: Query,
   pageId: number,
   version: number,
@@ -511,9 +560,12 @@ export async function publishIn(
     dueAt,
     allowMissingMedia = false,
     history = true,
+    keepsRedirects = false,
     ...expected
   }: {
     editor?: string | null;
+    /** The publisher may not manage redirects: a page at a redirect's address is refused. */
+    keepsRedirects?: boolean;
     via?: 'schedule' | null;
     /** A schedule's publish: the time it was due (for its event). */
     dueAt?: string;
@@ -524,6 +576,7 @@ export async function publishIn(
   } & Expectation,
 ): Promise<number> {
   const page = await requirePage(q, slug, expected);
+  if (keepsRedirects) await refuseRedirectSource(q, page.slug);
   const [draft] = await q<{
     title: string;
     summary: string;

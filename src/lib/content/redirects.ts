@@ -300,6 +300,23 @@ async function conflictOf(
   return to(`There is no page at ${redirect.to}: create it first, or check the address.`);
 }
 
+/**
+ * Refuses `/<slug>` to someone who may not manage redirects (issue 28, hostile pass 2) when an
+ * editor's redirect answers visitors there now: a page made, renamed or published there — or an
+ * author's profile moved there — would override it, which is the redirect's managers' call.
+ * The caller asks `can(person, 'redirect.edit')` and calls this only when it says no.
+ */
+export async function refuseRedirectSource(q: Query, slug: string): Promise<void> {
+  const from = normaliseFromPath(`/${slug}`);
+  const [row] = await q<{ target: string }>`SELECT target FROM redirects WHERE from_path = ${from}`;
+  // A page visitors see there already wins over the redirect (findSiteRedirect): nothing taken.
+  if (!row || (await isPublicAt(q, slug))) return;
+  throw new ContentError(
+    'redirect-source',
+    `${from} is a redirect to ${row.target}; someone who manages redirects must remove it first. Choose another address, or ask an Editor.`,
+  );
+}
+
 const rowOf = (row: {
   from_path: string;
   target: string;

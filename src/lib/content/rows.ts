@@ -186,6 +186,8 @@ export type ListingRow = {
   missed_publish_at: string | null;
   /** The dashboard's rows say it (its draft's, else its published revision's). */
   kind?: string | null;
+  /** Who made it, where the list reads it (the dashboard asks `can()` per row). */
+  created_by?: number | string | null;
 };
 
 export function toListing(row: ListingRow): PageListing {
@@ -201,5 +203,8 @@ export function toListing(row: ListingRow): PageListing {
     publishAt: row.publish_at,
     missedPublishAt: row.missed_publish_at,
     ...(row.kind === 'post' || row.kind === 'page' ? { kind: row.kind } : {}),
+    ...(row.created_by === undefined
+      ? {}
+      : { ownerId: row.created_by === null ? null : Number(row.created_by) }),
   };
 }

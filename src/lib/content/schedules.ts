@@ -8,6 +8,7 @@ import { ContentError, isContentError } from './errors';
 import { recordEvent } from './events';
 import { forgetMissedSchedule, publishIn, requirePage } from './page-writes';
 import { publishTimeProblem, unreadableTimeMessage } from './publish-time';
+import { refuseRedirectSource } from './redirects';
 import { closeReview } from './review';
 import { parseSeo } from './seo-fields';
 import type { StoreContext } from './store-context';
@@ -47,10 +48,20 @@ export function schedules({ read, write, now, opened }: StoreContext) {
       {
         editor = null,
         pageId,
+        version,
         onlyIfUnscheduled = false,
+        keepsRedirects = false,
       }: {
+        /** The scheduler may not manage redirects: a page at a redirect's address is refused. */
+        keepsRedirects?: boolean;
         editor?: string | null;
         pageId?: number;
+        /**
+         * The page's version the editor was shown (issue 28, hostile pass 2): a reviewer's tab
+         * schedules the text it showed, not one a writer saved since (refused as 'conflict',
+         * as Publish is). The CLI names none.
+         */
+        version?: number;
         /** The banner's form is for a page with no schedule: one set meanwhile (another tab,
          * another editor) is not silently replaced. The CLI replaces on purpose. */
         onlyIfUnscheduled?: boolean;
@@ -65,7 +76,8 @@ export function schedules({ read, write, now, opened }: StoreContext) {
       if (problem) throw new ContentError('invalid', problem);
       const publishAt = at.toISOString();
       return write(async (q) => {
-        const page = await requirePage(q, slug, { pageId });
+        const page = await requirePage(q, slug, { pageId, version });
+        if (keepsRedirects) await refuseRedirectSource(q, page.slug);
         const [draft] = await q<{ body_html: string; seo: string }>`
           SELECT body_html, seo FROM drafts WHERE page_id = ${page.id}`;
         if (!draft)
@@ -81,7 +93,7 @@ export function schedules({ read, write, now, opened }: StoreContext) {
             SELECT publish_at, scheduled_by FROM pages WHERE id = ${page.id}`;
           if (pending?.publish_at)
             throw new ContentError(
-              'conflict',
+              'already-scheduled',
               `This page was scheduled meanwhile${pending.scheduled_by ? ` by ${pending.scheduled_by}` : ''}, for ${new Date(pending.publish_at).toISOString().replace('T', ' ').slice(0, 16)} UTC. Reload to see it; cancel it there to set another time.`,
             );
         }

@@ -109,6 +109,8 @@ export type PageListing = {
   missedPublishAt: string | null;
   /** Post or page, where the list reads it (the dashboard). */
   kind?: PageKind;
+  /** Who made it (null: nobody, made before roles or by the CLI), where the list reads it. */
+  ownerId?: number | null;
 };
 
 /** A page's pending scheduled publish: when, and on whose behalf. */

@@ -46,6 +46,7 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
         const version = await publishIn(now, q, changed, saved.slug, {
           editor: input.editor,
           pageId: saved.pageId,
+          keepsRedirects: input.keepsRedirects === true,
         });
         // A published page whose text the save left as it was: nothing published, no new version.
         return { ...saved, version, published: version !== saved.version };
@@ -55,7 +56,7 @@ export function writeModel({ opened, read, write, now }: StoreContext) {
     /** Makes the latest draft the published version (kept as a revision). */
     async publish(
       slug: string,
-      options: { editor?: string | null } & Expectation = {},
+      options: { editor?: string | null; keepsRedirects?: boolean } & Expectation = {},
     ): Promise<number> {
       return write((q, changed) => publishIn(now, q, changed, slug, options));
     },

@@ -185,6 +185,7 @@ const NOTICE_FOR_ERROR: Record<string, string> = {
   unavailable: 'unavailable',
   'not-found': 'gone',
   'missing-media': 'missing-media',
+  'redirect-source': 'redirect-source',
 };
 
 /**

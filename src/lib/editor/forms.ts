@@ -443,6 +443,8 @@ export const restoreCheckpointSchema = z.object({
 export const scheduleFormSchema = z.object({
   slug,
   pageId: whole,
+  /** The page's version the form was shown with: a draft changed since is not scheduled. */
+  version: whole,
   publishAt: fieldUpTo(100),
   publishAtUtc: field,
 });

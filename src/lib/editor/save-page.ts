@@ -8,7 +8,7 @@ import { BODY_MAX } from '../content/field-limits';
 import { conflictsKey, type MergeConflict, type MergeText, mergeTexts } from '../content/merge';
 import type { SeoFields } from '../content/seo-fields';
 import { getDatabase } from '../data/db';
-import { can, refusalOf } from '../editors/permissions';
+import { can, mayBylineOthers, refusalOf } from '../editors/permissions';
 import { rewriteLinksForPreview } from '../http/routes';
 import { renderMarkdown, renderMarkdownBlocks } from '../markdown/markdown';
 import { mediaByHashes, mediaHashesIn } from '../media/media-refs';
@@ -108,6 +108,19 @@ export type SaveOutcome =
       forbidden?: true;
     };
 
+/**
+ * Whether a change to the draft by `session` cancels the page's pending schedule (and asks for
+ * review again): they may not schedule this page, so a reviewer scheduled the text they read,
+ * not this one (the store does it in the change's transaction). A save and a restore alike.
+ */
+export async function changeCancelsSchedule(
+  session: EditorSession,
+  pageId: number,
+): Promise<boolean> {
+  const ownership = await contentStore().pageOwnership(pageId);
+  return ownership !== null && !can(session.editor, 'page.schedule', ownership);
+}
+
 function sameText(a: MergeText, b: MergeText): boolean {
   return a.title === b.title && a.summary === b.summary && a.body === b.body;
 }
@@ -156,10 +169,8 @@ export async function saveEditorValues(
     if (named !== null && !named.wasAt)
       return { saved: false, state: { values, message: notThisPageMessage(input.originalSlug) } };
   }
-  // Someone who may not schedule this page cancels a pending schedule by saving: a reviewer
-  // scheduled the text they read, not this one (the store does it in the save's transaction).
-  const ownership = input.pageId === null ? null : await store.pageOwnership(input.pageId);
-  const cancelsSchedule = ownership !== null && !can(session.editor, 'page.schedule', ownership);
+  const cancelsSchedule =
+    input.pageId !== null && (await changeCancelsSchedule(session, input.pageId));
   const mine: MergeText = { title: input.title, summary: input.summary, body: input.body };
   let text = mine;
   let slug = input.slug;
@@ -184,6 +195,8 @@ export async function saveEditorValues(
           editor: session.editor.email,
           checkpoint: merged ? 'merge' : keepAddress ? 'autosave' : 'save',
           cancelsSchedule,
+          keepsRedirects: !can(session.editor, 'redirect.edit'),
+          ownBylines: !mayBylineOthers(session.editor),
           // An autosave keeps them: a topic is made when its name is saved, not half typed.
           // Except the autosave that makes a new page: the editor then opens the page it
           // made, from what was saved, so what it left out would be lost (walk-through: the
@@ -279,21 +292,28 @@ export async function saveEditorValues(
       };
     }
     const field =
-      error.code === 'invalid-slug' || error.code === 'slug-taken'
+      error.code === 'invalid-slug' ||
+      error.code === 'slug-taken' ||
+      error.code === 'redirect-source'
         ? 'slug'
         : error.code === 'missing-media'
           ? 'body'
           : error.code === 'invalid-topics' || error.code === 'topics-forbidden'
             ? 'topics'
             : // A field's refusal, so a 422 (hostile pass 27, 14: an unknown author was a 409).
-              error.code === 'invalid-authors'
+              error.code === 'invalid-authors' || error.code === 'authors-forbidden'
               ? 'authors'
               : error.code === 'invalid-seo'
                 ? 'seoImage'
                 : undefined;
     return {
       saved: false,
-      ...(error.code === 'topics-forbidden' ? { forbidden: true as const } : {}),
+      // Refused by role (a Contributor's topic name, an address a redirect answers): a 403.
+      ...(error.code === 'topics-forbidden' ||
+      error.code === 'redirect-source' ||
+      error.code === 'authors-forbidden'
+        ? { forbidden: true as const }
+        : {}),
       state: {
         values,
         // "Publish" saves and publishes in one transaction: neither happened.

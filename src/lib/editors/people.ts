@@ -245,13 +245,27 @@ export async function removePerson(
   return { email: person.email, linksRevoked: removed.linksRevoked };
 }
 
-/** Ends every session of a person (the People screen); how many there were. */
-export async function endPersonSessions(db: Database, personId: number): Promise<number> {
+/**
+ * Ends every session of a person (the People screen); how many there were. Not the Owner's, by
+ * anyone else (hostile pass 2, issue 28): an Administrator could otherwise sign the Owner out
+ * at will, as they may not suspend or remove them.
+ */
+export async function endPersonSessions(
+  db: Database,
+  actor: Editor,
+  personId: number,
+): Promise<number> {
   return db.transaction(async (q) => {
     const person = await target(q, personId, null);
+    if (person.role === 'owner' && person.id !== actor.id)
+      throw new PeopleRefused(
+        'The Owner’s sessions can be ended only by the Owner, on their own sessions screen. Nothing was changed.',
+        'owner',
+      );
     const sessionsEnded = await endAllSessions(q, personId);
     await recordAudit(q, {
       action: 'editor.sessions_ended',
+      actor,
       detail: { person: person.email, sessionsEnded },
     });
     return sessionsEnded;

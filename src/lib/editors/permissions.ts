@@ -128,6 +128,16 @@ export function can(person: Person, action: Action, page?: PageOwnership): boole
 }
 
 /**
+ * Whether `person` may put a post under others' names alone (bylines that do not name them):
+ * that speaks for someone else, as acting on their page does, so it is the same rule — an
+ * Editor's and above (hostile pass 2, issue 28: an Author published a post bylined only to a
+ * colleague). An Author's or a Contributor's bylines name them when they name anyone.
+ */
+export function mayBylineOthers(person: Person): boolean {
+  return can(person, 'page.edit', { ownerId: null, published: false });
+}
+
+/**
  * Who to ask, for the refusal of a rule: the least role that may do it to anyone's page (or,
  * site-wide, at all) — and those above it, short of the Owner, who may do everything. An
  * Editor cannot manage people, so a refusal of that must not send anyone to an Editor.

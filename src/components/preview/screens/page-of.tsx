@@ -106,9 +106,10 @@ export async function Banner({
         edit: may('page.edit'),
         unpublish: may('page.unpublish'),
         delete: may('page.delete'),
-        // A posted form that was refused (a role changed meanwhile, a forged post) comes back
-        // in its form, saying why: the share form is there in a POST's answer whoever reads it.
-        share: may('share-link.create') || requestContext().request.method === 'POST',
+        // Asked with the page on every render (hostile pass 2: a refused forged POST showed a
+        // Contributor the form). A posted form that was refused still says why (shareAnswer).
+        share: may('share-link.create'),
+        shareAnswer: requestContext().request.method === 'POST',
         revoke: may('share-link.revoke'),
       }}
       review={review}

@@ -156,7 +156,8 @@ export async function PeopleScreen({ asked: { editor, notice } }: ScreenProps) {
                 </td>
                 <td>
                   <div className="people-actions">
-                    {person.openSessions > 0 && !self ? (
+                    {/* The Owner's are the Owner's to end (on their own row: Your sessions). */}
+                    {person.openSessions > 0 && !self && !owner ? (
                       <EndSessionsForm
                         person={person.id}
                         version={person.version}

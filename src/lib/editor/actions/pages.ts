@@ -6,6 +6,7 @@
 import { unstable_redirect as redirect } from 'waku/router/server';
 import { contentStore } from '../../content/content';
 import { BODY_MAX, bodyTooLongMessage, characterCount } from '../../content/field-limits';
+import { can } from '../../editors/permissions';
 import { noteFormPage } from '../../http/request-context';
 import { previewPath } from '../../http/routes';
 import { rerenderActionRoute } from '../../waku/rerender';
@@ -29,7 +30,13 @@ import { type Asked, requirePermission } from '../guard';
 import { backToPage } from '../landing';
 import { livePreviewWithListings, withListings } from '../live-listings';
 import { inPreviewSlot, PREVIEWS_BUSY_MESSAGE } from '../preview-slots';
-import { editorValuesOf, livePreviewOf, previewHtmlOf, saveEditorValues } from '../save-page';
+import {
+  changeCancelsSchedule,
+  editorValuesOf,
+  livePreviewOf,
+  previewHtmlOf,
+  saveEditorValues,
+} from '../save-page';
 
 /**
  * What saving the editor's fields asks: to edit the page the form names, or to make a new one
@@ -228,7 +235,11 @@ export const publishPage = editorCommand({
       (input.version === undefined || shown.version === input.version)
     )
       return 'nothing-to-publish';
-    await contentStore().publish(input.slug, { editor: editor.editor.email, ...expectedOf(input) });
+    await contentStore().publish(input.slug, {
+      editor: editor.editor.email,
+      keepsRedirects: !can(editor.editor, 'redirect.edit'),
+      ...expectedOf(input),
+    });
     return 'published';
   },
   land: landOnPage,
@@ -265,12 +276,15 @@ export const discardDraft = editorCommand({
  * After a restore (of a publish or a save): the editor, saying so — and, for a version from
  * before an image was deleted, saying that now rather than first at Publish.
  */
-async function landOnRestored(pageId: number, slug: string): Promise<never> {
+async function landOnRestored(pageId: number, slug: string, unscheduled: boolean): Promise<never> {
   const restored = await contentStore().getPageById(pageId);
   const notice =
     restored && (await contentStore().missingMedia(restored.bodyHtml)).length > 0
       ? 'restored-missing-media'
-      : 'restored';
+      : // Restored by someone who may not schedule it: a reviewer's schedule ended, as on a save.
+        unscheduled
+        ? 'restored-unscheduled'
+        : 'restored';
   return redirect(`${previewPath(slug)}?edit&notice=${notice}`, 303);
 }
 
@@ -292,9 +306,10 @@ export const restoreRevision = editorCommand({
       revisionId: revisionId,
       expectedVersion: version,
       editor: editor.editor.email,
+      cancelsSchedule: await changeCancelsSchedule(editor, pageId),
     });
     if (!result.ok) return 'stale';
-    return landOnRestored(pageId, result.slug);
+    return landOnRestored(pageId, result.slug, result.unscheduled === true);
   },
   land: landFromHistory,
 });
@@ -310,9 +325,10 @@ export const restoreCheckpoint = editorCommand({
       checkpointId,
       expectedVersion: version,
       editor: editor.editor.email,
+      cancelsSchedule: await changeCancelsSchedule(editor, pageId),
     });
     if (!result.ok) return 'stale';
-    return landOnRestored(pageId, result.slug);
+    return landOnRestored(pageId, result.slug, result.unscheduled === true);
   },
   land: landFromHistory,
 });

@@ -201,9 +201,9 @@ export const endSessionsOfPerson = editorForm({
   read: (input) => readForm(personChangeSchema, input),
   may: () => PEOPLE,
   refused: (_input, { message }): PeopleFormState => ({ error: message }),
-  run: async ({ person }): Promise<PeopleFormState> => {
+  run: async ({ person }, { editor }): Promise<PeopleFormState> => {
     try {
-      await endPersonSessions(await getDatabase(), person ?? 0);
+      await endPersonSessions(await getDatabase(), editor, person ?? 0);
     } catch (error) {
       return refusedChange(error, 'people.end-sessions', person);
     }

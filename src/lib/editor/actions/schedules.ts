@@ -2,8 +2,9 @@
 // Owns the schedule actions (schedule-form.tsx, the banner): publish at a time, cancel it, and
 // dismiss the notice of one that came due and did not publish.
 import { unstable_redirect as redirect } from 'waku/router/server';
-import { contentStore } from '../../content/content';
+import { contentStore, isContentError } from '../../content/content';
 import { parsePublishTime, unreadableTimeMessage } from '../../content/publish-time';
+import { can } from '../../editors/permissions';
 import { previewPath } from '../../http/routes';
 import { editorCommand, editorForm, readForm, refuseForm } from '../action';
 import {
@@ -30,18 +31,30 @@ export const schedulePublish = editorForm({
   },
   refused: ({ publishAt }, { message }): ScheduleState => ({ error: message, publishAt }),
   may: ({ slug, pageId }) => [{ action: 'page.schedule', page: pageId ?? slug }],
-  run: async ({ slug, pageId, at }, editor): Promise<ScheduleState> => {
+  run: async ({ slug, pageId, version, at }, editor): Promise<ScheduleState> => {
     if (!at) return {};
-    await contentStore().schedulePublish(slug, at, {
-      editor: editor.editor.email,
-      pageId: pageId ?? -1,
-      onlyIfUnscheduled: true,
-    });
+    try {
+      await contentStore().schedulePublish(slug, at, {
+        editor: editor.editor.email,
+        pageId: pageId ?? -1,
+        // As Publish: a form without the version it showed schedules nothing.
+        version: version ?? -1,
+        onlyIfUnscheduled: true,
+        keepsRedirects: !can(editor.editor, 'redirect.edit'),
+      });
+    } catch (error) {
+      // The draft changed since this tab showed it (a writer saved after a reviewer opened
+      // it): refused in Publish's words, on the page as it is now, where the reviewer reads
+      // the new text before choosing again.
+      if (isContentError(error) && error.code === 'conflict')
+        redirect(`${previewPath(slug)}?notice=stale`, 303);
+      throw error;
+    }
     redirect(`${previewPath(slug)}?notice=scheduled`, 303);
   },
   rejected: ({ publishAt, at }, error): ScheduleState => {
     const invalid = error.code === 'invalid' || error.code === 'missing-media';
-    refuseForm(invalid ? 422 : 409);
+    refuseForm(invalid ? 422 : error.code === 'redirect-source' ? 403 : 409);
     // Refused because of a schedule that stands (set meanwhile): the page shows that one, not
     // the form, so the time this editor asked for is said in the message or it is lost.
     const asked =

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { requestLevelApp } from '../../../../tests/request-level';
-import { sameOrigin } from './same-origin';
+import { allowedOrigins, sameOrigin } from './same-origin';
 
 const app = requestLevelApp([sameOrigin], (c) => c.text('reached'));
 const post = (headers: Record<string, string>) =>
@@ -25,9 +25,8 @@ describe('sameOrigin', () => {
     }
   });
 
-  test('lets the site itself through, also as https behind a TLS-terminating proxy', async () => {
+  test('lets the site itself through', async () => {
     expect((await post({ origin: 'http://folio.test' })).status).toBe(200);
-    expect((await post({ origin: 'https://folio.test' })).status).toBe(200);
     expect((await post({ 'sec-fetch-site': 'same-origin' })).status).toBe(200);
     expect((await post({ referer: 'http://folio.test/preview/about?edit' })).status).toBe(200);
     // No browser's request at all (the CLI, curl): nothing says it came from elsewhere.
@@ -37,5 +36,36 @@ describe('sameOrigin', () => {
       (await post({ origin: 'http://folio.test', referer: 'http://evil.example/' })).status,
     ).toBe(200);
     expect((await app('/about', { headers: { origin: 'https://evil.example' } })).status).toBe(200);
+  });
+
+  // Hostile pass 2 (issue 28): the same host over the other scheme is another origin.
+  test('compares the scheme: https only through a trusted proxy that says so', async () => {
+    // Plain http, no proxy believed: an https Origin is not this site's.
+    expect((await post({ origin: 'https://folio.test' })).status).toBe(403);
+    const proxied = requestLevelApp([sameOrigin], (c) => c.text('reached'), {
+      trustedProxyHops: 1,
+    });
+    const via = (origin: string) =>
+      proxied('/preview/about', {
+        method: 'POST',
+        headers: { origin, 'x-forwarded-proto': 'https' },
+        body: 'x',
+      });
+    expect((await via('https://folio.test')).status).toBe(200);
+    expect((await via('http://folio.test')).status).toBe(403);
+    expect((await via('https://folio.test:8443')).status).toBe(403);
+  });
+
+  test('SITE_URL says the scheme of its own host; another host answers with its own', () => {
+    const site = 'https://folio.test';
+    expect(allowedOrigins({ host: 'folio.test', https: false }, site)).toEqual([site]);
+    expect(allowedOrigins({ host: 'folio.test', https: true }, undefined)).toEqual([site]);
+    expect(allowedOrigins({ host: '127.0.0.1:3000', https: false }, site)).toEqual([
+      site,
+      'http://127.0.0.1:3000',
+    ]);
+    expect(allowedOrigins({ host: 'localhost:4000', https: false }, undefined)).toEqual([
+      'http://localhost:4000',
+    ]);
   });
 });
