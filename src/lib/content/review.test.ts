@@ -131,7 +131,7 @@ describe('review requests', () => {
   test('scheduling ends the request; discarding the draft ends it with no history step', async () => {
     const { pageId, version } = await draft();
     await store.submitForReview(pageId, { editor: WRITER, expectedVersion: version });
-    await store.schedulePublish('under-review', new Date('2026-11-27T10:00:00Z'), {
+    await store.schedulePublish('under-review', new Date(Date.now() + 86_400_000), {
       editor: EDITOR,
       pageId,
     });
