@@ -347,6 +347,34 @@ describe('M2: an address an Editor redirected is theirs to give up', () => {
     expect(visitor.status).toBe(301);
   });
 
+  test('M1: a Contributor’s author address cannot take it either', async () => {
+    await store((s) =>
+      s.addRedirect({ from: '/promo-4', to: '/about', status: 301 }, { editor: EDITOR }),
+    );
+    const saved = await press(
+      WRITER,
+      '/preview?profile',
+      await html(WRITER, '/preview?profile'),
+      'Save profile',
+      { name: 'Cee Writer', slug: 'promo-4', bio: 'Typed bio.' },
+    );
+    expect(saved.status).toBe(403);
+    const body = words(await saved.text());
+    expect(body).toContain(`/promo-4 ${REFUSAL}`);
+    expect(body).toContain('Typed bio.');
+    const visitor = await fetch(`${folio.url}/promo-4`, { redirect: 'manual' });
+    expect(visitor.status).toBe(301);
+    // Someone who manages redirects may (the rule is the pages' one).
+    const editors = await press(
+      EDITOR,
+      '/preview?profile',
+      await html(EDITOR, '/preview?profile'),
+      'Save profile',
+      { name: 'Edie Tor', slug: 'promo-4', bio: '' },
+    );
+    expect(editors.status).toBe(303);
+  });
+
   test('an Editor, who manages redirects, may still put a page there', async () => {
     await store((s) =>
       s.addRedirect({ from: '/promo-3', to: '/about', status: 301 }, { editor: EDITOR }),

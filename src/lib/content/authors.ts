@@ -13,6 +13,7 @@ import { MEDIA_ADDRESS } from '../media/media-refs';
 import { cleanMultiline, lineText } from './clean-text';
 import { ContentError } from './errors';
 import { AUTHORS_LISTED_MAX, AUTHORS_PER_POST_MAX } from './post-fields';
+import { refuseRedirectSource } from './redirects';
 import { validateNewSlug } from './slugs';
 import type { StoreContext } from './store-context';
 import { withIdList } from './topics';
@@ -283,7 +284,14 @@ export function authorsStore({ read, write, now }: StoreContext) {
     async saveAuthorProfile(
       editorId: number,
       input: AuthorInput,
-      { updatedAt }: { updatedAt?: string | null } = {},
+      {
+        updatedAt,
+        keepsRedirects = false,
+      }: {
+        updatedAt?: string | null;
+        /** The person may not manage redirects: an editor's redirect's address is not theirs. */
+        keepsRedirects?: boolean;
+      } = {},
     ): Promise<AuthorProfile> {
       const parsed = authorSchema.safeParse(input);
       if (!parsed.success)
@@ -321,6 +329,9 @@ export function authorsStore({ read, write, now }: StoreContext) {
             `Address: another author is at /${profile.slug}. Choose another address.`,
           );
         if (mine?.slug !== profile.slug) {
+          // Second hostile pass (M1): a Contributor's profile moved onto an Editor's redirect
+          // replaced it for visitors. The pages' rule, in its one place.
+          if (keepsRedirects) await refuseRedirectSource(q, profile.slug);
           // A renamed page's or topic's old address leads there on every full load (read-model
           // findRedirect reads their histories first): an author there would never be reached.
           const [renamed] = await q<{ slug: string }>`
