@@ -7,9 +7,8 @@
 // column); 'site', the screen frames itself as the public site does (a page's preview and a
 // share link: the preview is the site, issue 26).
 import { createElement, type FunctionComponent } from 'react';
-import { getDatabase } from '../../lib/data/db';
 import { type Action, can, refusalOf } from '../../lib/editors/permissions';
-import { secondFactorMissing } from '../../lib/editors/second-factor';
+import { mustSetUpSecondFactorFirst } from '../../lib/editors/second-factor';
 import { INVITATION_PARAM, SHARE_PARAM } from '../../lib/http/routes';
 import { EditorChrome } from './editor-chrome';
 import type { Asked, ScreenProps } from './screens/asked';
@@ -198,7 +197,7 @@ export async function screenFor(asked: Asked): Promise<Screen['screen']> {
   if (
     person &&
     !OPEN_BEFORE_SECOND_FACTOR.has(row.name) &&
-    (await secondFactorMissing((await getDatabase()).query, person))
+    (await mustSetUpSecondFactorFirst(person))
   )
     return secondFactorFirst;
   if (row.may && person && !can(person, row.may)) {

@@ -6,8 +6,8 @@
 // re-reads a row another transaction just claimed and skips it; SQLite writes one at a time),
 // and an instance that dies holding one leaves it to the others when its lease ends.
 import 'server-only';
-import { purgeKeysOf } from '../http/surrogate-keys';
 import { getEnv } from '../runtime/env';
+import { purgeKeysOf } from './cache-keys';
 import type { ContentChange } from './content-changes';
 import type { Database, Query } from './db';
 

@@ -5,46 +5,31 @@
 // The dependency is the render cache's own (content-changes.ts, docs/decisions/0028): a change
 // names page slugs (a page's addresses, the listings that show it) or everything, so a key is
 // `page-<slug>` for the page at that address, or `site` for what every page shows.
-// Shared by the front door and the purge outbox; nothing here may import server-only code.
-import { type ContentChange, EVERYTHING } from '../data/content-changes';
+// The names themselves, and which a change makes stale, are the data layer's (the purge outbox
+// is written in the change's transaction): data/cache-keys.ts. This module puts them on answers.
+import {
+  boundedKeys,
+  FEED_KEY,
+  mediaKey,
+  pageKey,
+  SITE_KEY,
+  SITEMAP_KEY,
+} from '../data/cache-keys';
 import { mediaHashOf } from '../media/media-refs';
 import type { Route } from './routes';
 
+export {
+  FEED_KEY,
+  MAX_KEYS_BYTES,
+  mediaKey,
+  pageKey,
+  purgeKeysOf,
+  SITE_KEY,
+  SITEMAP_KEY,
+} from '../data/cache-keys';
+
 export const SURROGATE_KEY_HEADER = 'surrogate-key';
 export const CACHE_TAG_HEADER = 'cache-tag';
-
-/** On every public answer: what every page shows (settings, menus, the layout). Purging it
- * purges everything. */
-export const SITE_KEY = 'site';
-/** The feed: every page change may move it (a publish puts a page at its top). */
-export const FEED_KEY = 'feed';
-/** The sitemap: every page change may move it (a page's date, a page gone). */
-export const SITEMAP_KEY = 'sitemap';
-
-/**
- * What one purge may name at most, in bytes: far under the 8 KB most proxies allow a header,
- * and a VCL regex compiles it quickly. Beyond it the purge is `site` (everything).
- */
-export const MAX_KEYS_BYTES = 4096;
-
-/** A key's spelling: what the shipped VCL accepts and builds its ban from, nothing to escape. */
-const KEY_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-export function pageKey(slug: string): string {
-  return `page-${slug}`;
-}
-
-export function mediaKey(hash: string): string {
-  return `media-${hash}`;
-}
-
-/** Keys that are all well spelled and fit, or `site` alone. */
-function bounded(keys: readonly string[]): string[] {
-  const unique = [...new Set(keys)];
-  if (!unique.every((key) => KEY_PATTERN.test(key))) return [SITE_KEY];
-  if (unique.join(' ').length > MAX_KEYS_BYTES) return [SITE_KEY];
-  return unique;
-}
 
 /**
  * The keys of a public answer at `pathname`, or null for a route that is never public
@@ -54,11 +39,11 @@ function bounded(keys: readonly string[]): string[] {
 export function surrogateKeysOf(route: Route, pathname: string): string[] | null {
   switch (route.kind) {
     case 'page':
-      return route.slug === undefined ? null : bounded([pageKey(route.slug), SITE_KEY]);
+      return route.slug === undefined ? null : boundedKeys([pageKey(route.slug), SITE_KEY]);
     case 'page-data':
       return route.preview || route.slug === undefined
         ? null
-        : bounded([pageKey(route.slug), SITE_KEY]);
+        : boundedKeys([pageKey(route.slug), SITE_KEY]);
     case 'feed':
       return [FEED_KEY, SITE_KEY];
     case 'sitemap':
@@ -67,18 +52,11 @@ export function surrogateKeysOf(route: Route, pathname: string): string[] | null
       return [SITE_KEY];
     case 'media': {
       const hash = mediaHashOf(pathname);
-      return hash === null ? null : bounded([mediaKey(hash), SITE_KEY]);
+      return hash === null ? null : boundedKeys([mediaKey(hash), SITE_KEY]);
     }
     default:
       return null;
   }
-}
-
-/** The keys a committed change makes stale: its pages (and the listings every page change
- * moves), or `site` for everything. */
-export function purgeKeysOf(change: ContentChange): string[] {
-  if (change === EVERYTHING) return [SITE_KEY];
-  return bounded([...change.pages.map(pageKey), FEED_KEY, SITEMAP_KEY]);
 }
 
 /** Whether shared caches may keep this answer (what they are told by Cache-Control). */
