@@ -62,6 +62,8 @@ export type FrontDoorOptions = {
   trustedProxyHops: number;
   /** Answers /media/… (uploaded images), outside Waku: bytes from the store, never rendered. */
   media?: (request: Request, pathname: string) => Promise<Response>;
+  /** Answers /api/… (the content API), outside Waku: `origin` is SITE_URL or the request's. */
+  api?: (request: Request, url: URL, origin: string) => Promise<Response>;
   /** The site's title, language and favicon for the 404s written here (site-look.ts). */
   siteLook?: () => Promise<SiteLook>;
 };
@@ -159,6 +161,7 @@ export function createFrontDoor({
   siteUrl,
   trustedProxyHops,
   media,
+  api,
   siteLook,
 }: FrontDoorOptions) {
   const knownHosts = new Set<string>();
@@ -264,6 +267,12 @@ export function createFrontDoor({
 
     if (route.kind === 'media' && media)
       return withSecurityHeaders(await media(request, url.pathname), { https, route, method });
+    if (route.kind === 'api' && api)
+      return withSecurityHeaders(await api(request, url, siteUrl ?? url.origin), {
+        https,
+        route,
+        method,
+      });
 
     // HEAD is rendered as a GET. Public pages and their data keep only the parameters they
     // take (public-params.ts: a search on `/`, a listing's page number), in one canonical

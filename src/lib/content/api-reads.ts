@@ -1,0 +1,291 @@
+// Owns the content API's reads (docs/decisions/0044): published posts and pages, and the
+// topics and authors visitors can see, a keyset page at a time. Built from the public site's
+// own statements and rules — the listings' index walks (posts.ts listingStatement), the
+// published-order walk of the feed and sitemap (read-model.ts), the "a published post has it"
+// rule of a topic's and an author's page — so the API cannot disagree with the site about
+// what is published. Every read takes at most `limit + 1` index entries, whatever the site's
+// size; a filter the index cannot answer (a page among posts, `updated_since` among posts) is
+// applied to those entries, so a page of results may hold fewer than `limit`.
+import 'server-only';
+import { sqlTemplate } from '../data/db';
+import { traced } from '../observability/spans';
+import { type ListingOf, listingStatement } from './posts';
+import { NEWEST_FIRST, PUBLISHED_NEWEST_FIRST } from './read-model';
+import { parseSeo, type SeoFields } from './seo-fields';
+import type { StoreContext } from './store-context';
+import { parseTopicIds } from './topic-ids';
+
+/** A place in a listing's order: its date (first publish for posts, last for pages) and id. */
+export type ListingKey = { at: string; id: number };
+
+/** A published post or page, its published revision only. */
+export type PublishedItem = {
+  id: number;
+  slug: string;
+  kind: 'post' | 'page';
+  title: string;
+  summary: string;
+  bodyHtml: string;
+  firstPublishedAt: string;
+  publishedAt: string;
+  topicIds: number[];
+  authorIds: number[];
+  seo: SeoFields;
+};
+
+/** What one read found, and where the next starts (null: the listing is done). */
+export type ListingPage<T> = { items: T[]; next: ListingKey | null };
+
+type ItemRow = {
+  id: number | string;
+  slug: string;
+  kind: string;
+  title: string;
+  summary: string;
+  body_html: string;
+  published_at: string;
+  first_published_at: string;
+  topics: string;
+  authors: string;
+  seo: string;
+};
+
+const ITEM_COLUMNS = `p.id, p.slug, r.kind, r.title, r.summary, r.body_html, r.published_at,
+  r.topics, r.authors, r.seo`;
+
+const of = (kind: 'all' | 'topic' | 'author') => ({
+  first: listingStatement(ITEM_COLUMNS, kind, { paged: false }),
+  after: listingStatement(ITEM_COLUMNS, kind, { paged: false, after: true }),
+});
+const FIRST_PUBLISHED = `(SELECT MIN(f.published_at) FROM revisions f WHERE f.page_id = p.id)
+  AS first_published_at`;
+
+/** The API's statements, for a test that asks each engine for its plan. */
+export const API_QUERIES = {
+  posts: of('all'),
+  topicPosts: of('topic'),
+  authorPosts: of('author'),
+  /** Every published page and post by last publish (the sitemap's walk). Values: limit. */
+  publishedFirst: sqlTemplate([
+    `SELECT ${ITEM_COLUMNS}, ${FIRST_PUBLISHED}${PUBLISHED_NEWEST_FIRST}${NEWEST_FIRST}`,
+    '',
+  ]),
+  /** …below a key. Values: published_at, page_id, limit. */
+  publishedAfter: sqlTemplate([
+    `SELECT ${ITEM_COLUMNS}, ${FIRST_PUBLISHED}${PUBLISHED_NEWEST_FIRST}
+       AND (r.published_at, r.page_id) < (`,
+    ', ',
+    `)${NEWEST_FIRST}`,
+    '',
+  ]),
+  // A topic or author is public while a published post has it: the rule of getPublicTopic and
+  // getPublicAuthor, read along the unique index on slug.
+  topicsFirst: sqlTemplate([
+    `SELECT t.id, t.name, t.slug, t.intro_html FROM topics t
+     WHERE EXISTS (SELECT 1 FROM published_post_topics pt WHERE pt.topic_id = t.id)
+     ORDER BY t.slug LIMIT `,
+    '',
+  ]),
+  topicsAfter: sqlTemplate([
+    `SELECT t.id, t.name, t.slug, t.intro_html FROM topics t
+     WHERE t.slug > `,
+    ` AND EXISTS (SELECT 1 FROM published_post_topics pt WHERE pt.topic_id = t.id)
+     ORDER BY t.slug LIMIT `,
+    '',
+  ]),
+  authorsFirst: sqlTemplate([
+    `SELECT a.id, a.slug, a.name, a.bio, a.photo, a.links FROM authors a
+     WHERE EXISTS (SELECT 1 FROM published_post_authors pa WHERE pa.author_id = a.id)
+     ORDER BY a.slug LIMIT `,
+    '',
+  ]),
+  authorsAfter: sqlTemplate([
+    `SELECT a.id, a.slug, a.name, a.bio, a.photo, a.links FROM authors a
+     WHERE a.slug > `,
+    ` AND EXISTS (SELECT 1 FROM published_post_authors pa WHERE pa.author_id = a.id)
+     ORDER BY a.slug LIMIT `,
+    '',
+  ]),
+};
+
+function toItem(row: ItemRow): PublishedItem {
+  return {
+    id: Number(row.id),
+    slug: row.slug,
+    kind: row.kind === 'post' ? 'post' : 'page',
+    title: row.title,
+    summary: row.summary,
+    bodyHtml: row.body_html,
+    firstPublishedAt: row.first_published_at,
+    publishedAt: row.published_at,
+    topicIds: parseTopicIds(row.topics),
+    authorIds: parseTopicIds(row.authors),
+    seo: parseSeo(row.seo),
+  };
+}
+
+/** Public topic as the API lists it. */
+export type ApiTopicRow = { id: number; name: string; slug: string; introHtml: string };
+/** Public author as the API lists them (never their editor's email: the row has none). */
+export type ApiAuthorRow = {
+  id: number;
+  slug: string;
+  name: string;
+  bio: string;
+  photo: string | null;
+  links: readonly string[];
+};
+
+function linksOf(text: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed.filter((l): l is string => typeof l === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function apiReads({ read }: StoreContext) {
+  /** `limit + 1` rows read; the first `limit` scanned, kept where `keep` says. */
+  function paged<R, T>(
+    rows: R[],
+    limit: number,
+    keyOf: (row: R) => ListingKey,
+    toValue: (row: R) => T,
+    keep: (value: T) => boolean | 'stop' = () => true,
+  ): ListingPage<T> {
+    const scanned = rows.slice(0, limit);
+    const items: T[] = [];
+    for (const row of scanned) {
+      const value = toValue(row);
+      const kept = keep(value);
+      // Older than what is asked for, in an order by that date: nothing further qualifies.
+      if (kept === 'stop') return { items, next: null };
+      if (kept) items.push(value);
+    }
+    const last = scanned.at(-1);
+    return { items, next: rows.length > limit && last ? keyOf(last) : null };
+  }
+
+  return {
+    /**
+     * Published posts newest first by first publish (the site's listings' order), of one
+     * topic or author or all, below `after`. `updatedSince` keeps those published since.
+     */
+    async apiPosts({
+      listing,
+      after,
+      limit,
+      updatedSince,
+    }: {
+      listing: ListingOf;
+      after: ListingKey | null;
+      limit: number;
+      updatedSince: string | null;
+    }): Promise<ListingPage<PublishedItem>> {
+      const rows = await traced('db.query', 'apiPosts', () =>
+        read((q) => {
+          const statements =
+            listing === null
+              ? API_QUERIES.posts
+              : 'topicId' in listing
+                ? API_QUERIES.topicPosts
+                : API_QUERIES.authorPosts;
+          const id =
+            listing === null ? [] : ['topicId' in listing ? listing.topicId : listing.authorId];
+          return after === null
+            ? q<ItemRow>(statements.first, ...id, limit + 1)
+            : q<ItemRow>(statements.after, ...id, after.at, after.id, limit + 1);
+        }),
+      );
+      return paged(
+        rows,
+        limit,
+        (row) => ({ at: row.first_published_at, id: Number(row.id) }),
+        toItem,
+        (item) => updatedSince === null || item.publishedAt >= updatedSince,
+      );
+    },
+
+    /**
+     * Published pages (not posts) newest first by last publish: the published-order walk,
+     * keeping the pages among what it reads. `updatedSince` ends the walk at that date.
+     */
+    async apiPages({
+      after,
+      limit,
+      updatedSince,
+    }: {
+      after: ListingKey | null;
+      limit: number;
+      updatedSince: string | null;
+    }): Promise<ListingPage<PublishedItem>> {
+      const rows = await traced('db.query', 'apiPages', () =>
+        read((q) =>
+          after === null
+            ? q<ItemRow>(API_QUERIES.publishedFirst, limit + 1)
+            : q<ItemRow>(API_QUERIES.publishedAfter, after.at, after.id, limit + 1),
+        ),
+      );
+      return paged(
+        rows,
+        limit,
+        (row) => ({ at: row.published_at, id: Number(row.id) }),
+        toItem,
+        (item) =>
+          updatedSince !== null && item.publishedAt < updatedSince ? 'stop' : item.kind === 'page',
+      );
+    },
+
+    /** Topics visitors can see, by slug, after `after`. */
+    async apiTopics(after: string | null, limit: number): Promise<ListingPage<ApiTopicRow>> {
+      type Row = { id: number | string; name: string; slug: string; intro_html: string };
+      const rows = await read((q) =>
+        after === null
+          ? q<Row>(API_QUERIES.topicsFirst, limit + 1)
+          : q<Row>(API_QUERIES.topicsAfter, after, limit + 1),
+      );
+      return paged(
+        rows,
+        limit,
+        (row) => ({ at: row.slug, id: Number(row.id) }),
+        (row) => ({
+          id: Number(row.id),
+          name: row.name,
+          slug: row.slug,
+          introHtml: row.intro_html,
+        }),
+      );
+    },
+
+    /** Authors visitors can see, by slug, after `after`. */
+    async apiAuthors(after: string | null, limit: number): Promise<ListingPage<ApiAuthorRow>> {
+      type Row = {
+        id: number | string;
+        slug: string;
+        name: string;
+        bio: string;
+        photo: string | null;
+        links: string;
+      };
+      const rows = await read((q) =>
+        after === null
+          ? q<Row>(API_QUERIES.authorsFirst, limit + 1)
+          : q<Row>(API_QUERIES.authorsAfter, after, limit + 1),
+      );
+      return paged(
+        rows,
+        limit,
+        (row) => ({ at: row.slug, id: Number(row.id) }),
+        (row) => ({
+          id: Number(row.id),
+          slug: row.slug,
+          name: row.name,
+          bio: row.bio,
+          photo: row.photo,
+          links: linksOf(row.links),
+        }),
+      );
+    },
+  };
+}
