@@ -21,6 +21,7 @@ import {
   type Endpoint,
   encodeCursor,
   endpointOf,
+  LIMIT_DEFAULT,
   type ListingRequest,
   notFound,
   parseListing,
@@ -130,7 +131,7 @@ export function createContentApi({
     let nextUrl: string | null = null;
     if (cursor !== null) {
       const params = new URLSearchParams();
-      if (request.limit !== 20) params.set('limit', String(request.limit));
+      if (request.limit !== LIMIT_DEFAULT) params.set('limit', String(request.limit));
       if (request.topic !== null) params.set('topic', request.topic);
       if (request.author !== null) params.set('author', request.author);
       if (request.updatedSince !== null) params.set('updated_since', request.updatedSince);
