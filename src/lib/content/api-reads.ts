@@ -7,13 +7,14 @@
 // size; a filter the index cannot answer (a page among posts, `updated_since` among posts) is
 // applied to those entries, so a page of results may hold fewer than `limit`.
 import 'server-only';
-import { sqlTemplate } from '../data/db';
+import { type Query, sqlTemplate } from '../data/db';
 import { traced } from '../observability/spans';
 import { type ListingOf, listingStatement } from './posts';
 import { NEWEST_FIRST, PUBLISHED_NEWEST_FIRST } from './read-model';
 import { parseSeo, type SeoFields } from './seo-fields';
 import type { StoreContext } from './store-context';
 import { parseTopicIds } from './topic-ids';
+import { withIdList } from './topics';
 
 /** A place in a listing's order: its date (first publish for posts, last for pages) and id. */
 export type ListingKey = { at: string; id: number };
@@ -70,24 +71,49 @@ const AUTHOR_PUBLIC = `(SELECT 1 FROM published_post_authors pa WHERE pa.author_
 const TOPIC_WINDOW = 'SELECT id, name, slug, intro_html FROM topics';
 const AUTHOR_WINDOW = 'SELECT id, slug, name, bio, photo, links FROM authors';
 
+/** The published text of `count` pages by id (a filtered listing's kept ones). */
+export const itemsByIds = (count: number) =>
+  withIdList(
+    `SELECT ${ITEM_COLUMNS}, ${FIRST_PUBLISHED} FROM pages p
+     JOIN revisions r ON r.id = p.published_revision_id WHERE p.id IN`,
+    count,
+  );
+
+/** What a filtered listing reads of each entry first: its key and what the filter asks. */
+const KEY_COLUMNS = 'p.id, r.kind, r.published_at';
+const keysOf = (kind: 'all' | 'topic' | 'author') => ({
+  first: listingStatement(KEY_COLUMNS, kind, { paged: false }),
+  after: listingStatement(KEY_COLUMNS, kind, { paged: false, after: true }),
+});
+
+/**
+ * Index entries a filtered listing reads per request (a pages listing among posts, posts
+ * updated since a date): enough that a filter that keeps few still fills a page in one or a few
+ * requests, few enough that a request stays bounded — keys only, the text is then read for the
+ * kept ones alone.
+ */
+export const FILTER_WINDOW = 500;
+
 /** The API's statements, for a test that asks each engine for its plan. */
 export const API_QUERIES = {
-  posts: of('all'),
-  topicPosts: of('topic'),
-  authorPosts: of('author'),
-  /** Every published page and post by last publish (the sitemap's walk). Values: limit. */
-  publishedFirst: sqlTemplate([
-    `SELECT ${ITEM_COLUMNS}, ${FIRST_PUBLISHED}${PUBLISHED_NEWEST_FIRST}${NEWEST_FIRST}`,
+  postKeys: keysOf('all'),
+  topicPostKeys: keysOf('topic'),
+  authorPostKeys: keysOf('author'),
+  /** Keys of the published-order walk. Values: limit; or published_at, page_id, limit. */
+  publishedKeysFirst: sqlTemplate([
+    `SELECT ${KEY_COLUMNS}${PUBLISHED_NEWEST_FIRST}${NEWEST_FIRST}`,
     '',
   ]),
-  /** …below a key. Values: published_at, page_id, limit. */
-  publishedAfter: sqlTemplate([
-    `SELECT ${ITEM_COLUMNS}, ${FIRST_PUBLISHED}${PUBLISHED_NEWEST_FIRST}
+  publishedKeysAfter: sqlTemplate([
+    `SELECT ${KEY_COLUMNS}${PUBLISHED_NEWEST_FIRST}
        AND (r.published_at, r.page_id) < (`,
     ', ',
     `)${NEWEST_FIRST}`,
     '',
   ]),
+  posts: of('all'),
+  topicPosts: of('topic'),
+  authorPosts: of('author'),
   // Topics and authors: a window of `limit + 1` by slug, each with whether it is public.
   topicsFirst: sqlTemplate([
     `SELECT t.id, t.name, t.slug, t.intro_html, ${TOPIC_PUBLIC} AS public
@@ -172,6 +198,50 @@ export function apiReads({ read }: StoreContext) {
     return { items, next: rows.length > limit && last ? keyOf(last) : null };
   }
 
+  type KeyRow = {
+    id: number | string;
+    kind: string;
+    published_at: string;
+    /** Posts' listings only. */
+    first_published_at?: string;
+  };
+
+  /**
+   * A filtered listing: its window of keys read, the first `limit` kept (or up to a 'stop'),
+   * then the text of those alone, by id, in the window's order. `next` follows the last key
+   * looked at, so the walk goes on where this one ended.
+   */
+  async function filtered(
+    q: Query,
+    keys: KeyRow[],
+    limit: number,
+    keyOf: (row: KeyRow) => ListingKey,
+    keep: (row: KeyRow) => boolean | 'stop',
+  ): Promise<ListingPage<PublishedItem>> {
+    const ids: number[] = [];
+    let looked = 0;
+    let stopped = false;
+    for (const row of keys) {
+      if (ids.length === limit) break;
+      looked += 1;
+      const kept = keep(row);
+      if (kept === 'stop') {
+        stopped = true;
+        break;
+      }
+      if (kept) ids.push(Number(row.id));
+    }
+    const last = keys[looked - 1];
+    const more = !stopped && (looked < keys.length || keys.length === FILTER_WINDOW);
+    const rows = ids.length === 0 ? [] : await q<ItemRow>(itemsByIds(ids.length), ...ids);
+    const byId = new Map(rows.map((row) => [Number(row.id), toItem(row)]));
+    return {
+      // A page unpublished between the two reads is gone from the second: left out.
+      items: ids.flatMap((id) => byId.get(id) ?? []),
+      next: more && last ? keyOf(last) : null,
+    };
+  }
+
   return {
     /**
      * Published posts newest first by first publish (the site's listings' order), of one
@@ -188,33 +258,55 @@ export function apiReads({ read }: StoreContext) {
       limit: number;
       updatedSince: string | null;
     }): Promise<ListingPage<PublishedItem>> {
+      const id =
+        listing === null ? [] : ['topicId' in listing ? listing.topicId : listing.authorId];
+      const at = after === null ? [] : [after.at, after.id];
+      const keyOf = (row: { id: number | string; first_published_at?: string }) => ({
+        at: row.first_published_at ?? '',
+        id: Number(row.id),
+      });
+      if (updatedSince !== null) {
+        const statements =
+          listing === null
+            ? API_QUERIES.postKeys
+            : 'topicId' in listing
+              ? API_QUERIES.topicPostKeys
+              : API_QUERIES.authorPostKeys;
+        return traced('db.query', 'apiPosts (updated since)', () =>
+          read(async (q) => {
+            const keys = await q<KeyRow>(
+              after === null ? statements.first : statements.after,
+              ...id,
+              ...at,
+              FILTER_WINDOW,
+            );
+            return filtered(q, keys, limit, keyOf, (row) => row.published_at >= updatedSince);
+          }),
+        );
+      }
+      const statements =
+        listing === null
+          ? API_QUERIES.posts
+          : 'topicId' in listing
+            ? API_QUERIES.topicPosts
+            : API_QUERIES.authorPosts;
       const rows = await traced('db.query', 'apiPosts', () =>
-        read((q) => {
-          const statements =
-            listing === null
-              ? API_QUERIES.posts
-              : 'topicId' in listing
-                ? API_QUERIES.topicPosts
-                : API_QUERIES.authorPosts;
-          const id =
-            listing === null ? [] : ['topicId' in listing ? listing.topicId : listing.authorId];
-          return after === null
-            ? q<ItemRow>(statements.first, ...id, limit + 1)
-            : q<ItemRow>(statements.after, ...id, after.at, after.id, limit + 1);
-        }),
+        read((q) =>
+          q<ItemRow>(after === null ? statements.first : statements.after, ...id, ...at, limit + 1),
+        ),
       );
-      return paged(
-        rows,
-        limit,
-        (row) => ({ at: row.first_published_at, id: Number(row.id) }),
-        toItem,
-        (item) => updatedSince === null || item.publishedAt >= updatedSince,
-      );
+      const items = rows.slice(0, limit);
+      const last = items.at(-1);
+      return {
+        items: items.map(toItem),
+        next: rows.length > limit && last ? keyOf(last) : null,
+      };
     },
 
     /**
-     * Published pages (not posts) newest first by last publish: the published-order walk,
-     * keeping the pages among what it reads. `updatedSince` ends the walk at that date.
+     * Published pages (not posts) newest first by last publish: the published-order walk (the
+     * feed's and sitemap's), keeping the pages among what it reads. `updatedSince` ends the walk
+     * at that date.
      */
     async apiPages({
       after,
@@ -225,20 +317,23 @@ export function apiReads({ read }: StoreContext) {
       limit: number;
       updatedSince: string | null;
     }): Promise<ListingPage<PublishedItem>> {
-      const rows = await traced('db.query', 'apiPages', () =>
-        read((q) =>
-          after === null
-            ? q<ItemRow>(API_QUERIES.publishedFirst, limit + 1)
-            : q<ItemRow>(API_QUERIES.publishedAfter, after.at, after.id, limit + 1),
-        ),
-      );
-      return paged(
-        rows,
-        limit,
-        (row) => ({ at: row.published_at, id: Number(row.id) }),
-        toItem,
-        (item) =>
-          updatedSince !== null && item.publishedAt < updatedSince ? 'stop' : item.kind === 'page',
+      return traced('db.query', 'apiPages', () =>
+        read(async (q) => {
+          const keys =
+            after === null
+              ? await q<KeyRow>(API_QUERIES.publishedKeysFirst, FILTER_WINDOW)
+              : await q<KeyRow>(API_QUERIES.publishedKeysAfter, after.at, after.id, FILTER_WINDOW);
+          return filtered(
+            q,
+            keys,
+            limit,
+            (row) => ({ at: row.published_at, id: Number(row.id) }),
+            (row) =>
+              updatedSince !== null && row.published_at < updatedSince
+                ? 'stop'
+                : row.kind === 'page',
+          );
+        }),
       );
     },
 
