@@ -177,25 +177,19 @@ function linksOf(text: string): string[] {
 }
 
 export function apiReads({ read }: StoreContext) {
-  /** `limit + 1` rows read; the first `limit` scanned, kept where `keep` says. */
+  /** A window of `limit + 1` topics or authors: the first `limit`, the public ones kept. */
   function paged<R, T>(
-    rows: R[],
+    rows: (R & { public: number | null })[],
     limit: number,
     keyOf: (row: R) => ListingKey,
     toValue: (row: R) => T,
-    keep: (value: T, row: R) => boolean | 'stop' = () => true,
   ): ListingPage<T> {
     const scanned = rows.slice(0, limit);
-    const items: T[] = [];
-    for (const row of scanned) {
-      const value = toValue(row);
-      const kept = keep(value, row);
-      // Older than what is asked for, in an order by that date: nothing further qualifies.
-      if (kept === 'stop') return { items, next: null };
-      if (kept) items.push(value);
-    }
     const last = scanned.at(-1);
-    return { items, next: rows.length > limit && last ? keyOf(last) : null };
+    return {
+      items: scanned.filter((row) => row.public !== null).map(toValue),
+      next: rows.length > limit && last ? keyOf(last) : null,
+    };
   }
 
   type KeyRow = {
@@ -361,7 +355,6 @@ export function apiReads({ read }: StoreContext) {
           slug: row.slug,
           introHtml: row.intro_html,
         }),
-        (_topic, row) => row.public !== null,
       );
     },
 
@@ -393,7 +386,6 @@ export function apiReads({ read }: StoreContext) {
           photo: row.photo,
           links: linksOf(row.links),
         }),
-        (_author, row) => row.public !== null,
       );
     },
   };
