@@ -3,6 +3,7 @@
 // (src/serve.ts runs it behind Bun.serve).
 import { fsRouter } from 'waku';
 import adapter from 'waku/adapters/bun';
+import { createContentApi } from './lib/api/content-api';
 import { contentStore } from './lib/content/content';
 import { REQUEST_BODY_MAX_BYTES } from './lib/content/field-limits';
 import { contentStillCurrent, currentContentVersion } from './lib/data/content-version';
@@ -75,6 +76,7 @@ export const frontDoor = createFrontDoor({
   siteUrl: env.SITE_URL,
   trustedProxyHops: env.TRUST_PROXY,
   media: createMediaResponder(mediaStore, socialCards),
+  api: createContentApi(),
   siteLook: createSiteLook(() => contentStore().getSiteSettings(), currentContentVersion),
 });
 

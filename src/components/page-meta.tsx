@@ -1,15 +1,8 @@
 import type { PageView, SiteSettings } from '../lib/content/content';
-import { usableForCard } from '../lib/content/seo-fields';
 import { ogLocaleOf } from '../lib/content/settings';
 import { publicPageUrl } from '../lib/http/site-url';
-import { mediaStore } from '../lib/media/media';
-import { cardPath } from '../lib/social-card/card-address';
-import {
-  cardImage,
-  firstImageIn,
-  libraryImage,
-  type ShareImage,
-} from '../lib/social-card/share-image';
+import { shareImagesOf } from '../lib/social-card/page-share-image';
+import type { ShareImage } from '../lib/social-card/share-image';
 import type { BylineLink } from './byline';
 import { JsonLd } from './json-ld';
 
@@ -86,40 +79,16 @@ export async function PageMeta(props: Props) {
   );
 }
 
-/**
- * The social image the page's editor chose, if the library still has it; else the page's first
- * image, when a share card takes it (at least 200 × 200 px, seo-fields.ts: a smaller one is
- * skipped); else the site's default social image, if the library still has it; else the card
- * drawn from the published revision's title (card-address.ts).
- */
+/** The page's share image (social-card/page-share-image.ts has the rule). */
 async function shareImageOf(
   page: PageView,
   settings: SiteSettings,
   title: string,
 ): Promise<ShareImage> {
-  const chosen = page.seo.image;
-  if (chosen) {
-    const item = (await mediaStore().byHashes([chosen])).get(chosen);
-    const image = item ? libraryImage(item) : null;
-    // Its alt text, else the title it is shared with: og:image:alt is never empty.
-    if (image && usableForCard(image.width, image.height))
-      return { ...image, alt: image.alt || title };
-  }
-  const first = firstImageIn(page.bodyHtml);
-  if (first && usableForCard(first.width, first.height)) return first;
-  if (settings.socialImage) {
-    const item = (await mediaStore().byHashes([settings.socialImage])).get(settings.socialImage);
-    const image = item ? libraryImage(item) : null;
-    if (image) return image;
-  }
-  const card = cardPath({
-    pageId: page.id,
-    publishedAt: page.publishedAt ?? page.updatedAt,
-    title: page.title,
-    siteTitle: settings.title,
-    accent: settings.accent,
-  });
-  return cardImage(card, page.title);
+  const shared = { ...page, publishedAt: page.publishedAt ?? page.updatedAt };
+  const [image] = await shareImagesOf([{ page: shared, title }], settings);
+  if (!image) throw new Error('shareImagesOf returned no image');
+  return image;
 }
 
 /** schema.org: the home page is the WebSite (with its search); any other page an Article. */

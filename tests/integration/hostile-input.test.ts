@@ -244,6 +244,8 @@ describe('hostile input', () => {
       '/robots.txt',
       '/healthz',
       '/monitoring',
+      '/api/v1/posts',
+      '/api/v1/posts/about',
       '/a/b/c',
     ];
     const methods = [

@@ -115,13 +115,13 @@ type ListedRow = {
 const LISTED = `p.slug, r.title, r.summary, r.authors, SUBSTR(r.body_html, 1, 8000) AS head_html`;
 /**
  * A listing's statement: `columns` of its posts newest first by first publish, walking one
- * index — every post's, one topic's (its id the first parameter) or one author's — then the
- * LIMIT and, for a page of a listing, the OFFSET.
+ * index — every post's, one topic's (its id the first parameter) or one author's — then, with
+ * `after`, the key to start below, then the LIMIT and, for a page of a listing, the OFFSET.
  */
-function listingStatement(
+export function listingStatement(
   columns: string,
   of: 'all' | 'topic' | 'author',
-  { paged }: { paged: boolean },
+  { paged, after = false }: { paged: boolean; after?: boolean },
 ): TemplateStringsArray {
   const [table, alias, key] =
     of === 'topic'
@@ -136,7 +136,17 @@ function listingStatement(
   const tail = `) ${alias} CROSS JOIN pages p CROSS JOIN revisions r
    WHERE p.id = ${alias}.page_id AND r.id = p.published_revision_id
    ${order}`;
-  const parts = key === null ? [head + limit] : [`${head} WHERE ${alias}.${key} = `, limit];
+  // `after`: a keyset page, the entries older than a key (first publish, page id) given after
+  // the listing's own parameter — a cursor of the content API (api-reads.ts).
+  const older = `(${alias}.first_published_at, ${alias}.page_id) < (`;
+  const parts =
+    key === null
+      ? after
+        ? [`${head} WHERE ${older}`, ', ', `)${limit}`]
+        : [head + limit]
+      : after
+        ? [`${head} WHERE ${alias}.${key} = `, ` AND ${older}`, ', ', `)${limit}`]
+        : [`${head} WHERE ${alias}.${key} = `, limit];
   return sqlTemplate(paged ? [...parts, ' OFFSET ', tail] : [...parts, tail]);
 }
 const LATEST = listingStatement(LISTED, 'all', { paged: true });

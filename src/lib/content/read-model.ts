@@ -57,10 +57,10 @@ function navigationQuery(count: number, draft: boolean): TemplateStringsArray {
 // makes SQLite take the tables in the order written (revisions first, so the index gives the
 // order and LIMIT stops the walk early); PostgreSQL reads it as the inner join it is. Kept as
 // templates so a test can ask each engine for its plan of the very same text.
-const PUBLISHED_NEWEST_FIRST = `
+export const PUBLISHED_NEWEST_FIRST = `
   FROM revisions r CROSS JOIN pages p
   WHERE p.published_revision_id = r.id`;
-const NEWEST_FIRST = '\n  ORDER BY r.published_at DESC, r.page_id DESC\n  LIMIT ';
+export const NEWEST_FIRST = '\n  ORDER BY r.published_at DESC, r.page_id DESC\n  LIMIT ';
 export const PUBLISHED_ORDER_QUERIES = {
   /** The feed's entries. Values: limit. */
   feed: sqlTemplate([

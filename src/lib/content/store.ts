@@ -3,6 +3,7 @@
 // into the one ContentStore object every caller uses.
 import 'server-only';
 import type { Database } from '../data/db';
+import { apiReads } from './api-reads';
 import { authorsStore } from './authors';
 import { createEventDispatcher } from './events';
 import { exportReads } from './export-reads';
@@ -43,6 +44,7 @@ export function createContentStore(
     ...redirectsStore(context),
     ...authorsStore(context),
     ...reviewStore(context),
+    ...apiReads(context),
     /** Subscribes to content events in this process (events.ts); returns the unsubscribe. */
     subscribeToEvents: events.subscribe,
     /** One dispatch round (the scheduler runs one at each check); how many were delivered. */

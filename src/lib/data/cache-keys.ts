@@ -12,6 +12,8 @@ export const SITE_KEY = 'site';
 export const FEED_KEY = 'feed';
 /** The sitemap: every page change may move it (a page's date, a page gone). */
 export const SITEMAP_KEY = 'sitemap';
+/** The content API's answers (/api/v1): its listings move with every page change. */
+export const API_KEY = 'api';
 
 /**
  * What one purge may name at most, in bytes: far under the 8 KB most proxies allow a header,
@@ -42,5 +44,5 @@ export function boundedKeys(keys: readonly string[]): string[] {
  * moves), or `site` for everything. */
 export function purgeKeysOf(change: ContentChange): string[] {
   if (change === EVERYTHING) return [SITE_KEY];
-  return boundedKeys([...change.pages.map(pageKey), FEED_KEY, SITEMAP_KEY]);
+  return boundedKeys([...change.pages.map(pageKey), FEED_KEY, SITEMAP_KEY, API_KEY]);
 }

@@ -44,7 +44,7 @@ test(`a dead instance's claim is free again when its lease ends (${TEST_ENGINE})
   const [a, b] = await twoInstances();
   await recordPurge(a.query, 7, pagesChanged('about'), at(0));
   const [taken] = await claimPurges(a, at(0));
-  expect(taken?.keys).toEqual(['page-about', 'feed', 'sitemap']);
+  expect(taken?.keys).toEqual(['page-about', 'feed', 'sitemap', 'api']);
   // `a` dies holding it.
   expect(await claimPurges(b, at(9_000))).toEqual([]);
   const [again] = await claimPurges(b, at(10_001));

@@ -63,6 +63,8 @@ export type FrontDoorOptions = {
   trustedProxyHops: number;
   /** Answers /media/… (uploaded images), outside Waku: bytes from the store, never rendered. */
   media?: (request: Request, pathname: string) => Promise<Response>;
+  /** Answers /api/… (the content API), outside Waku: `origin` is SITE_URL or the request's. */
+  api?: (request: Request, url: URL, origin: string) => Promise<Response>;
   /** The site's title, language and favicon for the 404s written here (site-look.ts). */
   siteLook?: () => Promise<SiteLook>;
 };
@@ -168,6 +170,7 @@ export function createFrontDoor({
   siteUrl,
   trustedProxyHops,
   media,
+  api,
   siteLook,
 }: FrontDoorOptions) {
   const knownHosts = new Set<string>();
@@ -276,6 +279,11 @@ export function createFrontDoor({
     if (route.kind === 'media' && media)
       return withSecurityHeaders(
         withSurrogateKeys(await media(request, url.pathname), route, url.pathname),
+        { https, route, method },
+      );
+    if (route.kind === 'api' && api)
+      return withSecurityHeaders(
+        withSurrogateKeys(await api(request, url, siteUrl ?? url.origin), route, url.pathname),
         { https, route, method },
       );
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import {
+  ALLOWED_METHODS,
   canonicalLocation,
   clientAddressOf,
   isHttps,
@@ -71,8 +72,15 @@ describe('routeOf', () => {
   });
 
   test('paths no route serves are the router’s, and never throw', () => {
-    for (const path of ['/a/b', '/preview/a/b', '/RSC/garbage', '/api', '/404', '//', '/%00'])
+    for (const path of ['/a/b', '/preview/a/b', '/RSC/garbage', '/apis/x', '/404', '//', '/%00'])
       expect(routeOf(path).kind, path).toBe('other');
+  });
+
+  test('the content API is everything under /api, answered outside Waku (docs/decisions/0044)', () => {
+    for (const path of ['/api', '/api/', '/api/v1/posts', '/api/v1/posts/about', '/api/v2/x/y/z'])
+      expect(routeOf(path).kind, path).toBe('api');
+    expect(canonicalLocation('/api/v1/posts')).toBeNull();
+    expect(ALLOWED_METHODS.api).toEqual(['GET', 'HEAD', 'OPTIONS']);
   });
 });
 

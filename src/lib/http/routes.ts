@@ -61,6 +61,7 @@ export type RouteKind =
   | 'healthz'
   | 'monitoring'
   | 'media'
+  | 'api'
   | 'other';
 
 /** A request's route. `slug` names the page of a page, preview or page-data route. */
@@ -95,6 +96,8 @@ export function routeOf(pathname: string): Route {
   if (pathname.startsWith('/assets/')) return { kind: 'asset' };
   // Uploaded images: /media/<hash>/<variant> (media-refs.ts).
   if (MEDIA_ADDRESS.test(pathname)) return { kind: 'media' };
+  // The content API (docs/decisions/0044): `api` is a reserved slug, so no page is there.
+  if (pathname === '/api' || pathname.startsWith('/api/')) return { kind: 'api' };
   const segments = pathname.slice(1).split('/');
   const [first = '', second] = segments;
   if (first === 'preview') {
@@ -137,6 +140,8 @@ export const ALLOWED_METHODS: Readonly<Record<RouteKind, readonly string[] | nul
   healthz: ['GET', 'HEAD'],
   monitoring: ['POST'],
   media: ['GET', 'HEAD'],
+  // OPTIONS: the CORS preflight of a script on another site (api/content-api.ts).
+  api: ['GET', 'HEAD', 'OPTIONS'],
   other: null,
 };
 

@@ -20,6 +20,7 @@ describe('the keys of a public answer', () => {
     expect(keysAt('/feed.xml')).toEqual(['feed', SITE_KEY]);
     expect(keysAt('/sitemap.xml')).toEqual(['sitemap', SITE_KEY]);
     expect(keysAt('/robots.txt')).toEqual([SITE_KEY]);
+    expect(keysAt('/api/v1/posts')).toEqual(['api', SITE_KEY]);
     expect(keysAt(`/media/${HASH}/w640.webp`)).toEqual([`media-${HASH}`, SITE_KEY]);
   });
 
@@ -43,6 +44,7 @@ describe('the keys a change purges', () => {
       'page-topic-news',
       'feed',
       'sitemap',
+      'api',
     ]);
     expect(purgeKeysOf(EVERYTHING)).toEqual([SITE_KEY]);
   });

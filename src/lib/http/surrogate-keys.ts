@@ -8,6 +8,7 @@
 // The names themselves, and which a change makes stale, are the data layer's (the purge outbox
 // is written in the change's transaction): data/cache-keys.ts. This module puts them on answers.
 import {
+  API_KEY,
   boundedKeys,
   FEED_KEY,
   mediaKey,
@@ -19,6 +20,7 @@ import { mediaHashOf } from '../media/media-refs';
 import type { Route } from './routes';
 
 export {
+  API_KEY,
   FEED_KEY,
   MAX_KEYS_BYTES,
   mediaKey,
@@ -50,6 +52,8 @@ export function surrogateKeysOf(route: Route, pathname: string): string[] | null
       return [SITEMAP_KEY, SITE_KEY];
     case 'robots':
       return [SITE_KEY];
+    case 'api':
+      return [API_KEY, SITE_KEY];
     case 'media': {
       const hash = mediaHashOf(pathname);
       return hash === null ? null : boundedKeys([mediaKey(hash), SITE_KEY]);

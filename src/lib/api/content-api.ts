@@ -1,0 +1,259 @@
+// Owns the content API's answers (docs/decisions/0044): `/api/v1/…`, answered by the front door
+// before Waku. Parameters are checked first (a 400 in words reads nothing); then each answer is
+// built once per content version, address and origin and tagged with that version
+// (file-cache.ts), so a client whose copy is current gets its 304 before anything is read, and
+// the first request after a publish — on any instance, as they share the version — is built
+// again. Cookies and credentials are never read: every visitor, signed in or not, gets the same
+// answer, from any origin (CORS `*`).
+import 'server-only';
+import type { ListingPage, PublishedItem } from '../content/api-reads';
+import { type ContentStore, contentStore, databaseTroubleOf } from '../content/content';
+import { PUBLIC_CACHE_HEADERS } from '../http/cache-headers';
+import { type BuiltFile, createFileCache, type FileCache } from '../http/file-cache';
+import { reportUnexpectedError } from '../observability/errors';
+import { getEnv } from '../runtime/env';
+import { processSingleton } from '../runtime/process-singleton';
+import { openApiDocument } from './openapi';
+import {
+  API_PREFIX,
+  type ApiProblem,
+  checkNoParams,
+  type Endpoint,
+  encodeCursor,
+  endpointOf,
+  LIMIT_DEFAULT,
+  type ListingRequest,
+  notFound,
+  parseListing,
+} from './params';
+import { authorsJson, itemsJson, siteJson, topicJson } from './shapes';
+
+export const API_METHODS = 'GET, HEAD, OPTIONS';
+
+/** On every answer: any origin may read it, no credentials; the tag is readable by scripts. */
+const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'ETag',
+};
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function problemResponse(problem: { status: number; code: string; message: string }): Response {
+  return new Response(
+    `${JSON.stringify({ error: { code: problem.code, message: problem.message } })}\n`,
+    {
+      status: problem.status,
+      // A refusal is not kept: the same address may answer once the content changes.
+      headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...CORS_HEADERS },
+    },
+  );
+}
+
+function isProblem(value: object): value is ApiProblem {
+  return 'status' in value && 'code' in value;
+}
+
+const json = (value: unknown): BuiltFile => ({
+  body: `${JSON.stringify(value)}\n`,
+  contentType: JSON_TYPE,
+});
+
+export type ContentApiOptions = {
+  store?: () => ContentStore;
+  cache?: FileCache;
+};
+
+export function createContentApi({
+  store = contentStore,
+  cache = processSingleton('api-cache', () =>
+    createFileCache({
+      enabled: getEnv().FOLIO_RENDER_CACHE !== 'off',
+      maxEntries: 256,
+      maxBytes: 32 * 1024 * 1024,
+    }),
+  ),
+}: ContentApiOptions = {}) {
+  async function listing(request: ListingRequest, origin: string): Promise<BuiltFile> {
+    const content = store();
+    const { collection, limit, after } = request;
+    if (collection === 'topics' || collection === 'authors') {
+      const afterSlug = after?.at ?? null;
+      const found =
+        collection === 'topics'
+          ? await content.apiTopics(afterSlug, limit)
+          : await content.apiAuthors(afterSlug, limit);
+      const items =
+        collection === 'topics'
+          ? (found as Awaited<ReturnType<ContentStore['apiTopics']>>).items.map((t) =>
+              topicJson(t, origin),
+            )
+          : await authorsJson(
+              (found as Awaited<ReturnType<ContentStore['apiAuthors']>>).items,
+              origin,
+            );
+      return json(page(items, found.next, request, origin));
+    }
+    let found: ListingPage<PublishedItem>;
+    if (collection === 'pages') {
+      found = await content.apiPages({ after, limit, updatedSince: request.updatedSince });
+    } else {
+      // A topic or author visitors cannot see has no listing, as it has no page (a 404).
+      const subject =
+        request.topic !== null
+          ? await content.getPublicTopic(request.topic)
+          : request.author !== null
+            ? await content.getPublicAuthor(request.author)
+            : null;
+      if ((request.topic !== null || request.author !== null) && !subject) return null;
+      found = await content.apiPosts({
+        listing:
+          subject === null
+            ? null
+            : request.topic !== null
+              ? { topicId: subject.id }
+              : { authorId: subject.id },
+        after,
+        limit,
+        updatedSince: request.updatedSince,
+      });
+    }
+    const settings = await content.getSiteSettings();
+    const items = await itemsJson(found.items, { store: content, settings, origin });
+    return json(page(items, found.next, request, origin));
+  }
+
+  function page(
+    items: unknown[],
+    next: { at: string; id: number } | null,
+    request: ListingRequest,
+    origin: string,
+  ) {
+    const cursor = next === null ? null : encodeCursor(request, next);
+    let nextUrl: string | null = null;
+    if (cursor !== null) {
+      const params = new URLSearchParams();
+      if (request.limit !== LIMIT_DEFAULT) params.set('limit', String(request.limit));
+      if (request.topic !== null) params.set('topic', request.topic);
+      if (request.author !== null) params.set('author', request.author);
+      if (request.updatedSince !== null) params.set('updated_since', request.updatedSince);
+      params.set('cursor', cursor);
+      nextUrl = `${origin}${API_PREFIX}/${request.collection}?${params}`;
+    }
+    return { items, next_cursor: cursor, next: nextUrl };
+  }
+
+  async function one(
+    endpoint: Extract<Endpoint, { kind: 'one' }>,
+    origin: string,
+  ): Promise<BuiltFile> {
+    const content = store();
+    const { collection, slug } = endpoint;
+    if (collection === 'topics') {
+      const topic = await content.getPublicTopic(slug);
+      return topic ? json(topicJson(topic, origin)) : null;
+    }
+    if (collection === 'authors') {
+      const author = await content.getPublicAuthor(slug);
+      return author ? json((await authorsJson([author], origin))[0]) : null;
+    }
+    // The public site's own read: a draft's text never reaches it (read-model.ts getPage).
+    const view = await content.getPage(slug, { draft: false });
+    if (!view || view.publishedAt === null) return null;
+    if ((view.kind === 'post') !== (collection === 'posts')) return null;
+    const item: PublishedItem = {
+      id: view.id,
+      slug: view.slug,
+      kind: view.kind,
+      title: view.title,
+      summary: view.summary,
+      bodyHtml: view.bodyHtml,
+      firstPublishedAt: view.firstPublishedAt ?? view.publishedAt,
+      publishedAt: view.publishedAt,
+      topicIds: view.topicIds,
+      authorIds: view.authorIds,
+      seo: view.seo,
+    };
+    const settings = await content.getSiteSettings();
+    return json((await itemsJson([item], { store: content, settings, origin }))[0]);
+  }
+
+  async function build(endpoint: Endpoint, params: URLSearchParams, origin: string) {
+    switch (endpoint.kind) {
+      case 'site':
+        return json(await siteJson(await store().getSiteSettings(), origin));
+      case 'openapi':
+        return json(openApiDocument(origin));
+      case 'one':
+        return one(endpoint, origin);
+      case 'list': {
+        const request = parseListing(endpoint.collection, params);
+        if (isProblem(request)) throw new Error('parameters are checked before the build');
+        return listing(request, origin);
+      }
+    }
+  }
+
+  /** Answers a request for `/api` or below; `origin` is SITE_URL or the request's own. */
+  return async function contentApi(request: Request, url: URL, origin: string): Promise<Response> {
+    if (request.method === 'OPTIONS')
+      return new Response(null, {
+        status: 204,
+        headers: {
+          ...CORS_HEADERS,
+          'access-control-allow-methods': API_METHODS,
+          'access-control-allow-headers': 'If-None-Match, Cache-Control',
+          'access-control-max-age': '86400',
+          'cache-control': 'public, max-age=86400',
+        },
+      });
+    const endpoint = endpointOf(url.pathname);
+    if (isProblem(endpoint)) return problemResponse(endpoint);
+    const params = url.searchParams;
+    const problem =
+      endpoint.kind === 'list'
+        ? (() => {
+            const parsed = parseListing(endpoint.collection, params);
+            return isProblem(parsed) ? parsed : null;
+          })()
+        : checkNoParams(params);
+    if (problem) return problemResponse(problem);
+    // The key: the origin the links are made for, the path, the parameters as given (checked
+    // above: each once, of the endpoint's own).
+    const key = `api ${origin} ${url.pathname}?${[...params]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => `${k}=${v}`)
+      .join('&')}`;
+    try {
+      const served = await cache.serve(request, key, () => build(endpoint, params, origin), {
+        ...PUBLIC_CACHE_HEADERS,
+        ...CORS_HEADERS,
+      });
+      if (served.status !== 404) return served;
+      await served.arrayBuffer();
+      return problemResponse(notFoundOf(endpoint, params));
+    } catch (error) {
+      const trouble = databaseTroubleOf(error);
+      if (trouble)
+        return problemResponse({
+          status: 503,
+          code: trouble === 'busy' ? 'busy' : 'unavailable',
+          message: 'The content cannot be read right now; try again in a moment.',
+        });
+      const digest = reportUnexpectedError(error, { route: url.pathname, where: 'content api' });
+      return problemResponse({
+        status: 500,
+        code: 'internal',
+        message: `Something went wrong on the server (reference ${digest}).`,
+      });
+    }
+  };
+}
+
+/** Why a built answer was "nothing there", in words. */
+function notFoundOf(endpoint: Endpoint, params: URLSearchParams): ApiProblem {
+  if (endpoint.kind === 'one') return notFound(endpoint.collection, endpoint.slug);
+  const topic = params.get('topic');
+  if (topic !== null) return notFound('topics', topic);
+  return notFound('authors', params.get('author') ?? '');
+}
+
+export type ContentApi = ReturnType<typeof createContentApi>;

@@ -1,0 +1,154 @@
+// The content API (issue 29, docs/decisions/0044) refuses what it does not take: hostile
+// parameters are a 400 in words and unknown addresses a 404, never a 5xx; any origin may read
+// it (CORS, preflight); and a signed-in editor's cookie changes nothing.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { type Listing, noSecrets, SECRET, seedApiSite } from '../content-api-site';
+import { type RunningFolio, startFolio } from '../harness';
+
+let folio: RunningFolio;
+let cookie = '';
+
+beforeAll(async () => {
+  folio = await startFolio();
+  cookie = await seedApiSite(folio);
+}, 120_000);
+afterAll(async () => {
+  await folio?.stop();
+});
+
+const get = (path: string, init: RequestInit = {}) =>
+  fetch(`${folio.url}${path}`, { redirect: 'manual', ...init });
+
+describe('hostile parameters', () => {
+  const cases = [
+    '/api/v1/posts?limit=0',
+    '/api/v1/posts?limit=101',
+    '/api/v1/posts?limit=1e9',
+    '/api/v1/posts?limit=-1',
+    '/api/v1/posts?limit=1.5',
+    '/api/v1/posts?limit=%EF%BC%91',
+    '/api/v1/posts?limit=',
+    '/api/v1/posts?limit=10&limit=20',
+    '/api/v1/posts?limit[]=1',
+    `/api/v1/posts?limit=${'9'.repeat(5000)}`,
+    `/api/v1/posts?topic=${'a'.repeat(5000)}`,
+    '/api/v1/posts?topic=Caf%C3%A9',
+    '/api/v1/posts?topic=../etc',
+    '/api/v1/posts?topic=',
+    '/api/v1/posts?updated_since=yesterday',
+    '/api/v1/posts?updated_since=2026-13-45',
+    '/api/v1/posts?updated_since=99999-01-01',
+    '/api/v1/posts?updated_since=%00',
+    '/api/v1/posts?cursor=',
+    '/api/v1/posts?cursor=not-a-cursor',
+    '/api/v1/posts?cursor=%F0%9F%92%A9',
+    `/api/v1/posts?cursor=${'A'.repeat(3000)}`,
+    `/api/v1/posts?cursor=${Buffer.from('["posts","2026-01-01T00:00:00.000Z",-1]').toString('base64url')}`,
+    `/api/v1/posts?cursor=${Buffer.from('["posts","2026-01-01T00:00:00.000Z",1e300]').toString('base64url')}`,
+    `/api/v1/posts?cursor=${Buffer.from('["posts","drop table",1]').toString('base64url')}`,
+    `/api/v1/posts?cursor=${Buffer.from('{"a":1}').toString('base64url')}`,
+    `/api/v1/pages?cursor=${Buffer.from('["posts","2026-01-01T00:00:00.000Z",1]').toString('base64url')}`,
+    '/api/v1/posts?%F0%9F%92%A9=1',
+    '/api/v1/posts?page=2',
+    '/api/v1/posts/about?limit=1',
+    '/api/v1/site?x=1',
+    '/api/v1/topics?topic=alpha',
+  ];
+  test('each is a 400 with its reason in words, never a 5xx', async () => {
+    for (const path of cases) {
+      const response = await get(path);
+      const body = await response.text();
+      expect(response.status, path).toBe(400);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      const { error } = JSON.parse(body);
+      expect(typeof error.code).toBe('string');
+      expect(error.message.length, path).toBeGreaterThan(10);
+      expect(body).not.toContain('    at ');
+    }
+    // A cursor cut short is refused, not read as another place.
+    const first = (await (await get('/api/v1/posts?limit=2')).json()) as Listing;
+    const cut = first.next_cursor?.slice(0, -6) ?? '';
+    expect((await get(`/api/v1/posts?limit=2&cursor=${cut}`)).status).toBe(400);
+    // A cursor of one topic's listing is not one of another's.
+    const alpha = (await (await get('/api/v1/posts?topic=alpha&limit=2')).json()) as Listing;
+    expect((await get(`/api/v1/posts?topic=beta&cursor=${alpha.next_cursor}`)).status).toBe(400);
+    expect((await get(`/api/v1/posts?cursor=${alpha.next_cursor}`)).status).toBe(400);
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+
+  test('an address that is no endpoint, a slug nobody has: a 404 in words', async () => {
+    for (const path of [
+      '/api',
+      '/api/v1',
+      '/api/v1/',
+      '/api/v2/posts',
+      '/api/v1/posts/',
+      '/api/v1/comments',
+      '/api/v1/posts/a/b',
+      '/api/v1/posts/NOPE',
+      '/api/v1/posts/no-such-post',
+    ]) {
+      const response = await get(path);
+      expect(response.status, path).toBe(404);
+      expect((await response.json()).error.message).toMatch(/There is no/);
+    }
+    expect((await get('/api/v1/posts', { method: 'POST' })).status).toBe(405);
+  });
+});
+
+describe('CORS and credentials', () => {
+  test('any origin may read; the preflight names the methods and headers', async () => {
+    const response = await get('/api/v1/site', {
+      headers: { origin: 'https://elsewhere.example' },
+    });
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+    const site = await response.json();
+    expect(site.title.length).toBeGreaterThan(0);
+    expect(site.url).toBe(`${folio.url}/`);
+    const preflight = await get('/api/v1/posts', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://elsewhere.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'if-none-match',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('If-None-Match');
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    const head = await get('/api/v1/posts', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('etag')).toMatch(/^"v/);
+  });
+
+  test("a signed-in editor's cookie changes nothing", async () => {
+    // The cookie is a real session: the editor sees the draft in preview.
+    expect(await (await get('/preview/api-changed', { headers: { cookie } })).text()).toContain(
+      SECRET,
+    );
+    for (const path of [
+      '/api/v1/posts?limit=100',
+      '/api/v1/posts/api-changed',
+      '/api/v1/posts/api-draft-only',
+      '/api/v1/pages',
+      '/api/v1/topics',
+      '/api/v1/topics/hidden-topic',
+      '/api/v1/authors/ann-api',
+      '/api/v1/site',
+    ]) {
+      const plain = await get(path);
+      const signedIn = await get(path, { headers: { cookie } });
+      const [a, b] = [await plain.text(), await signedIn.text()];
+      expect(signedIn.status, path).toBe(plain.status);
+      expect(b, path).toBe(a);
+      noSecrets(b);
+      expect(signedIn.headers.get('etag')).toBe(plain.headers.get('etag'));
+      expect(signedIn.headers.get('set-cookie')).toBeNull();
+      expect(signedIn.headers.get('cache-control')).toBe(plain.headers.get('cache-control'));
+    }
+  });
+});
