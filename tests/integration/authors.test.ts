@@ -166,6 +166,24 @@ describe('an author’s address change', () => {
     expect(folio.unexpectedErrors()).toEqual([]);
   });
 
+  test('third hostile pass: only the newest few old addresses follow an author; an Editor’s redirect takes one', async () => {
+    // Walked through many free addresses, an author kept every one answering for them.
+    for (const slug of ['walk-1', 'walk-2', 'walk-3', 'walk-4', 'walk-5', 'ada-now'])
+      await changeAddress(slug);
+    expect((await get('/walk-1')).status).toBe(404);
+    expect((await get('/walk-2')).status).toBe(404);
+    for (const old of ['/walk-3', '/walk-4', '/walk-5'])
+      expect((await get(old)).headers.get('location'), old).toBe('/ada-now');
+    // An Editor's redirect at an old author address is followed, not shadowed by it.
+    await withStore(folio, (store) =>
+      store.addRedirect({ from: '/walk-5', to: '/about', status: 301 }, { editor: 'e@x' }),
+    );
+    expect((await get('/walk-5')).headers.get('location')).toBe('/about');
+    expect((await get('/walk-4')).headers.get('location')).toBe('/ada-now');
+    await changeAddress('ada-lovelace');
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+
   test('a page published at the old address wins it', async () => {
     await changeAddress('ada-writes');
     expect((await get('/ada-lovelace')).headers.get('location')).toBe('/ada-writes');

@@ -19,6 +19,9 @@ import type { StoreContext } from './store-context';
 import { withIdList } from './topics';
 import { checkWebAddress, noSlashesMessage } from './web-address';
 
+/** How many of an author's earlier addresses still lead to them (the newest). */
+export const AUTHOR_OLD_ADDRESSES_KEPT = 3;
+
 export const AUTHOR_NAME_MAX = 100;
 export const AUTHOR_BIO_MAX = 600;
 export const AUTHOR_LINKS_MAX = 5;
@@ -366,6 +369,13 @@ export function authorsStore({ read, write, now }: StoreContext) {
             VALUES (${mine.slug}, ${Number(mine.id)}, ${at})
             ON CONFLICT (old_slug) DO UPDATE SET author_id = excluded.author_id,
               renamed_at = excluded.renamed_at`;
+          // Third hostile pass (M3): an Author walking their address through free ones kept
+          // every one answering for them. The newest few follow them, as a move needs.
+          await q`
+            DELETE FROM author_slug_history WHERE author_id = ${Number(mine.id)}
+              AND old_slug NOT IN (
+                SELECT old_slug FROM author_slug_history WHERE author_id = ${Number(mine.id)}
+                ORDER BY renamed_at DESC, old_slug LIMIT ${AUTHOR_OLD_ADDRESSES_KEPT})`;
         }
         const links = JSON.stringify(profile.links);
         const [row] = mine

@@ -228,6 +228,16 @@ async function unpublishedTargetOf(q: Query, to: string): Promise<string | null>
 }
 
 /**
+ * An author's old address is theirs only until an Editor gives it a redirect (third hostile
+ * pass, M3): an Author could walk their profile through free addresses and keep each one, and
+ * an Editor's redirect added there was listed but never followed. The Editor's wins.
+ */
+async function releaseAuthorOldAddress(q: Query, redirect: RedirectInput): Promise<void> {
+  const slug = slugOfPath(redirect.from);
+  if (slug !== null) await q`DELETE FROM author_slug_history WHERE old_slug = ${slug}`;
+}
+
+/**
  * Why this redirect cannot join the redirects as they are in `q`'s transaction, or null: a page
  * at its address, its address an old one of a renamed page, its target no page or itself
  * redirected, or another redirect leading to its address (a chain).
@@ -370,6 +380,7 @@ export function redirectsStore({ read, write, now }: StoreContext) {
         const conflict = await conflictOf(q, redirect);
         if (conflict) throw new RedirectError(conflict.field, conflict.message);
         const at = now().toISOString();
+        await releaseAuthorOldAddress(q, redirect);
         await q`DELETE FROM redirects WHERE from_path = ${redirect.from}`;
         await q`INSERT INTO redirects (from_path, target, status, created_at, created_by)
                 VALUES (${redirect.from}, ${redirect.to}, ${redirect.status}, ${at}, ${editor})`;
@@ -436,6 +447,7 @@ export function redirectsStore({ read, write, now }: StoreContext) {
               if (problems.length >= 20) break;
               continue;
             }
+            await releaseAuthorOldAddress(q, redirect);
             await q`INSERT INTO redirects (from_path, target, status, created_at, created_by)
                     VALUES (${redirect.from}, ${redirect.to}, ${redirect.status}, ${at}, ${editor})`;
             added += 1;
