@@ -45,6 +45,15 @@ describe('where an instance listens', () => {
     // as it refuses every other interface.
     expect(await accepts('127.0.0.2', server.port)).toBe(false);
     expect(server.output()).not.toMatch(PROXY_WARNING);
+    // Absolute links (here the content API's site address; invitations alike) name the scheme
+    // the proxy says the visitor used (third hostile pass: http:// behind an https proxy).
+    const siteUrlSaid = async (headers: Record<string, string>) =>
+      ((await (await fetch(`${server.url}/api/v1/site`, { headers })).json()) as { url: string })
+        .url;
+    expect(await siteUrlSaid({ 'x-forwarded-proto': 'https' })).toBe(
+      `https://127.0.0.1:${server.port}/`,
+    );
+    expect(await siteUrlSaid({})).toBe(`http://127.0.0.1:${server.port}/`);
   }, 60_000);
 
   test('unset HOST listens everywhere, and with TRUST_PROXY says why that is unsafe', async () => {

@@ -251,6 +251,10 @@ export function createFrontDoor({
     }
 
     const url = new URL(request.url);
+    // The origin absolute links name (invitations, the sitemap, the API): SITE_URL, or this
+    // request's own — https when a trusted proxy says the visitor asked so (third hostile
+    // pass: behind TRUST_PROXY the emailed invitation said http:// and travelled in clear).
+    const origin = siteUrl ?? (https ? `https://${url.host}` : url.origin);
     // The method is checked against the route the address stands for, canonical or not: a
     // PUT to `/about/` is as wrong as one to `/about`.
     const location = canonicalLocation(url.pathname);
@@ -283,7 +287,7 @@ export function createFrontDoor({
       );
     if (route.kind === 'api' && api)
       return withSecurityHeaders(
-        withSurrogateKeys(await api(request, url, siteUrl ?? url.origin), route, url.pathname),
+        withSurrogateKeys(await api(request, url, origin), route, url.pathname),
         { https, route, method },
       );
 
@@ -341,7 +345,7 @@ export function createFrontDoor({
       route,
       https,
       clientAddress: clientAddressOf(request, socketAddress, trustedProxyHops),
-      origin: siteUrl ?? url.origin,
+      origin,
     };
     const handle = async (forwarded: Request) =>
       hydrateAfterPaint(
