@@ -152,3 +152,98 @@ describe('CORS and credentials', () => {
     }
   });
 });
+
+describe('hostile pass on /api/v1 (issue 29)', () => {
+  test('F1: If-None-Match (* or a tag) never turns a missing address into a 304', async () => {
+    const missing = [
+      '/api/v1/posts/nothing-here',
+      '/api/v1/posts/api-draft-only',
+      '/api/v1/pages/nothing-here',
+      '/api/v1/topics/nothing-here',
+      '/api/v1/authors/nobody-here',
+      '/api/v1/posts?author=nobody-here',
+      '/api/v1/posts?topic=nothing-here',
+    ];
+    const etag = (await get('/api/v1/posts')).headers.get('etag') ?? '';
+    // Asked first with `*` (nothing kept yet), then after a plain GET: the same 404 each time.
+    for (const round of ['before a plain GET', 'after one'])
+      for (const path of missing) {
+        for (const asked of ['*', etag, etag.replace(/-[^-]*"$/, '-x"')]) {
+          const response = await get(path, { headers: { 'if-none-match': asked } });
+          expect(response.status, `${path} ${asked} ${round}`).toBe(404);
+          expect((await response.json()).error.code).toBe('not_found');
+        }
+        await get(path);
+      }
+    // An address that is there still gets its 304, for `*` and its own tag.
+    const post = await get('/api/v1/posts/api-post-1');
+    const own = post.headers.get('etag') ?? '';
+    for (const asked of ['*', own])
+      expect(
+        (await get('/api/v1/posts/api-post-1', { headers: { 'if-none-match': asked } })).status,
+      ).toBe(304);
+    expect((await get('/api/v1/posts', { headers: { 'if-none-match': '*' } })).status).toBe(304);
+  });
+
+  test('F2: impossible dates and dates without a zone are refused in words', async () => {
+    const cursor = (at: string) =>
+      Buffer.from(JSON.stringify(['posts', at, 1])).toString('base64url');
+    for (const [path, code] of [
+      ['/api/v1/posts?updated_since=2026-02-30', 'invalid_updated_since'],
+      ['/api/v1/posts?updated_since=2026-11-31', 'invalid_updated_since'],
+      ['/api/v1/pages?updated_since=2026-02-29T10:00:00Z', 'invalid_updated_since'],
+      [`/api/v1/posts?cursor=${cursor('2026-02-30T00:00:00.000Z')}`, 'invalid_cursor'],
+      [`/api/v1/posts?cursor=${cursor('2026-11-31T00:00:00.000Z')}`, 'invalid_cursor'],
+    ]) {
+      const response = await get(path as string);
+      expect(response.status, path).toBe(400);
+      expect((await response.json()).error.code, path).toBe(code);
+    }
+    const noZone = await get('/api/v1/posts?updated_since=2026-11-26T10:00:00');
+    expect(noZone.status).toBe(400);
+    const { error } = await noZone.json();
+    expect(error.code).toBe('invalid_updated_since');
+    expect(error.message).toContain('%2B01:00');
+    // Real dates still work: a leap day, a zone as an offset.
+    expect((await get('/api/v1/posts?updated_since=2024-02-29')).status).toBe(200);
+    expect((await get('/api/v1/posts?updated_since=2026-11-26T10:00:00%2B01:00')).status).toBe(200);
+    const author = await (await get('/api/v1/posts?author=Ann')).json();
+    expect(author.error.message).toContain('an author');
+  });
+});
+
+describe('hostile pass on /api/v1 (issue 29): every answer is JSON any origin may read', () => {
+  const isApiJson = async (response: Response, what: string) => {
+    expect(response.headers.get('content-type'), what).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('access-control-allow-origin'), what).toBe('*');
+    const body = await response.text();
+    expect(body, what).not.toContain('<html');
+    return JSON.parse(body).error as { code: string; message: string };
+  };
+
+  test('F3: a method the API does not answer is a JSON 405 with Allow', async () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'])
+      for (const path of ['/api/v1/posts', '/api/v1/posts/api-post-1', '/api/v1/nowhere']) {
+        const response = await get(path, { method, body: method === 'DELETE' ? null : '{}' });
+        expect(response.status, `${method} ${path}`).toBe(405);
+        expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+        expect((await isApiJson(response, `${method} ${path}`)).code).toBe('method_not_allowed');
+      }
+  });
+
+  test('F3: a path the front door refuses under /api is a JSON 404, not the site page', async () => {
+    for (const path of [
+      '/api/v1/posts%2fx',
+      '/api/v1/posts/api-post-1%00',
+      '/api/v1/posts/%00',
+      `/api/v1/posts/${'a'.repeat(3000)}`,
+      '/api/v1/posts/%2e%2e/pages',
+      '/api/v1/',
+    ]) {
+      const response = await get(path);
+      expect(response.status, path).toBe(404);
+      expect((await isApiJson(response, path)).message).toMatch(/There is no/);
+    }
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+});

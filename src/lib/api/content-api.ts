@@ -1,9 +1,10 @@
 // Owns the content API's answers (docs/decisions/0044): `/api/v1/…`, answered by the front door
 // before Waku. Parameters are checked first (a 400 in words reads nothing); then each answer is
 // built once per content version, address and origin and tagged with that version
-// (file-cache.ts), so a client whose copy is current gets its 304 before anything is read, and
-// the first request after a publish — on any instance, as they share the version — is built
-// again. Cookies and credentials are never read: every visitor, signed in or not, gets the same
+// (file-cache.ts), so a client whose copy of an address that is always there (a listing, the
+// site) is current gets its 304 before anything is read (one that may name nothing, a slug or
+// a filter, is looked up first: a 404 is never a 304), and the first request after a publish
+// — on any instance, as they share the version — is built again. Cookies and credentials are never read: every visitor, signed in or not, gets the same
 // answer, from any origin (CORS `*`).
 import 'server-only';
 import type { ListingPage, PublishedItem } from '../content/api-reads';
@@ -13,6 +14,7 @@ import { type BuiltFile, createFileCache, type FileCache } from '../http/file-ca
 import { reportUnexpectedError } from '../observability/errors';
 import { getEnv } from '../runtime/env';
 import { processSingleton } from '../runtime/process-singleton';
+import { API_METHODS, CORS_HEADERS, JSON_TYPE, problemResponse } from './answers';
 import { openApiDocument } from './openapi';
 import {
   API_PREFIX,
@@ -27,26 +29,6 @@ import {
   parseListing,
 } from './params';
 import { authorsJson, itemsJson, siteJson, topicJson } from './shapes';
-
-export const API_METHODS = 'GET, HEAD, OPTIONS';
-
-/** On every answer: any origin may read it, no credentials; the tag is readable by scripts. */
-const CORS_HEADERS: Readonly<Record<string, string>> = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'ETag',
-};
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-function problemResponse(problem: { status: number; code: string; message: string }): Response {
-  return new Response(
-    `${JSON.stringify({ error: { code: problem.code, message: problem.message } })}\n`,
-    {
-      status: problem.status,
-      // A refusal is not kept: the same address may answer once the content changes.
-      headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...CORS_HEADERS },
-    },
-  );
-}
 
 function isProblem(value: object): value is ApiProblem {
   return 'status' in value && 'code' in value;
@@ -223,10 +205,19 @@ export function createContentApi({
       .map(([k, v]) => `${k}=${v}`)
       .join('&')}`;
     try {
-      const served = await cache.serve(request, key, () => build(endpoint, params, origin), {
-        ...PUBLIC_CACHE_HEADERS,
-        ...CORS_HEADERS,
-      });
+      const served = await cache.serve(
+        request,
+        key,
+        () => build(endpoint, params, origin),
+        { ...PUBLIC_CACHE_HEADERS, ...CORS_HEADERS },
+        // A slug or a filter may name nothing: then it is looked up before any 304.
+        {
+          alwaysThere:
+            endpoint.kind === 'site' ||
+            endpoint.kind === 'openapi' ||
+            (endpoint.kind === 'list' && !params.has('topic') && !params.has('author')),
+        },
+      );
       if (served.status !== 404) return served;
       await served.arrayBuffer();
       return problemResponse(notFoundOf(endpoint, params));
