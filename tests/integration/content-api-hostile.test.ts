@@ -2,8 +2,9 @@
 // parameters are a 400 in words and unknown addresses a 404, never a 5xx; any origin may read
 // it (CORS, preflight); and a signed-in editor's cookie changes nothing.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { type Listing, noSecrets, SECRET, seedApiSite } from '../content-api-site';
-import { type RunningFolio, startFolio } from '../harness';
+import { addEditor } from '../../src/lib/editors/accounts';
+import { type Listing, noSecrets, SECRET, seedApiSite, text } from '../content-api-site';
+import { type RunningFolio, startFolio, withStore } from '../harness';
 
 let folio: RunningFolio;
 let cookie = '';
@@ -244,6 +245,63 @@ describe('hostile pass on /api/v1 (issue 29): every answer is JSON any origin ma
       expect(response.status, path).toBe(404);
       expect((await isApiJson(response, path)).message).toMatch(/There is no/);
     }
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+});
+
+describe('hostile pass on /api/v1 (issue 29): renamed addresses', () => {
+  test('F4: an old slug answers 301 to the API address of the new one, as the site does', async () => {
+    const bo = await addEditor(await folio.database(), 'bo@example.com', 'the bo passphrase');
+    await withStore(folio, async (store) => {
+      await store.saveAuthorProfile(bo.id, {
+        slug: 'bo-old',
+        name: 'Bo',
+        bio: '',
+        photo: '',
+        links: '',
+      });
+      await store.putPage(
+        {
+          slug: 'moved-post-old',
+          ...text('Moved post'),
+          post: { kind: 'post', topics: ['Gamma Old'], authors: ['bo-old'] },
+        },
+        { publish: true },
+      );
+      await store.putPage({ slug: 'moved-page-old', ...text('Moved page') }, { publish: true });
+      await store.renameSlug('moved-post-old', 'moved-post-new');
+      await store.renameSlug('moved-page-old', 'moved-page-new');
+      const topic = await store.getTopic('gamma-old');
+      if (!topic) throw new Error('the topic was made with the post');
+      await store.updateTopic(topic.id, { name: 'Gamma New', slug: 'gamma-new', intro: '' });
+      await store.saveAuthorProfile(bo.id, {
+        slug: 'bo-new',
+        name: 'Bo',
+        bio: '',
+        photo: '',
+        links: '',
+      });
+    });
+    const api = `${folio.url}/api/v1`;
+    for (const [old, now] of [
+      ['/api/v1/posts/moved-post-old', `${api}/posts/moved-post-new`],
+      ['/api/v1/pages/moved-page-old', `${api}/pages/moved-page-new`],
+      ['/api/v1/topics/gamma-old', `${api}/topics/gamma-new`],
+      ['/api/v1/authors/bo-old', `${api}/authors/bo-new`],
+      ['/api/v1/posts?topic=gamma-old&limit=5', `${api}/posts?topic=gamma-new&limit=5`],
+      ['/api/v1/posts?author=bo-old', `${api}/posts?author=bo-new`],
+    ] as const) {
+      const response = await get(old);
+      expect(response.status, old).toBe(301);
+      expect(response.headers.get('location'), old).toBe(now);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect((await get(now.slice(folio.url.length))).status, now).toBe(200);
+    }
+    // The site's own answer for the same old addresses, for comparison: a 301 too.
+    expect((await get('/moved-page-old')).status).toBe(301);
+    // Only to one of the same kind: a post's old slug is no page.
+    expect((await get('/api/v1/pages/moved-post-old')).status).toBe(404);
+    expect((await get('/api/v1/posts/moved-page-old')).status).toBe(404);
     expect(folio.unexpectedErrors()).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@
 import 'server-only';
 import type { ListingPage, PublishedItem } from '../content/api-reads';
 import { type ContentStore, contentStore, databaseTroubleOf } from '../content/content';
-import { PUBLIC_CACHE_HEADERS } from '../http/cache-headers';
+import { PUBLIC_CACHE_HEADERS, REVALIDATE_EACH_TIME } from '../http/cache-headers';
 import { type BuiltFile, createFileCache, type FileCache } from '../http/file-cache';
 import { reportUnexpectedError } from '../observability/errors';
 import { getEnv } from '../runtime/env';
@@ -220,6 +220,19 @@ export function createContentApi({
       );
       if (served.status !== 404) return served;
       await served.arrayBuffer();
+      // A renamed page's, topic's or author's old address follows it, as on the site. Looked up
+      // only for an answer that is not there: no cost to the rest.
+      const moved = await movedTo(store(), endpoint, params);
+      if (moved !== null)
+        return new Response(null, {
+          status: 301,
+          // Checked again each time, like the site's 301: a rename can be undone.
+          headers: {
+            location: `${origin}${moved}`,
+            'cache-control': REVALIDATE_EACH_TIME,
+            ...CORS_HEADERS,
+          },
+        });
       return problemResponse(notFoundOf(endpoint, params));
     } catch (error) {
       const trouble = databaseTroubleOf(error);
@@ -237,6 +250,44 @@ export function createContentApi({
       });
     }
   };
+}
+
+/**
+ * The API address (path and query) an old slug's answer moved to, or null. The site's rules,
+ * not a second one: a page's (read-model.ts findRedirect, then only to one of the same kind),
+ * a topic's (renamedTopicSlug) and an author's (renamedAuthorSlug), as the feed follows them.
+ */
+async function movedTo(
+  content: ContentStore,
+  endpoint: Endpoint,
+  params: URLSearchParams,
+): Promise<string | null> {
+  if (endpoint.kind === 'one') {
+    const { collection, slug } = endpoint;
+    let now: string | null;
+    if (collection === 'topics') now = await content.renamedTopicSlug(slug);
+    else if (collection === 'authors') now = await content.renamedAuthorSlug(slug);
+    else {
+      now = await content.findRedirect(slug);
+      const view = now === null ? null : await content.getPage(now, { draft: false });
+      if (!view || view.publishedAt === null || (view.kind === 'post') !== (collection === 'posts'))
+        now = null;
+    }
+    return now === null ? null : `${API_PREFIX}/${collection}/${now}`;
+  }
+  if (endpoint.kind !== 'list') return null;
+  const topic = params.get('topic');
+  const author = params.get('author');
+  const [name, now] =
+    topic !== null
+      ? ['topic', await content.renamedTopicSlug(topic)]
+      : author !== null
+        ? ['author', await content.renamedAuthorSlug(author)]
+        : ['', null];
+  if (now === null) return null;
+  const moved = new URLSearchParams(params);
+  moved.set(name, now);
+  return `${API_PREFIX}/${endpoint.collection}?${moved}`;
 }
 
 /** Why a built answer was "nothing there", in words. */
