@@ -287,6 +287,10 @@ async function movedTo(
   if (now === null) return null;
   const moved = new URLSearchParams(params);
   moved.set(name, now);
+  // A cursor is bound to its listing's slug: the one for the new slug, at the same place.
+  const request = parseListing(endpoint.collection, params);
+  if (!isProblem(request) && request.after !== null)
+    moved.set('cursor', encodeCursor({ ...request, [name]: now } as ListingRequest, request.after));
   return `${API_PREFIX}/${endpoint.collection}?${moved}`;
 }
 
