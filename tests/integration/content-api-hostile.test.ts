@@ -184,6 +184,10 @@ describe('hostile pass on /api/v1 (issue 29)', () => {
         (await get('/api/v1/posts/api-post-1', { headers: { 'if-none-match': asked } })).status,
       ).toBe(304);
     expect((await get('/api/v1/posts', { headers: { 'if-none-match': '*' } })).status).toBe(304);
+    // The feed of a topic shares the file cache and its rule.
+    const feed = await get('/feed.xml?topic=nothing-here', { headers: { 'if-none-match': '*' } });
+    expect(feed.status).toBe(404);
+    expect((await get('/feed.xml', { headers: { 'if-none-match': '*' } })).status).toBe(304);
   });
 
   test('F2: impossible dates and dates without a zone are refused in words', async () => {
