@@ -2,8 +2,9 @@
 // parameters are a 400 in words and unknown addresses a 404, never a 5xx; any origin may read
 // it (CORS, preflight); and a signed-in editor's cookie changes nothing.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { type Listing, noSecrets, SECRET, seedApiSite } from '../content-api-site';
-import { type RunningFolio, startFolio } from '../harness';
+import { addEditor } from '../../src/lib/editors/accounts';
+import { type Listing, noSecrets, SECRET, seedApiSite, text } from '../content-api-site';
+import { type RunningFolio, startFolio, withStore } from '../harness';
 
 let folio: RunningFolio;
 let cookie = '';
@@ -150,5 +151,183 @@ describe('CORS and credentials', () => {
       expect(signedIn.headers.get('set-cookie')).toBeNull();
       expect(signedIn.headers.get('cache-control')).toBe(plain.headers.get('cache-control'));
     }
+  });
+});
+
+describe('hostile pass on /api/v1 (issue 29)', () => {
+  test('F1: If-None-Match (* or a tag) never turns a missing address into a 304', async () => {
+    const missing = [
+      '/api/v1/posts/nothing-here',
+      '/api/v1/posts/api-draft-only',
+      '/api/v1/pages/nothing-here',
+      '/api/v1/topics/nothing-here',
+      '/api/v1/authors/nobody-here',
+      '/api/v1/posts?author=nobody-here',
+      '/api/v1/posts?topic=nothing-here',
+    ];
+    const etag = (await get('/api/v1/posts')).headers.get('etag') ?? '';
+    // Asked first with `*` (nothing kept yet), then after a plain GET: the same 404 each time.
+    for (const round of ['before a plain GET', 'after one'])
+      for (const path of missing) {
+        for (const asked of ['*', etag, etag.replace(/-[^-]*"$/, '-x"')]) {
+          const response = await get(path, { headers: { 'if-none-match': asked } });
+          expect(response.status, `${path} ${asked} ${round}`).toBe(404);
+          expect((await response.json()).error.code).toBe('not_found');
+        }
+        await get(path);
+      }
+    // An address that is there still gets its 304, for `*` and its own tag.
+    const post = await get('/api/v1/posts/api-post-1');
+    const own = post.headers.get('etag') ?? '';
+    for (const asked of ['*', own])
+      expect(
+        (await get('/api/v1/posts/api-post-1', { headers: { 'if-none-match': asked } })).status,
+      ).toBe(304);
+    expect((await get('/api/v1/posts', { headers: { 'if-none-match': '*' } })).status).toBe(304);
+    // The feed of a topic shares the file cache and its rule.
+    const feed = await get('/feed.xml?topic=nothing-here', { headers: { 'if-none-match': '*' } });
+    expect(feed.status).toBe(404);
+    expect((await get('/feed.xml', { headers: { 'if-none-match': '*' } })).status).toBe(304);
+  });
+
+  test('F2: impossible dates and dates without a zone are refused in words', async () => {
+    const cursor = (at: string) =>
+      Buffer.from(JSON.stringify(['posts', at, 1])).toString('base64url');
+    for (const [path, code] of [
+      ['/api/v1/posts?updated_since=2026-02-30', 'invalid_updated_since'],
+      ['/api/v1/posts?updated_since=2026-11-31', 'invalid_updated_since'],
+      ['/api/v1/pages?updated_since=2026-02-29T10:00:00Z', 'invalid_updated_since'],
+      [`/api/v1/posts?cursor=${cursor('2026-02-30T00:00:00.000Z')}`, 'invalid_cursor'],
+      [`/api/v1/posts?cursor=${cursor('2026-11-31T00:00:00.000Z')}`, 'invalid_cursor'],
+    ]) {
+      const response = await get(path as string);
+      expect(response.status, path).toBe(400);
+      expect((await response.json()).error.code, path).toBe(code);
+    }
+    const noZone = await get('/api/v1/posts?updated_since=2026-11-26T10:00:00');
+    expect(noZone.status).toBe(400);
+    const { error } = await noZone.json();
+    expect(error.code).toBe('invalid_updated_since');
+    expect(error.message).toContain('%2B01:00');
+    // Real dates still work: a leap day, a zone as an offset.
+    expect((await get('/api/v1/posts?updated_since=2024-02-29')).status).toBe(200);
+    expect((await get('/api/v1/posts?updated_since=2026-11-26T10:00:00%2B01:00')).status).toBe(200);
+    const author = await (await get('/api/v1/posts?author=Ann')).json();
+    expect(author.error.message).toContain('an author');
+  });
+});
+
+describe('hostile pass on /api/v1 (issue 29): every answer is JSON any origin may read', () => {
+  const isApiJson = async (response: Response, what: string) => {
+    expect(response.headers.get('content-type'), what).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('access-control-allow-origin'), what).toBe('*');
+    const body = await response.text();
+    expect(body, what).not.toContain('<html');
+    return JSON.parse(body).error as { code: string; message: string };
+  };
+
+  test('F3: a method the API does not answer is a JSON 405 with Allow', async () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'])
+      for (const path of ['/api/v1/posts', '/api/v1/posts/api-post-1', '/api/v1/nowhere']) {
+        const response = await get(path, { method, body: method === 'DELETE' ? null : '{}' });
+        expect(response.status, `${method} ${path}`).toBe(405);
+        expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+        expect((await isApiJson(response, `${method} ${path}`)).code).toBe('method_not_allowed');
+      }
+  });
+
+  test('F3: a path the front door refuses under /api is a JSON 404, not the site page', async () => {
+    for (const path of [
+      '/api/v1/posts%2fx',
+      '/api/v1/posts/api-post-1%00',
+      '/api/v1/posts/%00',
+      `/api/v1/posts/${'a'.repeat(3000)}`,
+      '/api/v1/',
+    ]) {
+      const response = await get(path);
+      expect(response.status, path).toBe(404);
+      expect((await isApiJson(response, path)).message).toMatch(/There is no/);
+    }
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+});
+
+describe('hostile pass on /api/v1 (issue 29): renamed addresses', () => {
+  test('F4: an old slug answers 301 to the API address of the new one, as the site does', async () => {
+    const bo = await addEditor(await folio.database(), 'bo@example.com', 'the bo passphrase');
+    await withStore(folio, async (store) => {
+      await store.saveAuthorProfile(bo.id, {
+        slug: 'bo-old',
+        name: 'Bo',
+        bio: '',
+        photo: '',
+        links: '',
+      });
+      await store.putPage(
+        {
+          slug: 'moved-post-old',
+          ...text('Moved post'),
+          post: { kind: 'post', topics: ['Gamma Old'], authors: ['bo-old'] },
+        },
+        { publish: true },
+      );
+      await store.putPage(
+        { slug: 'moved-page-old', ...text('Moved page'), post: { kind: 'page', topics: [] } },
+        { publish: true },
+      );
+      await store.renameSlug('moved-post-old', 'moved-post-new');
+      await store.renameSlug('moved-page-old', 'moved-page-new');
+      const topic = await store.getTopic('gamma-old');
+      if (!topic) throw new Error('the topic was made with the post');
+      await store.updateTopic(topic.id, { name: 'Gamma New', slug: 'gamma-new', intro: '' });
+      await store.saveAuthorProfile(bo.id, {
+        slug: 'bo-new',
+        name: 'Bo',
+        bio: '',
+        photo: '',
+        links: '',
+      });
+    });
+    const api = `${folio.url}/api/v1`;
+    for (const [old, now] of [
+      ['/api/v1/posts/moved-post-old', `${api}/posts/moved-post-new`],
+      ['/api/v1/pages/moved-page-old', `${api}/pages/moved-page-new`],
+      ['/api/v1/topics/gamma-old', `${api}/topics/gamma-new`],
+      ['/api/v1/authors/bo-old', `${api}/authors/bo-new`],
+      ['/api/v1/posts?topic=gamma-old&limit=5', `${api}/posts?topic=gamma-new&limit=5`],
+      ['/api/v1/posts?author=bo-old', `${api}/posts?author=bo-new`],
+    ] as const) {
+      const response = await get(old);
+      expect(response.status, old).toBe(301);
+      expect(response.headers.get('location'), old).toBe(now);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect((await get(now.slice(folio.url.length))).status, now).toBe(200);
+    }
+    // A walk under the old slug goes on under the new one, at the same place.
+    await withStore(folio, async (store) => {
+      await store.putPage(
+        { slug: 'moved-post-2', ...text('Moved 2'), post: { kind: 'post', topics: ['Gamma New'] } },
+        { publish: true },
+      );
+    });
+    const firstNew = (await (await get('/api/v1/posts?topic=gamma-new&limit=1')).json()) as Listing;
+    const oldCursor = Buffer.from(
+      JSON.stringify([
+        'posts/t/gamma-old',
+        ...JSON.parse(Buffer.from(firstNew.next_cursor ?? '', 'base64url').toString()).slice(1),
+      ]),
+    ).toString('base64url');
+    const walked = await get(`/api/v1/posts?topic=gamma-old&limit=1&cursor=${oldCursor}`);
+    expect(walked.status).toBe(301);
+    const rest = (await (
+      await get((walked.headers.get('location') ?? '').slice(folio.url.length))
+    ).json()) as Listing;
+    expect(rest.items.map((item) => item.slug)).toEqual(['moved-post-old'.replace('old', 'new')]);
+    // The site's own answer for the same old addresses, for comparison: a 301 too.
+    expect((await get('/moved-page-old')).status).toBe(301);
+    // Only to one of the same kind: a post's old slug is no page.
+    expect((await get('/api/v1/pages/moved-post-old')).status).toBe(404);
+    expect((await get('/api/v1/posts/moved-page-old')).status).toBe(404);
+    expect(folio.unexpectedErrors()).toEqual([]);
   });
 });

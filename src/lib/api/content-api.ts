@@ -1,18 +1,20 @@
 // Owns the content API's answers (docs/decisions/0044): `/api/v1/…`, answered by the front door
 // before Waku. Parameters are checked first (a 400 in words reads nothing); then each answer is
 // built once per content version, address and origin and tagged with that version
-// (file-cache.ts), so a client whose copy is current gets its 304 before anything is read, and
-// the first request after a publish — on any instance, as they share the version — is built
-// again. Cookies and credentials are never read: every visitor, signed in or not, gets the same
+// (file-cache.ts), so a client whose copy of an address that is always there (a listing, the
+// site) is current gets its 304 before anything is read (one that may name nothing, a slug or
+// a filter, is looked up first: a 404 is never a 304), and the first request after a publish
+// — on any instance, as they share the version — is built again. Cookies and credentials are never read: every visitor, signed in or not, gets the same
 // answer, from any origin (CORS `*`).
 import 'server-only';
 import type { ListingPage, PublishedItem } from '../content/api-reads';
 import { type ContentStore, contentStore, databaseTroubleOf } from '../content/content';
-import { PUBLIC_CACHE_HEADERS } from '../http/cache-headers';
+import { PUBLIC_CACHE_HEADERS, REVALIDATE_EACH_TIME } from '../http/cache-headers';
 import { type BuiltFile, createFileCache, type FileCache } from '../http/file-cache';
 import { reportUnexpectedError } from '../observability/errors';
 import { getEnv } from '../runtime/env';
 import { processSingleton } from '../runtime/process-singleton';
+import { API_METHODS, CORS_HEADERS, JSON_TYPE, problemResponse } from './answers';
 import { openApiDocument } from './openapi';
 import {
   API_PREFIX,
@@ -27,26 +29,6 @@ import {
   parseListing,
 } from './params';
 import { authorsJson, itemsJson, siteJson, topicJson } from './shapes';
-
-export const API_METHODS = 'GET, HEAD, OPTIONS';
-
-/** On every answer: any origin may read it, no credentials; the tag is readable by scripts. */
-const CORS_HEADERS: Readonly<Record<string, string>> = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'ETag',
-};
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-function problemResponse(problem: { status: number; code: string; message: string }): Response {
-  return new Response(
-    `${JSON.stringify({ error: { code: problem.code, message: problem.message } })}\n`,
-    {
-      status: problem.status,
-      // A refusal is not kept: the same address may answer once the content changes.
-      headers: { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...CORS_HEADERS },
-    },
-  );
-}
 
 function isProblem(value: object): value is ApiProblem {
   return 'status' in value && 'code' in value;
@@ -223,12 +205,34 @@ export function createContentApi({
       .map(([k, v]) => `${k}=${v}`)
       .join('&')}`;
     try {
-      const served = await cache.serve(request, key, () => build(endpoint, params, origin), {
-        ...PUBLIC_CACHE_HEADERS,
-        ...CORS_HEADERS,
-      });
+      const served = await cache.serve(
+        request,
+        key,
+        () => build(endpoint, params, origin),
+        { ...PUBLIC_CACHE_HEADERS, ...CORS_HEADERS },
+        // A slug or a filter may name nothing: then it is looked up before any 304.
+        {
+          alwaysThere:
+            endpoint.kind === 'site' ||
+            endpoint.kind === 'openapi' ||
+            (endpoint.kind === 'list' && !params.has('topic') && !params.has('author')),
+        },
+      );
       if (served.status !== 404) return served;
       await served.arrayBuffer();
+      // A renamed page's, topic's or author's old address follows it, as on the site. Looked up
+      // only for an answer that is not there: no cost to the rest.
+      const moved = await movedTo(store(), endpoint, params);
+      if (moved !== null)
+        return new Response(null, {
+          status: 301,
+          // Checked again each time, like the site's 301: a rename can be undone.
+          headers: {
+            location: `${origin}${moved}`,
+            'cache-control': REVALIDATE_EACH_TIME,
+            ...CORS_HEADERS,
+          },
+        });
       return problemResponse(notFoundOf(endpoint, params));
     } catch (error) {
       const trouble = databaseTroubleOf(error);
@@ -246,6 +250,48 @@ export function createContentApi({
       });
     }
   };
+}
+
+/**
+ * The API address (path and query) an old slug's answer moved to, or null. The site's rules,
+ * not a second one: a page's (read-model.ts findRedirect, then only to one of the same kind),
+ * a topic's (renamedTopicSlug) and an author's (renamedAuthorSlug), as the feed follows them.
+ */
+async function movedTo(
+  content: ContentStore,
+  endpoint: Endpoint,
+  params: URLSearchParams,
+): Promise<string | null> {
+  if (endpoint.kind === 'one') {
+    const { collection, slug } = endpoint;
+    let now: string | null;
+    if (collection === 'topics') now = await content.renamedTopicSlug(slug);
+    else if (collection === 'authors') now = await content.renamedAuthorSlug(slug);
+    else {
+      now = await content.findRedirect(slug);
+      const view = now === null ? null : await content.getPage(now, { draft: false });
+      if (!view || view.publishedAt === null || (view.kind === 'post') !== (collection === 'posts'))
+        now = null;
+    }
+    return now === null ? null : `${API_PREFIX}/${collection}/${now}`;
+  }
+  if (endpoint.kind !== 'list') return null;
+  const topic = params.get('topic');
+  const author = params.get('author');
+  const [name, now] =
+    topic !== null
+      ? ['topic', await content.renamedTopicSlug(topic)]
+      : author !== null
+        ? ['author', await content.renamedAuthorSlug(author)]
+        : ['', null];
+  if (now === null) return null;
+  const moved = new URLSearchParams(params);
+  moved.set(name, now);
+  // A cursor is bound to its listing's slug: the one for the new slug, at the same place.
+  const request = parseListing(endpoint.collection, params);
+  if (!isProblem(request) && request.after !== null)
+    moved.set('cursor', encodeCursor({ ...request, [name]: now } as ListingRequest, request.after));
+  return `${API_PREFIX}/${endpoint.collection}?${moved}`;
 }
 
 /** Why a built answer was "nothing there", in words. */

@@ -40,12 +40,14 @@ export function endpointOf(pathname: string): Endpoint | ApiProblem {
       return { kind: 'one', collection, slug: second };
     }
   }
-  return {
-    status: 404,
-    code: 'no_such_endpoint',
-    message: `There is no endpoint at this address. The endpoints are described at ${API_PREFIX}/openapi.json.`,
-  };
+  return NO_SUCH_ENDPOINT;
 }
+
+export const NO_SUCH_ENDPOINT: ApiProblem = {
+  status: 404,
+  code: 'no_such_endpoint',
+  message: `There is no endpoint at this address. The endpoints are described at ${API_PREFIX}/openapi.json.`,
+};
 
 const SINGULAR: Record<Collection, string> = {
   posts: 'published post',
@@ -93,6 +95,17 @@ const LISTING_PARAMS: Record<Collection, readonly string[]> = {
 const ISO_DATE =
   /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
+/**
+ * Whether the text's leading `YYYY-MM-DD` is a day of the calendar: `Date.parse` moves
+ * 2026-02-30 to March 2 instead of refusing it (hostile pass, issue 29).
+ */
+function realDay(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number);
+  if (year === undefined || month === undefined || day === undefined) return false;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 /** The parameters of a single item, the site or the description: none. */
 export function checkNoParams(params: URLSearchParams): ApiProblem | null {
   for (const name of params.keys())
@@ -134,16 +147,22 @@ export function parseListing(
     if (slug !== null && !isValidSlug(slug))
       return bad(
         `invalid_${name}`,
-        `“${name}” is the address of a ${name}: lower-case letters, digits and hyphens.`,
+        `“${name}” is the address of ${name === 'author' ? 'an' : 'a'} ${name}: lower-case letters, digits and hyphens.`,
       );
   const sinceText = params.get('updated_since');
   let updatedSince: string | null = null;
   if (sinceText !== null) {
-    const parsed = ISO_DATE.test(sinceText) ? Date.parse(sinceText) : Number.NaN;
+    if (/^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(sinceText))
+      return bad(
+        'invalid_updated_since',
+        '“updated_since” with a time needs its zone: Z or an offset such as +01:00 (written %2B01:00 in an address).',
+      );
+    const parsed =
+      ISO_DATE.test(sinceText) && realDay(sinceText) ? Date.parse(sinceText) : Number.NaN;
     if (!Number.isFinite(parsed))
       return bad(
         'invalid_updated_since',
-        '“updated_since” is a date in ISO 8601, such as 2026-11-26 or 2026-11-26T10:00:00Z.',
+        '“updated_since” is a real date in ISO 8601, such as 2026-11-26 or 2026-11-26T10:00:00Z.',
       );
     updatedSince = new Date(parsed).toISOString();
   }
@@ -199,6 +218,6 @@ function decodeCursor(text: string, tag: string): { at: string; id: number } | n
   const validAt = bySlug
     ? isValidSlug(at)
     : // A stored date (ISO 8601 as the store writes it, or as an import gave it).
-      /^[0-9][0-9T:.+Z-]{9,39}$/.test(at) && Number.isFinite(Date.parse(at));
+      /^[0-9][0-9T:.+Z-]{9,39}$/.test(at) && realDay(at) && Number.isFinite(Date.parse(at));
   return validAt ? { at, id } : null;
 }

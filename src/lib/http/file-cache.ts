@@ -106,13 +106,17 @@ export function createFileCache({
     /**
      * The file `key` names, from memory when this content version's copy is kept, else built
      * by `make` (once, however many ask at the same time) and kept. `headers` go on a 200 and a
-     * 304 (caching headers); a 304 is decided before `make` runs.
+     * 304 (caching headers). A 304 is decided before `make` runs only when the caller knows
+     * the key names a file whatever the content (`alwaysThere`): for one that may be missing
+     * (a slug, a filter) `If-None-Match: *` or a tag matches only a file that is there
+     * (RFC 9110 13.1.2), and a 404 is never a 304.
      */
     async serve(
       request: Request,
       key: string,
       make: () => Promise<BuiltFile>,
       headers: Record<string, string>,
+      { alwaysThere = false }: { alwaysThere?: boolean } = {},
     ): Promise<Response> {
       const version = versionNow();
       if (version === null) return respond(request, await build(key, null, make), headers);
@@ -124,9 +128,9 @@ export function createFileCache({
         entries.set(key, kept);
         return respond(request, kept, headers);
       }
-      // A copy of this version is current whatever it holds: no need to build it to say so.
-      // (A 404 is sent without a tag; one forged for a missing file gets an empty 304.)
-      if (clientCopyIsCurrent(request, etag))
+      // A copy of this version of a file that is always there is current: no need to build it
+      // to say so.
+      if (alwaysThere && clientCopyIsCurrent(request, etag))
         return new Response(null, { status: 304, headers: { etag, ...headers } });
       let pending = inFlight.get(key);
       if (!pending) {

@@ -5,6 +5,7 @@
 // the request context opened for everything that runs; and the security
 // headers on whatever goes out.
 import 'server-only';
+import { apiRefusal } from '../api/answers';
 import { escapeHtml, type SiteLook, staticPage } from '../observability/fallback-page';
 import { hydrateAfterPaint } from '../waku/hydrate-after-paint';
 import { NOT_FOUND_ROUTE_PATH, pagePathOfPageData } from '../waku/internals';
@@ -83,6 +84,15 @@ export function refuseUrl(rawUrl: string): { status: 404 | 414 } | null {
   if (path.split('/').some((segment) => segment.length > MAX_SEGMENT_LENGTH))
     return { status: 404 };
   return null;
+}
+
+/** Whether a URL (refused or not) is under /api: its refusals are the API's, in JSON. */
+function isApiAddress(rawUrl: string): boolean {
+  try {
+    return routeOf(new URL(rawUrl).pathname).kind === 'api';
+  } catch {
+    return false;
+  }
 }
 
 /** Why the Host header names no origin, or null when it does. */
@@ -239,8 +249,10 @@ export function createFrontDoor({
 
     const refused = urlChecked ? null : refuseUrl(request.url);
     if (refused) {
-      const response =
-        refused.status === 404
+      // A script asking the API gets JSON it can read, never the site's HTML.
+      const response = isApiAddress(request.url)
+        ? apiRefusal(refused.status)
+        : refused.status === 404
           ? new Response(notFoundHtml(await siteLook?.()), {
               status: 404,
               headers: { 'content-type': 'text/html; charset=utf-8' },
@@ -261,11 +273,11 @@ export function createFrontDoor({
     const route = routeOf(url.pathname);
     const allowed = ALLOWED_METHODS[(location ? routeOf(location) : route).kind];
     if (allowed && !allowed.includes(method)) {
-      return withSecurityHeaders(plain(405, 'Method not allowed.', { allow: allowed.join(', ') }), {
-        https,
-        route,
-        method,
-      });
+      const refusal =
+        route.kind === 'api'
+          ? apiRefusal(405)
+          : plain(405, 'Method not allowed.', { allow: allowed.join(', ') });
+      return withSecurityHeaders(refusal, { https, route, method });
     }
     if (location && (method === 'GET' || method === 'HEAD')) {
       const redirect = new Response(null, {

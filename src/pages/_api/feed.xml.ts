@@ -71,6 +71,8 @@ export async function GET(request: Request): Promise<Response> {
     of === null ? `feed ${origin}` : `feed ${origin} ${of.param} ${of.slug}`,
     () => buildFeed(origin, of),
     PUBLIC_CACHE_HEADERS,
+    // A topic's or author's feed may be missing: looked at before any 304.
+    { alwaysThere: of === null },
   );
   // A renamed topic's feed follows it, as its page does (hostile pass 27: subscribers of
   // ?topic=<old> got a 404), and so does an author's whose address changed. Looked up only for

@@ -17,6 +17,8 @@ export async function GET(request: Request): Promise<Response> {
     key,
     async () => (part === 'invalid' ? null : buildSitemap(contentStore(), origin, part)),
     PUBLIC_CACHE_HEADERS,
+    // Only /sitemap.xml itself is there whatever the content; a part may not be.
+    { alwaysThere: part === null },
   );
 }
 
