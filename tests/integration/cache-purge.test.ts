@@ -8,7 +8,7 @@ import { addEditor } from '../../src/lib/editors/accounts';
 import { processImage } from '../../src/lib/media/images';
 import { createMediaStore } from '../../src/lib/media/media';
 import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
-import { signInWithForm } from '../forms';
+import { formsIn, formWithButton, signInWithForm, submitForm } from '../forms';
 import { type RunningFolio, startTwoFolios, waitFor, withStore } from '../harness';
 import { publishThroughForms } from '../publishing';
 
@@ -177,4 +177,60 @@ describe(`purge on publish, two instances of one ${TEST_ENGINE} database`, () =>
     expect(String(warned[0]?.reason)).toContain('503');
     expect([...a.unexpectedErrors(), ...b.unexpectedErrors()]).toEqual([]);
   }, 60_000);
+});
+
+// Fourth hostile pass: an image deleted from the library stayed a year in the cache in front
+// (M1); any Author could flush the whole cache by saving their profile unchanged (M2).
+describe(`purges that are not page changes (${TEST_ENGINE})`, () => {
+  test('deleting an image sends one purge naming its key, and nothing else', async () => {
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: 'plum' } })
+      .png()
+      .toBuffer();
+    const { hash } = await createMediaStore(await a.database()).add(
+      await processImage(new Uint8Array(png)),
+      { alt: 'a plum square', filename: 'plum.png', editor: EDITOR.email },
+    );
+    const library = await (await fetch(`${a.url}/preview?media`, { headers: { cookie } })).text();
+    const form = (await formsIn(library)).find((candidate) =>
+      candidate.fields.some(([name, value]) => name === 'hash' && value === hash),
+    );
+    if (!form) throw new Error('no form for the image in the library');
+    const from = received.length;
+    const deleted = await submitForm(`${a.url}/preview?media`, form, { cookie, button: 'Delete' });
+    expect(deleted.headers.get('location')).toBe('/preview?media&notice=media-deleted');
+    const purges = await purgesAfter(from, 1);
+    expect(purges.map((purge) => purge.keys)).toEqual([`media-${hash}`]);
+  }, 60_000);
+
+  test('an unchanged profile saved five times sends no purge; a changed one sends one', async () => {
+    const save = async (set: Record<string, string> = {}) => {
+      const screen = await (
+        await fetch(`${a.url}/preview?profile`, { headers: { cookie } })
+      ).text();
+      const form = await formWithButton(screen, 'Save profile');
+      const saved = await submitForm(`${a.url}/preview?profile`, form, { cookie, set });
+      expect(saved.status).toBe(303);
+    };
+    await save({ name: 'Pat Purge', slug: 'pat-purge', bio: 'First bio.', links: '' });
+    // The profile now exists: every save after this one used to purge everything.
+    const before = received.length;
+    await Bun.sleep(1_500);
+    const from = received.length;
+    expect(from).toBe(before);
+    for (let i = 0; i < 5; i += 1) await save();
+    await Bun.sleep(2_500);
+    expect(received.slice(from)).toEqual([]);
+
+    await save({ bio: 'A second bio.' });
+    const [bio, ...more] = await purgesAfter(from, 1);
+    expect(more).toEqual([]);
+    // Only the author's own page shows a bio: its key, not the whole site.
+    expect(bio?.keys?.split(' ')).toContain('page-pat-purge');
+    expect(bio?.keys?.split(' ')).not.toContain('site');
+
+    const renamed = received.length;
+    await save({ name: 'Pat Q. Purge' });
+    expect((await purgesAfter(renamed, 1)).map((purge) => purge.keys)).toEqual(['site']);
+    expect([...a.unexpectedErrors(), ...b.unexpectedErrors()]).toEqual([]);
+  }, 90_000);
 });
