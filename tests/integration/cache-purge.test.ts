@@ -51,7 +51,12 @@ beforeAll(async () => {
   });
   database = await createThrowAwayDatabase();
   [a, b] = await startTwoFolios(database, {
-    env: { PURGE_URL: `http://127.0.0.1:${receiver.port}/`, PURGE_TOKEN: TOKEN },
+    env: {
+      PURGE_URL: `http://127.0.0.1:${receiver.port}/`,
+      PURGE_TOKEN: TOKEN,
+      // Content events (a page unpublished takes its social card away) every second.
+      SCHEDULE_CHECK_SECONDS: '1',
+    },
   });
   await addEditor(await a.database(), EDITOR.email, EDITOR.password);
   cookie = (await signInWithForm(a.url, EDITOR.email, EDITOR.password)).cookie;
@@ -200,6 +205,31 @@ describe(`purges that are not page changes (${TEST_ENGINE})`, () => {
     expect(deleted.headers.get('location')).toBe('/preview?media&notice=media-deleted');
     const purges = await purgesAfter(from, 1);
     expect(purges.map((purge) => purge.keys)).toEqual([`media-${hash}`]);
+  }, 60_000);
+
+  test('a social card replaced, then its page unpublished: each old card is purged', async () => {
+    const cardOf = async () => {
+      const html = await (await fetch(`${a.url}/carded`)).text();
+      const [address, key] = /\/media\/([0-9a-f]{32})\/card-\d+\.png/.exec(html) ?? [];
+      if (!address || !key) throw new Error('no social card on the page');
+      expect((await fetch(`${a.url}${address}`)).status).toBe(200);
+      return key;
+    };
+    const publish = (title: string) =>
+      withStore(a, (store) =>
+        store.putPage({ slug: 'carded', title, summary: '', body: 'Carded.' }, { publish: true }),
+      );
+    await publish('First card');
+    const first = await cardOf();
+    await publish('Second card');
+    // The test's own writes purge nothing: what arrives is the drawing's, for the old card.
+    let from = received.length;
+    const second = await cardOf();
+    expect(second).not.toBe(first);
+    expect((await purgesAfter(from, 1)).map((purge) => purge.keys)).toEqual([`media-${first}`]);
+    from = received.length;
+    await withStore(a, (store) => store.unpublish('carded'));
+    expect((await purgesAfter(from, 1)).map((purge) => purge.keys)).toEqual([`media-${second}`]);
   }, 60_000);
 
   test('an unchanged profile saved five times sends no purge; a changed one sends one', async () => {
