@@ -4,6 +4,7 @@
 // failed one tried again with backoff, and after the last try logged once, never as a bug.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import sharp from 'sharp';
+import { recordPurgeOfKeys } from '../../src/lib/data/cache-purges';
 import { addEditor } from '../../src/lib/editors/accounts';
 import { processImage } from '../../src/lib/media/images';
 import { createMediaStore } from '../../src/lib/media/media';
@@ -230,6 +231,20 @@ describe(`purges that are not page changes (${TEST_ENGINE})`, () => {
     from = received.length;
     await withStore(a, (store) => store.unpublish('carded'));
     expect((await purgesAfter(from, 1)).map((purge) => purge.keys)).toEqual([`media-${second}`]);
+  }, 60_000);
+
+  test('purges pending together go as one request naming their union', async () => {
+    const from = received.length;
+    // Three changes committed at once by another process (the test's): the next poll claims
+    // all three in one statement.
+    const db = await a.database();
+    await db.transaction(async (q) => {
+      for (const key of ['page-one', 'page-two', 'page-three'])
+        await recordPurgeOfKeys(q, [key], new Date());
+    });
+    const purges = await purgesAfter(from, 1);
+    expect(purges).toHaveLength(1);
+    expect(purges[0]?.keys?.split(' ').sort()).toEqual(['page-one', 'page-three', 'page-two']);
   }, 60_000);
 
   test('an unchanged profile saved five times sends no purge; a changed one sends one', async () => {
