@@ -4,11 +4,12 @@
 // failed one tried again with backoff, and after the last try logged once, never as a bug.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import sharp from 'sharp';
+import { recordPurgeOfKeys } from '../../src/lib/data/cache-purges';
 import { addEditor } from '../../src/lib/editors/accounts';
 import { processImage } from '../../src/lib/media/images';
 import { createMediaStore } from '../../src/lib/media/media';
 import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
-import { signInWithForm } from '../forms';
+import { formsIn, formWithButton, signInWithForm, submitForm } from '../forms';
 import { type RunningFolio, startTwoFolios, waitFor, withStore } from '../harness';
 import { publishThroughForms } from '../publishing';
 
@@ -51,7 +52,12 @@ beforeAll(async () => {
   });
   database = await createThrowAwayDatabase();
   [a, b] = await startTwoFolios(database, {
-    env: { PURGE_URL: `http://127.0.0.1:${receiver.port}/`, PURGE_TOKEN: TOKEN },
+    env: {
+      PURGE_URL: `http://127.0.0.1:${receiver.port}/`,
+      PURGE_TOKEN: TOKEN,
+      // Content events (a page unpublished takes its social card away) every second.
+      SCHEDULE_CHECK_SECONDS: '1',
+    },
   });
   await addEditor(await a.database(), EDITOR.email, EDITOR.password);
   cookie = (await signInWithForm(a.url, EDITOR.email, EDITOR.password)).cookie;
@@ -177,4 +183,99 @@ describe(`purge on publish, two instances of one ${TEST_ENGINE} database`, () =>
     expect(String(warned[0]?.reason)).toContain('503');
     expect([...a.unexpectedErrors(), ...b.unexpectedErrors()]).toEqual([]);
   }, 60_000);
+});
+
+// Fourth hostile pass: an image deleted from the library stayed a year in the cache in front
+// (M1); any Author could flush the whole cache by saving their profile unchanged (M2).
+describe(`purges that are not page changes (${TEST_ENGINE})`, () => {
+  test('deleting an image sends one purge naming its key, and nothing else', async () => {
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: 'plum' } })
+      .png()
+      .toBuffer();
+    const { hash } = await createMediaStore(await a.database()).add(
+      await processImage(new Uint8Array(png)),
+      { alt: 'a plum square', filename: 'plum.png', editor: EDITOR.email },
+    );
+    const library = await (await fetch(`${a.url}/preview?media`, { headers: { cookie } })).text();
+    const form = (await formsIn(library)).find((candidate) =>
+      candidate.fields.some(([name, value]) => name === 'hash' && value === hash),
+    );
+    if (!form) throw new Error('no form for the image in the library');
+    const from = received.length;
+    const deleted = await submitForm(`${a.url}/preview?media`, form, { cookie, button: 'Delete' });
+    expect(deleted.headers.get('location')).toBe('/preview?media&notice=media-deleted');
+    const purges = await purgesAfter(from, 1);
+    expect(purges.map((purge) => purge.keys)).toEqual([`media-${hash}`]);
+  }, 60_000);
+
+  test('a social card replaced, then its page unpublished: each old card is purged', async () => {
+    const cardOf = async () => {
+      const html = await (await fetch(`${a.url}/carded`)).text();
+      const [address, key] = /\/media\/([0-9a-f]{32})\/card-\d+\.png/.exec(html) ?? [];
+      if (!address || !key) throw new Error('no social card on the page');
+      expect((await fetch(`${a.url}${address}`)).status).toBe(200);
+      return key;
+    };
+    const publish = (title: string) =>
+      withStore(a, (store) =>
+        store.putPage({ slug: 'carded', title, summary: '', body: 'Carded.' }, { publish: true }),
+      );
+    await publish('First card');
+    const first = await cardOf();
+    await publish('Second card');
+    // The test's own writes purge nothing: what arrives is the drawing's, for the old card.
+    let from = received.length;
+    const second = await cardOf();
+    expect(second).not.toBe(first);
+    expect((await purgesAfter(from, 1)).map((purge) => purge.keys)).toEqual([`media-${first}`]);
+    from = received.length;
+    await withStore(a, (store) => store.unpublish('carded'));
+    expect((await purgesAfter(from, 1)).map((purge) => purge.keys)).toEqual([`media-${second}`]);
+  }, 60_000);
+
+  test('purges pending together go as one request naming their union', async () => {
+    const from = received.length;
+    // Three changes committed at once by another process (the test's): the next poll claims
+    // all three in one statement.
+    const db = await a.database();
+    await db.transaction(async (q) => {
+      for (const key of ['page-one', 'page-two', 'page-three'])
+        await recordPurgeOfKeys(q, [key], new Date());
+    });
+    const purges = await purgesAfter(from, 1);
+    expect(purges).toHaveLength(1);
+    expect(purges[0]?.keys?.split(' ').sort()).toEqual(['page-one', 'page-three', 'page-two']);
+  }, 60_000);
+
+  test('an unchanged profile saved five times sends no purge; a changed one sends one', async () => {
+    const save = async (set: Record<string, string> = {}) => {
+      const screen = await (
+        await fetch(`${a.url}/preview?profile`, { headers: { cookie } })
+      ).text();
+      const form = await formWithButton(screen, 'Save profile');
+      const saved = await submitForm(`${a.url}/preview?profile`, form, { cookie, set });
+      expect(saved.status).toBe(303);
+    };
+    await save({ name: 'Pat Purge', slug: 'pat-purge', bio: 'First bio.', links: '' });
+    // The profile now exists: every save after this one used to purge everything.
+    const before = received.length;
+    await Bun.sleep(1_500);
+    const from = received.length;
+    expect(from).toBe(before);
+    for (let i = 0; i < 5; i += 1) await save();
+    await Bun.sleep(2_500);
+    expect(received.slice(from)).toEqual([]);
+
+    await save({ bio: 'A second bio.' });
+    const [bio, ...more] = await purgesAfter(from, 1);
+    expect(more).toEqual([]);
+    // Only the author's own page shows a bio: its key, not the whole site.
+    expect(bio?.keys?.split(' ')).toContain('page-pat-purge');
+    expect(bio?.keys?.split(' ')).not.toContain('site');
+
+    const renamed = received.length;
+    await save({ name: 'Pat Q. Purge' });
+    expect((await purgesAfter(renamed, 1)).map((purge) => purge.keys)).toEqual(['site']);
+    expect([...a.unexpectedErrors(), ...b.unexpectedErrors()]).toEqual([]);
+  }, 90_000);
 });

@@ -8,8 +8,10 @@
 // page, a topic or another author takes it.
 import 'server-only';
 import { z } from 'zod';
+import { EVERYTHING } from '../data/content-changes';
 import type { Query } from '../data/db';
 import { MEDIA_ADDRESS } from '../media/media-refs';
+import { profileChange } from './author-changes';
 import { cleanMultiline, lineText } from './clean-text';
 import { ContentError } from './errors';
 import { AUTHORS_LISTED_MAX, AUTHORS_PER_POST_MAX } from './post-fields';
@@ -309,6 +311,9 @@ export function authorsStore({ read, write, now }: StoreContext) {
             'conflict',
             'Not saved: your profile was changed since you opened this form (in another tab?). Your text is kept: look at it again, then save.',
           );
+        const change = mine ? profileChange(mine, profile) : EVERYTHING;
+        // Sent as it was: nothing to write, and nothing for a cache in front to forget.
+        if (mine && change === null) return profileOf(mine);
         const [page] = await q<{ id: number }>`SELECT id FROM pages WHERE slug = ${profile.slug}`;
         if (page)
           throw new ContentError(
@@ -390,9 +395,9 @@ export function authorsStore({ read, write, now }: StoreContext) {
                       ${editorId}, ${at}, ${at})
               RETURNING id, slug, name, bio, photo, links, updated_at`;
         if (!row) throw new Error('author write returned no row');
-        // A name or photo shows in bylines across the site, the address moves the author's
-        // page: everything, as a settings change does (rare, and never a visitor's cost).
-        if (mine) await changed();
+        // A name, photo or address shows across the site: everything; a bio or links, their
+        // page (author-changes.ts). A first profile shows nowhere yet.
+        if (mine && change !== null) await changed(change);
         return profileOf(row);
       });
     },

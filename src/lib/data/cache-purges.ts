@@ -7,7 +7,7 @@
 // and an instance that dies holding one leaves it to the others when its lease ends.
 import 'server-only';
 import { getEnv } from '../runtime/env';
-import { purgeKeysOf } from './cache-keys';
+import { boundedKeys, purgeKeysOf } from './cache-keys';
 import type { ContentChange } from './content-changes';
 import type { Database, Query } from './db';
 
@@ -49,9 +49,23 @@ export async function recordPurge(
   change: ContentChange,
   at: Date,
 ): Promise<void> {
+  await recordPurgeOfKeys(q, purgeKeysOf(change), at, version);
+}
+
+/**
+ * Inside a write that is not a content change (an image deleted: no page changes, but a cache
+ * keeps its answers a year): these keys, bounded as any purge is. `version` is the content
+ * version the write made, or 0 when it made none.
+ */
+export async function recordPurgeOfKeys(
+  q: Query,
+  keys: readonly string[],
+  at: Date,
+  version = 0,
+): Promise<void> {
   const stamp = at.toISOString();
   await q`INSERT INTO cache_purges (version, keys, created_at, next_at)
-          VALUES (${version}, ${purgeKeysOf(change).join(' ')}, ${stamp}, ${stamp})`;
+          VALUES (${version}, ${boundedKeys(keys).join(' ')}, ${stamp}, ${stamp})`;
 }
 
 type ClaimedRow = {

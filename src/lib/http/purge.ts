@@ -1,13 +1,15 @@
 // Owns telling a shared cache in front what a committed change made stale (docs/decisions/0045):
-// one HTTP request per purge recorded in the outbox (cache-purges.ts) to PURGE_URL, naming the
-// keys in one header. Each server sends the purges it claims: at once after its own commits,
-// and at a short poll for those of other instances and the CLI. A purge that fails (refused,
+// one HTTP request per round of claimed purges in the outbox (cache-purges.ts) to PURGE_URL,
+// naming their keys in one header. Each server sends the purges it claims: at once after its
+// own commits, and at a short poll for those of other instances and the CLI. A purge that fails (refused,
 // unreachable, slower than 2 s) is tried again with backoff, then logged once at warn and
 // dropped: a cache that cannot be reached is the operator's to fix, not a bug to report, and
 // what it holds expires on its own (s-maxage, the VCL's TTL).
 import 'server-only';
+import { boundedKeys, SITE_KEY } from '../data/cache-keys';
 import {
   backoffAfter,
+  type ClaimedPurge,
   claimPurges,
   MAX_ATTEMPTS,
   onPurgeRecorded,
@@ -62,6 +64,12 @@ export async function sendPurge(target: PurgeTarget, keys: readonly string[]): P
   if (status < 200 || status > 299) throw new Error(`answered ${status}: ${excerpt.trim()}`);
 }
 
+/** What several purges name together: `site` alone if one is, else their keys, bounded. */
+export function unionOfKeys(purges: readonly { keys: readonly string[] }[]): string[] {
+  const keys = purges.flatMap((purge) => purge.keys);
+  return keys.includes(SITE_KEY) ? [SITE_KEY] : boundedKeys(keys);
+}
+
 export type Purger = {
   /** Sends what is due now; resolves when this round is done. */
   round(): Promise<void>;
@@ -84,30 +92,40 @@ export function startPurger(
 
   async function once() {
     const claimed = await claimPurges(db, now());
-    // One after another, oldest first: a cache applies them in the order they were made.
-    for (const purge of claimed) {
-      try {
-        await sendPurge(target, purge.keys);
-        await purgeDone(db.query, purge.id, now());
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        if (await purgeFailed(db.query, purge, now()))
-          log.warn(
-            'the shared cache was not told what a change made stale; it expires on its own',
-            {
-              url: target.url,
-              keys: purge.keys.join(' '),
-              version: purge.version,
-              attempts: MAX_ATTEMPTS,
-              reason,
-            },
-          );
-        else later(backoffAfter(purge.attempts));
-      }
-    }
+    if (claimed.length > 0) await send(claimed);
     rounds += 1;
     // Now and then, not every second: the table stays small.
     if (rounds % 60 === 1) await prunePurges(db.query, now());
+  }
+
+  /**
+   * The claimed purges as one request naming their keys' union: a ban is a ban in any order,
+   * so a burst of changes costs the cache one request, not one each. Each purge keeps its own
+   * attempts and backoff.
+   */
+  async function send(claimed: ClaimedPurge[]) {
+    const keys = unionOfKeys(claimed);
+    try {
+      await sendPurge(target, keys);
+      for (const purge of claimed) await purgeDone(db.query, purge.id, now());
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const givenUp: ClaimedPurge[] = [];
+      let retryIn = Number.POSITIVE_INFINITY;
+      for (const purge of claimed) {
+        if (await purgeFailed(db.query, purge, now())) givenUp.push(purge);
+        else retryIn = Math.min(retryIn, backoffAfter(purge.attempts));
+      }
+      if (givenUp.length > 0)
+        log.warn('the shared cache was not told what a change made stale; it expires on its own', {
+          url: target.url,
+          keys: unionOfKeys(givenUp).join(' '),
+          version: Math.max(...givenUp.map((purge) => purge.version)),
+          attempts: MAX_ATTEMPTS,
+          reason,
+        });
+      if (Number.isFinite(retryIn)) later(retryIn);
+    }
   }
 
   function later(ms: number) {

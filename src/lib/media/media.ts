@@ -9,6 +9,8 @@ import { recordAudit } from '../audit/audit';
 import { ContentError } from '../content/errors';
 import { siteSettingsIn } from '../content/settings';
 import type { SiteSettings } from '../content/types';
+import { mediaKey } from '../data/cache-keys';
+import { purgeRecorded, purgesWanted, recordPurgeOfKeys } from '../data/cache-purges';
 import { type Database, getDatabase, type Query } from '../data/db';
 import { processSingleton } from '../runtime/process-singleton';
 import {
@@ -325,9 +327,15 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
         }
         await q`DELETE FROM media_variants WHERE media_id IN (SELECT id FROM media WHERE hash = ${hash})`;
         const gone = await q`DELETE FROM media WHERE hash = ${hash} RETURNING id`;
-        if (gone.length > 0) await recordAudit(q, { action: 'media.deleted', detail: { hash } });
+        if (gone.length > 0) {
+          await recordAudit(q, { action: 'media.deleted', detail: { hash } });
+          // Its answers are immutable for a year in a shared cache in front: it forgets them
+          // exactly when the delete commits (0045; fourth hostile pass, M1).
+          if (purgesWanted()) await recordPurgeOfKeys(q, [mediaKey(hash)], new Date());
+        }
         return gone;
       });
+      if (deleted.length > 0 && purgesWanted()) purgeRecorded();
       // A stale tab, or a forged hash: it was not there to delete.
       if (deleted.length === 0)
         throw new ContentError('not-found', 'That image was deleted meanwhile.');

@@ -10,7 +10,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ContentEvent } from '../content/events';
 import { siteSettingsIn } from '../content/settings';
+import { mediaKey } from '../data/cache-keys';
+import { purgeRecorded, purgesWanted, recordPurgeOfKeys } from '../data/cache-purges';
 import { type Database, getDatabase } from '../data/db';
+import { log } from '../observability/log';
 import { processSingleton } from '../runtime/process-singleton';
 import { type CardSource, cardKey } from './card-address';
 import { renderCard } from './card-image';
@@ -33,7 +36,7 @@ async function publishedSource(db: Database, pageId: number): Promise<CardSource
 }
 
 /** A card's file: `<key>-<page id>.png`, or its half-written copy `….png.<pid>.partial`. */
-const CARD_FILE = /^[0-9a-f]{32}-(\d{1,9})\.png(?:\.\d+\.partial)?$/;
+const CARD_FILE = /^([0-9a-f]{32})-(\d{1,9})\.png(?:\.\d+\.partial)?$/;
 
 export function createCardStore({
   database = getDatabase,
@@ -56,14 +59,28 @@ export function createCardStore({
     } catch {
       return 0; // No folder: no cards drawn yet.
     }
-    let removed = 0;
+    const gone: { name: string; key: string }[] = [];
     for (const name of names) {
       const card = CARD_FILE.exec(name);
-      if (!card || Number(card[1]) !== pageId || name === keep) continue;
-      await rm(path.join(directory, name), { force: true });
-      removed += 1;
+      if (card?.[1] && Number(card[2]) === pageId && name !== keep)
+        gone.push({ name, key: card[1] });
     }
-    return removed;
+    // The purge first: if it cannot be recorded, the files stay and the next removal retries.
+    await forgetInCache(gone.map((card) => card.key));
+    for (const { name } of gone) await rm(path.join(directory, name), { force: true });
+    return gone.length;
+  }
+
+  /**
+   * A card's answer is immutable for a year in a shared cache in front; one taken off this disk
+   * (its page unpublished, or a newer card drawn) is purged there too (0045, fourth hostile
+   * pass M1). After the fact, not in the change's transaction: only the disk knows which
+   * cards were drawn, and so which keys a cache can hold.
+   */
+  async function forgetInCache(keys: readonly string[]): Promise<void> {
+    if (keys.length === 0 || !purgesWanted()) return;
+    await recordPurgeOfKeys((await database()).query, keys.map(mediaKey), new Date());
+    purgeRecorded();
   }
 
   async function draw(source: CardSource, key: string): Promise<Uint8Array<ArrayBuffer>> {
@@ -79,8 +96,14 @@ export function createCardStore({
     const partial = `${file}.${process.pid}.partial`;
     await writeFile(partial, png);
     await rename(partial, file);
-    // This card replaces the page's earlier ones (an old revision's, an old title's).
-    await removeCards(source.pageId, path.basename(file));
+    // This card replaces the page's earlier ones (an old revision's, an old title's). The
+    // new card is answered even if that fails: the old files stay for the next drawing.
+    await removeCards(source.pageId, path.basename(file)).catch((error: unknown) => {
+      log.warn('old social cards stay until the next one is drawn', {
+        pageId: source.pageId,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+    });
     return png;
   }
 
