@@ -8,10 +8,12 @@
 // dangling process"), including a server a whole file shares from beforeAll — so one slow test
 // turned every later test of the file into ECONNREFUSED. The shell ignores that SIGTERM; the
 // harness signals `bun run start` itself, and the shell ends the server when bun test goes away.
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type ContentStore, createContentStore } from '../src/lib/content/content';
 import { contentVersionOf } from '../src/lib/data/content-version';
 import { type Database, openDatabase } from '../src/lib/data/db';
+import { cardDirectoryFor } from '../src/lib/social-card/card-store';
 import { seededThrowAwayDatabase, type ThrowAwayDatabase } from './databases';
 
 export type LogLine = { level?: string; msg?: string } & Record<string, unknown>;
@@ -252,7 +254,11 @@ export async function startFolio({
           await contentVersionOf(db).stop();
           await db.close();
         }
-        if (!keepDatabase) await made.drop();
+        if (!keepDatabase) {
+          await made.drop();
+          // Its social cards go with it (a folder per database: card-store.ts).
+          await rm(cardDirectoryFor(made.url), { recursive: true, force: true });
+        }
         return code;
       })();
       return stopped;

@@ -5,6 +5,7 @@
 // on disk: its old ones go when a new one is drawn, and all of them when it is unpublished or
 // deleted (its content event), so the folder holds at most one card a published page.
 import 'server-only';
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { mediaKey } from '../data/cache-keys';
 import { purgeRecorded, purgesWanted, recordPurgeOfKeys } from '../data/cache-purges';
 import { type Database, getDatabase } from '../data/db';
 import { log } from '../observability/log';
+import { getEnv } from '../runtime/env';
 import { processSingleton } from '../runtime/process-singleton';
 import { type CardSource, cardKey } from './card-address';
 import { renderCard } from './card-image';
@@ -38,9 +40,19 @@ async function publishedSource(db: Database, pageId: number): Promise<CardSource
 /** A card's file: `<key>-<page id>.png`, or its half-written copy `….png.<pid>.partial`. */
 const CARD_FILE = /^([0-9a-f]{32})-(\d{1,9})\.png(?:\.\d+\.partial)?$/;
 
+/**
+ * The folder of one site's cards: named by its database, since a file is `<key>-<page id>` and
+ * page ids are a database's own — two sites on one machine (the suite's two engines at once,
+ * tonight's flaky purge test) removed each other's cards of the same page id.
+ */
+export function cardDirectoryFor(databaseUrl: string): string {
+  const site = createHash('sha256').update(databaseUrl).digest('hex').slice(0, 16);
+  return path.join(tmpdir(), `folio-social-cards-${site}`);
+}
+
 export function createCardStore({
   database = getDatabase,
-  directory = path.join(tmpdir(), 'folio-social-cards'),
+  directory = cardDirectoryFor(getEnv().DATABASE_URL),
 }: {
   database?: () => Promise<Database>;
   directory?: string;
