@@ -5,6 +5,7 @@ import {
   acceptInvitation,
   createInvitation,
   hashInvitationToken,
+  INVITATION_RESEND_MS,
   INVITATION_TTL_DAYS,
   invitationFor,
   pendingInvitations,
@@ -81,8 +82,21 @@ describe('invitations', () => {
   });
 
   test('a withdrawn invitation, or a second one for the same email, leaves the first unusable', async () => {
-    const first = await createInvitation(db, admin, 'twice@example.com', 'author');
-    const second = await createInvitation(db, admin, 'twice@example.com', 'editor');
+    const at = Date.now();
+    const first = await createInvitation(db, admin, 'twice@example.com', 'author', at);
+    // Again within the minute: refused, so a pressed-again Invite mails nobody twice (third
+    // hostile pass, L2); the first link stands.
+    expect(
+      await code(createInvitation(db, admin, 'twice@example.com', 'editor', at + 30_000)),
+    ).toBe('too-soon');
+    expect(await code(invitationFor(db, first.token))).toBe('accepted'); // still usable
+    const second = await createInvitation(
+      db,
+      admin,
+      'twice@example.com',
+      'editor',
+      at + INVITATION_RESEND_MS + 1,
+    );
     expect(await code(invitationFor(db, first.token))).toBe('revoked');
     expect(await revokeInvitation(db, second.invitation.id)).toBe(true);
     expect(await revokeInvitation(db, second.invitation.id)).toBe(false);

@@ -13,6 +13,8 @@ import { emailSchema, passwordSchema } from './accounts';
 import { can, isRole, type Role } from './permissions';
 
 export const INVITATION_TTL_DAYS = 7;
+/** How soon the same address may be invited (and so emailed) again. */
+export const INVITATION_RESEND_MS = 60_000;
 const INVITATION_TTL_MS = INVITATION_TTL_DAYS * 24 * 60 * 60 * 1000;
 
 /** A role an invitation may carry: the Owner is handed over, never invited. */
@@ -26,12 +28,32 @@ export function isInvitedRole(value: unknown): value is InvitedRole {
 export class InvitationRefused extends Error {
   constructor(
     message: string,
-    readonly code: 'invalid' | 'exists' | 'used' | 'expired' | 'revoked' | 'inviter' | 'unknown',
+    readonly code:
+      | 'invalid'
+      | 'exists'
+      | 'used'
+      | 'expired'
+      | 'revoked'
+      | 'inviter'
+      | 'unknown'
+      | 'too-soon',
   ) {
     super(message);
     this.name = 'InvitationRefused';
   }
 }
+
+/** The HTTP status of each refusal, for every screen and action that answers one. */
+export const INVITATION_REFUSAL_STATUS: Readonly<Record<InvitationRefused['code'], number>> = {
+  invalid: 422,
+  exists: 409,
+  used: 410,
+  expired: 410,
+  revoked: 410,
+  inviter: 403,
+  unknown: 404,
+  'too-soon': 429,
+};
 
 export function isInvitationRefused(error: unknown): error is InvitationRefused {
   return error instanceof InvitationRefused;
@@ -96,6 +118,16 @@ export async function createInvitation(
       throw new InvitationRefused(
         `${email} already has an account here: they can sign in. Change their role on this screen.`,
         'exists',
+      );
+    // Third hostile pass (L2): each press of Invite mailed the address again, so a stolen
+    // session could mail-bomb anyone through the site's mail server. One a minute per address.
+    const [recent] = await q`
+      SELECT 1 AS one FROM invitations
+      WHERE email = ${email} AND created_at > ${new Date(now - INVITATION_RESEND_MS).toISOString()}`;
+    if (recent)
+      throw new InvitationRefused(
+        `${email} was invited less than a minute ago: the link shown then still works. Wait a minute to send a new one.`,
+        'too-soon',
       );
     const at = new Date(now).toISOString();
     await q`UPDATE invitations SET revoked_at = ${at}

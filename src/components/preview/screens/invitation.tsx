@@ -4,22 +4,16 @@
 // withdrawn, expired, unknown, or whose inviter may no longer invite is refused in words, with
 // its status. Signed in, it says to sign out first rather than act for someone else.
 import 'server-only';
-import { invitationForLink, isInvitationRefused } from '../../../lib/editors/invitations';
+import {
+  INVITATION_REFUSAL_STATUS,
+  invitationForLink,
+  isInvitationRefused,
+} from '../../../lib/editors/invitations';
 import { ROLE_LABELS, ROLE_SUMMARIES } from '../../../lib/editors/permissions';
 import { setDocumentStatus } from '../../../lib/http/request-context';
 import { INVITATION_PARAM, PREVIEW_DASHBOARD } from '../../../lib/http/routes';
 import { AcceptInvitationForm } from '../people-forms';
 import type { ScreenProps } from './asked';
-
-const STATUS = {
-  invalid: 422,
-  exists: 409,
-  used: 410,
-  expired: 410,
-  revoked: 410,
-  inviter: 403,
-  unknown: 404,
-} as const;
 
 export async function InvitationScreen({ asked: { editor, params, notice } }: ScreenProps) {
   const token = (params.get(INVITATION_PARAM) ?? '').slice(0, 100);
@@ -54,7 +48,7 @@ export async function InvitationScreen({ asked: { editor, params, notice } }: Sc
     invitation = await invitationForLink(token);
   } catch (error) {
     if (!isInvitationRefused(error)) throw error;
-    setDocumentStatus(STATUS[error.code]);
+    setDocumentStatus(INVITATION_REFUSAL_STATUS[error.code]);
     return (
       <>
         <title>Invitation · Folio preview</title>

@@ -12,6 +12,7 @@ import { emailInvitation } from '../../editors/invitation-email';
 import {
   acceptInvitation,
   createInvitation,
+  INVITATION_REFUSAL_STATUS,
   isInvitationRefused,
   revokeInvitation,
 } from '../../editors/invitations';
@@ -113,7 +114,7 @@ export const invitePerson = editorForm({
       };
     } catch (error) {
       if (!isInvitationRefused(error)) throw error;
-      refuseForm(error.code === 'exists' ? 409 : error.code === 'inviter' ? 403 : 422);
+      refuseForm(INVITATION_REFUSAL_STATUS[error.code]);
       return { values, error: error.message };
     }
   },
@@ -259,16 +260,7 @@ export async function acceptInvitationAction(
     ({ email } = await acceptInvitation(await getDatabase(), token, password));
   } catch (error) {
     if (!isInvitationRefused(error)) throw error;
-    const status: Record<typeof error.code, number> = {
-      invalid: 422,
-      exists: 409,
-      used: 410,
-      expired: 410,
-      revoked: 410,
-      inviter: 403,
-      unknown: 404,
-    };
-    refuseForm(status[error.code]);
+    refuseForm(INVITATION_REFUSAL_STATUS[error.code]);
     return { error: error.message };
   }
   // The account is made: signing in is the ordinary sign-in (its throttle, its cookie).
