@@ -77,10 +77,30 @@ export function createCardStore({
       if (card?.[1] && Number(card[2]) === pageId && name !== keep)
         gone.push({ name, key: card[1] });
     }
-    // The purge first: if it cannot be recorded, the files stay and the next removal retries.
-    await forgetInCache(gone.map((card) => card.key));
-    for (const { name } of gone) await rm(path.join(directory, name), { force: true });
-    return gone.length;
+    // Every instance on the database handles the event, and they share the folder: each card
+    // is taken aside by one of them (a rename succeeds once), and only what this process took
+    // is purged — a busy CI run saw the same key purged by two instances.
+    const taken: { name: string; key: string; aside: string }[] = [];
+    for (const card of gone) {
+      const aside = path.join(directory, `${card.name}.${process.pid}.gone`);
+      try {
+        await rename(path.join(directory, card.name), aside);
+        taken.push({ ...card, aside });
+      } catch {
+        // Another process took it, or it is gone already.
+      }
+    }
+    // The purge before the files go: if it cannot be recorded, they are put back and the next
+    // removal retries.
+    try {
+      await forgetInCache(taken.map((card) => card.key));
+    } catch (error) {
+      for (const card of taken)
+        await rename(card.aside, path.join(directory, card.name)).catch(() => undefined);
+      throw error;
+    }
+    for (const { aside } of taken) await rm(aside, { force: true });
+    return taken.length;
   }
 
   /**
