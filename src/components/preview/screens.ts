@@ -7,8 +7,8 @@
 // column); 'site', the screen frames itself as the public site does (a page's preview and a
 // share link: the preview is the site, issue 26).
 import { createElement, type FunctionComponent } from 'react';
+import { mustSetUpFirst } from '../../lib/editor/guard';
 import { type Action, can, refusalOf } from '../../lib/editors/permissions';
-import { mustSetUpSecondFactorFirst } from '../../lib/editors/second-factor';
 import { INVITATION_PARAM, SHARE_PARAM } from '../../lib/http/routes';
 import { EditorChrome } from './editor-chrome';
 import type { Asked, ScreenProps } from './screens/asked';
@@ -193,12 +193,9 @@ const secondFactorFirst = (props: ScreenProps) =>
 export async function screenFor(asked: Asked): Promise<Screen['screen']> {
   const row = SCREENS.find((each) => each.when(asked));
   if (!row) throw new Error('the preview screens table has no row for this request');
-  const person = asked.editor?.editor;
-  if (
-    person &&
-    !OPEN_BEFORE_SECOND_FACTOR.has(row.name) &&
-    (await mustSetUpSecondFactorFirst(person))
-  )
+  const session = asked.editor;
+  const person = session?.editor;
+  if (session && !OPEN_BEFORE_SECOND_FACTOR.has(row.name) && (await mustSetUpFirst(session)))
     return secondFactorFirst;
   if (row.may && person && !can(person, row.may)) {
     const message = refusalOf(person, row.may);

@@ -150,10 +150,11 @@ export function requireRecentConfirmation(session: EditorSession): void {
 
 /**
  * Whether the site's rule leaves this session's person unable to act (covered, no factor yet):
- * asked once per session object, so an action that asks twice (a delete) costs one query.
+ * asked once per session object, so an action that asks twice (a delete), and the screen the
+ * same request renders (screens.ts), cost one query.
  */
 const factorChecks = new WeakMap<EditorSession, Promise<boolean>>();
-async function mustSetUpFirst(session: EditorSession): Promise<boolean> {
+export async function mustSetUpFirst(session: EditorSession): Promise<boolean> {
   let check = factorChecks.get(session);
   if (!check) {
     check = getDatabase().then((db) => secondFactorMissing(db.query, session.editor));

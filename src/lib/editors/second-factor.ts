@@ -81,14 +81,6 @@ export async function secondFactorMissing(
   return isRequiredOf(person.role, least) && Number(row?.factors ?? 0) === 0;
 }
 
-/** secondFactorMissing on the process's database: for the preview's screens, which open none. */
-export async function mustSetUpSecondFactorFirst(person: {
-  id: number;
-  role: Role;
-}): Promise<boolean> {
-  return secondFactorMissing((await getDatabase()).query, person);
-}
-
 /**
  * Whether removing one of `person`'s factors (`removing`) would leave someone the rule covers
  * with none: then it is refused, and they set up another first.

@@ -166,14 +166,6 @@ async function withPageDataStatus(response: Response, route: Route): Promise<Res
   return new Response(body, { status, headers: response.headers });
 }
 
-/** A render-cache hit's route and path, for its surrogate keys (the hit path parses no more). */
-function routeOfRequest(request: Request): [Route, string] {
-  const start = request.url.indexOf('/', request.url.indexOf('//') + 2);
-  const end = request.url.indexOf('?', start);
-  const pathname = request.url.slice(start, end === -1 ? undefined : end);
-  return [routeOf(pathname), pathname];
-}
-
 export function createFrontDoor({
   app,
   renderCache,
@@ -231,7 +223,7 @@ export function createFrontDoor({
     ) {
       const asset = assets?.lookup(request);
       const page = asset ? null : renderCache?.lookup(request);
-      const hit = asset ?? (page ? withSurrogateKeys(page, ...routeOfRequest(request)) : null);
+      const hit = asset ?? page;
       if (hit) {
         if (https) hit.headers.set(HSTS_HEADER[0] as string, HSTS_HEADER[1] as string);
         return hit;

@@ -13,6 +13,7 @@ import { type PublicQuery, publicQueryOf, publicQueryOfPageData } from './public
 import { currentRequestContext } from './request-context';
 import { HOME_SLUG, isReservedSlug, isValidSlug, SESSION_COOKIE } from './routes';
 import { OPENER_ISOLATION, SECURITY_HEADERS } from './security-headers';
+import { CACHE_TAG_HEADER, pageKeyHeaders, SURROGATE_KEY_HEADER } from './surrogate-keys';
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 /**
@@ -143,6 +144,9 @@ const UNCACHED_HEADERS = new Set([
   ...Object.keys(PUBLIC_CACHE_HEADERS),
   'date',
   'vary',
+  // Set from the entry's key when it is built (pageKeyHeaders), whatever the render said.
+  SURROGATE_KEY_HEADER,
+  CACHE_TAG_HEADER,
   ...Object.keys(SECURITY_HEADERS),
   // Public pages only are stored, and they go without it (isolatedFromOpeners).
   OPENER_ISOLATION[0],
@@ -257,15 +261,18 @@ export function createRenderCache({
     response: Response,
     body: Uint8Array<ArrayBuffer>,
   ): Entry {
-    const kept: [string, string][] = [...response.headers].filter(
-      ([name]) => !UNCACHED_HEADERS.has(name),
-    );
+    const slug = slugOfKey(key);
+    const kept: [string, string][] = [
+      ...[...response.headers].filter(([name]) => !UNCACHED_HEADERS.has(name)),
+      // The shared cache's keys, stored with the entry (decision 0045): a hit computes none.
+      ...pageKeyHeaders(slug),
+    ];
     const base = `${Bun.hash(body).toString(36)}-${body.length.toString(36)}`;
     const identity = variantOf(kept, base, 'identity', new Uint8Array(body));
     const gzip = variantOf(kept, base, 'gzip', new Uint8Array(Bun.gzipSync(body)));
     return {
       key,
-      slug: slugOfKey(key),
+      slug,
       version,
       variants: { identity: identity.variant, gzip: gzip.variant },
       pending: { body, kept, base },

@@ -86,6 +86,18 @@ export function withSurrogateKeys(response: Response, route: Route, pathname: st
   }
 }
 
+/**
+ * A public page's (or its page data's) key headers, for the render cache to store with its
+ * entry: a hit is answered with headers built once, never computed again per request.
+ */
+export function pageKeyHeaders(slug: string): [string, string][] {
+  const keys = boundedKeys([pageKey(slug), SITE_KEY]);
+  return [
+    [SURROGATE_KEY_HEADER, keys.join(' ')],
+    [CACHE_TAG_HEADER, keys.join(',')],
+  ];
+}
+
 function setKeys(headers: Headers, keys: readonly string[] | null) {
   if (keys === null) {
     if (headers.has(SURROGATE_KEY_HEADER)) headers.delete(SURROGATE_KEY_HEADER);
