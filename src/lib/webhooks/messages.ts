@@ -1,0 +1,102 @@
+// Owns what a content event (content/events.ts) becomes as a webhook (docs/decisions/0046): its
+// name among WEBHOOK_EVENTS, and the body every attempt sends, in the shape the Standard
+// Webhooks specification recommends, `{type, timestamp, data}`. The body names published
+// content only (the page's id, address, published title and URL, the event's id): never a
+// draft's text, which is not public, nor the reasons a schedule gave, which may quote it.
+//
+// How Folio's events map: a publish of a page that was not out (new, or taken down before) is
+// `page.published`; a publish of one that was out already, and a change of a published page's
+// address, are `page.updated`; a scheduled publish is either as it happened; a missed schedule
+// is `page.scheduled_publish_failed`. A rename of a page that is not published sends nothing.
+import 'server-only';
+import type { ContentEvent } from '../content/events';
+import type { Query } from '../data/db';
+import { getEnv } from '../runtime/env';
+import type { WebhookEvent, WebhookMessage } from './store';
+
+const HOME_SLUG = 'home';
+
+function pageUrl(slug: string): string {
+  const path = slug === HOME_SLUG ? '/' : `/${slug}`;
+  return `${getEnv().SITE_URL ?? ''}${path}`;
+}
+
+/** Whether the page was out before this event: its last publish-or-unpublish event was a publish. */
+async function wasPublishedBefore(q: Query, event: ContentEvent): Promise<boolean> {
+  const [last] = await q<{ type: string }>`
+    SELECT type FROM events
+    WHERE page_id = ${event.pageId} AND id < ${event.id}
+      AND type IN ('page.published', 'page.scheduled_publish_done', 'page.unpublished')
+    ORDER BY id DESC LIMIT 1`;
+  return last !== undefined && last.type !== 'page.unpublished';
+}
+
+async function titleOfRevision(q: Query, revisionId: unknown): Promise<string | null> {
+  if (typeof revisionId !== 'number') return null;
+  const [row] = await q<{ title: string }>`SELECT title FROM revisions WHERE id = ${revisionId}`;
+  return row?.title ?? null;
+}
+
+async function publishedTitle(q: Query, pageId: number): Promise<string | null> {
+  const [row] = await q<{ title: string }>`
+    SELECT r.title FROM pages p JOIN revisions r ON r.id = p.published_revision_id
+    WHERE p.id = ${pageId}`;
+  return row?.title ?? null;
+}
+
+/** The webhook the event is, or null when it is none. */
+export async function messageOf(q: Query, event: ContentEvent): Promise<WebhookMessage | null> {
+  let type: WebhookEvent;
+  let data: Record<string, unknown>;
+  const page = (title: string | null) => ({
+    id: event.pageId,
+    slug: event.slug,
+    title,
+    url: event.slug === null ? null : pageUrl(event.slug),
+  });
+  switch (event.type) {
+    case 'page.published':
+    case 'page.scheduled_publish_done':
+      type = (await wasPublishedBefore(q, event)) ? 'page.updated' : 'page.published';
+      data = {
+        page: page(await titleOfRevision(q, event.payload.revisionId)),
+        ...(event.type === 'page.scheduled_publish_done' ? { scheduled: true } : {}),
+      };
+      break;
+    case 'page.renamed': {
+      if (event.pageId === null) return null;
+      const title = await publishedTitle(q, event.pageId);
+      if (title === null) return null;
+      type = 'page.updated';
+      data = { page: page(title), previousSlug: event.payload.from ?? null };
+      break;
+    }
+    case 'page.unpublished':
+      type = 'page.unpublished';
+      data = { page: page(await titleOfRevision(q, event.payload.revisionId)) };
+      break;
+    case 'page.deleted':
+      type = 'page.deleted';
+      data = { page: { id: event.pageId, slug: event.slug } };
+      break;
+    case 'page.scheduled_publish_missed':
+      type = 'page.scheduled_publish_failed';
+      data = {
+        page: { id: event.pageId, slug: event.slug },
+        due: typeof event.payload.due === 'string' ? event.payload.due : null,
+      };
+      break;
+    case 'settings.changed':
+      type = 'settings.changed';
+      data = {};
+      break;
+    default:
+      return null;
+  }
+  const body = JSON.stringify({
+    type,
+    timestamp: event.createdAt,
+    data: { eventId: event.id, ...data },
+  });
+  return { eventId: event.id, type, pageKey: event.pageId ?? 0, body };
+}
