@@ -4,10 +4,13 @@
 // only, to be shown that once.
 import 'server-only';
 import { recordAudit } from '../audit/audit';
-import type { Database } from '../data/db';
+import { type Database, getDatabase } from '../data/db';
 import { getEnv } from '../runtime/env';
 import {
   addEndpoint,
+  endpointsTurnedOff,
+  listDeliveries,
+  listEndpoints,
   redeliver,
   removeEndpoint,
   rotateSecret,
@@ -82,4 +85,15 @@ export function redeliverWebhook(db: Database, deliveryId: number): Promise<Webh
     });
     return delivery;
   });
+}
+
+/** What the screens read, on the process's database (the UI never opens one itself). */
+export function webhooksView() {
+  return {
+    endpoints: async () => listEndpoints((await getDatabase()).query),
+    deliveries: async (endpointId: number) =>
+      listDeliveries((await getDatabase()).query, endpointId),
+    /** Turned off after repeated failures: the dashboard's notice. */
+    turnedOff: async () => endpointsTurnedOff((await getDatabase()).query),
+  };
 }
