@@ -24,6 +24,8 @@ export type WebhookRequest = {
   at: Date;
   allowPrivate: boolean;
   timeoutMs?: number;
+  /** A certificate authority to trust besides the system's (tests: a receiver of their own). */
+  ca?: string;
 };
 
 export type WebhookAnswer = {
@@ -71,7 +73,8 @@ export async function addressToSend(host: string, allowPrivate: boolean): Promis
     throw new Error(
       `${bare} resolves to ${refused}, which is not on the public internet (loopback, private or link-local); not sent`,
     );
-  return addresses[0] as string;
+  // IPv4 first: a host with no IPv6 route would otherwise fail a name that has both.
+  return (addresses.find((address) => !address.includes(':')) ?? addresses[0]) as string;
 }
 
 /** Sends the delivery once; never throws: the answer says what happened. */
@@ -125,7 +128,16 @@ export async function sendWebhook(request: WebhookRequest): Promise<WebhookAnswe
     Bun.connect({
       hostname: address,
       port,
-      ...(tls ? { tls: { serverName: servername, rejectUnauthorized: true } } : {}),
+      // The certificate is checked against the URL's host, though the socket goes to an address.
+      ...(tls
+        ? {
+            tls: {
+              serverName: servername,
+              rejectUnauthorized: true,
+              ...(request.ca === undefined ? {} : { ca: request.ca }),
+            },
+          }
+        : {}),
       socket: {
         open(opened) {
           socket = opened;
@@ -154,6 +166,17 @@ export async function sendWebhook(request: WebhookRequest): Promise<WebhookAnswe
   const latencyMs = elapsed();
   if ('error' in raw) return { status: null, excerpt: '', latencyMs, error: raw.error };
   const text = raw.text.slice(0, MAX_ANSWER_BYTES);
+  // A certificate refused (not valid for the host, not from a trusted authority) closes the
+  // connection before a byte is read, as a receiver that hangs up does.
+  if (text === '')
+    return {
+      status: null,
+      excerpt: '',
+      latencyMs,
+      error: tls
+        ? `closed without an answer (is its certificate valid for ${servername}?)`
+        : 'closed without an answer',
+    };
   const statusLine = /^HTTP\/1\.[01] (\d{3})/.exec(text);
   if (!statusLine)
     return { status: null, excerpt: '', latencyMs, error: 'answered something that is not HTTP' };
