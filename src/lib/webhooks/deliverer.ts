@@ -11,7 +11,13 @@ import type { Database } from '../data/db';
 import { log } from '../observability/log';
 import { messageOf } from './messages';
 import { sendWebhook } from './send';
-import { type ClaimedDelivery, claimDeliveries, enqueueDeliveries, recordAttempt } from './store';
+import {
+  type ClaimedDelivery,
+  claimDeliveries,
+  enqueueDeliveries,
+  pruneDeliveries,
+  recordAttempt,
+} from './store';
 
 /** How often each server looks for due deliveries (retries, and other instances' rows). */
 const POLL_MS = 1_000;
@@ -40,6 +46,7 @@ export function startDeliverer(
   let timer: ReturnType<typeof setTimeout> | null = null;
   let waiting = false;
   const inFlight = new Set<Promise<void>>();
+  let rounds = 0;
 
   async function deliver(delivery: ClaimedDelivery) {
     const answer = await sendWebhook({
@@ -87,6 +94,9 @@ export function startDeliverer(
     );
     // A full batch may have more behind it.
     if (claimed.length >= 10) again = true;
+    rounds += 1;
+    // Now and then, not every second: the log keeps a month.
+    if (rounds % 300 === 1) await pruneDeliveries(db.query, now());
   }
 
   /** Rounds run one at a time; a kick during one runs another after it. */

@@ -16,6 +16,7 @@ import {
   getEndpoint,
   listDeliveries,
   MAX_ATTEMPTS,
+  pruneDeliveries,
   recordAttempt,
   redeliver,
 } from './store';
@@ -152,4 +153,17 @@ test(`${DISABLE_AFTER_FAILURES} failed attempts in a row turn an endpoint off`, 
   expect(outcomes.filter((o) => o.endpointTurnedOff !== null)).toHaveLength(1);
   expect(outcomes.at(-1)?.endpointTurnedOff).toMatch(/20 attempts in a row failed/);
   expect((await getEndpoint(db.query, hook.id)).enabled).toBe(false);
+});
+
+test('finished deliveries are deleted after 30 days; pending ones are kept', async () => {
+  const db = await database();
+  const hook = await endpoint(db);
+  await enqueueDeliveries(db.query, message(1, 1), T0);
+  await enqueueDeliveries(db.query, message(2, 2), T0);
+  const [first] = await claimDeliveries(db, T0, 'a', 1);
+  await recordAttempt(db, first as ClaimedDelivery, { ...failure(T0), status: 200, error: null });
+  await pruneDeliveries(db.query, later(29 * 24 * 3_600_000));
+  expect(await listDeliveries(db.query, hook.id)).toHaveLength(2);
+  await pruneDeliveries(db.query, later(31 * 24 * 3_600_000));
+  expect((await listDeliveries(db.query, hook.id)).map((d) => d.eventId)).toEqual([2]);
 });

@@ -48,6 +48,8 @@ export const BACKOFF_MS = [
 export const MAX_ATTEMPTS = BACKOFF_MS.length + 1;
 /** An endpoint failing this many attempts in a row (any deliveries) is turned off. */
 export const DISABLE_AFTER_FAILURES = 20;
+/** A delivered or given-up delivery is kept this long (the log, redelivery by hand). */
+export const KEEP_FINISHED_MS = 30 * 24 * 3_600_000;
 /** The delivery log shows this many, newest first. */
 export const LOG_LENGTH = 50;
 const MAX_URL_LENGTH = 2_000;
@@ -525,4 +527,10 @@ export async function recordAttempt(
     else reason = null;
     return { state, retryInMs: wait, endpointTurnedOff: reason };
   });
+}
+
+/** Deletes deliveries finished (delivered or given up) over KEEP_FINISHED_MS ago. */
+export async function pruneDeliveries(q: Query, now: Date): Promise<void> {
+  const before = new Date(now.getTime() - KEEP_FINISHED_MS).toISOString();
+  await q`DELETE FROM webhook_deliveries WHERE state <> 'pending' AND created_at < ${before}`;
 }
