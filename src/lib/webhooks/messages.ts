@@ -8,6 +8,8 @@
 // `page.published`; a publish of one that was out already, and a change of a published page's
 // address, are `page.updated`; a scheduled publish is either as it happened; a missed schedule
 // is `page.scheduled_publish_failed`. A rename of a page that is not published sends nothing.
+// All of it as of the event, from the outbox and the revisions it names, not the page's row
+// now: an event is dispatched seconds later, after changes that may have followed it.
 import 'server-only';
 import type { ContentEvent } from '../content/events';
 import type { Query } from '../data/db';
@@ -21,26 +23,30 @@ function pageUrl(slug: string): string {
   return `${getEnv().SITE_URL ?? ''}${path}`;
 }
 
-/** Whether the page was out before this event: its last publish-or-unpublish event was a publish. */
-async function wasPublishedBefore(q: Query, event: ContentEvent): Promise<boolean> {
-  const [last] = await q<{ type: string }>`
-    SELECT type FROM events
+/**
+ * The revision that was out when the event happened, from the page's last publish-or-unpublish
+ * event before it (null: the page was not out). Read from the outbox, not the page's row: the
+ * event may be dispatched after later changes.
+ */
+async function outBefore(q: Query, event: ContentEvent): Promise<{ revisionId: unknown } | null> {
+  const [last] = await q<{ type: string; payload: string }>`
+    SELECT type, payload FROM events
     WHERE page_id = ${event.pageId} AND id < ${event.id}
       AND type IN ('page.published', 'page.scheduled_publish_done', 'page.unpublished')
     ORDER BY id DESC LIMIT 1`;
-  return last !== undefined && last.type !== 'page.unpublished';
+  if (last === undefined || last.type === 'page.unpublished') return null;
+  try {
+    const payload = JSON.parse(last.payload) as { revisionId?: unknown };
+    return { revisionId: payload.revisionId };
+  } catch {
+    return { revisionId: null };
+  }
 }
 
 async function titleOfRevision(q: Query, revisionId: unknown): Promise<string | null> {
-  if (typeof revisionId !== 'number') return null;
-  const [row] = await q<{ title: string }>`SELECT title FROM revisions WHERE id = ${revisionId}`;
-  return row?.title ?? null;
-}
-
-async function publishedTitle(q: Query, pageId: number): Promise<string | null> {
-  const [row] = await q<{ title: string }>`
-    SELECT r.title FROM pages p JOIN revisions r ON r.id = p.published_revision_id
-    WHERE p.id = ${pageId}`;
+  const id = Number(revisionId);
+  if (revisionId === null || !Number.isSafeInteger(id)) return null;
+  const [row] = await q<{ title: string }>`SELECT title FROM revisions WHERE id = ${id}`;
   return row?.title ?? null;
 }
 
@@ -57,16 +63,16 @@ export async function messageOf(q: Query, event: ContentEvent): Promise<WebhookM
   switch (event.type) {
     case 'page.published':
     case 'page.scheduled_publish_done':
-      type = (await wasPublishedBefore(q, event)) ? 'page.updated' : 'page.published';
+      type = (await outBefore(q, event)) ? 'page.updated' : 'page.published';
       data = {
         page: page(await titleOfRevision(q, event.payload.revisionId)),
         ...(event.type === 'page.scheduled_publish_done' ? { scheduled: true } : {}),
       };
       break;
     case 'page.renamed': {
-      if (event.pageId === null) return null;
-      const title = await publishedTitle(q, event.pageId);
-      if (title === null) return null;
+      const out = event.pageId === null ? null : await outBefore(q, event);
+      if (out === null) return null;
+      const title = await titleOfRevision(q, out.revisionId);
       type = 'page.updated';
       data = { page: page(title), previousSlug: event.payload.from ?? null };
       break;
