@@ -7,6 +7,7 @@
 import { unstable_redirect as redirect } from 'waku/router/server';
 import { getDatabase } from '../../data/db';
 import { WEBHOOKS_SCREEN } from '../../http/routes';
+import { rerenderActionRoute } from '../../waku/rerender';
 import {
   createWebhook,
   deleteWebhook,
@@ -44,6 +45,9 @@ export const addWebhook = editorForm({
         events: values.events,
         by: editor.email,
       });
+      // The list shows the new endpoint beside its secret (a call from the page's JavaScript;
+      // a form posted without it re-renders the page anyway).
+      rerenderActionRoute();
       return { secret: { webhook: endpoint.id, url: endpoint.url, secret } };
     } catch (error) {
       if (!isWebhookError(error)) throw error;
