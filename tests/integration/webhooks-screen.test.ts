@@ -144,6 +144,31 @@ describe(`the webhooks screen on ${TEST_ENGINE}`, () => {
     ]);
   });
 
+  test('forged forms are 4xx, never a 500: a junk id, an unknown intent, a webhook gone', async () => {
+    await post('Add webhook', admin, {
+      url: 'https://forged.example/hook',
+      events: 'page.published',
+    });
+    const [row] = await endpoints();
+    const junkId = await post('Turn off', admin, { webhook: '1e3' });
+    expect(junkId.status).toBe(400);
+    const unknownIntent = await post('Turn off', admin, { intent: 'explode' });
+    expect(unknownIntent.status).toBe(400);
+    const unknownEvent = await post('Add webhook', admin, {
+      url: 'https://forged.example/other',
+      events: '__proto__',
+    });
+    expect(unknownEvent.status).toBe(422);
+    expect(await unknownEvent.text()).toContain('Unknown event __proto__');
+    const gone = await post('Turn off', admin, { webhook: '987654' });
+    expect(gone.status).toBe(303);
+    expect(gone.headers.get('location')).toContain('notice=webhook-gone');
+    expect(Number((await endpoints())[0]?.enabled)).toBe(1);
+    await post('Remove', admin, { webhook: String(row?.id) });
+    expect(await endpoints()).toEqual([]);
+    expect(folio.unexpectedErrors()).toEqual([]);
+  });
+
   test('an Editor gets a 403 for the screen and for a forged add; nothing is added', async () => {
     const screen = await open(SCREEN, editor);
     expect(screen.status).toBe(403);
@@ -154,7 +179,7 @@ describe(`the webhooks screen on ${TEST_ENGINE}`, () => {
     });
     expect(forged.status).toBe(403);
     expect(await endpoints()).toEqual([]);
-    expect((await auditActions()).filter((action) => action === 'webhook.added')).toHaveLength(1);
+    expect((await auditActions()).filter((action) => action === 'webhook.added')).toHaveLength(2);
   });
 
   test('a post from another origin is refused before the action runs', async () => {
