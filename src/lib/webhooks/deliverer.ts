@@ -68,7 +68,8 @@ export function startDeliverer(
     if (recorded.endpointTurnedOff !== null)
       log.warn('a webhook endpoint was turned off after repeated failures', {
         endpoint: delivery.endpointId,
-        url: delivery.url,
+        // Its origin only: a receiver's URL often carries a token in its query.
+        origin: new URL(delivery.url).origin,
         reason: recorded.endpointTurnedOff,
       });
     if (recorded.retryInMs !== null && recorded.state === 'pending')
