@@ -51,7 +51,7 @@ export function AddWebhookForm({ events }: { events: readonly { name: string; la
       <form
         action={action}
         className="webhook-form"
-        key={state.values ? 'refused' : state.secret ? state.secret.secret : 'new'}
+        key={state.values ? 'refused' : state.secret ? `added-${state.secret.webhook}` : 'new'}
       >
         <label>
           URL (where each event is sent, as a signed POST)
