@@ -343,6 +343,21 @@ const PROBES: Record<Action, Probe> = {
     },
     happened: async (_page, who) => read.get(who) ?? false,
   },
+  'webhooks.manage': {
+    act: (who) =>
+      post('/preview?webhooks', 'Add webhook', who, {
+        set: { url: `https://hooks.example.com/${who}`, events: 'settings.changed' },
+      }),
+    happened: async (_page, who) => {
+      const db = await folio.database();
+      const row = await one(
+        db.query<{ n: number | string }>`
+          SELECT COUNT(*) AS n FROM webhook_endpoints
+          WHERE url = ${`https://hooks.example.com/${who}`}`,
+      );
+      return Number(row?.n) > 0;
+    },
+  },
   'ownership.transfer': {
     act: async (who) => {
       // Someone new to hand the site to, through the role form the Owner sees for them.

@@ -115,6 +115,9 @@ const envSchema = z.object({
     (value) => value === undefined || /^[\x21-\x7e]{1,512}$/.test(value),
     'must be printable characters without spaces',
   ),
+  // `1`: webhooks may be sent to loopback, private and link-local addresses (docs/decisions/0046),
+  // for trying them on one machine and for tests. Unset or `0`: refused, checked at each send.
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
   // `off` turns the render cache off (for benchmarks and debugging).
   FOLIO_RENDER_CACHE: z.enum(['on', 'off']).default('on'),
   FOLIO_RENDER_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),

@@ -31,6 +31,7 @@ import { migration027 } from './027-session-confirmations';
 import { migration028 } from './028-recent-public-search';
 import { migration029 } from './029-author-addresses';
 import { migration031 } from './031-cache-purges';
+import { migration032 } from './032-webhooks';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -72,4 +73,5 @@ export const migrations: readonly Migration[] = [
   migration028,
   migration029,
   migration031,
+  migration032,
 ];
