@@ -150,6 +150,8 @@ describe('docs/deploy/compose.yaml', () => {
       rules: {
         // The services are in the order they start (database, instances, balancer, cache).
         'services-alphabetical-order': 0,
+        // Biome formats YAML too, and writes double quotes.
+        'require-quotes-in-ports': [1, { quoteType: 'double' }],
       },
       quiet: false,
       debug: false,
