@@ -4,7 +4,7 @@
 // (docs/deploy/varnish.vcl) which every instance purges. Loopback ports only. `bun run stack`
 // (scripts/stack.ts) runs it for a person; tests/integration/stack.test.ts and
 // bench/stack.ts start it through `startStack` here, so what is tested is what is run.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SQL } from 'bun';
@@ -72,6 +72,15 @@ function processIsAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as { code?: unknown }).code === 'EPERM';
+  }
+}
+
+/** Removes the folders of stacks whose process is gone (killed before it could). */
+function sweepWorkDirs(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(/^folio-stack-(\d+)-/.exec(name)?.[1]);
+    if (pid && !processIsAlive(pid))
+      rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
   }
 }
 
@@ -215,7 +224,8 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
   const checkpoint = () => {
     if (options.signal?.aborted) throw new Error('stopped while starting');
   };
-  const workDir = mkdtempSync(path.join(tmpdir(), 'folio-stack-'));
+  sweepWorkDirs();
+  const workDir = mkdtempSync(path.join(tmpdir(), `folio-stack-${process.pid}-`));
   started.push({ stop: async () => rmSync(workDir, { recursive: true, force: true }) });
   try {
     let databaseUrl = options.databaseUrl;
