@@ -70,6 +70,8 @@ try {
       { publish: true },
     );
   await db.close();
+  // Their purges (sent by an instance's poll) land before anything is cached.
+  await stack.purgesSent();
   // Signed in through the stack, as an editor's browser is (a cookie passes Varnish).
   const { cookie } = await signInWithForm(front, EDITOR.email, EDITOR.password);
 

@@ -60,6 +60,12 @@ export type RunningStack = {
   instances: StackInstance[];
   haproxy: Child;
   varnish: Child;
+  /**
+   * Waits until every purge recorded so far has been sent to Varnish (or given up). A write from
+   * outside the instances (a test's, the CLI's) is purged by an instance's poll within about a
+   * second: a page cached before that is banned under the reader's feet.
+   */
+  purgesSent: (timeoutMs?: number) => Promise<void>;
   /** Stops everything it started, by pid, in reverse order; drops a database it made. */
   stop: () => Promise<void>;
 };
@@ -307,6 +313,21 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       instances,
       haproxy,
       varnish,
+      purgesSent: async (timeoutMs = 15_000) => {
+        const sql = new SQL(databaseUrl, { max: 1 });
+        try {
+          await poll(
+            async () => {
+              const [row] = await sql<{ waiting: number }[]>`
+                SELECT count(*)::int AS waiting FROM cache_purges WHERE done_at IS NULL`;
+              return row?.waiting === 0 ? true : undefined;
+            },
+            { timeoutMs, what: 'every recorded purge to be sent to Varnish' },
+          );
+        } finally {
+          await sql.close();
+        }
+      },
       stop: () => {
         stopping ??= stopAll();
         return stopping;
