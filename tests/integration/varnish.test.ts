@@ -61,6 +61,17 @@ beforeAll(async () => {
       what: () => `Folio to answer through varnishd (it said: ${varnish?.output().slice(-500)})`,
     },
   );
+  // The two pages' purges (recorded by the test's own writes, sent by the server's poll, tried
+  // again while Varnish was not up yet) land before anything is cached, not on a cached page.
+  const db = await folio.database();
+  await waitFor(
+    async () => {
+      const [row] = await db.query<{ waiting: number | string }>`
+        SELECT count(*) AS waiting FROM cache_purges WHERE done_at IS NULL`;
+      return Number(row?.waiting) === 0 ? true : undefined;
+    },
+    { timeoutMs: 15_000, what: "the pages' purges to reach Varnish" },
+  );
 }, 120_000);
 
 afterAll(async () => {
