@@ -3,7 +3,7 @@
 // write (a transaction that announces a new content version after it commits, and turns a busy
 // or unreachable database into a ContentError) and to read.
 import 'server-only';
-import { purgeRecorded, purgesWanted, recordPurge } from '../data/cache-purges';
+import { purgeSentOrLater, purgesWanted, recordPurge } from '../data/cache-purges';
 import { type ContentChange, EVERYTHING, mergeChanges } from '../data/content-changes';
 import { contentVersionOf } from '../data/content-version';
 import type { Database, Query } from '../data/db';
@@ -56,8 +56,10 @@ export function createStoreContext(
       });
       if (bumped !== null) {
         await version.committed(bumped, change ?? EVERYTHING);
-        purgeRecorded();
         eventsCommitted();
+        // The shared cache in front has forgotten what this changed before the writer is
+        // answered: an editor who publishes and opens the page sees it (0045). Bounded.
+        if (purgesWanted()) await purgeSentOrLater();
       }
       return result;
     } catch (error) {

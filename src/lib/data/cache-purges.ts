@@ -24,17 +24,40 @@ const KEEP_UNDELIVERED_MS = 3_600_000;
 
 export type ClaimedPurge = { id: number; version: number; keys: string[]; attempts: number };
 
-type Listener = () => void;
+type Listener = () => void | Promise<void>;
 const listeners = new Set<Listener>();
 
-/** Called after a commit that recorded a purge: this process's purger sends it at once. */
+/**
+ * Called after a commit that recorded a purge: this process's purger sends it at once. The
+ * listener's promise settles when the round that covers it is done.
+ */
 export function onPurgeRecorded(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-export function purgeRecorded(): void {
-  for (const listener of listeners) listener();
+/** Settles once this process's purger has sent (or failed to send) what was recorded. */
+export async function purgeRecorded(): Promise<void> {
+  await Promise.allSettled([...listeners].map((listener) => listener()));
+}
+
+/**
+ * How long a writer waits for its change's purge before it is answered: long enough for a
+ * cache on the same network (a ban takes a millisecond or two), short enough that a cache out
+ * of reach (its purge waits 2 s, then backs off) costs an editor a second, not more.
+ */
+export const PURGE_WAIT_MS = 1_000;
+
+/** The purge of a committed change, sent before its writer is answered, or PURGE_WAIT_MS. */
+export async function purgeSentOrLater(): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    purgeRecorded(),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, PURGE_WAIT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 /** Whether this process's writes leave purges: a shared cache in front is configured. */

@@ -13,7 +13,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-type Received = { at: number; method: string; keys: string };
+type Received = { at: number; method: string; keys: string; echo: boolean };
 
 /** A cache's purge endpoint, as a bare socket: Bun.serve's parser refuses the BAN method. */
 function receiver() {
@@ -30,10 +30,12 @@ function receiver() {
         if (!socket.data.head.includes('\r\n\r\n')) return;
         const [requestLine = '', ...lines] = socket.data.head.split('\r\n');
         const keys = lines.find((line) => line.toLowerCase().startsWith('x-purge-keys:'));
+        const echo = lines.some((line) => line.toLowerCase() === 'x-purge-echo: 1');
         received.push({
           at: performance.now(),
           method: requestLine.split(' ')[0] ?? '',
           keys: keys ? keys.slice(keys.indexOf(':') + 1).trim() : '',
+          echo,
         });
         socket.end('HTTP/1.1 200 OK\r\nContent-Length: 6\r\nConnection: close\r\n\r\nBanned');
       },
@@ -77,6 +79,7 @@ test(`a purge is sent again after the echo's delay, and close purges share one e
   const [first, second, echo] = cache.received;
   expect(cache.received).toHaveLength(3);
   expect(cache.received.every((ban) => ban.method === 'BAN')).toBe(true);
+  expect(cache.received.map((ban) => ban.echo)).toEqual([false, false, true]);
   expect(first?.keys.split(' ')).toContain('page-first');
   expect(second?.keys.split(' ')).toContain('page-second');
   expect(echo?.keys.split(' ')).toEqual(

@@ -59,9 +59,20 @@ export function purgeTargetOf(env: {
   };
 }
 
+/**
+ * Marks the second send of keys (the echo): a cache bans the same either way, and a log or a
+ * test can tell a change's purge from its echo.
+ */
+export const ECHO_HEADER = 'X-Purge-Echo';
+
 /** Sends one purge; throws an Error that says why it did not take. */
-export async function sendPurge(target: PurgeTarget, keys: readonly string[]): Promise<void> {
+export async function sendPurge(
+  target: PurgeTarget,
+  keys: readonly string[],
+  { echo = false } = {},
+): Promise<void> {
   const headers: Record<string, string> = { [target.header]: keys.join(' ') };
+  if (echo) headers[ECHO_HEADER] = '1';
   if (target.token) headers.Authorization = `Bearer ${target.token}`;
   const { status, excerpt } = await sendPurgeRequest({
     url: target.url,
@@ -153,7 +164,7 @@ export function startPurger(
     echoTimer = setTimeout(() => {
       echoTimer = null;
       const keys = unionOfKeys(toEcho.splice(0));
-      sendPurge(target, keys).catch((error: unknown) =>
+      sendPurge(target, keys, { echo: true }).catch((error: unknown) =>
         log.info('a purge was not echoed', {
           url: target.url,
           keys: keys.join(' '),
@@ -167,12 +178,19 @@ export function startPurger(
     setTimeout(() => void round(), ms);
   }
 
-  /** Rounds run one at a time; a kick during one runs another after it. */
+  /** The round after the running one, asked for during it: one for every kick meanwhile. */
+  let following: PromiseWithResolvers<void> | null = null;
+
+  /**
+   * Rounds run one at a time; a kick during one runs another after it. The promise settles
+   * when a round that began after the kick is done: what was recorded before it was sent.
+   */
   function round(): Promise<void> {
     if (stopped) return Promise.resolve();
     if (running) {
       again = true;
-      return running;
+      following ??= Promise.withResolvers<void>();
+      return following.promise;
     }
     running = once()
       .then(() => {
@@ -188,15 +206,17 @@ export function startPurger(
       })
       .finally(() => {
         running = null;
+        const waiters = following;
+        following = null;
         if (again && !stopped) {
           again = false;
-          void round();
-        }
+          void round().finally(() => waiters?.resolve());
+        } else waiters?.resolve();
       });
     return running;
   }
 
-  const unsubscribe = onPurgeRecorded(() => void round());
+  const unsubscribe = onPurgeRecorded(() => round());
   const poll = () => {
     if (stopped) return;
     void round().finally(() => {

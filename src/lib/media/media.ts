@@ -10,7 +10,7 @@ import { ContentError } from '../content/errors';
 import { siteSettingsIn } from '../content/settings';
 import type { SiteSettings } from '../content/types';
 import { mediaKey } from '../data/cache-keys';
-import { purgeRecorded, purgesWanted, recordPurgeOfKeys } from '../data/cache-purges';
+import { purgeSentOrLater, purgesWanted, recordPurgeOfKeys } from '../data/cache-purges';
 import { type Database, getDatabase, type Query } from '../data/db';
 import { processSingleton } from '../runtime/process-singleton';
 import {
@@ -335,7 +335,7 @@ export function createMediaStore(database: Database | (() => Promise<Database>))
         }
         return gone;
       });
-      if (deleted.length > 0 && purgesWanted()) purgeRecorded();
+      if (deleted.length > 0 && purgesWanted()) await purgeSentOrLater();
       // A stale tab, or a forged hash: it was not there to delete.
       if (deleted.length === 0)
         throw new ContentError('not-found', 'That image was deleted meanwhile.');

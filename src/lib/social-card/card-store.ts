@@ -112,7 +112,8 @@ export function createCardStore({
   async function forgetInCache(keys: readonly string[]): Promise<void> {
     if (keys.length === 0 || !purgesWanted()) return;
     await recordPurgeOfKeys((await database()).query, keys.map(mediaKey), new Date());
-    purgeRecorded();
+    // Sent in the background: a card goes after the event that unpublished its page.
+    void purgeRecorded();
   }
 
   async function draw(source: CardSource, key: string): Promise<Uint8Array<ArrayBuffer>> {
