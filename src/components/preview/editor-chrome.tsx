@@ -8,6 +8,7 @@ import { signOut } from '../../lib/editor/actions/session';
 import type { EditorSession } from '../../lib/editor/guard';
 import { can } from '../../lib/editors/permissions';
 import {
+  API_KEYS_SCREEN,
   AUDIT_SCREEN,
   AUTHOR_PROFILE,
   EDITOR_HELP,
@@ -85,6 +86,11 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                 {can(editor.editor, 'audit.read') ? (
                   <li>
                     <a href={AUDIT_SCREEN}>Audit trail</a>
+                  </li>
+                ) : null}
+                {can(editor.editor, 'api-keys.manage') ? (
+                  <li>
+                    <a href={API_KEYS_SCREEN}>API keys</a>
                   </li>
                 ) : null}
                 <li>

@@ -47,6 +47,9 @@ export const AUDIT_ACTIONS = {
   'share-link.revoked': 'Share link revoked',
   'media.uploaded': 'Image uploaded',
   'media.deleted': 'Image deleted',
+  // Content API keys (docs/decisions/0047).
+  'api-key.created': 'API key made',
+  'api-key.revoked': 'API key revoked',
   // An action the permission table refused (the guard, editor/guard.ts).
   'action.refused': 'Refused',
 } as const;
