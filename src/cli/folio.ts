@@ -259,7 +259,7 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'api-key revoke',
-    args: '<id|prefix>',
+    args: '<id-or-prefix>',
     positionals: 1,
     summary: 'revoke a content API key (requests with it are refused within seconds)',
     load: async () => (await import('./commands/api-key')).apiKeyRevoke,
