@@ -19,7 +19,7 @@ test('an Administrator makes a key, sees it once, uses it, and revokes it', asyn
   const name = `Browser key ${Date.now()}`;
   await page.getByLabel('Name (who or what uses it)').fill(name);
   await page.getByRole('button', { name: 'Make key' }).click();
-  const box = page.getByLabel('The key');
+  const box = page.getByRole('textbox', { name: 'The new key', exact: true });
   await expect(box).toBeVisible();
   const key = await box.inputValue();
   expect(key).toMatch(/^folio_[A-Za-z0-9_-]{43}$/);
@@ -37,7 +37,9 @@ test('an Administrator makes a key, sees it once, uses it, and revokes it', asyn
   expect(answer.status()).toBe(200);
   expect(answer.headers()['ratelimit-policy']).toMatch(/^"key";/);
 
-  // Shown once: the list names it by its first characters.
+  // The list under the form has its row at once (the action re-renders the screen)...
+  await expect(page.getByRole('row').filter({ hasText: name })).toContainText(key.slice(0, 14));
+  // ...and after a reload the key is shown no more: the list names it by its first characters.
   await page.reload();
   const row = page.getByRole('row').filter({ hasText: name });
   await expect(row).toContainText(key.slice(0, 14));

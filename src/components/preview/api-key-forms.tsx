@@ -14,7 +14,7 @@ export function ApiKeyForm() {
   return (
     <>
       {state.made ? (
-        <section className="notice api-key-made" role="status" aria-labelledby="api-key-made">
+        <section className="notice-box api-key-made" role="status" aria-labelledby="api-key-made">
           <h2 id="api-key-made">Key made: {state.made.name}</h2>
           <p>
             Copy it now and keep it where its user keeps passwords:{' '}
@@ -23,7 +23,7 @@ export function ApiKeyForm() {
           </p>
           <p>
             <label>
-              The key
+              The new key
               <input
                 type="text"
                 readOnly

@@ -20,6 +20,7 @@ export async function ApiKeysScreen({ asked: { notice } }: ScreenProps) {
   const env = getEnv();
   const text = notice === null ? undefined : NOTICES[notice];
   const window = env.API_RATE_WINDOW_SECONDS === 60 ? 'minute' : `${env.API_RATE_WINDOW_SECONDS} s`;
+  const count = new Intl.NumberFormat('en').format;
   return (
     <>
       <title>API keys · Folio preview</title>
@@ -34,9 +35,9 @@ export async function ApiKeysScreen({ asked: { notice } }: ScreenProps) {
       </p>
       <p>
         The content API (<code>/api/v1</code>) shows published content to anyone. Without a key a
-        client may make {env.API_RATE_LIMIT} requests a {window} from one address; with a key,{' '}
-        {env.API_KEY_RATE_LIMIT} a {window} for the key. A key opens nothing else. From the command
-        line: <code>bun run folio api-key</code>.
+        client may make {count(env.API_RATE_LIMIT)} requests a {window} from one address; with a
+        key, {count(env.API_KEY_RATE_LIMIT)} a {window} for the key. A key opens nothing else. From
+        the command line: <code>bun run folio api-key</code>.
       </p>
       <h2>Make a key</h2>
       <ApiKeyForm />

@@ -6,6 +6,7 @@
 import { unstable_redirect as redirect } from 'waku/router/server';
 import { ApiKeyError, apiKeysDatabase, createApiKey, revokeApiKey } from '../../api-keys/api-keys';
 import { API_KEYS_SCREEN } from '../../http/routes';
+import { rerenderActionRoute } from '../../waku/rerender';
 import { editorForm, readForm, refuseForm } from '../action';
 import { type ApiKeyFormState, apiKeyCreateSchema, apiKeyRevokeSchema } from '../forms';
 
@@ -20,6 +21,8 @@ export const createKey = editorForm({
         name: values.name,
         actor: { id: editor.editor.id, email: editor.editor.email },
       });
+      // The list under the form shows the new key's row; the key itself is only in this answer.
+      rerenderActionRoute();
       return { made: { key, name: apiKey.name, prefix: apiKey.prefix } };
     } catch (error) {
       if (!(error instanceof ApiKeyError)) throw error;
