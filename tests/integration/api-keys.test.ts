@@ -203,6 +203,15 @@ describe('with a key', () => {
     // Two instances: the limit, and at most one instance's share (a tenth) more.
     expect(through).toBeGreaterThanOrEqual(KEY_LIMIT);
     expect(through).toBeLessThanOrEqual(KEY_LIMIT + share);
+    // "Last used" is noted by the servers' flush, a second or so later, not by the requests.
+    await waitFor(
+      async () => {
+        const [used] = await db.query<{ last_used_at: string | null }>`
+          SELECT last_used_at FROM api_keys WHERE id = ${apiKey.id}`;
+        return used?.last_used_at ? true : undefined;
+      },
+      { timeoutMs: 15_000, what: "the key's last use to be noted" },
+    );
   });
 
   test('an unknown key, or an Authorization that is not one, is a 401 — never anonymous', async () => {
