@@ -25,6 +25,7 @@ import { log } from './lib/observability/log';
 import { startServerMonitoring, stopServerMonitoring } from './lib/observability/sentry-server';
 import { getEnv } from './lib/runtime/env';
 import { socialCards } from './lib/social-card/card-store';
+import { startDeliverer } from './lib/webhooks/deliverer';
 import { frontDoor } from './waku.server';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -71,6 +72,11 @@ async function serve() {
   frontDoor.serveAssets(loadStaticAssets(path.resolve('dist/public/assets')));
   // A page unpublished or deleted takes its generated social cards off this machine's disk.
   contentStore().subscribeToEvents((event) => socialCards().onContentEvent(event));
+  // Webhooks: each content event becomes a delivery per subscribed endpoint, sent by whichever
+  // instance claims it (0046). Subscribed before the scheduler's first round: an event that
+  // round dispatches without it would never become a webhook.
+  const deliverer = startDeliverer(db, { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === '1' });
+  const unsubscribeWebhooks = contentStore().subscribeToEvents(deliverer.subscriber);
   // Anything that fell due while no server ran is published now, then every few seconds.
   // Inside asScheduler, what its rounds write to the audit trail says `scheduler` as its address;
   // each round also deletes entries past AUDIT_RETENTION_DAYS, a bounded batch at a time.
@@ -111,6 +117,8 @@ async function serve() {
     if (!problem) throw error;
     log.error(`cannot start: ${problem}`);
     await scheduler.stop();
+    unsubscribeWebhooks();
+    await deliverer.stop();
     await purger?.stop();
     await stopServerMonitoring();
     await contentVersion.stop();
@@ -134,6 +142,8 @@ async function serve() {
     await server.stop(false);
     clearTimeout(timer);
     await scheduler.stop();
+    unsubscribeWebhooks();
+    await deliverer.stop();
     await purger?.stop();
     await stopServerMonitoring();
     await contentVersion.stop();

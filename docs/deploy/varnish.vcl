@@ -11,6 +11,11 @@ vcl 4.1;
 backend folio {
     .host = "127.0.0.1";
     .port = "3000";
+    # No longer than Folio's echo of each purge (ECHO_MS in src/lib/http/purge.ts, 5 s): a
+    # fetch in flight when a change committed can be stored after the change's ban, and the
+    # echo bans it again; one slower than this is not stored at all. Folio's pages take
+    # milliseconds.
+    .first_byte_timeout = 5s;
 }
 
 # Who may ban: Folio's instances. Add their addresses if they run on other machines.

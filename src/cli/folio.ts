@@ -245,6 +245,42 @@ export const COMMANDS: readonly Command[] = [
     load: async () => (await import('./commands/redirect')).redirectImport,
   },
   {
+    name: 'webhook add',
+    args: '<url> --events <a,b>',
+    positionals: 1,
+    options: { events: { type: 'string' } },
+    summary:
+      'send signed webhooks to a URL for these events (page.published, page.updated, page.unpublished, page.deleted, page.scheduled_publish_failed, settings.changed); prints its secret once',
+    load: async () => (await import('./commands/webhook')).webhookAdd,
+  },
+  {
+    name: 'webhook list',
+    summary: 'the webhooks: id, on or off (and why), URL, events',
+    load: async () => (await import('./commands/webhook')).webhookList,
+  },
+  {
+    name: 'webhook remove',
+    args: '<id>',
+    positionals: 1,
+    summary: 'remove a webhook and its delivery log',
+    load: async () => (await import('./commands/webhook')).webhookRemove,
+  },
+  {
+    name: 'webhook deliveries',
+    args: '<id>',
+    positionals: 1,
+    summary:
+      "a webhook's last 50 deliveries, newest first: event, state, status, attempts, latency, next retry, answer",
+    load: async () => (await import('./commands/webhook')).webhookDeliveries,
+  },
+  {
+    name: 'webhook redeliver',
+    args: '<delivery-id>',
+    positionals: 1,
+    summary: 'send a delivered or given-up delivery again (same webhook-id)',
+    load: async () => (await import('./commands/webhook')).webhookRedeliver,
+  },
+  {
     name: 'api-key add',
     args: '<name>',
     positionals: 1,

@@ -343,6 +343,21 @@ const PROBES: Record<Action, Probe> = {
     },
     happened: async (_page, who) => read.get(who) ?? false,
   },
+  'webhooks.manage': {
+    act: (who) =>
+      post('/preview?webhooks', 'Add webhook', who, {
+        set: { url: `https://hooks.example.com/${who}`, events: 'settings.changed' },
+      }),
+    happened: async (_page, who) => {
+      const db = await folio.database();
+      const row = await one(
+        db.query<{ n: number | string }>`
+          SELECT COUNT(*) AS n FROM webhook_endpoints
+          WHERE url = ${`https://hooks.example.com/${who}`}`,
+      );
+      return Number(row?.n) > 0;
+    },
+  },
   'api-keys.manage': {
     act: (who) => post('/preview?api-keys', 'Make key', who, { set: { name: `Key of ${who}` } }),
     happened: async (_page, who) => {

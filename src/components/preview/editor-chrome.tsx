@@ -22,6 +22,7 @@ import {
   SECURITY_SCREEN,
   SESSIONS_SCREEN,
   TOPICS_SCREEN,
+  WEBHOOKS_SCREEN,
 } from '../../lib/http/routes';
 import { TimeZoneName } from './local-time';
 import { SessionSeen } from './session-seen';
@@ -86,6 +87,11 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                 {can(editor.editor, 'audit.read') ? (
                   <li>
                     <a href={AUDIT_SCREEN}>Audit trail</a>
+                  </li>
+                ) : null}
+                {can(editor.editor, 'webhooks.manage') ? (
+                  <li>
+                    <a href={WEBHOOKS_SCREEN}>Webhooks</a>
                   </li>
                 ) : null}
                 {can(editor.editor, 'api-keys.manage') ? (

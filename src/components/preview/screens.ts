@@ -1,6 +1,6 @@
 // Owns which screen /preview/[...slug] shows: ONE table, read top to bottom, the first entry
 // whose question the request answers wins. Signed out: a shared draft or the sign-in form.
-// /preview with ?new, ?settings, ?navigation, ?media, ?topics, ?profile, ?security, ?redirects, ?help, ?developer, ?people, ?sessions, ?invite=, ?audit, ?api-keys, or the dashboard; /preview/<slug> with ?confirm=…,
+// /preview with ?new, ?settings, ?navigation, ?media, ?topics, ?profile, ?security, ?redirects, ?help, ?developer, ?people, ?sessions, ?invite=, ?audit, ?webhooks, ?api-keys, or the dashboard; /preview/<slug> with ?confirm=…,
 // ?history, ?review, ?edit, or the page's preview. Each screen is its own server component under
 // screens/, loading its data from the stores; a new screen is a file and a row here.
 // A row's `frame` says what surrounds its screen: 'editor', the editors' chrome (bar and wide
@@ -37,6 +37,7 @@ import { SettingsScreen } from './screens/settings';
 import { SharedDraftScreen } from './screens/shared-draft';
 import { SignInScreen } from './screens/sign-in';
 import { TopicsScreen } from './screens/topics';
+import { WebhooksScreen } from './screens/webhooks';
 
 export type { Asked };
 
@@ -137,6 +138,12 @@ export const SCREENS: readonly Screen[] = [
     name: '?audit',
     when: (asked) => dashboard(asked) && asked.params.has('audit'),
     screen: AuditScreen,
+  },
+  {
+    name: '?webhooks',
+    when: (asked) => dashboard(asked) && asked.params.has('webhooks'),
+    screen: WebhooksScreen,
+    may: 'webhooks.manage',
   },
   {
     name: '?api-keys',

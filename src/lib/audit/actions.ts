@@ -47,6 +47,13 @@ export const AUDIT_ACTIONS = {
   'share-link.revoked': 'Share link revoked',
   'media.uploaded': 'Image uploaded',
   'media.deleted': 'Image deleted',
+  // Webhooks (decision 0046).
+  'webhook.added': 'Webhook added',
+  'webhook.removed': 'Webhook removed',
+  'webhook.disabled': 'Webhook turned off',
+  'webhook.enabled': 'Webhook turned on',
+  'webhook.secret_rotated': 'Webhook secret replaced',
+  'webhook.redelivered': 'Webhook sent again',
   // Content API keys (docs/decisions/0047).
   'api-key.created': 'API key made',
   'api-key.revoked': 'API key revoked',

@@ -733,6 +733,33 @@ export type TotpCodesState = { error?: string; recoveryCodes?: string[] };
 /** The site's rule: the least role that must have a second factor ('' for nobody). */
 export const secondFactorRuleFormSchema = z.object({ least: fieldUpTo(40) });
 
+/** The webhooks screen's new endpoint: its URL and the events ticked (one, several or none). */
+export const webhookAddSchema = z.object({
+  url: fieldUpTo(2_100),
+  events: z.preprocess(
+    (value) => (Array.isArray(value) ? value : value === undefined ? [] : [value]),
+    z.array(field).max(20, FORGED),
+  ),
+});
+
+/** A webhook's one-button forms: turn off or on, remove, a new secret. */
+export const webhookChangeSchema = z.object({
+  webhook: whole.refine((value) => value !== undefined, FORGED),
+  intent: fieldUpTo(30),
+});
+
+export const webhookRedeliverSchema = z.object({
+  delivery: whole.refine((value) => value !== undefined, FORGED),
+});
+
+/** The webhooks screen's answers: why not (what was typed kept), or a secret shown once. */
+export type WebhookFormState = {
+  error?: string;
+  values?: { url: string; events: string[] };
+  /** A new endpoint or a new secret: shown this once. */
+  secret?: { webhook: number; url: string; secret: string };
+};
+
 /** A new API key (api-keys.tsx): its name. */
 export const apiKeyCreateSchema = z.object({ name: fieldUpTo(1_000) });
 /** Revoking an API key (its row's button): the key's id. */

@@ -86,6 +86,7 @@ const RULES = {
   'settings.edit': { own: 'administrator', others: null, refusal: 'change site settings' },
   'people.manage': { own: 'administrator', others: null, refusal: 'manage people' },
   'audit.read': { own: 'administrator', others: null, refusal: 'read the audit trail' },
+  'webhooks.manage': { own: 'administrator', others: null, refusal: 'manage webhooks' },
   // Keys to the content API (docs/decisions/0047): who may ask it more often, a site setting.
   'api-keys.manage': { own: 'administrator', others: null, refusal: 'manage API keys' },
   'ownership.transfer': { own: 'owner', others: null, refusal: 'hand over the site' },

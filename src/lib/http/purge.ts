@@ -1,6 +1,7 @@
 // Owns telling a shared cache in front what a committed change made stale (docs/decisions/0045):
 // one HTTP request per round of claimed purges in the outbox (cache-purges.ts) to PURGE_URL,
-// naming their keys in one header. Each server sends the purges it claims: at once after its
+// naming their keys in one header, and the same keys once more ECHO_MS later (a fetch in flight
+// at the commit can outlive the first ban). Each server sends the purges it claims: at once after its
 // own commits, and at a short poll for those of other instances and the CLI. A purge that fails (refused,
 // unreachable, slower than 2 s) is tried again with backoff, then logged once at warn and
 // dropped: a cache that cannot be reached is the operator's to fix, not a bug to report, and
@@ -34,6 +35,13 @@ export type PurgeTarget = {
 export const PURGE_TIMEOUT_MS = 2_000;
 /** How often each server looks for purges other processes recorded. */
 const POLL_MS = 1_000;
+/**
+ * How long after a purge it is sent once more. A fetch the cache began before the commit (or
+ * that an instance answered from its own render cache before it heard of the commit) can be
+ * stored after the first ban and escape it; the shipped VCL gives a fetch at most this long
+ * for its first byte (`first_byte_timeout`), so none can escape both.
+ */
+export const ECHO_MS = 5_000;
 
 /** The target from the environment, or null: no purging. */
 export function purgeTargetOf(env: {
@@ -81,8 +89,12 @@ export function startPurger(
   db: Database,
   target: PurgeTarget,
   now: () => Date = () => new Date(),
+  echoMs: number = ECHO_MS,
 ): Purger {
   let stopped = false;
+  /** Keys sent since the last echo, sent again together once `echoMs` has passed. */
+  const toEcho: { keys: string[] }[] = [];
+  let echoTimer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> | null = null;
   let again = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -107,6 +119,7 @@ export function startPurger(
     const keys = unionOfKeys(claimed);
     try {
       await sendPurge(target, keys);
+      echoLater(keys);
       for (const purge of claimed) await purgeDone(db.query, purge.id, now());
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -126,6 +139,28 @@ export function startPurger(
         });
       if (Number.isFinite(retryIn)) later(retryIn);
     }
+  }
+
+  /**
+   * The echo is this process's, not the outbox's: the first ban took, and an instance that dies
+   * in these seconds loses only the cover for a race that needed a fetch in flight at the
+   * commit. One that fails is said once at info: the first ban took, and what escaped it
+   * expires with the VCL's TTL.
+   */
+  function echoLater(keys: string[]) {
+    toEcho.push({ keys });
+    if (echoTimer !== null || stopped) return;
+    echoTimer = setTimeout(() => {
+      echoTimer = null;
+      const keys = unionOfKeys(toEcho.splice(0));
+      sendPurge(target, keys).catch((error: unknown) =>
+        log.info('a purge was not echoed', {
+          url: target.url,
+          keys: keys.join(' '),
+          reason: error instanceof Error ? error.message : String(error),
+        }),
+      );
+    }, echoMs);
   }
 
   function later(ms: number) {
@@ -176,6 +211,7 @@ export function startPurger(
       stopped = true;
       unsubscribe();
       if (timer) clearTimeout(timer);
+      if (echoTimer) clearTimeout(echoTimer);
       await running;
     },
   };

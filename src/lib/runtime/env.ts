@@ -115,6 +115,9 @@ const envSchema = z.object({
     (value) => value === undefined || /^[\x21-\x7e]{1,512}$/.test(value),
     'must be printable characters without spaces',
   ),
+  // `1`: webhooks may be sent to loopback, private and link-local addresses (docs/decisions/0046),
+  // for trying them on one machine and for tests. Unset or `0`: refused, checked at each send.
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
   // The content API's rate limits (docs/decisions/0047): requests per window without a key, per
   // client address (the socket's, or TRUST_PROXY's), and with a key, per key. A window is
   // API_RATE_WINDOW_SECONDS long (a minute by default). Counted in the database across instances.

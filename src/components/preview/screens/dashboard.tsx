@@ -3,7 +3,8 @@
 import 'server-only';
 import { contentStore } from '../../../lib/content/content';
 import { can } from '../../../lib/editors/permissions';
-import { DEVELOPER_TOOLS, EDITOR_HELP } from '../../../lib/http/routes';
+import { DEVELOPER_TOOLS, EDITOR_HELP, WEBHOOKS_SCREEN } from '../../../lib/http/routes';
+import { webhooksView } from '../../../lib/webhooks/manage';
 import { Dashboard, dashboardQuery } from '../dashboard';
 import { noticeText } from '../preview-banner';
 import type { ScreenProps } from './asked';
@@ -13,12 +14,28 @@ export async function DashboardScreen({ asked: { params, notice, editor } }: Scr
   // The dashboard is only shown signed in (screens.ts): the person is there.
   const person = editor?.editor ?? null;
   const query = dashboardQuery(params);
+  // Webhooks the deliverer turned off (decision 0046): said where Administrators look first.
+  const turnedOff =
+    person && can(person, 'webhooks.manage') ? await webhooksView().turnedOff() : [];
   return (
     <>
       <title>Pages · Folio preview</title>
       {text ? (
         <p role="status" className="notice">
           {text}
+        </p>
+      ) : null}
+      {turnedOff.length > 0 ? (
+        <p role="alert" className="notice webhook-turned-off">
+          <strong>
+            {turnedOff.length === 1
+              ? 'A webhook was turned off'
+              : `${turnedOff.length} webhooks were turned off`}{' '}
+            after repeated failures
+          </strong>{' '}
+          ({turnedOff.map((endpoint) => endpoint.url).join(', ')}): events are not sent to{' '}
+          {turnedOff.length === 1 ? 'it' : 'them'}. <a href={WEBHOOKS_SCREEN}>See the webhooks</a>{' '}
+          to read the delivery log and turn it on again.
         </p>
       ) : null}
       <Dashboard list={await contentStore().listPages(query)} query={query} person={person} />
@@ -28,6 +45,12 @@ export async function DashboardScreen({ asked: { params, notice, editor } }: Scr
           <>
             {' · '}
             <a href={DEVELOPER_TOOLS}>Developer tools</a>
+          </>
+        ) : null}
+        {person && can(person, 'webhooks.manage') ? (
+          <>
+            {' · '}
+            <a href={WEBHOOKS_SCREEN}>Webhooks</a>
           </>
         ) : null}
       </p>

@@ -32,6 +32,7 @@ import { migration028 } from './028-recent-public-search';
 import { migration029 } from './029-author-addresses';
 import { migration030 } from './030-api-keys';
 import { migration031 } from './031-cache-purges';
+import { migration032 } from './032-webhooks';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -74,4 +75,5 @@ export const migrations: readonly Migration[] = [
   migration029,
   migration030,
   migration031,
+  migration032,
 ];
