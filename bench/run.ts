@@ -1,5 +1,5 @@
 // `bun run bench [--duration 5] [--rounds 3] [--lighthouse] [--lighthouse-runs 5] [--no-build]`
-// (or `bun run bench --scale …`: the scale benches, bench/scale.ts; `bun run bench --editor`: the
+// (or `bun run bench --stack`: the deployment recipe's figures, bench/stack.ts; `bun run bench --scale …`: the scale benches, bench/scale.ts; `bun run bench --editor`: the
 // page editor's typing, preview and JavaScript figures, bench/large-page.ts): one run that
 // measures Folio against the raw-Bun limit on this machine, on SQLite and on PostgreSQL (the
 // server at FOLIO_TEST_POSTGRES_URL, when one answers), and writes bench/results.md. All
@@ -25,6 +25,7 @@ import { freePort, startFolio } from '../tests/harness';
 import { startEnvelopeReceiver } from '../tests/sentry-receiver';
 import { CHROMIUM_LAUNCH } from '../tests/support';
 import { benchmarkIndexLine, lighthouseLine, PUBLICATION_TARGETS } from './lighthouse';
+import { requireWrk, type WrkResult, wrk } from './wrk';
 
 // `--editor`: the page editor's figures instead (issue 26): bench/large-page.ts on a 200-line
 // and a 5 000-line page, one after the other, their tables written to bench/editor-results.md.
@@ -58,6 +59,16 @@ if (Bun.argv.includes('--editor')) {
   process.exit(0);
 }
 
+// `--stack`: the deployment recipe's figures instead (bench/stack.ts, issue 29): publish → visible
+// through Varnish, and requests per second through the whole stack against one instance.
+if (Bun.argv.includes('--stack')) {
+  const rest = Bun.argv.slice(2).filter((arg) => arg !== '--stack');
+  const stack = Bun.spawn(['bun', path.join(import.meta.dir, 'stack.ts'), ...rest], {
+    stdio: ['inherit', 'inherit', 'inherit'],
+  });
+  process.exit(await stack.exited);
+}
+
 // `--scale`: the scale benches instead (bench/scale.ts, issue 25), with the rest of the options.
 if (Bun.argv.includes('--scale')) {
   const scale = Bun.spawn(['bun', path.join(import.meta.dir, 'scale.ts'), ...Bun.argv.slice(2)], {
@@ -87,13 +98,7 @@ if (!values['no-build']) {
   const build = Bun.spawnSync(['bun', 'run', 'build'], { stdout: 'ignore', stderr: 'inherit' });
   if (build.exitCode !== 0) process.exit(1);
 }
-const wrkPath = Bun.which('wrk');
-if (!wrkPath) {
-  console.error(
-    'bench: wrk is not installed (apt-get install wrk); it is the load generator this benchmark uses.',
-  );
-  process.exit(2);
-}
+requireWrk();
 
 const dir = mkdtempSync(path.join(tmpdir(), 'folio-bench-'));
 
@@ -146,45 +151,7 @@ function rssMb(pid: number): number {
   );
 }
 
-type Result = { rps: number; p50: number; p99: number; requests: number; errors: number };
-
-function toMs(value: string, unit: string): number {
-  const n = Number(value);
-  return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : n;
-}
-
-async function wrk(
-  url: string,
-  connections: number,
-  seconds: number,
-  headers: string[] = [],
-): Promise<Result> {
-  const args = [
-    wrkPath as string,
-    `-t${Math.min(2, connections)}`,
-    `-c${connections}`,
-    `-d${seconds}s`,
-    '--latency',
-  ];
-  for (const header of headers) args.push('-H', header);
-  args.push(url);
-  const run = Bun.spawnSync(args, { stdout: 'pipe', stderr: 'pipe' });
-  const out = run.stdout.toString();
-  const latency = (p: string) => {
-    const match = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
-    return match ? toMs(match[1] as string, match[2] as string) : Number.NaN;
-  };
-  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1];
-  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
-    p50: latency('50'),
-    p99: latency('99'),
-    requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0),
-    errors:
-      Number(errors ?? 0) + (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
-  };
-}
+type Result = WrkResult;
 
 const cached = await startServer({});
 const uncached = await startServer({ FOLIO_RENDER_CACHE: 'off' });

@@ -6,6 +6,8 @@
 // an instance killed mid-send is sent by another once its lease ends. The delivery log shows it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Webhook } from 'standardwebhooks';
+import { addEditor, createSession } from '../../src/lib/editors/accounts';
+import { SESSION_COOKIE } from '../../src/lib/http/routes';
 import {
   addEndpoint,
   LEASE_MS,
@@ -14,6 +16,7 @@ import {
 } from '../../src/lib/webhooks/store';
 import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
 import { type RunningFolio, startFolio, startTwoFolios, waitFor, withStore } from '../harness';
+import { publishThroughForms } from '../publishing';
 
 type Received = { path: string; headers: Record<string, string>; body: string; at: number };
 const received: Received[] = [];
@@ -174,6 +177,35 @@ describe(`webhooks on ${TEST_ENGINE}`, () => {
     expect(delivery).toMatchObject({ state: 'delivered', attempts: 2, lastStatus: 200 });
     expect(folio.unexpectedErrors()).toEqual([]);
   }, 60_000);
+});
+
+describe(`a publish on a server's own screen, on ${TEST_ENGINE}`, () => {
+  let folio: RunningFolio;
+  beforeAll(async () => {
+    // The scheduler's default pace (15 s): only the commit's own kick can be quick.
+    folio = await startFolio({ env: { WEBHOOKS_ALLOW_PRIVATE: '1' } });
+  }, 90_000);
+  afterAll(async () => {
+    await folio?.stop();
+  });
+
+  test('goes out right after its commit, not at the next scheduler round', async () => {
+    await register(folio, '/at-once', ['page.published']);
+    const db = await folio.database();
+    const person = await addEditor(db, 'owner@at-once.example', 'the at-once passphrase');
+    const cookie = `${SESSION_COOKIE}=${(await createSession(db.query, person.id)).id}`;
+    await withStore(folio, (store) =>
+      store.putPage({ slug: 'at-once', title: 'At once', summary: '', body: 'A draft' }),
+    );
+    let publishedAt = 0;
+    await publishThroughForms(folio.url, cookie, 'at-once', 'Out at once', () => {
+      publishedAt = Date.now();
+    });
+    const [request] = await received_('/at-once', 1, 12_000);
+    // Well inside the 15 s the scheduler would take (a busy machine still answers in seconds).
+    expect((request?.at ?? Number.POSITIVE_INFINITY) - publishedAt).toBeLessThan(10_000);
+    expect(request?.body).toContain('"slug":"at-once"');
+  });
 });
 
 describe.if(TEST_ENGINE === 'postgres')('webhooks from several instances on PostgreSQL', () => {

@@ -62,6 +62,23 @@ export async function recordEvent(q: Query, event: NewContentEvent): Promise<voi
   });
 }
 
+const committedListeners = new Set<() => void>();
+
+/**
+ * Says, after a write that changed what visitors see has committed, that it may have written
+ * events: this process's dispatcher runs a round now instead of at its next check (seconds
+ * away), so a webhook follows a publish at once. Other instances and the CLI's writes are
+ * found at the next check.
+ */
+export function eventsCommitted(): void {
+  for (const listener of committedListeners) listener();
+}
+
+export function onEventsCommitted(listener: () => void): () => void {
+  committedListeners.add(listener);
+  return () => committedListeners.delete(listener);
+}
+
 /** Takes one event; throwing (or rejecting) leaves it to be delivered again. */
 export type EventSubscriber = (event: ContentEvent) => void | Promise<void>;
 

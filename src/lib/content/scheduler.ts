@@ -10,7 +10,11 @@ import { log } from '../observability/log';
 import type { ContentStore } from './content';
 import { isContentError } from './content';
 
-export type Scheduler = { stop(): Promise<void> };
+export type Scheduler = {
+  /** Runs a round of the events dispatcher now (after a commit), not at the next check. */
+  dispatchSoon(): void;
+  stop(): Promise<void>;
+};
 
 /**
  * Publishes what is due now, then keeps checking every `intervalMs`. Resolves after the first
@@ -79,6 +83,19 @@ export async function startScheduler(
     }
   };
 
+  // One kick at a time: kicks during a pending one are covered by it (the dispatcher takes
+  // every undispatched event, oldest first, and runs its rounds one after another).
+  let kicked = false;
+  const dispatchSoon = () => {
+    if (stopped || kicked) return;
+    kicked = true;
+    setTimeout(() => {
+      kicked = false;
+      if (stopped) return;
+      store.dispatchEvents().catch((error: unknown) => failed(error, 'content events'));
+    }, 0);
+  };
+
   const loop = () => {
     if (stopped) return;
     running = tick().finally(() => {
@@ -89,6 +106,7 @@ export async function startScheduler(
   await running;
 
   return {
+    dispatchSoon,
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

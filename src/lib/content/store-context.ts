@@ -9,6 +9,7 @@ import { contentVersionOf } from '../data/content-version';
 import type { Database, Query } from '../data/db';
 import { isDatabaseBusy, isDatabaseFull, isDatabaseUnavailable } from '../data/db-errors';
 import { BUSY_MESSAGE, ContentError, FULL_MESSAGE, UNAVAILABLE_MESSAGE } from './errors';
+import { eventsCommitted } from './events';
 
 /**
  * Says, inside a write, that visitors see something else now: which pages (their addresses,
@@ -56,6 +57,7 @@ export function createStoreContext(
       if (bumped !== null) {
         await version.committed(bumped, change ?? EVERYTHING);
         purgeRecorded();
+        eventsCommitted();
       }
       return result;
     } catch (error) {
