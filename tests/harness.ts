@@ -150,6 +150,11 @@ export async function startFolio({
       WAKU_PUBLIC_SENTRY_DSN: undefined,
       SITE_URL: undefined,
       TRUST_PROXY: undefined,
+      // Every request a test makes comes from 127.0.0.1: the content API's tests walk listings
+      // thousands of requests long. A test of the limits sets its own (api-keys.test.ts).
+      API_RATE_LIMIT: '10000000',
+      API_KEY_RATE_LIMIT: '10000000',
+      API_RATE_WINDOW_SECONDS: undefined,
       PORT: '0',
       ...env,
       DATABASE_URL: made.url,

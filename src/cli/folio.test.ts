@@ -166,6 +166,48 @@ describe('folio CLI', () => {
     expect(cli.err.join('')).toBe('folio: cannot read /nonexistent/body.md: no such file\n');
   });
 
+  test('api-key add prints the key once; list shows its prefix; revoke by prefix, once', async () => {
+    const cli = await harness();
+    expect(await cli.run('api-key', 'add', 'Newsletter')).toBe(0);
+    const key = cli.out.join('').trim();
+    expect(key).toMatch(/^folio_[A-Za-z0-9_-]{43}$/);
+    expect(cli.err.join('')).toContain('not shown again');
+    const [row] = await cli.db.query<{ key_hash: string; created_by: string }>`
+      SELECT key_hash, created_by FROM api_keys`;
+    expect(row?.key_hash).toBe(new Bun.CryptoHasher('sha256').update(key).digest('hex'));
+    expect(row?.created_by).toBe('cli');
+    cli.out.length = 0;
+    expect(await cli.run('api-key', 'list')).toBe(0);
+    expect(cli.out.join('')).toContain(`${key.slice(0, 14)}…  Newsletter`);
+    expect(cli.out.join('')).not.toContain(key);
+    cli.out.length = 0;
+    expect(await cli.run('api-key', 'revoke', key.slice(0, 10))).toBe(0);
+    expect(cli.out.join('')).toContain('(Newsletter) revoked');
+    cli.err.length = 0;
+    for (const argv of [
+      ['api-key', 'revoke', key.slice(0, 10)],
+      ['api-key', 'revoke', '999'],
+      ['api-key', 'revoke', 'folio_zzzz'],
+    ]) {
+      cli.err.length = 0;
+      expect(await cli.run(...argv), argv.join(' ')).toBe(1);
+      expect(cli.err.join('').trim().split('\n'), argv.join(' ')).toHaveLength(1);
+    }
+    for (const argv of [
+      ['api-key', 'add', ' '],
+      ['api-key', 'add', 'x'.repeat(101)],
+      ['api-key', 'revoke', 'nonsense'],
+      ['api-key', 'add'],
+    ])
+      expect(await cli.run(...argv), argv.join(' ')).toBe(2);
+    const trail = await cli.db.query<{ action: string; address: string }>`
+      SELECT action, address FROM audit_entries WHERE action LIKE 'api-key.%' ORDER BY id`;
+    expect(trail).toEqual([
+      { action: 'api-key.created', address: 'cli' },
+      { action: 'api-key.revoked', address: 'cli' },
+    ]);
+  });
+
   test('--ttl beyond the limit states the limit', async () => {
     const cli = await harness();
     await cli.run('db', 'seed');

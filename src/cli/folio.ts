@@ -281,6 +281,26 @@ export const COMMANDS: readonly Command[] = [
     load: async () => (await import('./commands/webhook')).webhookRedeliver,
   },
   {
+    name: 'api-key add',
+    args: '<name>',
+    positionals: 1,
+    summary:
+      'make a content API key (a higher rate limit); prints it once, on stdout: keep it then',
+    load: async () => (await import('./commands/api-key')).apiKeyAdd,
+  },
+  {
+    name: 'api-key list',
+    summary: 'content API keys: id, prefix, name, who made it and when, last used or revoked',
+    load: async () => (await import('./commands/api-key')).apiKeyList,
+  },
+  {
+    name: 'api-key revoke',
+    args: '<id-or-prefix>',
+    positionals: 1,
+    summary: 'revoke a content API key (requests with it are refused within seconds)',
+    load: async () => (await import('./commands/api-key')).apiKeyRevoke,
+  },
+  {
     name: 'preview-link list',
     args: '[<slug>]',
     positionals: 1,

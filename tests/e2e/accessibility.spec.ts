@@ -20,6 +20,7 @@ const SCREENS: { name: string; path: string; signedIn: boolean }[] = [
   { name: 'the help', path: '/preview?help', signedIn: true },
   { name: 'the topics', path: '/preview?topics', signedIn: true },
   { name: 'the audit trail', path: '/preview?audit', signedIn: true },
+  { name: 'the API keys', path: '/preview?api-keys', signedIn: true },
   // A topic's page: the demo's Guides (issue 27).
   { name: 'a topic page', path: '/guides', signedIn: false },
   { name: 'the sign-in form', path: '/preview', signedIn: false },

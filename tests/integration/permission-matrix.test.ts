@@ -358,6 +358,17 @@ const PROBES: Record<Action, Probe> = {
       return Number(row?.n) > 0;
     },
   },
+  'api-keys.manage': {
+    act: (who) => post('/preview?api-keys', 'Make key', who, { set: { name: `Key of ${who}` } }),
+    happened: async (_page, who) => {
+      const db = await folio.database();
+      const row = await one(
+        db.query<{ n: number | string }>`
+          SELECT COUNT(*) AS n FROM api_keys WHERE name = ${`Key of ${who}`}`,
+      );
+      return Number(row?.n) > 0;
+    },
+  },
   'ownership.transfer': {
     act: async (who) => {
       // Someone new to hand the site to, through the role form the Owner sees for them.

@@ -8,6 +8,7 @@ import { signOut } from '../../lib/editor/actions/session';
 import type { EditorSession } from '../../lib/editor/guard';
 import { can } from '../../lib/editors/permissions';
 import {
+  API_KEYS_SCREEN,
   AUDIT_SCREEN,
   AUTHOR_PROFILE,
   EDITOR_HELP,
@@ -91,6 +92,11 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                 {can(editor.editor, 'webhooks.manage') ? (
                   <li>
                     <a href={WEBHOOKS_SCREEN}>Webhooks</a>
+                  </li>
+                ) : null}
+                {can(editor.editor, 'api-keys.manage') ? (
+                  <li>
+                    <a href={API_KEYS_SCREEN}>API keys</a>
                   </li>
                 ) : null}
                 <li>

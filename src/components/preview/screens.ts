@@ -1,6 +1,6 @@
 // Owns which screen /preview/[...slug] shows: ONE table, read top to bottom, the first entry
 // whose question the request answers wins. Signed out: a shared draft or the sign-in form.
-// /preview with ?new, ?settings, ?navigation, ?media, ?topics, ?profile, ?security, ?redirects, ?help, ?developer, ?people, ?sessions, ?invite=, ?audit, ?webhooks, or the dashboard; /preview/<slug> with ?confirm=…,
+// /preview with ?new, ?settings, ?navigation, ?media, ?topics, ?profile, ?security, ?redirects, ?help, ?developer, ?people, ?sessions, ?invite=, ?audit, ?webhooks, ?api-keys, or the dashboard; /preview/<slug> with ?confirm=…,
 // ?history, ?review, ?edit, or the page's preview. Each screen is its own server component under
 // screens/, loading its data from the stores; a new screen is a file and a row here.
 // A row's `frame` says what surrounds its screen: 'editor', the editors' chrome (bar and wide
@@ -11,6 +11,7 @@ import { mustSetUpFirst } from '../../lib/editor/guard';
 import { type Action, can, refusalOf } from '../../lib/editors/permissions';
 import { INVITATION_PARAM, SHARE_PARAM } from '../../lib/http/routes';
 import { EditorChrome } from './editor-chrome';
+import { ApiKeysScreen } from './screens/api-keys';
 import type { Asked, ScreenProps } from './screens/asked';
 import { AuditScreen } from './screens/audit';
 import { ConfirmationScreen, confirmableCommand } from './screens/confirmation';
@@ -143,6 +144,12 @@ export const SCREENS: readonly Screen[] = [
     when: (asked) => dashboard(asked) && asked.params.has('webhooks'),
     screen: WebhooksScreen,
     may: 'webhooks.manage',
+  },
+  {
+    name: '?api-keys',
+    when: (asked) => dashboard(asked) && asked.params.has('api-keys'),
+    screen: ApiKeysScreen,
+    may: 'api-keys.manage',
   },
   { name: 'dashboard', when: dashboard, screen: DashboardScreen },
   {

@@ -8,10 +8,13 @@ import { NO_SUCH_ENDPOINT } from './params';
 /** The methods the API answers: the routes table's, said once (routes.ts ALLOWED_METHODS). */
 export const API_METHODS = (ALLOWED_METHODS.api ?? []).join(', ');
 
-/** On every answer: any origin may read it, no credentials; the tag is readable by scripts. */
+/**
+ * On every answer: any origin may read it, no credentials; the tag and the rate limit's fields
+ * (access.ts) are readable by scripts.
+ */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'ETag',
+  'access-control-expose-headers': 'ETag, RateLimit, RateLimit-Policy, Retry-After',
 };
 export const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -4,8 +4,11 @@
 // (file-cache.ts), so a client whose copy of an address that is always there (a listing, the
 // site) is current gets its 304 before anything is read (one that may name nothing, a slug or
 // a filter, is looked up first: a 404 is never a 304), and the first request after a publish
-// — on any instance, as they share the version — is built again. Cookies and credentials are never read: every visitor, signed in or not, gets the same
-// answer, from any origin (CORS `*`).
+// — on any instance, as they share the version — is built again. Cookies are never read: every
+// visitor, signed in or not, gets the same answer, from any origin (CORS `*`). An API key
+// (Authorization: Bearer) changes how many requests a client may make, never the answer
+// (access.ts, docs/decisions/0047): every request but a preflight is counted, a 304 and a
+// cached answer too — they cost little, but they are requests.
 import 'server-only';
 import type { ListingPage, PublishedItem } from '../content/api-reads';
 import { type ContentStore, contentStore, databaseTroubleOf } from '../content/content';
@@ -14,6 +17,7 @@ import { type BuiltFile, createFileCache, type FileCache } from '../http/file-ca
 import { reportUnexpectedError } from '../observability/errors';
 import { getEnv } from '../runtime/env';
 import { processSingleton } from '../runtime/process-singleton';
+import { type ApiAccess, apiAccess } from './access';
 import { API_METHODS, CORS_HEADERS, JSON_TYPE, problemResponse } from './answers';
 import { openApiDocument } from './openapi';
 import {
@@ -42,7 +46,20 @@ const json = (value: unknown): BuiltFile => ({
 export type ContentApiOptions = {
   store?: () => ContentStore;
   cache?: FileCache;
+  access?: () => ApiAccess;
 };
+
+/** The rate limit's fields on an answer (a built one's headers may be shared: copied then). */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  try {
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
+    return copy;
+  }
+}
 
 export function createContentApi({
   store = contentStore,
@@ -53,6 +70,7 @@ export function createContentApi({
       maxBytes: 32 * 1024 * 1024,
     }),
   ),
+  access = apiAccess,
 }: ContentApiOptions = {}) {
   async function listing(request: ListingRequest, origin: string): Promise<BuiltFile> {
     const content = store();
@@ -174,19 +192,7 @@ export function createContentApi({
     }
   }
 
-  /** Answers a request for `/api` or below; `origin` is SITE_URL or the request's own. */
-  return async function contentApi(request: Request, url: URL, origin: string): Promise<Response> {
-    if (request.method === 'OPTIONS')
-      return new Response(null, {
-        status: 204,
-        headers: {
-          ...CORS_HEADERS,
-          'access-control-allow-methods': API_METHODS,
-          'access-control-allow-headers': 'If-None-Match, Cache-Control',
-          'access-control-max-age': '86400',
-          'cache-control': 'public, max-age=86400',
-        },
-      });
+  async function answer(request: Request, url: URL, origin: string): Promise<Response> {
     const endpoint = endpointOf(url.pathname);
     if (isProblem(endpoint)) return problemResponse(endpoint);
     const params = url.searchParams;
@@ -249,6 +255,44 @@ export function createContentApi({
         message: `Something went wrong on the server (reference ${digest}).`,
       });
     }
+  }
+
+  /**
+   * Answers a request for `/api` or below; `origin` is SITE_URL or the request's own, and
+   * `clientAddress` the front door's (TRUST_PROXY included), what a request without a key is
+   * counted against.
+   */
+  return async function contentApi(
+    request: Request,
+    url: URL,
+    origin: string,
+    clientAddress: string,
+  ): Promise<Response> {
+    // A preflight is the browser's, not the client's request: never counted.
+    if (request.method === 'OPTIONS')
+      return new Response(null, {
+        status: 204,
+        headers: {
+          ...CORS_HEADERS,
+          'access-control-allow-methods': API_METHODS,
+          'access-control-allow-headers': 'Authorization, If-None-Match, Cache-Control',
+          'access-control-max-age': '86400',
+          'cache-control': 'public, max-age=86400',
+        },
+      });
+    let allowed: Awaited<ReturnType<ApiAccess['check']>>;
+    try {
+      allowed = await access().check(request, url, clientAddress);
+    } catch (error) {
+      const digest = reportUnexpectedError(error, { route: url.pathname, where: 'content api' });
+      return problemResponse({
+        status: 500,
+        code: 'internal',
+        message: `Something went wrong on the server (reference ${digest}).`,
+      });
+    }
+    if ('refusal' in allowed) return allowed.refusal;
+    return withHeaders(await answer(request, url, origin), allowed.headers);
   };
 }
 

@@ -108,16 +108,49 @@ const errorResponse = (description: string) => ({
   description,
   content: { 'application/json': { schema: ref('Error') } },
 });
+/** The rate limit's fields (draft-ietf-httpapi-ratelimit-headers-09), on every counted answer. */
+const RATE_HEADERS = {
+  'RateLimit-Policy': {
+    description:
+      '`"address"` (no key: per client address) or `"key"`, with `q` requests per `w` seconds.',
+    schema: str,
+  },
+  RateLimit: {
+    description: 'Of that policy: `r` requests left in this window, which ends in `t` seconds.',
+    schema: str,
+  },
+};
 const ok = (schema: unknown, description: string) => ({
   description,
   headers: {
     ETag: { schema: str },
     'Cache-Control': { schema: str },
     'Access-Control-Allow-Origin': { schema: { const: '*' } },
+    ...RATE_HEADERS,
   },
   content: { 'application/json': { schema } },
 });
-const notModified = { description: 'Your copy (If-None-Match) is current.' };
+const notModified = {
+  description: 'Your copy (If-None-Match) is current. Counted as a request.',
+  headers: RATE_HEADERS,
+};
+/** Every endpoint's answers to a key that is not one, and to a client past its limit. */
+const ACCESS_RESPONSES = {
+  '401': {
+    description:
+      'The Authorization header is not a key, or the key is unknown or revoked (never answered as if no key had been sent).',
+    headers: { 'WWW-Authenticate': { schema: { const: 'Bearer error="invalid_token"' } } },
+    content: { 'application/json': { schema: ref('Error') } },
+  },
+  '429': {
+    description: 'This address (no key) or key has made its requests for this window.',
+    headers: {
+      'Retry-After': { description: 'Seconds until the window ends.', schema: str },
+      ...RATE_HEADERS,
+    },
+    content: { 'application/json': { schema: ref('Error') } },
+  },
+};
 
 const query = (name: string, description: string, schema: unknown = str) => ({
   name,
@@ -151,6 +184,7 @@ function listing(item: string, what: string, parameters: unknown[]) {
         '304': notModified,
         '400': errorResponse('A parameter is not one this listing takes, or not in its form.'),
         '404': errorResponse('No topic or author with published posts is at the slug given.'),
+        ...ACCESS_RESPONSES,
       },
     },
   };
@@ -166,6 +200,7 @@ function single(item: string, what: string) {
         '304': notModified,
         '400': errorResponse('This address takes no parameters.'),
         '404': errorResponse('Nothing visitors can see is at this slug.'),
+        ...ACCESS_RESPONSES,
       },
     },
   };
@@ -179,9 +214,11 @@ export function openApiDocument(origin: string) {
       title: 'Folio content API',
       version: '1.0.0',
       description:
-        'Published content only, as visitors see it: never a draft, a scheduled text before its time, or anything only editors see. Read-only, no credentials, CORS for any origin.',
+        'Published content only, as visitors see it: never a draft, a scheduled text before its time, or anything only editors see. Read-only, CORS for any origin. Without a key a client address may make a modest number of requests a window; an API key (made by the site’s Administrators, sent as `Authorization: Bearer folio_…`, never in the address) raises it for the key. Every request but a preflight counts, a 304 too. A key changes the limit, never the answer.',
     },
     servers: [{ url: `${origin}${API_PREFIX}` }],
+    // No key (the empty requirement) or a key: both read the same content.
+    security: [{}, { apiKey: [] }],
     paths: {
       '/posts': listing('Item', 'Published posts, newest first by first publish.', [
         LIMIT,
@@ -204,10 +241,24 @@ export function openApiDocument(origin: string) {
       '/site': {
         get: {
           summary: 'The site as its pages show it.',
-          responses: { '200': ok(ref('Site'), 'The site.'), '304': notModified },
+          responses: {
+            '200': ok(ref('Site'), 'The site.'),
+            '304': notModified,
+            ...ACCESS_RESPONSES,
+          },
         },
       },
     },
-    components: { schemas },
+    components: {
+      schemas,
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API key, `folio_` and 43 characters: a higher rate limit, counted per key.',
+        },
+      },
+    },
   };
 }

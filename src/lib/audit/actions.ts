@@ -54,6 +54,9 @@ export const AUDIT_ACTIONS = {
   'webhook.enabled': 'Webhook turned on',
   'webhook.secret_rotated': 'Webhook secret replaced',
   'webhook.redelivered': 'Webhook sent again',
+  // Content API keys (docs/decisions/0047).
+  'api-key.created': 'API key made',
+  'api-key.revoked': 'API key revoked',
   // An action the permission table refused (the guard, editor/guard.ts).
   'action.refused': 'Refused',
 } as const;

@@ -759,3 +759,20 @@ export type WebhookFormState = {
   /** A new endpoint or a new secret: shown this once. */
   secret?: { webhook: number; url: string; secret: string };
 };
+
+/** A new API key (api-keys.tsx): its name. */
+export const apiKeyCreateSchema = z.object({ name: fieldUpTo(1_000) });
+/** Revoking an API key (its row's button): the key's id. */
+export const apiKeyRevokeSchema = z.object({
+  key: field.refine((value) => /^\d{1,15}$/.test(value), 'This form names no key.'),
+});
+
+/**
+ * The API key form's answer: the key just made (shown this once, never again), or what was
+ * typed and why no key was made.
+ */
+export type ApiKeyFormState = {
+  error?: string;
+  values?: { name: string };
+  made?: { key: string; name: string; prefix: string };
+};

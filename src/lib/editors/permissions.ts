@@ -87,6 +87,8 @@ const RULES = {
   'people.manage': { own: 'administrator', others: null, refusal: 'manage people' },
   'audit.read': { own: 'administrator', others: null, refusal: 'read the audit trail' },
   'webhooks.manage': { own: 'administrator', others: null, refusal: 'manage webhooks' },
+  // Keys to the content API (docs/decisions/0047): who may ask it more often, a site setting.
+  'api-keys.manage': { own: 'administrator', others: null, refusal: 'manage API keys' },
   'ownership.transfer': { own: 'owner', others: null, refusal: 'hand over the site' },
   // fixd (issue 28 hostile pass, finding 2): a published page's address is what visitors and
   // links know (the old one 301s, and the new one may take a redirect's source): changing it

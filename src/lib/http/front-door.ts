@@ -64,8 +64,11 @@ export type FrontDoorOptions = {
   trustedProxyHops: number;
   /** Answers /media/… (uploaded images), outside Waku: bytes from the store, never rendered. */
   media?: (request: Request, pathname: string) => Promise<Response>;
-  /** Answers /api/… (the content API), outside Waku: `origin` is SITE_URL or the request's. */
-  api?: (request: Request, url: URL, origin: string) => Promise<Response>;
+  /**
+   * Answers /api/… (the content API), outside Waku: `origin` is SITE_URL or the request's, and
+   * `clientAddress` the client's as for pages (its rate limit counts by it).
+   */
+  api?: (request: Request, url: URL, origin: string, clientAddress: string) => Promise<Response>;
   /** The site's title, language and favicon for the 404s written here (site-look.ts). */
   siteLook?: () => Promise<SiteLook>;
 };
@@ -289,11 +292,17 @@ export function createFrontDoor({
         withSurrogateKeys(await media(request, url.pathname), route, url.pathname),
         { https, route, method },
       );
-    if (route.kind === 'api' && api)
+    if (route.kind === 'api' && api) {
+      const clientAddress = clientAddressOf(
+        request,
+        peer?.requestIP?.(request)?.address ?? 'unknown',
+        trustedProxyHops,
+      );
       return withSecurityHeaders(
-        withSurrogateKeys(await api(request, url, origin), route, url.pathname),
+        withSurrogateKeys(await api(request, url, origin, clientAddress), route, url.pathname),
         { https, route, method },
       );
+    }
 
     // HEAD is rendered as a GET. Public pages and their data keep only the parameters they
     // take (public-params.ts: a search on `/`, a listing's page number), in one canonical

@@ -47,6 +47,8 @@ export const INVITATION_PARAM = 'invite';
 export const AUDIT_SCREEN = '/preview?audit';
 /** Webhooks: endpoints, their delivery logs, redelivery (issue 29, decision 0046). */
 export const WEBHOOKS_SCREEN = '/preview?webhooks';
+/** Keys to the content API, for Administrators (issue 29, docs/decisions/0047). */
+export const API_KEYS_SCREEN = '/preview?api-keys';
 
 // --- Routes -----------------------------------------------------------------------------------
 

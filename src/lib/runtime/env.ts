@@ -118,6 +118,12 @@ const envSchema = z.object({
   // `1`: webhooks may be sent to loopback, private and link-local addresses (docs/decisions/0046),
   // for trying them on one machine and for tests. Unset or `0`: refused, checked at each send.
   WEBHOOKS_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
+  // The content API's rate limits (docs/decisions/0047): requests per window without a key, per
+  // client address (the socket's, or TRUST_PROXY's), and with a key, per key. A window is
+  // API_RATE_WINDOW_SECONDS long (a minute by default). Counted in the database across instances.
+  API_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(60),
+  API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(1200),
+  API_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   // `off` turns the render cache off (for benchmarks and debugging).
   FOLIO_RENDER_CACHE: z.enum(['on', 'off']).default('on'),
   FOLIO_RENDER_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),

@@ -30,6 +30,7 @@ import { migration026 } from './026-second-factors';
 import { migration027 } from './027-session-confirmations';
 import { migration028 } from './028-recent-public-search';
 import { migration029 } from './029-author-addresses';
+import { migration030 } from './030-api-keys';
 import { migration031 } from './031-cache-purges';
 import { migration032 } from './032-webhooks';
 
@@ -72,6 +73,7 @@ export const migrations: readonly Migration[] = [
   migration027,
   migration028,
   migration029,
+  migration030,
   migration031,
   migration032,
 ];
