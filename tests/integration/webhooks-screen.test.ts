@@ -99,6 +99,13 @@ describe(`the webhooks screen on ${TEST_ENGINE}`, () => {
     const noEvents = await post('Add webhook', admin, { url: 'https://ok.example/', events: '' });
     expect(noEvents.status).toBe(422);
     expect(await noEvents.text()).toContain('Choose at least one event');
+    // A second webhook to the same URL would send every event twice (a walk-through did it).
+    const twice = await post('Add webhook', admin, {
+      url: 'https://hooks.example.com/folio',
+      events: 'page.updated',
+    });
+    expect(twice.status).toBe(422);
+    expect(await twice.text()).toContain('sends to this URL already');
     expect(await endpoints()).toHaveLength(1);
     expect(folio.unexpectedErrors()).toEqual([]);
   });

@@ -35,9 +35,12 @@ async function database(): Promise<Database & { url: string }> {
 const T0 = new Date('2026-11-27T00:00:00Z');
 const later = (ms: number) => new Date(T0.getTime() + ms);
 
+/** Each endpoint a URL of its own: one URL takes one webhook. */
+let endpoints = 0;
 async function endpoint(db: Database, events = ['page.published', 'page.updated']) {
+  endpoints += 1;
   const { endpoint } = await addEndpoint(db.query, {
-    url: 'https://hooks.example.com/folio',
+    url: `https://hooks.example.com/folio-${endpoints}`,
     events,
     by: null,
     at: T0,

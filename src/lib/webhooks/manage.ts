@@ -93,6 +93,8 @@ export function webhooksView() {
     endpoints: async () => listEndpoints((await getDatabase()).query),
     deliveries: async (endpointId: number) =>
       listDeliveries((await getDatabase()).query, endpointId),
+    /** Whether this server sends to private and loopback addresses too (the screen says so). */
+    allowsPrivate: allowPrivate(),
     /** Turned off after repeated failures: the dashboard's notice. */
     turnedOff: async () => endpointsTurnedOff((await getDatabase()).query),
   };

@@ -183,6 +183,14 @@ export async function addEndpoint(
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const href = checkEndpointUrl(url, { allowPrivate });
   const chosen = checkEvents(events);
+  // One webhook per URL: a second would send every event twice, signed with another secret.
+  const [existing] = await q<{ id: number | string }>`
+    SELECT id FROM webhook_endpoints WHERE url = ${href}`;
+  if (existing)
+    throw new WebhookError(
+      'invalid-url',
+      `Webhook ${existing.id} sends to this URL already: change its events there, or remove it first.`,
+    );
   const secret = newSecret();
   const [row] = await q<EndpointRow>`
     INSERT INTO webhook_endpoints (url, events, secret, created_at, created_by)

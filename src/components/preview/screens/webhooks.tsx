@@ -107,6 +107,7 @@ function DeliveryLog({ endpoint, log }: { endpoint: WebhookEndpoint; log: Webhoo
 
 export async function WebhooksScreen({ asked: { notice, params } }: ScreenProps) {
   const view = webhooksView();
+  const allowPrivate = view.allowsPrivate;
   const endpoints = await view.endpoints();
   const text = notice === null ? undefined : NOTICES[notice];
   const logId = Number(params.get('log') ?? '');
@@ -128,8 +129,11 @@ export async function WebhooksScreen({ asked: { notice, params } }: ScreenProps)
         Tell another system when something changes on the site: each event is sent as a POST with
         JSON, signed per the Standard Webhooks specification with the endpoint’s secret. A receiver
         that fails is tried again for about a day; one that keeps failing is turned off, with a
-        notice on the dashboard. Only addresses on the public internet are sent to. From the command
-        line: <code>bun run folio webhook</code>.
+        notice on the dashboard.{' '}
+        {allowPrivate
+          ? 'This server also sends to private and loopback addresses (WEBHOOKS_ALLOW_PRIVATE is set).'
+          : 'Only addresses on the public internet are sent to.'}{' '}
+        From the command line: <code>bun run folio webhook</code>.
       </p>
       <h2>Add a webhook</h2>
       <AddWebhookForm
