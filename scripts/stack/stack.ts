@@ -256,6 +256,17 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       // Every instance purges the one Varnish.
       PURGE_URL: `${front}/`,
     };
+    // Varnish first: the instances purge it from their first write (the demo content seeded
+    // into an empty database), and it answers 503 until HAProxy has an instance.
+    const varnish = await startVarnish({
+      port,
+      backendPort: balancerPort,
+      workDir,
+      storage: 'malloc,256m',
+      onLine: (line) => options.onLine?.('varnish', line),
+    });
+    started.push(varnish);
+    checkpoint();
     // Together, as instances behind a balancer start: the first to come seeds an empty database.
     const starting = await Promise.allSettled(
       instancePorts.map((instancePort, i) =>
@@ -290,15 +301,6 @@ export async function startStack(options: StackOptions = {}): Promise<RunningSta
       onLine: (line) => options.onLine?.('haproxy', line),
     });
     started.push(haproxy);
-    checkpoint();
-    const varnish = await startVarnish({
-      port,
-      backendPort: balancerPort,
-      workDir,
-      storage: 'malloc,256m',
-      onLine: (line) => options.onLine?.('varnish', line),
-    });
-    started.push(varnish);
     checkpoint();
     // The whole way through: Varnish → HAProxy → an instance.
     await poll(async () => ((await statusOf(`${front}/`)) === 200 ? true : undefined), {
