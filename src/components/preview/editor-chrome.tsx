@@ -89,14 +89,14 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                     <a href={AUDIT_SCREEN}>Audit trail</a>
                   </li>
                 ) : null}
+                {/* Webhooks and API keys, one entry: the bar is a row on wide screens. */}
                 {can(editor.editor, 'webhooks.manage') ? (
                   <li>
-                    <a href={WEBHOOKS_SCREEN}>Webhooks</a>
+                    <a href={WEBHOOKS_SCREEN}>Integrations</a>
                   </li>
-                ) : null}
-                {can(editor.editor, 'api-keys.manage') ? (
+                ) : can(editor.editor, 'api-keys.manage') ? (
                   <li>
-                    <a href={API_KEYS_SCREEN}>API keys</a>
+                    <a href={API_KEYS_SCREEN}>Integrations</a>
                   </li>
                 ) : null}
                 <li>

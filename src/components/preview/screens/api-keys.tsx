@@ -3,7 +3,7 @@
 // used, revoked) and each live key's Revoke button; and the limits with and without a key.
 import 'server-only';
 import { apiKeysDatabase, listApiKeys } from '../../../lib/api-keys/api-keys';
-import { PREVIEW_DASHBOARD } from '../../../lib/http/routes';
+import { PREVIEW_DASHBOARD, WEBHOOKS_SCREEN } from '../../../lib/http/routes';
 import { getEnv } from '../../../lib/runtime/env';
 import { ApiKeyForm, RevokeApiKeyButton } from '../api-key-forms';
 import { LocalTime } from '../local-time';
@@ -31,7 +31,8 @@ export async function ApiKeysScreen({ asked: { notice } }: ScreenProps) {
         </p>
       ) : null}
       <p>
-        <a href={PREVIEW_DASHBOARD}>Back to the pages</a>
+        <a href={PREVIEW_DASHBOARD}>Back to the pages</a> · <a href={WEBHOOKS_SCREEN}>Webhooks</a>{' '}
+        to tell other systems of changes
       </p>
       <p>
         The content API (<code>/api/v1</code>) shows published content to anyone. Without a key a

@@ -3,7 +3,12 @@
 import 'server-only';
 import { contentStore } from '../../../lib/content/content';
 import { can } from '../../../lib/editors/permissions';
-import { DEVELOPER_TOOLS, EDITOR_HELP, WEBHOOKS_SCREEN } from '../../../lib/http/routes';
+import {
+  API_KEYS_SCREEN,
+  DEVELOPER_TOOLS,
+  EDITOR_HELP,
+  WEBHOOKS_SCREEN,
+} from '../../../lib/http/routes';
 import { webhooksView } from '../../../lib/webhooks/manage';
 import { Dashboard, dashboardQuery } from '../dashboard';
 import { noticeText } from '../preview-banner';
@@ -51,6 +56,12 @@ export async function DashboardScreen({ asked: { params, notice, editor } }: Scr
           <>
             {' · '}
             <a href={WEBHOOKS_SCREEN}>Webhooks</a>
+          </>
+        ) : null}
+        {person && can(person, 'api-keys.manage') ? (
+          <>
+            {' · '}
+            <a href={API_KEYS_SCREEN}>API keys</a>
           </>
         ) : null}
       </p>

@@ -2,7 +2,7 @@
 // page. The menus have their own screen (navigation.tsx).
 import 'server-only';
 import { contentStore, settingsVersion } from '../../../lib/content/content';
-import { API_KEYS_SCREEN, PREVIEW_DASHBOARD } from '../../../lib/http/routes';
+import { API_KEYS_SCREEN, PREVIEW_DASHBOARD, WEBHOOKS_SCREEN } from '../../../lib/http/routes';
 import { SiteSettingsForm } from '../site-settings-form';
 import type { ScreenProps } from './asked';
 
@@ -19,7 +19,8 @@ export async function SettingsScreen({ asked: { notice } }: ScreenProps) {
       ) : null}
       <p>
         <a href={PREVIEW_DASHBOARD}>Back to the pages</a> · <a href={API_KEYS_SCREEN}>API keys</a>{' '}
-        for the content API
+        for the content API · <a href={WEBHOOKS_SCREEN}>Webhooks</a> to tell other systems of
+        changes
       </p>
       <SiteSettingsForm settings={settings} version={settingsVersion(settings)} />
     </>

@@ -4,7 +4,7 @@
 // asked for (?log=<id>): the last 50 deliveries, with their status, latency, attempts, next
 // retry and the start of the receiver's answer, and a Redeliver button.
 import 'server-only';
-import { PREVIEW_DASHBOARD, WEBHOOKS_SCREEN } from '../../../lib/http/routes';
+import { API_KEYS_SCREEN, PREVIEW_DASHBOARD, WEBHOOKS_SCREEN } from '../../../lib/http/routes';
 import { webhooksView } from '../../../lib/webhooks/manage';
 import {
   WEBHOOK_EVENT_NAMES,
@@ -123,7 +123,8 @@ export async function WebhooksScreen({ asked: { notice, params } }: ScreenProps)
         </p>
       ) : null}
       <p>
-        <a href={PREVIEW_DASHBOARD}>Back to the pages</a>
+        <a href={PREVIEW_DASHBOARD}>Back to the pages</a> · <a href={API_KEYS_SCREEN}>API keys</a>{' '}
+        for the content API
       </p>
       <p>
         Tell another system when something changes on the site: each event is sent as a POST with
