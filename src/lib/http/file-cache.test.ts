@@ -95,3 +95,56 @@ describe('file cache', () => {
     expect(off.made()).toBe(2);
   });
 });
+
+describe('file cache: gzip', () => {
+  const big = `<urlset>${'<url><loc>https://example.com/a-page</loc></url>'.repeat(200)}</urlset>`;
+  const ask = (
+    cache: ReturnType<typeof createFileCache>,
+    headers: Record<string, string>,
+    body = big,
+  ) =>
+    cache.serve(
+      new Request('http://x/sitemap.xml', { headers }),
+      `sitemap ${body.length}`,
+      async () => xml(body),
+      HEADERS,
+      { alwaysThere: true },
+    );
+
+  test('a client that takes gzip gets the body gzipped, under a tag of its own', async () => {
+    const cache = createFileCache({ contentVersion: () => 3 });
+    const gzipped = await ask(cache, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+    expect(gzipped.headers.get('vary')).toBe('Accept-Encoding');
+    const bytes = new Uint8Array(await gzipped.arrayBuffer());
+    expect(bytes.byteLength).toBeLessThan(big.length / 10);
+    expect(new TextDecoder().decode(Bun.gunzipSync(bytes))).toBe(big);
+    const plain = await ask(cache, {});
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    expect(await plain.text()).toBe(big);
+    const gzipTag = gzipped.headers.get('etag') ?? '';
+    expect(gzipTag).toMatch(/-gz"$/);
+    expect(gzipTag).not.toBe(plain.headers.get('etag'));
+    // Each copy's tag is current for its own kind of client.
+    expect((await ask(cache, { 'accept-encoding': 'gzip', 'if-none-match': gzipTag })).status).toBe(
+      304,
+    );
+    expect((await ask(cache, { 'if-none-match': gzipTag })).status).toBe(200);
+    // Before any build (another process): the gzipped copy's tag is known too.
+    const other = createFileCache({ contentVersion: () => 3 });
+    const early = await ask(other, { 'accept-encoding': 'gzip', 'if-none-match': gzipTag });
+    expect(early.status).toBe(304);
+    expect(early.headers.get('etag')).toBe(gzipTag);
+  });
+
+  test('a small body and a client that refuses gzip get it as it is', async () => {
+    const cache = createFileCache({ contentVersion: () => 3 });
+    const small = await ask(cache, { 'accept-encoding': 'gzip' }, '<feed/>');
+    expect(small.headers.get('content-encoding')).toBeNull();
+    expect(await small.text()).toBe('<feed/>');
+    const refused = await ask(cache, { 'accept-encoding': 'gzip;q=0, identity' });
+    expect(refused.headers.get('content-encoding')).toBeNull();
+    expect(await refused.text()).toBe(big);
+  });
+});

@@ -4,16 +4,31 @@
 // client whose copy is current gets its 304 before anything is read or built, on any instance
 // (they share the version) and after a restart. The key names the origin the file was built
 // for (SITE_URL, or the request's own), so a foreign Host can never change what others get.
+// A client that takes gzip gets the body gzipped, made once per build and kept beside it, under its own ETag (`…-gz"`): a sitemap file of 50 000 addresses is 4 MB as
+// text and a tenth of it gzipped; the API's JSON and the feed shrink as much.
 import 'server-only';
 import { currentContentVersion } from '../data/content-version';
 import { getEnv } from '../runtime/env';
 import { processSingleton } from '../runtime/process-singleton';
-import { clientCopyIsCurrent } from './negotiation';
+import { chooseEncoding, clientCopyIsCurrent } from './negotiation';
 
 /** A built file, or null: nothing there (a 404, kept like a file so junk costs one build). */
 export type BuiltFile = { body: string; contentType: string } | null;
 
-type Entry = { version: number; file: BuiltFile; bytes: number; etag: string };
+type Entry = {
+  version: number;
+  file: BuiltFile;
+  bytes: number;
+  etag: string;
+  /** The body gzipped, made with it (nearly every client takes gzip), or null when small. */
+  gzip: Uint8Array<ArrayBuffer> | null;
+};
+
+/** Smaller bodies go as they are: gzip's header and a round of work save nothing there. */
+const MIN_GZIP_BYTES = 1_024;
+
+/** The tag of a body's gzipped copy: another representation, another strong tag. */
+const gzipTag = (etag: string) => `${etag.slice(0, -1)}-gz"`;
 
 export type FileCacheOptions = {
   /** The content version; throws when none is followed (then nothing is cached). */
@@ -73,24 +88,40 @@ export function createFileCache({
         status: 404,
         headers: { 'content-type': 'text/plain; charset=utf-8' },
       });
-    const common = { etag: entry.etag, ...headers };
-    if (clientCopyIsCurrent(request, entry.etag))
+    const { body } = entry.file;
+    const gzip = entry.gzip;
+    const gzipped =
+      gzip !== null &&
+      chooseEncoding(request.headers.get('accept-encoding'), true, false) === 'gzip';
+    const etag = gzipped ? gzipTag(entry.etag) : entry.etag;
+    const common = { etag, vary: 'Accept-Encoding', ...headers };
+    if (clientCopyIsCurrent(request, etag))
       return new Response(null, { status: 304, headers: common });
-    return new Response(entry.file.body, {
-      headers: { 'content-type': entry.file.contentType, ...common },
+    if (!gzipped)
+      return new Response(body, { headers: { 'content-type': entry.file.contentType, ...common } });
+    return new Response(gzip, {
+      headers: {
+        'content-type': entry.file.contentType,
+        'content-encoding': 'gzip',
+        ...common,
+      },
     });
   }
 
   async function build(key: string, version: number | null, make: () => Promise<BuiltFile>) {
     builds += 1;
     const file = await make();
-    const bytes = key.length * 2 + (file ? file.body.length * 2 : 0);
+    const gzip =
+      file && file.body.length >= MIN_GZIP_BYTES
+        ? (Bun.gzipSync(file.body) as Uint8Array<ArrayBuffer>)
+        : null;
+    const bytes = key.length * 2 + (file ? file.body.length * 2 : 0) + (gzip?.byteLength ?? 0);
     // Without a version (development, a cache turned off) the tag is the body's own hash.
     const tag =
       version === null
         ? `b${Bun.hash(file?.body ?? '').toString(36)}`
         : `v${version}-${Bun.hash(key).toString(36)}`;
-    return { version: version ?? -1, file, bytes, etag: `"${tag}"` };
+    return { version: version ?? -1, file, bytes, etag: `"${tag}"`, gzip };
   }
 
   return {
@@ -130,8 +161,13 @@ export function createFileCache({
       }
       // A copy of this version of a file that is always there is current: no need to build it
       // to say so.
-      if (alwaysThere && clientCopyIsCurrent(request, etag))
-        return new Response(null, { status: 304, headers: { etag, ...headers } });
+      if (alwaysThere)
+        for (const tag of [etag, gzipTag(etag)])
+          if (clientCopyIsCurrent(request, tag))
+            return new Response(null, {
+              status: 304,
+              headers: { etag: tag, vary: 'Accept-Encoding', ...headers },
+            });
       let pending = inFlight.get(key);
       if (!pending) {
         pending = build(key, version, make).finally(() => inFlight.delete(key));
