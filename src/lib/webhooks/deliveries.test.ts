@@ -216,6 +216,18 @@ test('endpoints whose last attempt failed are claimed after the healthy ones', a
   expect(last.map((delivery) => delivery.endpointId)).toEqual([failing.id, failing.id]);
 });
 
+test('a claim takes no more than its limit (the deliverer’s free places)', async () => {
+  const db = await database();
+  for (let n = 0; n < 3; n += 1) await endpoint(db);
+  for (let eventId = 1; eventId <= 4; eventId += 1)
+    await enqueueDeliveries(db.query, message(eventId, eventId), T0);
+  const sizes: number[] = [];
+  for (let round = 0; round < 14; round += 1)
+    sizes.push((await claimDeliveries(db, T0, 'a', 1)).length);
+  // 12 deliveries (3 endpoints × 4 pages), one a claim, then none.
+  expect(sizes).toEqual([...Array(12).fill(1), 0, 0]);
+});
+
 test(`a site has at most ${MAX_ENDPOINTS} webhooks: one more is refused in words`, async () => {
   const db = await database();
   // Straight into the table but one, as registering each would be slow for nothing.

@@ -438,7 +438,8 @@ type ClaimedRow = {
  * their endpoint and page among those pending, for one lease held by `owner`. Endpoints whose
  * last attempt failed come after the others: a receiver that is down or hangs waits behind the
  * healthy ones rather than taking the deliverer's places before them (the order per endpoint
- * and page is the NOT EXISTS's, whatever the order here). On PostgreSQL
+ * and page is the NOT EXISTS's, whatever the order here). Then by event, then by row: the
+ * endpoints registered first go first, not in whatever order the engine finds them. On PostgreSQL
  * the candidates skip rows another instance is claiming this instant; the outer re-check is
  * what makes a claim single either way.
  */
@@ -464,7 +465,7 @@ export async function claimDeliveries(
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
                 WHERE p.endpoint_id = d.endpoint_id AND p.page_key = d.page_key
                   AND p.state = 'pending' AND p.event_id < d.event_id)
-            ORDER BY CASE WHEN e.consecutive_failures = 0 THEN 0 ELSE 1 END, d.event_id
+            ORDER BY CASE WHEN e.consecutive_failures = 0 THEN 0 ELSE 1 END, d.event_id, d.id
             LIMIT ${limit} FOR UPDATE OF d SKIP LOCKED)
           UPDATE webhook_deliveries SET claimed_until = ${until}, claimed_by = ${owner},
             attempts = attempts + 1
@@ -482,7 +483,7 @@ export async function claimDeliveries(
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
                 WHERE p.endpoint_id = d.endpoint_id AND p.page_key = d.page_key
                   AND p.state = 'pending' AND p.event_id < d.event_id)
-            ORDER BY CASE WHEN e.consecutive_failures = 0 THEN 0 ELSE 1 END, d.event_id
+            ORDER BY CASE WHEN e.consecutive_failures = 0 THEN 0 ELSE 1 END, d.event_id, d.id
             LIMIT ${limit})
             AND state = 'pending' AND (claimed_until IS NULL OR claimed_until <= ${stamp})
           RETURNING id, endpoint_id, event_id, body, attempts`;
