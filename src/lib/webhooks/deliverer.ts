@@ -1,8 +1,9 @@
 // Owns sending webhooks from a server process (docs/decisions/0046): the events dispatcher's
 // subscriber that turns each content event into one delivery row per subscribed endpoint, and
-// the loop that claims due rows (store.ts), sends them (send.ts) and records each attempt. Each
-// server runs one: at once after its own dispatch adds rows, and at a short poll for retries
-// and rows another instance added. A receiver that fails is the Administrator's to fix: it
+// the loop that claims due rows (store.ts), sends them (send.ts) and records each attempt, up
+// to MAX_IN_FLIGHT at once, each freed place claimed again at once. Each server runs one: at
+// once after its own dispatch adds rows, and at a short poll for retries and rows another
+// instance added. A receiver that fails is the Administrator's to fix: it
 // shows in the delivery log, is logged at warn when given up, and never reaches Sentry.
 import 'server-only';
 import { hostname } from 'node:os';
@@ -30,7 +31,10 @@ export const MAX_IN_FLIGHT = 16;
 const PRUNE_EVERY_MS = 5 * 60_000;
 
 export type Deliverer = {
-  /** Sends what is due now; resolves when this round is done. */
+  /**
+   * Claims what is due, as many as there are free places, and starts sending it; resolves once
+   * claimed (the sends go on: stop() waits for them).
+   */
   round(): Promise<void>;
   /** The subscriber to hand the events dispatcher (content store's subscribeToEvents). */
   subscriber: EventSubscriber;
