@@ -201,7 +201,7 @@ export async function addEndpoint(
   if (existing)
     throw new WebhookError(
       'invalid-url',
-      `Webhook ${existing.id} sends to this URL already: change its events there, or remove it first.`,
+      `Webhook ${existing.id} sends to this URL already; to send it other events, remove it and add the URL again.`,
     );
   const secret = newSecret();
   const [row] = await q<EndpointRow>`
