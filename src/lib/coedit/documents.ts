@@ -438,13 +438,17 @@ export function createCoeditRegistry(
       });
       return refuse(member, CLOSE.tooBig, 'update too large');
     }
+    let empty: boolean;
     try {
-      Y.decodeUpdate(update);
+      const decoded = Y.decodeUpdate(update);
+      empty = decoded.structs.length === 0 && decoded.ds.clients.size === 0;
     } catch {
       return refuse(member, CLOSE.malformed, 'malformed update');
     }
     await enqueue(entry, async () => {
       if (entry.closed || member.gone) return;
+      // Nothing in it (a sync reply from a client with nothing new): acknowledged, not stored.
+      if (empty) return acknowledge(member);
       const text = entry.doc.getText(BODY_TEXT);
       // An update adds at most as many characters as it has bytes: only one that could take the
       // body over its limit is tried on a copy first.
@@ -489,14 +493,7 @@ export function createCoeditRegistry(
           entry.applied,
           'storage',
         );
-      member.stored += 1;
-      send(
-        member,
-        messageOf((encoder) => {
-          encoding.writeVarUint(encoder, MESSAGE_ACK);
-          encoding.writeVarUint(encoder, member.stored);
-        }),
-      );
+      acknowledge(member);
       entry.lastEditor = member.connection.editor;
       draftSoon(entry);
       if (stored.seq - stored.snapshotSeq >= COEDIT_LIMITS.compactEvery) {
@@ -507,6 +504,18 @@ export function createCoeditRegistry(
         }
       }
     });
+  };
+
+  /** Tells `member` that one more of its updates is kept (Folio's message 4: the count). */
+  const acknowledge = (member: Joined) => {
+    member.stored += 1;
+    send(
+      member,
+      messageOf((encoder) => {
+        encoding.writeVarUint(encoder, MESSAGE_ACK);
+        encoding.writeVarUint(encoder, member.stored);
+      }),
+    );
   };
 
   const refuse = (member: Joined, code: number, reason: string) => {
