@@ -94,6 +94,8 @@ type OpenDocument = {
   queue: Promise<void>;
   idleTimer: ReturnType<typeof setTimeout> | null;
   draftTimer: ReturnType<typeof setTimeout> | null;
+  /** The draft being written now, if it is (awaited before the document is let go). */
+  writing: Promise<void> | null;
   /** Who typed last here (the draft is saved as theirs). */
   lastEditor: Editor | null;
   closed: boolean;
@@ -265,16 +267,23 @@ export function createCoeditRegistry(
   const saveDraftNow = async (entry: OpenDocument) => {
     if (entry.draftTimer) clearTimeout(entry.draftTimer);
     entry.draftTimer = null;
-    try {
-      await writeDraft(entry.pageId, entry.lastEditor, null);
-    } catch (error) {
-      if (isOutage(error) || isContentError(error))
-        log.warn('co-editing: the draft could not be written', {
-          pageId: entry.pageId,
-          reason: error instanceof Error ? error.message : String(error),
-        });
-      else log.error('co-editing: writing the draft failed', { pageId: entry.pageId, error });
-    }
+    // One write at a time per document: the next one reads what the last one left.
+    const previous = entry.writing ?? Promise.resolve();
+    const writing = previous.then(async () => {
+      try {
+        await writeDraft(entry.pageId, entry.lastEditor, null);
+      } catch (error) {
+        if (isOutage(error) || isContentError(error))
+          log.warn('co-editing: the draft could not be written', {
+            pageId: entry.pageId,
+            reason: error instanceof Error ? error.message : String(error),
+          });
+        else log.error('co-editing: writing the draft failed', { pageId: entry.pageId, error });
+      }
+    });
+    entry.writing = writing;
+    await writing;
+    if (entry.writing === writing) entry.writing = null;
   };
 
   const draftSoon = (entry: OpenDocument) => {
@@ -323,6 +332,7 @@ export function createCoeditRegistry(
       queue: Promise.resolve(),
       idleTimer: null,
       draftTimer: null,
+      writing: null,
       lastEditor: null,
       closed: false,
     };
@@ -424,6 +434,7 @@ export function createCoeditRegistry(
       void enqueue(entry, async () => {
         if (entry.members.size > 0) return;
         if (entry.draftTimer) await saveDraftNow(entry);
+        await entry.writing;
         if (entry.members.size === 0) discard(entry, CLOSE.restart, 'unloaded');
       });
     }, unloadAfterMs);
@@ -691,6 +702,7 @@ export function createCoeditRegistry(
       for (const entry of [...open.values()]) {
         await entry.queue;
         if (entry.draftTimer) await saveDraftNow(entry);
+        await entry.writing;
         discard(entry, CLOSE.restart, 'the server is restarting');
       }
     },
