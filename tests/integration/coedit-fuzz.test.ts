@@ -8,6 +8,8 @@
 // COEDIT_FUZZ_SEEDS=<seed> replays it. COEDIT_FUZZ_OPS=5000 runs thousands of operations
 // (a soak, not the gate).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import * as Y from 'yjs';
+import { applyStored } from '../../src/lib/coedit/storage';
 import { createContentStore } from '../../src/lib/content/content';
 import { type Database, openDatabase } from '../../src/lib/data/db';
 import { addEditor, createSession } from '../../src/lib/editors/accounts';
@@ -17,12 +19,12 @@ import { TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
 import { type RunningFolio, seededDatabase, startFolio, startTwoFolios, waitFor } from '../harness';
 import { seededRandom } from '../support';
 
-const SEEDS = (process.env.COEDIT_FUZZ_SEEDS ?? '11,29')
+const SEEDS = (process.env.COEDIT_FUZZ_SEEDS ?? '11,29,47')
   .split(',')
   .map(Number)
   .filter(Number.isFinite);
 /** Operations per run, over all editors. */
-const OPERATIONS = Number(process.env.COEDIT_FUZZ_OPS ?? 240);
+const OPERATIONS = Number(process.env.COEDIT_FUZZ_OPS ?? 400);
 const EDITORS = 4;
 const say = process.env.COEDIT_FUZZ_VERBOSE
   ? (...args: unknown[]) => console.log(...args)
@@ -78,12 +80,20 @@ describe(`co-editing converges (${TEST_ENGINE})`, () => {
   }
 });
 
+/** The page's document as the database holds it. */
+async function storedDocument(pageId: number): Promise<Y.Doc> {
+  const doc = new Y.Doc();
+  await applyStored(db.query, pageId, doc, 0, null);
+  return doc;
+}
+
 async function run(seed: number) {
   const random = seededRandom(seed);
   const pick = (n: number) => Math.floor(random() * n);
   const slug = `fuzz-${seed}`;
   const store = createContentStore(db);
   await store.putPage({ slug, title: `Fuzz ${seed}`, summary: '', body: 'Start.\n' });
+  const pageId = (await store.getPage(slug, { draft: true }))?.id ?? 0;
   const clients = Array.from({ length: EDITORS }, (_, i) => new CoeditClient(`e${i}`));
   // Spread over the instances.
   for (const [i, client] of clients.entries())
@@ -95,13 +105,21 @@ async function run(seed: number) {
     if (step === restartAt) {
       const victim = pick(servers.length);
       const old = servers[victim] as RunningFolio;
+      const acknowledgedBefore = clients.flatMap((c) => [...c.acknowledged]);
       // SIGKILL: nothing flushed, nothing said; what it acknowledged must be stored already.
       // The server process itself (its pid from its `listening` line), as a crash would.
       process.kill(old.pid, 'SIGKILL');
       restarting = old.exited.then(async () => {
+        // What it acknowledged is in the database, not only in the editors' memories (which
+        // would give it back on reconnect and hide the loss).
+        const lost = missingFrom(await storedDocument(pageId), acknowledgedBefore);
         await old.stop();
         servers[victim] = await startFolio({ database: made, keepDatabase: true });
+        if (lost.length > 0)
+          throw new Error(`acknowledged, then lost with the instance: ${lost.slice(0, 5)}`);
       });
+      // Awaited after the operations; handled now so a failure is not "unhandled" meanwhile.
+      restarting.catch(() => undefined);
     }
     const client = clients[pick(clients.length)] as CoeditClient;
     const roll = random();
@@ -167,6 +185,7 @@ async function run(seed: number) {
   // Each editor had updates stored, and the check below has something to check.
   for (const client of clients) expect(client.acknowledged.length).toBeGreaterThan(0);
   for (const client of clients) expect(missingFrom(client.doc, acknowledged)).toEqual([]);
+  expect(missingFrom(await storedDocument(pageId), acknowledged)).toEqual([]);
   for (const client of clients) client.disconnect();
   for (const server of servers) expect(server.unexpectedErrors()).toEqual([]);
 }
