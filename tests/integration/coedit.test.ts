@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import * as encoding from 'lib0/encoding';
 import * as Y from 'yjs';
-import { addEditor, createSession } from '../../src/lib/editors/accounts';
+import { addEditor, createSession, endSession } from '../../src/lib/editors/accounts';
+import { LIVE_RECHECK_MS } from '../../src/lib/http/live-editing';
 import { SESSION_COOKIE } from '../../src/lib/http/routes';
 import { CoeditClient } from '../coedit-client';
 import { TEST_ENGINE } from '../databases';
@@ -188,6 +189,22 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
     flooder.disconnect();
     watcher.disconnect();
   });
+
+  test('a session ended while connected stops writing: its next update closes it (1008), unstored', async () => {
+    const db = await folio.database();
+    const first = await db.query<{
+      id: number;
+    }>`SELECT id FROM editors WHERE email = 'owner@example.com'`;
+    const session = await createSession(db.query, Number(first[0]?.id));
+    const client = await joined('owners', `${SESSION_COOKIE}=${session.id}`);
+    const before = await storedUpdates(ownersPage);
+    await endSession(db.query, session.id);
+    // Past the time a connection's session is taken as good without asking.
+    await Bun.sleep(LIVE_RECHECK_MS + 500);
+    client.text.insert(0, 'Written after signing out. ');
+    expect((await closed(client)).code).toBe(1008);
+    expect(await storedUpdates(ownersPage)).toBe(before);
+  }, 30_000);
 
   test('none of it was reported as an error of the server', () => {
     expect(folio.unexpectedErrors()).toEqual([]);

@@ -623,7 +623,9 @@ export function createCoeditRegistry(
      */
     async join(pageId: number, connection: Connection): Promise<Member | null> {
       if (stopped) return null;
-      const entry = await documentOf(pageId);
+      let entry = await documentOf(pageId);
+      // Unloaded while this one was on its way: open it again.
+      while (entry?.closed) entry = await documentOf(pageId);
       if (!entry) return null;
       const member: Joined = {
         connection,

@@ -24,10 +24,22 @@ export const LIVE_IDLE_SECONDS = 120;
 const MAX_FRAME_BYTES = 1024 * 1024;
 /** Messages kept while the document loads; a client that sends more meanwhile is closed. */
 const MAX_WAITING_MESSAGES = 64;
+/**
+ * How long a connection's session and permission are taken as still good: a message after that
+ * asks again first (a session signed out or ended by an Administrator, a person suspended or
+ * given a lesser role stops writing within this), and an idle connection is asked as often.
+ */
+export const LIVE_RECHECK_MS = 5_000;
 
 export type LiveData = {
   pageId: number;
   editor: Editor;
+  /** The session cookie's value it was opened with. */
+  sessionId: string;
+  checkedAt: number;
+  /** Messages pass through here in order while the session is asked again. */
+  chain: Promise<void>;
+  timer: ReturnType<typeof setInterval> | null;
   member: Member | null;
   waiting: Uint8Array[];
   closed: boolean;
@@ -92,6 +104,10 @@ export function createLiveEditing({
       const data: LiveData = {
         pageId: page.id,
         editor: session.editor,
+        sessionId: id ?? '',
+        checkedAt: Date.now(),
+        chain: Promise.resolve(),
+        timer: null,
         member: null,
         waiting: [],
         closed: false,
@@ -106,6 +122,55 @@ export function createLiveEditing({
         });
       throw error;
     }
+  }
+
+  /** Whether the connection's person may still edit its page (asked again every few seconds). */
+  async function stillAllowed(data: LiveData): Promise<boolean> {
+    const session = await getSession(await database(), data.sessionId);
+    if (!session) return false;
+    const ownership = await store().pageOwnership(data.pageId);
+    data.checkedAt = Date.now();
+    return ownership !== null && can(session.editor, 'page.edit', ownership);
+  }
+
+  /** Asks again when the last answer is old; closes the connection (1008) when it is no. */
+  async function recheck(ws: ServerWebSocket<LiveData>): Promise<boolean> {
+    if (Date.now() - ws.data.checkedAt < LIVE_RECHECK_MS) return true;
+    let allowed: boolean;
+    try {
+      allowed = await stillAllowed(ws.data);
+    } catch (error) {
+      // The database out of reach: the update would not be stored anyway; asked again next time.
+      if (isDatabaseUnavailable(error) || isDatabaseBusy(error)) return true;
+      throw error;
+    }
+    if (!allowed && !ws.data.closed) {
+      log.info(
+        'co-editing: a connection whose session ended or whose person may no longer edit the page was closed',
+        {
+          pageId: ws.data.pageId,
+        },
+      );
+      ws.data.closed = true;
+      ws.close(CLOSE.policy, 'signed out, or no longer allowed to edit this page');
+    }
+    return allowed;
+  }
+
+  /**
+   * Hands the waiting messages to the document, in order, each after the session is known to
+   * be good still; they wait while the document loads.
+   */
+  function pump(ws: ServerWebSocket<LiveData>) {
+    ws.data.chain = ws.data.chain
+      .then(async () => {
+        while (ws.data.waiting.length > 0 && ws.data.member && !ws.data.closed) {
+          if (!(await recheck(ws))) return;
+          const next = ws.data.waiting.shift();
+          if (next) ws.data.member?.receive(next);
+        }
+      })
+      .catch((error) => log.error('co-editing: a session check failed', { error }));
   }
 
   const websocket: WebSocketHandler<LiveData> = {
@@ -123,14 +188,16 @@ export function createLiveEditing({
           ws.close(code, reason);
         },
       };
+      ws.data.timer = setInterval(() => {
+        recheck(ws).catch((error) => log.error('co-editing: a session check failed', { error }));
+      }, LIVE_RECHECK_MS);
       registry
         .join(ws.data.pageId, connection)
         .then((member) => {
           if (!member) return connection.close(CLOSE.policy, 'this page is gone');
           if (ws.data.closed) return member.leave();
           ws.data.member = member;
-          for (const message of ws.data.waiting) member.receive(message);
-          ws.data.waiting = [];
+          pump(ws);
         })
         .catch((error) => {
           if (isDatabaseUnavailable(error) || isDatabaseBusy(error))
@@ -147,16 +214,17 @@ export function createLiveEditing({
         return;
       }
       const bytes = new Uint8Array(message);
-      if (ws.data.member) return ws.data.member.receive(bytes);
       if (ws.data.waiting.length >= MAX_WAITING_MESSAGES) {
         ws.data.closed = true;
         ws.close(CLOSE.policy, 'too many messages before the document was open');
         return;
       }
       ws.data.waiting.push(bytes);
+      pump(ws);
     },
     close(ws: ServerWebSocket<LiveData>) {
       ws.data.closed = true;
+      if (ws.data.timer) clearInterval(ws.data.timer);
       ws.data.member?.leave();
       ws.data.member = null;
     },
