@@ -190,6 +190,39 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
     watcher.disconnect();
   });
 
+  test('twenty connections to a page, no more (503 before the upgrade); a connection the server closed frees its place', async () => {
+    await pageOf('crowded', 1);
+    // Closed by the server (a text frame): each must leave the page, or the page would fill.
+    for (let i = 0; i < 25; i += 1) {
+      const rude = await joined('crowded');
+      rude.sendRaw('hello');
+      await closed(rude);
+    }
+    const crowd: CoeditClient[] = [];
+    for (let i = 0; i < 20; i += 1) crowd.push(await joined('crowded'));
+    const refused = await upgradeRequest('/preview/crowded?live', [
+      `Origin: ${folio.url}`,
+      `Cookie: ${owner}`,
+    ]);
+    expect(refused.status).toBe(503);
+    expect(refused.header('retry-after')).toBeDefined();
+    (crowd.pop() as CoeditClient).disconnect();
+    await waitFor(
+      async () => {
+        const again = new CoeditClient('again');
+        try {
+          await again.connect(liveUrl('crowded'), { cookie: owner, origin: folio.url }, 2_000);
+        } catch {
+          return undefined;
+        }
+        crowd.push(again);
+        return true;
+      },
+      { what: 'a place to be free again' },
+    );
+    for (const client of crowd) client.disconnect();
+  }, 30_000);
+
   test('a session ended while connected stops writing: its next update closes it (1008), unstored', async () => {
     const db = await folio.database();
     const first = await db.query<{
