@@ -17,6 +17,7 @@ let folio: RunningFolio;
 let owner: string;
 let author: string;
 let ownersPage: number;
+let hostilePage: number;
 
 beforeAll(async () => {
   folio = await startFolio();
@@ -29,7 +30,7 @@ beforeAll(async () => {
   author = `${SESSION_COOKIE}=${(await createSession(db.query, second.id)).id}`;
   ownersPage = await pageOf('owners', first.id);
   await pageOf('authors', second.id);
-  await pageOf('hostile', first.id);
+  hostilePage = await pageOf('hostile', first.id);
 }, 60_000);
 afterAll(async () => {
   await folio?.stop();
@@ -139,7 +140,7 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
     expect(await storedUpdates(ownersPage)).toBe(before + 1);
   });
 
-  test('a malformed frame closes that connection only (1007); a text frame 1003; the other editor goes on', async () => {
+  test('a malformed frame closes that connection only (1007); a text frame 1003; an edit beside the body 1008, unstored; the other editor goes on', async () => {
     const hostile = await joined('hostile');
     const other = await joined('hostile');
     hostile.sendRaw(new Uint8Array([0, 2, 40, 1, 2, 3]));
@@ -150,6 +151,12 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
     const garbage = await joined('hostile');
     garbage.sendRaw(new Uint8Array([0, 2, 5, 255, 255, 255, 255, 255]));
     expect((await closed(garbage)).code).toBe(1007);
+    // Well-formed, but beside the body: a shared type the page has not.
+    const beside = await joined('hostile');
+    const stored = await storedUpdates(hostilePage);
+    beside.doc.getMap('other').set('key', 'x'.repeat(1000));
+    expect((await closed(beside)).code).toBe(1008);
+    expect(await storedUpdates(hostilePage)).toBe(stored);
     other.text.insert(0, 'Still here. ');
     await waitFor(() => (other.allAcknowledged ? true : undefined), { what: 'the other editor' });
     expect(other.connected).toBe(true);

@@ -450,11 +450,27 @@ export function createCoeditRegistry(
       return refuse(member, CLOSE.tooBig, 'update too large');
     }
     let empty: boolean;
+    let elsewhere: boolean;
     try {
       const decoded = Y.decodeUpdate(update);
       empty = decoded.structs.length === 0 && decoded.ds.clients.size === 0;
+      // Only the body is the page's: anything put beside it (another shared type, keys set on
+      // the text as if it were a map) would be stored and carried by every load, and shown
+      // nowhere.
+      elsewhere = decoded.structs.some(
+        (struct) =>
+          struct instanceof Y.Item &&
+          typeof struct.parent === 'string' &&
+          (struct.parent !== BODY_TEXT || struct.parentSub !== null),
+      );
     } catch {
       return refuse(member, CLOSE.malformed, 'malformed update');
+    }
+    if (elsewhere) {
+      log.info('co-editing: an update outside the page body was refused', {
+        pageId: entry.pageId,
+      });
+      return refuse(member, CLOSE.policy, 'only the page body can be edited here');
     }
     await enqueue(entry, async () => {
       if (entry.closed || member.gone) return;
