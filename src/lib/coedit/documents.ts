@@ -24,6 +24,7 @@ import type { Database } from '../data/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
 import type { Editor } from '../editors/accounts';
 import { can } from '../editors/permissions';
+import { reportUnexpectedError } from '../observability/errors';
 import { log } from '../observability/log';
 import {
   appendUpdate,
@@ -278,7 +279,7 @@ export function createCoeditRegistry(
             pageId: entry.pageId,
             reason: error instanceof Error ? error.message : String(error),
           });
-        else log.error('co-editing: writing the draft failed', { pageId: entry.pageId, error });
+        else reportUnexpectedError(error, { where: 'co-editing: writing the draft' });
       }
     });
     entry.writing = writing;
@@ -310,7 +311,9 @@ export function createCoeditRegistry(
         if (!isOutage(error)) throw error;
         // The poll tries again in a few seconds.
       }
-    }).catch((error) => log.error('co-editing: reading stored updates failed', { error }));
+    }).catch((error) =>
+      reportUnexpectedError(error, { where: 'co-editing: reading stored updates' }),
+    );
 
   const load = async (pageId: number): Promise<OpenDocument | null> => {
     let head = await readHead(db.query, pageId);
@@ -671,7 +674,7 @@ export function createCoeditRegistry(
           member.queue = member.queue
             .then(() => handle(entry, member, message))
             .catch((error) => {
-              log.error('co-editing: a message could not be handled', { error });
+              reportUnexpectedError(error, { where: 'co-editing: a message' });
               refuse(member, CLOSE.internal, 'server error');
             });
         },

@@ -12,6 +12,7 @@ import type { Database } from '../data/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
 import { type Editor, getSession } from '../editors/accounts';
 import { can } from '../editors/permissions';
+import { reportUnexpectedError } from '../observability/errors';
 import { log } from '../observability/log';
 import { allowedOrigins, isCrossSite } from './middleware/same-origin';
 import { SESSION_COOKIE } from './routes';
@@ -170,7 +171,9 @@ export function createLiveEditing({
           if (next) ws.data.member?.receive(next);
         }
       })
-      .catch((error) => log.error('co-editing: a session check failed', { error }));
+      .catch((error) => {
+        reportUnexpectedError(error, { where: 'co-editing: a session check' });
+      });
   }
 
   const websocket: WebSocketHandler<LiveData> = {
@@ -189,7 +192,9 @@ export function createLiveEditing({
         },
       };
       ws.data.timer = setInterval(() => {
-        recheck(ws).catch((error) => log.error('co-editing: a session check failed', { error }));
+        recheck(ws).catch((error) =>
+          reportUnexpectedError(error, { where: 'co-editing: a session check' }),
+        );
       }, LIVE_RECHECK_MS);
       registry
         .join(ws.data.pageId, connection)
@@ -202,7 +207,7 @@ export function createLiveEditing({
         .catch((error) => {
           if (isDatabaseUnavailable(error) || isDatabaseBusy(error))
             log.warn('co-editing: a document could not be loaded', { pageId: ws.data.pageId });
-          else log.error('co-editing: loading a document failed', { error });
+          else reportUnexpectedError(error, { where: 'co-editing: loading a document' });
           connection.close(CLOSE.tryAgain, 'try again');
         });
     },
