@@ -5,12 +5,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import * as encoding from 'lib0/encoding';
 import * as Y from 'yjs';
+import { createContentStore } from '../../src/lib/content/content';
+import { openDatabase } from '../../src/lib/data/db';
 import { addEditor, createSession, endSession } from '../../src/lib/editors/accounts';
 import { LIVE_RECHECK_MS } from '../../src/lib/http/live-editing';
 import { SESSION_COOKIE } from '../../src/lib/http/routes';
 import { CoeditClient } from '../coedit-client';
 import { TEST_ENGINE } from '../databases';
-import { type RunningFolio, startFolio, waitFor, withStore } from '../harness';
+import { type RunningFolio, seededDatabase, startFolio, waitFor, withStore } from '../harness';
 import { rawFetch } from '../raw-http';
 
 let folio: RunningFolio;
@@ -250,4 +252,36 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
     expect(folio.unexpectedErrors()).toEqual([]);
     expect(folio.logLines().filter((line) => line.level === 'error')).toEqual([]);
   });
+});
+
+describe(`a server stopping with editors connected (${TEST_ENGINE})`, () => {
+  test('SIGTERM: they are told to reconnect (1012), and what they typed a moment before is the draft', async () => {
+    const made = await seededDatabase();
+    const server = await startFolio({ database: made, keepDatabase: true });
+    const db = await openDatabase(made.url, { migrate: false });
+    try {
+      const person = await addEditor(db, 'leaving@example.com', 'the leaving passphrase');
+      const cookie = `${SESSION_COOKIE}=${(await createSession(db.query, person.id)).id}`;
+      const store = createContentStore(db);
+      await store.putPage({ slug: 'leaving', title: 'Leaving', summary: '', body: 'Text.\n' });
+      const client = new CoeditClient('leaving');
+      await client.connect(`${server.url.replace('http:', 'ws:')}/preview/leaving?live`, {
+        cookie,
+        origin: server.url,
+      });
+      client.text.insert(0, 'Typed just before the restart. ');
+      await waitFor(() => (client.allAcknowledged ? true : undefined), { what: 'the ack' });
+      // Before the draft's one-second delay: the shutdown writes it.
+      const code = server.stop('SIGTERM');
+      expect((await closed(client)).code).toBe(1012);
+      expect(await code).toBe(0);
+      const page = await store.getPage('leaving', { draft: true });
+      expect(page?.bodyMarkdown).toBe('Typed just before the restart. Text.\n');
+      expect(page?.draftUpdatedBy).toBe('leaving@example.com');
+    } finally {
+      await server.stop();
+      await db.close();
+      await made.drop();
+    }
+  }, 60_000);
 });
