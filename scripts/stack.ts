@@ -123,6 +123,9 @@ console.log(
     ),
     `${pad('database:')}${stack.databaseUrl}${values['keep-database'] || databaseUrl ? '' : ' (dropped at the end)'}`,
     `stack: an editor: printf '%s\\n' 'a long passphrase' | DATABASE_URL=${stack.databaseUrl} bun run folio editor add you@example.com`,
+    // With PURGE_URL the CLI's writes reach Varnish too (an instance sends them within a
+    // second); without it a page published from the CLI stays cached an hour (hostile pass).
+    `stack: the CLI on this site: DATABASE_URL=${stack.databaseUrl} PURGE_URL=${stack.url}/ bun run folio <command>`,
     'stack: Ctrl-C stops everything.',
   ].join('\n'),
 );

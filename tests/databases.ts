@@ -10,6 +10,7 @@ import { SQL } from 'bun';
 import { createContentStore } from '../src/lib/content/content';
 import { seedDemoContent } from '../src/lib/content/seed';
 import { type Database, type Engine, openDatabase } from '../src/lib/data/db';
+import { dropsBehind, onSettle } from './drops-behind';
 
 export const TEST_ENGINE: Engine =
   process.env.FOLIO_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
@@ -123,9 +124,52 @@ async function postgresCopyOf(template: string): Promise<ThrowAwayDatabase> {
   return postgresThrowAway(name);
 }
 
+/**
+ * Copies of a template made one ahead: a copy took PostgreSQL 0.1–0.4 s and its DROP as long
+ * again (more on a busy machine), and two hundred unit tests each take a new database, so the
+ * PostgreSQL half spent a minute waiting on them. Under bun test (tests/drops-behind.ts) the
+ * next copy is made while the test that took the last one runs, and a used one is dropped
+ * behind the next test (`dropSoon`); the run waits for both after its last file.
+ */
+const spares = new Map<string, Promise<ThrowAwayDatabase>>();
+async function spareCopyOf(template: string): Promise<ThrowAwayDatabase> {
+  const taken = spares.get(template) ?? postgresCopyOf(template);
+  spares.delete(template);
+  if (dropsBehind()) {
+    const next = postgresCopyOf(template);
+    // A spare that failed is reported to the test that takes it, not as an unhandled rejection.
+    next.catch(() => undefined);
+    spares.set(template, next);
+  }
+  return taken;
+}
+
+/** Drops running behind the tests, one after another on the server. */
+let dropping: Promise<void> = Promise.resolve();
+const dropFailures: unknown[] = [];
+
+/**
+ * Drops `made`: behind the caller's back under bun test (one drop at a time, so a fast file
+ * cannot pile dozens on the server), at once otherwise.
+ */
+export async function dropSoon(made: ThrowAwayDatabase): Promise<void> {
+  if (!dropsBehind()) return made.drop();
+  dropping = dropping.then(() => made.drop().catch((error) => void dropFailures.push(error)));
+}
+
+onSettle(async () => {
+  for (const [template, spare] of spares) {
+    spares.delete(template);
+    const unused = await spare.catch(() => null);
+    if (unused) await dropSoon(unused);
+  }
+  await dropping;
+  if (dropFailures.length > 0) throw dropFailures[0];
+});
+
 /** A new database copied from the migrated template (PostgreSQL). */
 async function migratedPostgresDatabase(): Promise<ThrowAwayDatabase> {
-  return postgresCopyOf(await postgresTemplate());
+  return spareCopyOf(await postgresTemplate());
 }
 
 /**
@@ -169,7 +213,7 @@ export async function seededThrowAwayDatabase(
     copyFileSync(template, made.file as string);
     return made;
   }
-  return postgresCopyOf(template);
+  return spareCopyOf(template);
 }
 
 /** A migrated throw-away database, opened; `dispose` closes and drops it. */
@@ -186,7 +230,7 @@ export async function openTestDatabase(
     url: made.url,
     async dispose() {
       await db.close();
-      await made.drop();
+      await dropSoon(made);
     },
   });
 }

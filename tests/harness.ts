@@ -14,7 +14,7 @@ import { type ContentStore, createContentStore } from '../src/lib/content/conten
 import { contentVersionOf } from '../src/lib/data/content-version';
 import { type Database, openDatabase } from '../src/lib/data/db';
 import { cardDirectoryFor } from '../src/lib/social-card/card-store';
-import { seededThrowAwayDatabase, type ThrowAwayDatabase } from './databases';
+import { dropSoon, seededThrowAwayDatabase, type ThrowAwayDatabase } from './databases';
 
 export type LogLine = { level?: string; msg?: string } & Record<string, unknown>;
 
@@ -260,7 +260,8 @@ export async function startFolio({
           await db.close();
         }
         if (!keepDatabase) {
-          await made.drop();
+          // Under bun test, behind the next test's back (tests/drops-behind.ts).
+          await dropSoon(made);
           // Its social cards go with it (a folder per database: card-store.ts).
           await rm(cardDirectoryFor(made.url), { recursive: true, force: true });
         }

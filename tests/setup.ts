@@ -2,11 +2,17 @@
 // it on against its own receiver, and a stray console.error fails the test (console-guard.ts).
 import { afterAll } from 'bun:test';
 import './console-guard';
+import { dropBehind, settleDropsBehind } from './drops-behind';
 
 // The per-test limit (20 s: real servers, Argon2id sign-ins and sharp's variants, on a busy
 // machine) is passed on the command line by `bun run test`, never set here: setDefaultTimeout()
 // in a preload applies to the first test file only (oven-sh/bun#43787), so every later file was
 // back on bun's 5 s and a busy machine failed them.
+
+// Throw-away databases are dropped behind the tests (tests/drops-behind.ts): the run waits for
+// the last of them, and drops the spares it made ahead, before it ends.
+dropBehind();
+afterAll(settleDropsBehind, 120_000);
 
 process.env.DATABASE_URL = 'sqlite::memory:';
 delete process.env.SENTRY_DSN;

@@ -373,8 +373,7 @@ test('history: every publish listed, a word diff between two, restore as draft',
   const base = { slug, title: 'History page', summary: 'History page summary' };
   await store.putPage({ ...base, body: 'The fox is brown.' }, { publish: true });
   await store.putPage({ ...base, body: 'The fox is quick.' }, { publish: true });
-  await signIn(page);
-  await page.goto(`/preview/${slug}?history`);
+  await signIn(page, `/preview/${slug}?history`);
   await expect(page.getByText('Published 3 times, newest first.')).toBeVisible();
   await expect(page.locator('.history-list > li')).toHaveCount(3);
   // Version 3 against version 2: one word changed.
@@ -405,8 +404,7 @@ test('the dashboard lists every page, searches, filters by state and links to ea
   page,
   signIn,
 }) => {
-  await signIn(page);
-  await page.goto('/preview');
+  await signIn(page, '/preview');
   const rows = page.locator('.page-table tbody tr');
   expect(await rows.count()).toBeGreaterThanOrEqual(8);
   // The list follows the typing (tests/e2e/dashboard.spec.ts has the details).
@@ -439,8 +437,7 @@ for (const javaScriptEnabled of [true, false]) {
     }) => {
       const slug = `e2e-delete-${javaScriptEnabled ? 'js' : 'nojs'}`;
       await seedPage({ slug, title: 'Doomed page', body: 'Soon gone.', publish: false });
-      await signIn(page);
-      await page.goto(`/preview/${slug}`);
+      await signIn(page, `/preview/${slug}`);
       // With JavaScript the link opens a dialog once the page runs; clicked before, it is the
       // no-JavaScript confirmation page (seen on a loaded machine).
       if (javaScriptEnabled)
@@ -471,8 +468,7 @@ for (const javaScriptEnabled of [true, false]) {
     }) => {
       const slug = `e2e-preview-button-${javaScriptEnabled ? 'js' : 'nojs'}`;
       await seedPage({ slug, title: 'Preview button', body: 'Before.' });
-      await signIn(page);
-      await page.goto(`/preview/${slug}?edit`);
+      await signIn(page, `/preview/${slug}?edit`);
       await bodyEditor(page, { javaScript: javaScriptEnabled }).fill('Typed: **PREVIEW-MARK**');
       if (!javaScriptEnabled)
         await page.getByRole('button', { name: 'Preview', exact: true }).click();
@@ -492,8 +488,7 @@ test('site settings and menus: title, footer and header links change on the next
 }) => {
   const before = await store.getSiteSettings();
   try {
-    await signIn(page);
-    await page.goto('/preview?settings');
+    await signIn(page, '/preview?settings');
     await page.getByLabel('Site title').fill('Folio Weekly');
     await page.getByLabel('Footer text').fill('Written by the e2e team.');
     await page.getByRole('button', { name: 'Save settings' }).click();
@@ -534,8 +529,7 @@ for (const javaScriptEnabled of [true, false]) {
       const before = await store.getSiteSettings();
       const label = `Typed before searching ${javaScriptEnabled ? 'js' : 'nojs'}`;
       try {
-        await signIn(page);
-        await page.goto('/preview?navigation');
+        await signIn(page, '/preview?navigation');
         if (javaScriptEnabled)
           await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
         const firstLabel = page.locator('fieldset[data-menu="header"] input[name="label"]').first();

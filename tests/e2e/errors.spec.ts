@@ -25,9 +25,8 @@ async function eventById(id: string) {
 }
 
 /** Signs in, presses the server test-error button on /preview, returns the action's response. */
-async function sendServerTestError(page: Page, signIn: (page: Page) => Promise<void>) {
-  await signIn(page);
-  await page.goto('/preview?developer');
+async function sendServerTestError(page: Page, signIn: (page: Page, at?: string) => Promise<void>) {
+  await signIn(page, '/preview?developer');
   const [response] = await Promise.all([
     page.waitForResponse((r) => r.request().method() === 'POST'),
     page.getByRole('button', { name: 'Send a test error from the server' }).click(),
@@ -135,8 +134,7 @@ test('page-data and action requests carry sentry-trace and baggage, and the serv
   await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'About' }).click();
   await expect(page.locator('main h1')).toHaveText('About');
   // An action: create a share link in the preview.
-  await signIn(page);
-  await page.goto('/preview/about');
+  await signIn(page, '/preview/about');
   await sentryReady();
   await page.getByRole('button', { name: 'Create share link' }).click();
   await expect(page.getByLabel('Share link', { exact: true })).toBeVisible();
@@ -185,8 +183,7 @@ test.describe('a form from an older build (unknown action id)', () => {
     page,
     signIn,
   }) => {
-    await signIn(page);
-    await page.goto('/preview/about');
+    await signIn(page, '/preview/about');
     await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
     // The action goes to the page's address; its header names an id this build does not have.
     await page.route(/\/preview\/about$/, async (route) => {
@@ -212,8 +209,7 @@ test("with JavaScript an action is a POST to the page's own address, naming the 
   page,
   signIn,
 }) => {
-  await signIn(page);
-  await page.goto('/preview/about');
+  await signIn(page, '/preview/about');
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   const [request] = await Promise.all([
     page.waitForRequest((r) => r.method() === 'POST'),

@@ -27,8 +27,9 @@ export const EDITOR = E2E_EDITOR;
 /**
  * The tag of a test whose outcome is the browser's side only — what the page does before or
  * around a request (a refusal before sending, a drop target, the preview's block swap, a
- * shortcut) — while the request it makes is tested on both engines by `bun test`. The
- * PostgreSQL half of `test:e2e` leaves these out (playwright.config.ts).
+ * shortcut), or the markup's alone (an axe check of a screen other tests use on both engines)
+ * — while the request it makes is tested on both engines by `bun test`. The PostgreSQL half of
+ * `test:e2e` leaves these out (playwright.config.ts).
  */
 export const BROWSER_SIDE = { tag: '@browser-side' } as const;
 
@@ -75,8 +76,12 @@ type Fixtures = {
     body: string;
     publish?: boolean;
   }) => Promise<void>;
-  /** Signs the page's browser context in (a minted session) and opens /preview. */
-  signIn: (page: Page) => Promise<void>;
+  /**
+   * Signs the page's browser context in (a minted session) and opens `at` (an editor's screen,
+   * /preview by default), checking its bar names the editor: a test that starts on another
+   * screen loads it at once, not the dashboard first.
+   */
+  signIn: (page: Page, at?: string) => Promise<void>;
   /** Signs in through the real form on /preview, as an editor does. */
   signInWithForm: (page: Page) => Promise<void>;
 };
@@ -162,9 +167,9 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     });
   },
   signIn: async ({ mintSession, baseURL }, use) => {
-    await use(async (page: Page) => {
+    await use(async (page: Page, at = '/preview') => {
       await addSession(page.context(), baseURL ?? '', await mintSession());
-      await page.goto('/preview');
+      await page.goto(at);
       await signedInAtPreview(page);
     });
   },

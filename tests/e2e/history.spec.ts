@@ -121,8 +121,7 @@ test('Compare opens at the first change, the unchanged paragraphs folded and exp
       checkpoint: 'save',
     });
   }
-  await signIn(page);
-  await page.goto(`/preview/${slug}?history`);
+  await signIn(page, `/preview/${slug}?history`);
   await page
     .locator('.checkpoint-list > li')
     .first()
@@ -232,8 +231,7 @@ test.describe('without JavaScript', () => {
     await seedPage({ slug, title: 'Merge without JavaScript', body: BASE });
     const open = async () => {
       const page = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
-      await signIn(page);
-      await page.goto(`/preview/${slug}?edit`);
+      await signIn(page, `/preview/${slug}?edit`);
       return page;
     };
     const first = await open();
@@ -316,8 +314,7 @@ test.describe('in Berlin', () => {
       (revision, index) =>
         `version ${revisions.length - index} (${berlin.format(new Date(revision.publishedAt))})`,
     );
-    await signIn(page);
-    await page.goto(`/preview/${slug}?history`);
+    await signIn(page, `/preview/${slug}?history`);
     await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
     const from = page.locator('select[name="from"]');
     await expect(from.locator('optgroup[label="Publishes"] option')).toHaveText(expected);

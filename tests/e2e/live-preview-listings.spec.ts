@@ -32,8 +32,7 @@ test('a listing directive in the live pane lists published posts, as the saved p
   await post('e2e-live-draft', 'E2E draft not listed', false);
   const slug = 'e2e-live-listing-page';
   await seedPage({ slug, title: 'Live listing page', body: 'Intro.' });
-  await signIn(page);
-  await page.goto(`/preview/${slug}?edit`);
+  await signIn(page, `/preview/${slug}?edit`);
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   const body = bodyEditor(page);
   await body.ready();
@@ -69,8 +68,7 @@ test('a post’s topics typed in the editor show above its text in the live pane
 }) => {
   const slug = 'e2e-live-topics';
   await seedPage({ slug, title: 'Live topics', body: 'Text.' });
-  await signIn(page);
-  await page.goto(`/preview/${slug}?edit`);
+  await signIn(page, `/preview/${slug}?edit`);
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   await page.getByRole('radio', { name: /^Post/ }).check();
   await page.getByRole('combobox', { name: /^Topics/ }).fill('E2E Gardens, E2E Café');

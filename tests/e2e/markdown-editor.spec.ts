@@ -449,8 +449,7 @@ test.describe('without JavaScript', () => {
   }) => {
     const slug = 'e2e-md-nojs';
     await seedPage({ slug, title: 'No script page', body: 'Before.' });
-    await signIn(page);
-    await page.goto(`/preview/${slug}?edit`);
+    await signIn(page, `/preview/${slug}?edit`);
     await expect(page.locator('.cm-content')).toHaveCount(0);
     const body = bodyEditor(page, { javaScript: false });
     await expect(body.locator).toBeVisible();

@@ -99,8 +99,7 @@ test(
   'a file that is not an image is refused in the form, the alt text kept',
   BROWSER_SIDE,
   async ({ page, signIn }) => {
-    await signIn(page);
-    await page.goto('/preview?media');
+    await signIn(page, '/preview?media');
     await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
     await page.getByLabel(/^Image \(JPEG/).setInputFiles({
       name: 'logo.svg',
@@ -122,8 +121,7 @@ test(
   'a file over the limit is refused before it is sent, the alt text kept',
   BROWSER_SIDE,
   async ({ page, signIn }) => {
-    await signIn(page);
-    await page.goto('/preview?media');
+    await signIn(page, '/preview?media');
     await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
     const posts: string[] = [];
     page.on('request', (request) => {
@@ -152,8 +150,7 @@ test('a 6 MB photo uploads with JavaScript', async ({ page, signIn }) => {
   // several times what it takes on a quiet one (28 s with both engines' halves and two busy
   // loops on two cores), so the test gets Playwright's triple budget.
   test.slow();
-  await signIn(page);
-  await page.goto('/preview?media');
+  await signIn(page, '/preview?media');
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   const noisy = await noisyPng(1500, 1400);
   expect(noisy.length).toBeGreaterThan(5 * 1024 * 1024);
@@ -240,8 +237,7 @@ test.describe('uploading from the editor', () => {
   const slug = 'e2e-editor-upload';
   test.beforeEach(async ({ page, signIn, seedPage }) => {
     await seedPage({ slug, title: 'Editor upload', body: 'First paragraph.\n\nLast paragraph.' });
-    await signIn(page);
-    await page.goto(`/preview/${slug}?edit`);
+    await signIn(page, `/preview/${slug}?edit`);
     await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   });
 

@@ -32,8 +32,7 @@ test('reordering the header with the keyboard keeps focus on the moved entry and
   page,
   signIn,
 }) => {
-  await signIn(page);
-  await page.goto('/preview?navigation');
+  await signIn(page, '/preview?navigation');
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   const down = page.getByRole('button', { name: 'Move down: Getting started' });
   await down.focus();
@@ -81,8 +80,7 @@ test('reordering with the mouse: an entry dragged onto another takes its place',
 }) => {
   // Tall enough that the whole header menu is on screen: the drag never scrolls.
   await page.setViewportSize({ width: 1280, height: 1600 });
-  await signIn(page);
-  await page.goto('/preview?navigation');
+  await signIn(page, '/preview?navigation');
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   // The mouse as a person moves it: press on the handle, start the drag where it was pressed
   // (Chromium starts it a few pixels on), move over the first entry, let go.
@@ -120,8 +118,7 @@ test('a footer link: a script address is refused in words, a real one shows in t
   page,
   signIn,
 }) => {
-  await signIn(page);
-  await page.goto('/preview?navigation');
+  await signIn(page, '/preview?navigation');
   await page.getByRole('button', { name: 'Add a link to the footer' }).click();
   const label = entry(page, 'footer', 'Link').getByLabel('Label');
   await expect(label).toBeFocused();

@@ -338,8 +338,7 @@ test("an action is POSTed to the page's own address, not to Waku's action path",
         action: request.headers()['x-folio-action'],
       });
   });
-  await signIn(page);
-  await page.goto('/preview/about');
+  await signIn(page, '/preview/about');
   await hydrated(page);
   posts.length = 0;
   await page.getByRole('button', { name: 'Create share link' }).click();

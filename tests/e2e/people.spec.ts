@@ -3,7 +3,7 @@
 // it, chooses a password and is signed in with the role they were invited as. The link is then
 // refused. Every refusal and action is also tested through the server (tests/integration).
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, watchPageErrors } from './fixtures';
+import { BROWSER_SIDE, expect, test, watchPageErrors } from './fixtures';
 
 const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
@@ -63,46 +63,48 @@ test('invite → accept in a fresh browser → signed in as that role; the link 
 
 // The three screens this part adds pass axe (WCAG 2.2 AA), light and dark, 1280 and 390 px, as
 // accessibility.spec.ts checks the others (one load each, four looks).
-test('the People, Sessions and invitation screens pass axe, light and dark, 1280 and 390 px', async ({
-  page,
-  browser,
-  signIn,
-  baseURL,
-}) => {
-  // Twelve axe scans: over a minute with both cores busy.
-  test.setTimeout(180_000);
-  await signIn(page);
-  await page.goto('/preview?people');
-  await page.getByLabel('Email').fill(`axe-${Date.now()}@example.com`);
-  await page.getByRole('button', { name: 'Invite' }).click();
-  const link = await page.getByLabel('Invitation link').inputValue();
-  const signedOut = await (await browser.newContext({ baseURL })).newPage();
-  const screens = [
-    { page, path: '/preview?people' },
-    { page, path: '/preview?sessions' },
-    { page: signedOut, path: new URL(link).pathname + new URL(link).search },
-  ];
-  const found: string[] = [];
-  for (const screen of screens) {
-    await screen.page.setViewportSize({ width: 1280, height: 900 });
-    await screen.page.goto(screen.path);
-    await expect(screen.page.locator('html')).toHaveAttribute('data-hydrated', 'true');
-    for (const colorScheme of ['light', 'dark'] as const)
-      for (const width of [1280, 390]) {
-        await screen.page.emulateMedia({ colorScheme });
-        await screen.page.setViewportSize({ width, height: 900 });
-        if (process.env.PEOPLE_SCREENSHOTS)
-          await screen.page.screenshot({
-            path: `${process.env.PEOPLE_SCREENSHOTS}/${screen.path.slice(9, 17).replace(/\W/g, '')}-${colorScheme}-${width}.png`,
-            fullPage: true,
-          });
-        const results = await new AxeBuilder({ page: screen.page }).withTags(WCAG_22_AA).analyze();
-        for (const violation of results.violations)
-          for (const node of violation.nodes)
-            found.push(
-              `${screen.path} ${colorScheme} ${width}: ${violation.id} ${node.target.join(' ')}`,
-            );
-      }
-  }
-  expect(found).toEqual([]);
-});
+// Markup only (the screens' data is the same code on both engines): the SQLite half runs it, as
+// accessibility.spec.ts runs once (playwright.config.ts).
+test(
+  'the People, Sessions and invitation screens pass axe, light and dark, 1280 and 390 px',
+  BROWSER_SIDE,
+  async ({ page, browser, signIn, baseURL }) => {
+    // Twelve axe scans: over a minute with both cores busy.
+    test.setTimeout(180_000);
+    await signIn(page, '/preview?people');
+    await page.getByLabel('Email').fill(`axe-${Date.now()}@example.com`);
+    await page.getByRole('button', { name: 'Invite' }).click();
+    const link = await page.getByLabel('Invitation link').inputValue();
+    const signedOut = await (await browser.newContext({ baseURL })).newPage();
+    const screens = [
+      { page, path: '/preview?people' },
+      { page, path: '/preview?sessions' },
+      { page: signedOut, path: new URL(link).pathname + new URL(link).search },
+    ];
+    const found: string[] = [];
+    for (const screen of screens) {
+      await screen.page.setViewportSize({ width: 1280, height: 900 });
+      await screen.page.goto(screen.path);
+      await expect(screen.page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+      for (const colorScheme of ['light', 'dark'] as const)
+        for (const width of [1280, 390]) {
+          await screen.page.emulateMedia({ colorScheme });
+          await screen.page.setViewportSize({ width, height: 900 });
+          if (process.env.PEOPLE_SCREENSHOTS)
+            await screen.page.screenshot({
+              path: `${process.env.PEOPLE_SCREENSHOTS}/${screen.path.slice(9, 17).replace(/\W/g, '')}-${colorScheme}-${width}.png`,
+              fullPage: true,
+            });
+          const results = await new AxeBuilder({ page: screen.page })
+            .withTags(WCAG_22_AA)
+            .analyze();
+          for (const violation of results.violations)
+            for (const node of violation.nodes)
+              found.push(
+                `${screen.path} ${colorScheme} ${width}: ${violation.id} ${node.target.join(' ')}`,
+              );
+        }
+    }
+    expect(found).toEqual([]);
+  },
+);

@@ -192,8 +192,7 @@ test('with JavaScript, topics typed before the first autosave are kept and publi
 }) => {
   const slug = 'e2e-js-topics';
   try {
-    await signIn(page);
-    await page.goto('/preview?new');
+    await signIn(page, '/preview?new');
     await page.getByRole('textbox', { name: /^Title/ }).fill('E2E JS topics');
     await page.getByRole('combobox', { name: /^Topics/ }).fill('E2E Quince, E2E Medlar');
     await page.locator('.body-codemirror .cm-content').click();

@@ -34,8 +34,7 @@ test('the live pane shows the page inside the site: header with draft titles, an
     editor: null,
   });
   try {
-    await signIn(page);
-    await page.goto(`/preview/${slug}?edit`);
+    await signIn(page, `/preview/${slug}?edit`);
     const pane = livePreview(page);
     const siteNav = pane.getByRole('navigation', { name: 'Site' });
     await expect(siteNav.getByRole('link', { name: settings.title })).toHaveAttribute(

@@ -194,8 +194,7 @@ test('a share link works signed out, read-only, and stops working after expiry',
   browser,
   signIn,
 }) => {
-  await signIn(page);
-  await page.goto('/preview/upcoming-feature');
+  await signIn(page, '/preview/upcoming-feature');
   await page.getByLabel('Share for').selectOption('1h');
   await page.getByRole('button', { name: 'Create share link' }).click();
   const url = await page.getByLabel('Share link', { exact: true }).inputValue();

@@ -13,8 +13,7 @@ test('"Publish at" is in the editor’s zone: stored in UTC, shown back in local
 }) => {
   const slug = 'e2e-scheduled';
   await seedPage({ slug, title: 'Scheduled page', body: 'SCHEDULED-TEXT', publish: false });
-  await signIn(page);
-  await page.goto(`/preview/${slug}`);
+  await signIn(page, `/preview/${slug}`);
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   // One time zone on the screen, the editor's, named once (issue 26).
   await expect(page.locator('.time-zone')).toHaveText('Times in America/New_York');
@@ -49,8 +48,7 @@ test('a time in the past is refused in the form, with the time kept', async ({
 }) => {
   const slug = 'e2e-scheduled-past';
   await seedPage({ slug, title: 'Past page', body: 'PAST-TEXT', publish: false });
-  await signIn(page);
-  await page.goto(`/preview/${slug}`);
+  await signIn(page, `/preview/${slug}`);
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
   await page.getByLabel(/Publish at/).fill('2020-01-01T10:00');
   await page.getByRole('button', { name: 'Schedule' }).click();
@@ -110,8 +108,7 @@ test('a schedule that could not publish is said on the page, in local time, unti
     )
     .toBe(due.toISOString());
 
-  await signIn(page);
-  await page.goto('/preview');
+  await signIn(page, '/preview');
   await expect(page.getByRole('row', { name: /Missed page/ })).toContainText(
     'Not published as scheduled for',
   );

@@ -10,7 +10,7 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { addEditor } from '../../src/lib/editors/accounts';
 import { totpCode } from '../../src/lib/editors/totp';
 import { freePort, type RunningFolio, startFolio } from '../harness';
-import { watchPageErrors } from './fixtures';
+import { BROWSER_SIDE, watchPageErrors } from './fixtures';
 
 const KEYS = { email: 'passkeys@example.com', password: 'the passkeys passphrase' };
 const APP = { email: 'authenticator@example.com', password: 'the authenticator passphrase' };
@@ -206,34 +206,42 @@ async function axeFindings(page: Page): Promise<string[]> {
   return found;
 }
 
-test('the security screen and the second step pass axe, light and dark, desktop and phone', async ({
-  browser,
-}) => {
-  // Twelve axe scans, two sign-ins, a confirmation and a second step: minutes with cores busy.
-  test.setTimeout(240_000);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await signInWithPassword(page, AXE);
-  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
-  await confirmationGoesStale(AXE.email);
-  await hydrated(page, '/preview?security');
-  await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible();
-  expect(await axeFindings(page)).toEqual([]);
-  await confirmItIsMe(page, AXE.password);
-  await expect(page.getByRole('heading', { name: 'Who must have a second factor' })).toBeVisible();
-  expect(await axeFindings(page)).toEqual([]);
-  await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
-  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
-  expect(await axeFindings(page)).toEqual([]);
-  const secret = ((await page.locator('.totp-secret').textContent()) ?? '').replace(/\s/g, '');
-  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
-  await page.getByLabel('Code from the app').fill(totpCode(secret));
-  await page.getByRole('button', { name: 'Turn on' }).click();
-  await expect(page.locator('.recovery-code-list li')).toHaveCount(10);
-  expect(await axeFindings(page)).toEqual([]);
-  await signOut(page);
-  await signInWithPassword(page, AXE);
-  await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible();
-  expect(await axeFindings(page)).toEqual([]);
-  await context.close();
-});
+// Markup only: the SQLite half runs it (the sign-ins and the app's set-up are the tests above,
+// on both engines), as accessibility.spec.ts runs once (playwright.config.ts).
+test(
+  'the security screen and the second step pass axe, light and dark, desktop and phone',
+  BROWSER_SIDE,
+  async ({ browser }) => {
+    // Twelve axe scans, two sign-ins, a confirmation and a second step: minutes with cores busy.
+    test.setTimeout(240_000);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await signInWithPassword(page, AXE);
+    await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
+    await confirmationGoesStale(AXE.email);
+    await hydrated(page, '/preview?security');
+    await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible();
+    expect(await axeFindings(page)).toEqual([]);
+    await confirmItIsMe(page, AXE.password);
+    await expect(
+      page.getByRole('heading', { name: 'Who must have a second factor' }),
+    ).toBeVisible();
+    expect(await axeFindings(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    await expect(
+      page.getByRole('img', { name: 'QR code for your authenticator app' }),
+    ).toBeVisible();
+    expect(await axeFindings(page)).toEqual([]);
+    const secret = ((await page.locator('.totp-secret').textContent()) ?? '').replace(/\s/g, '');
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+    await page.getByLabel('Code from the app').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await expect(page.locator('.recovery-code-list li')).toHaveCount(10);
+    expect(await axeFindings(page)).toEqual([]);
+    await signOut(page);
+    await signInWithPassword(page, AXE);
+    await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible();
+    expect(await axeFindings(page)).toEqual([]);
+    await context.close();
+  },
+);

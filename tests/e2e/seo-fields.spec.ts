@@ -38,8 +38,7 @@ test('an editor fills the search and sharing fields, sees the previews follow, a
   const wide = await libraryImage(1200, 630, 'E2E wide green');
   const tiny = await libraryImage(120, 120, 'E2E tiny green');
   await seedPage({ slug: SLUG, title: 'E2E search page', body: 'Words, no image.' });
-  await signIn(page);
-  await page.goto(`/preview/${SLUG}?edit`);
+  await signIn(page, `/preview/${SLUG}?edit`);
 
   const section = page.getByTestId('seo-section');
   const metaTitle = section.locator('input[name="seoTitle"]');
@@ -120,8 +119,7 @@ test('on a phone the section opens under the fields and its previews fit the wid
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await seedPage({ slug: `${SLUG}-phone`, title: 'E2E phone search page', body: 'Words.' });
-  await signIn(page);
-  await page.goto(`/preview/${SLUG}-phone?edit`);
+  await signIn(page, `/preview/${SLUG}-phone?edit`);
   const section = page.getByTestId('seo-section');
   await section.getByText('Search and sharing', { exact: true }).click();
   await section.locator('input[name="seoTitle"]').fill('A phone-sized meta title');
@@ -145,8 +143,7 @@ test('a change to the search fields alone is unsaved: Publish is offered and pub
   seedPage,
 }) => {
   await seedPage({ slug: `${SLUG}-alone`, title: 'E2E fields alone', body: 'Unchanged words.' });
-  await signIn(page);
-  await page.goto(`/preview/${SLUG}-alone?edit`);
+  await signIn(page, `/preview/${SLUG}-alone?edit`);
   const publish = page.getByRole('button', { name: 'Publish', exact: true });
   // The Markdown editor is there once the page's JavaScript runs.
   await expect(page.locator('.cm-content')).toBeVisible();

@@ -4,6 +4,8 @@
 // spec's own library; a receiver answering 500 then 200 gets it twice and no more; on
 // PostgreSQL, two instances on one database deliver each event once, and a delivery claimed by
 // an instance killed mid-send is sent by another once its lease ends. The delivery log shows it.
+// A receiver answering 410 Gone is turned off at once, with the reason on the screen and the
+// dashboard.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Webhook } from 'standardwebhooks';
 import { addEditor, createSession } from '../../src/lib/editors/accounts';
@@ -175,6 +177,44 @@ describe(`webhooks on ${TEST_ENGINE}`, () => {
     expect(at('/flaky')).toHaveLength(2);
     const [delivery] = await deliveries(folio, endpoint.id);
     expect(delivery).toMatchObject({ state: 'delivered', attempts: 2, lastStatus: 200 });
+    expect(folio.unexpectedErrors()).toEqual([]);
+  }, 60_000);
+
+  test('a receiver answering 410 Gone is turned off at once, said on the screen and the dashboard', async () => {
+    script.set('/gone', [410, 410, 410]);
+    const { endpoint } = await register(folio, '/gone', ['page.published']);
+    await withStore(folio, (store) =>
+      store.putPage(
+        { slug: 'gone-news', title: 'Gone', summary: '', body: 'x' },
+        { publish: true },
+      ),
+    );
+    await received_('/gone', 1);
+    const db = await folio.database();
+    const turnedOff = await waitFor(
+      async () => {
+        const [row] = await db.query<{ enabled: number | string; disabled_reason: string | null }>`
+          SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = ${endpoint.id}`;
+        return Number(row?.enabled) === 0 ? row : undefined;
+      },
+      { what: 'the endpoint turned off after its 410' },
+    );
+    expect(turnedOff.disabled_reason).toContain('answered 410 Gone');
+    // Kept, waiting: it goes if the endpoint is turned on again (not while off: store's test).
+    const [waiting] = await deliveries(folio, endpoint.id);
+    expect(waiting).toMatchObject({ state: 'pending', attempts: 1, lastStatus: 410 });
+    const person = await addEditor(db, 'owner@gone.example', 'the gone passphrase');
+    const cookie = `${SESSION_COOKIE}=${(await createSession(db.query, person.id)).id}`;
+    const page = async (path: string) =>
+      (
+        await (
+          await fetch(`${folio.url}${path}`, { headers: { cookie, accept: 'text/html' } })
+        ).text()
+      ).replaceAll('<!-- -->', '');
+    expect((await page('/preview?webhooks')).includes('answered 410 Gone')).toBe(true);
+    const dashboard = await page('/preview');
+    expect(dashboard.includes('A webhook was turned off')).toBe(true);
+    expect(dashboard.includes(url('/gone'))).toBe(true);
     expect(folio.unexpectedErrors()).toEqual([]);
   }, 60_000);
 });

@@ -4,6 +4,7 @@
 import 'server-only';
 import { createWebhook, deleteWebhook, redeliverWebhook } from '../../lib/webhooks/manage';
 import {
+  countEndpoints,
   isWebhookError,
   listDeliveries,
   listEndpoints,
@@ -52,6 +53,9 @@ export const webhookList: Run = async (_args, { db, io }) => {
         : 'off';
     io.stdout(`${endpoint.id}  ${state}  ${endpoint.url}  ${endpoint.events.join(',')}\n`);
   }
+  // Only rows put in the database around the cap make more than are listed.
+  const count = await countEndpoints(db.query);
+  if (count > endpoints.length) io.stdout(`(the first ${endpoints.length} of ${count})\n`);
 };
 
 export const webhookRemove: Run = async ({ positionals }, { db, io }) => {

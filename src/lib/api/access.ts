@@ -102,31 +102,42 @@ export function createApiAccess({
     );
   }
 
-  async function byAddress(clientAddress: string, otherwise?: () => Response): Promise<Access> {
+  /**
+   * Counts a request against its address; `otherwise` is the answer to a counted request that
+   * is refused all the same (a bad key, a key in the address), given the RateLimit fields too.
+   */
+  async function byAddress(
+    clientAddress: string,
+    otherwise?: (headers: Record<string, string>) => Response,
+  ): Promise<Access> {
     const decision = await limiter.take(`a ${addressBucket(clientAddress)}`, addressLimit);
     if (!decision.allowed) return { refusal: refused('address', decision) };
-    if (otherwise) return { refusal: otherwise() };
-    return { headers: rateHeaders('address', windowSeconds, decision) };
+    const headers = rateHeaders('address', windowSeconds, decision);
+    if (otherwise) return { refusal: otherwise(headers) };
+    return { headers };
   }
 
-  const badKey = (message: string) => () =>
+  const badKey = (message: string) => (headers: Record<string, string>) =>
     problemResponse(
       { status: 401, code: 'invalid_key', message },
       // RFC 6750: the scheme the API takes, and that the token was the trouble.
-      { 'www-authenticate': 'Bearer error="invalid_token"' },
+      { 'www-authenticate': 'Bearer error="invalid_token"', ...headers },
     );
 
   return {
     /** Counts a request (not a preflight: the caller answers those first) or refuses it. */
     async check(request: Request, url: URL, clientAddress: string): Promise<Access> {
       if (url.searchParams.has('key'))
-        return byAddress(clientAddress, () =>
-          problemResponse({
-            status: 400,
-            code: 'key_in_address',
-            message:
-              'Send an API key in the Authorization header (Authorization: Bearer folio_…), never in the address: addresses are logged and kept by caches. Make a new key and revoke this one.',
-          }),
+        return byAddress(clientAddress, (headers) =>
+          problemResponse(
+            {
+              status: 400,
+              code: 'key_in_address',
+              message:
+                'Send an API key in the Authorization header (Authorization: Bearer folio_…), never in the address: addresses are logged and kept by caches. Make a new key and revoke this one.',
+            },
+            headers,
+          ),
         );
       const authorization = request.headers.get('authorization');
       if (authorization === null) return byAddress(clientAddress);

@@ -18,7 +18,7 @@ import { reportUnexpectedError } from '../observability/errors';
 import { getEnv } from '../runtime/env';
 import { processSingleton } from '../runtime/process-singleton';
 import { type ApiAccess, apiAccess } from './access';
-import { API_METHODS, CORS_HEADERS, JSON_TYPE, problemResponse } from './answers';
+import { API_METHODS, apiRefusal, CORS_HEADERS, JSON_TYPE, problemResponse } from './answers';
 import { openApiDocument } from './openapi';
 import {
   API_PREFIX,
@@ -260,13 +260,15 @@ export function createContentApi({
   /**
    * Answers a request for `/api` or below; `origin` is SITE_URL or the request's own, and
    * `clientAddress` the front door's (TRUST_PROXY included), what a request without a key is
-   * counted against.
+   * counted against. `refused` is the front door's refusal of the address (front-door.ts
+   * refuseUrl): counted all the same, then answered.
    */
   return async function contentApi(
     request: Request,
     url: URL,
     origin: string,
     clientAddress: string,
+    refused?: 404 | 414,
   ): Promise<Response> {
     // A preflight is the browser's, not the client's request: never counted.
     if (request.method === 'OPTIONS')
@@ -292,6 +294,7 @@ export function createContentApi({
       });
     }
     if ('refusal' in allowed) return allowed.refusal;
+    if (refused) return withHeaders(apiRefusal(refused), allowed.headers);
     return withHeaders(await answer(request, url, origin), allowed.headers);
   };
 }

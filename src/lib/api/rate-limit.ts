@@ -37,7 +37,8 @@ type Entry = {
   inFlight: number;
   /** Counted here since. */
   pending: number;
-  flushing: Promise<void> | null;
+  /** The addition under way, if any: true when it was written. */
+  flushing: Promise<boolean> | null;
 };
 
 /** The share of a limit an instance may let through without hearing the others: a tenth. */
@@ -92,20 +93,23 @@ export function createRateLimiter({ database, windowSeconds, now = Date.now }: R
     }
   }
 
-  /** Adds an entry's counts; one addition at a time per entry. False when it failed. */
-  async function flush(entry: Entry): Promise<boolean> {
-    while (entry.flushing) await entry.flushing;
-    if (entry.pending === 0) return true;
-    let ok = true;
-    entry.flushing = add(entry).catch(() => {
-      ok = false;
-    });
-    try {
-      await entry.flushing;
-    } finally {
-      entry.flushing = null;
-    }
-    return ok;
+  /**
+   * Adds an entry's counts; one addition at a time per entry, and whoever asks while one is
+   * under way waits for that one (its answer is theirs too). False when it failed.
+   */
+  function flush(entry: Entry): Promise<boolean> {
+    if (entry.flushing) return entry.flushing;
+    if (entry.pending === 0) return Promise.resolve(true);
+    const flushing = add(entry)
+      .then(
+        () => true,
+        () => false,
+      )
+      .finally(() => {
+        entry.flushing = null;
+      });
+    entry.flushing = flushing;
+    return flushing;
   }
 
   return {
@@ -120,8 +124,11 @@ export function createRateLimiter({ database, windowSeconds, now = Date.now }: R
         entries.set(name, entry);
       }
       // Past this instance's share since the last sum: hear the others before letting more in.
-      if (entry.pending + entry.inFlight >= quotaOf(limit) && at - failedAt >= 1000)
-        await flush(entry);
+      // Asked again after each wait: requests that came while one sum was being asked for all
+      // wait for it, and then only a share of them goes in before the next (hostile pass,
+      // 2026-11-27 — they all went in, and two instances let 114 through a limit of 60).
+      while (entry.pending + entry.inFlight >= quotaOf(limit) && now() - failedAt >= 1000)
+        if (!(await flush(entry))) break;
       const resetSeconds = Math.max(1, Math.ceil(window + windowSeconds - at / 1000));
       const used = entry.shared + entry.inFlight + entry.pending;
       if (used >= limit) return { allowed: false, limit, remaining: 0, resetSeconds };

@@ -71,3 +71,13 @@ test(`a failed purge waits its backoff, and the last failure gives it up (${TEST
   expect(gaveUp).toBe(true);
   expect(await claimPurges(a, at(now + 3_600_000))).toEqual([]);
 });
+
+test(`a claim takes no more than its limit (${TEST_ENGINE})`, async () => {
+  const [a] = await twoInstances();
+  for (let version = 1; version <= 12; version++)
+    await recordPurge(a.query, version, pagesChanged(`limit-${version}`), at(0));
+  for (const limit of [1, 2, 3]) {
+    const claimed = await claimPurges(a, at(10 + limit), limit);
+    expect(claimed.length, `limit ${limit}`).toBe(limit);
+  }
+});

@@ -113,15 +113,20 @@ export async function claimPurges(
   const until = new Date(now.getTime() + LEASE_MS).toISOString();
   const rows: ClaimedRow[] =
     db.engine === 'postgres'
-      ? await q<ClaimedRow>`
-          UPDATE cache_purges SET claimed_until = ${until}, attempts = attempts + 1
-          WHERE id IN (
+      ? // The candidates in a MATERIALIZED CTE: as `id IN (SELECT … LIMIT n SKIP LOCKED)` the
+        // planner may run the subquery more than once, each time skipping other rows, and a
+        // claim of 1 took 2 to 4 (found in the webhooks' claim, the same shape).
+        await q<ClaimedRow>`
+          WITH picked AS MATERIALIZED (
             SELECT id FROM cache_purges
             WHERE done_at IS NULL AND next_at <= ${stamp}
               AND (claimed_until IS NULL OR claimed_until <= ${stamp})
             ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          UPDATE cache_purges SET claimed_until = ${until}, attempts = attempts + 1
+          FROM picked
+          WHERE cache_purges.id = picked.id
             AND done_at IS NULL AND (claimed_until IS NULL OR claimed_until <= ${stamp})
-          RETURNING id, version, keys, attempts`
+          RETURNING cache_purges.id, version, keys, attempts`
       : await q<ClaimedRow>`
           UPDATE cache_purges SET claimed_until = ${until}, attempts = attempts + 1
           WHERE id IN (

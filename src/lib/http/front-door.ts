@@ -77,7 +77,13 @@ export type FrontDoorOptions = {
    * Answers /api/… (the content API), outside Waku: `origin` is SITE_URL or the request's, and
    * `clientAddress` the client's as for pages (its rate limit counts by it).
    */
-  api?: (request: Request, url: URL, origin: string, clientAddress: string) => Promise<Response>;
+  api?: (
+    request: Request,
+    url: URL,
+    origin: string,
+    clientAddress: string,
+    refused?: 404 | 414,
+  ) => Promise<Response>;
   /** The site's title, language and favicon for the 404s written here (site-look.ts). */
   siteLook?: () => Promise<SiteLook>;
 };
@@ -281,8 +287,31 @@ export function createFrontDoor({
 
     const refused = urlChecked ? null : refuseUrl(request.url);
     if (refused) {
+      const forApi = isApiAddress(request.url);
+      // A request to the API the address refuses is counted as any other is, and told its
+      // limit (hostile pass, 2026-11-27: encoded slashes were free); a preflight never is.
+      if (forApi && api && method !== 'OPTIONS') {
+        const url = new URL(request.url);
+        const clientAddress = clientAddressOf(
+          request,
+          peer?.requestIP?.(request)?.address ?? 'unknown',
+          trustedProxyHops,
+        );
+        const answered = await api(
+          request,
+          url,
+          siteUrl ?? url.origin,
+          clientAddress,
+          refused.status,
+        );
+        return withSecurityHeaders(withDefaultCacheControl(answered), {
+          https,
+          route: null,
+          method,
+        });
+      }
       // A script asking the API gets JSON it can read, never the site's HTML.
-      const response = isApiAddress(request.url)
+      const response = forApi
         ? apiRefusal(refused.status)
         : refused.status === 404
           ? new Response(notFoundHtml(await siteLook?.()), {

@@ -1,8 +1,9 @@
 // Owns sending webhooks from a server process (docs/decisions/0046): the events dispatcher's
 // subscriber that turns each content event into one delivery row per subscribed endpoint, and
-// the loop that claims due rows (store.ts), sends them (send.ts) and records each attempt. Each
-// server runs one: at once after its own dispatch adds rows, and at a short poll for retries
-// and rows another instance added. A receiver that fails is the Administrator's to fix: it
+// the loop that claims due rows (store.ts), sends them (send.ts) and records each attempt, up
+// to MAX_IN_FLIGHT at once, each freed place claimed again at once. Each server runs one: at
+// once after its own dispatch adds rows, and at a short poll for retries and rows another
+// instance added. A receiver that fails is the Administrator's to fix: it
 // shows in the delivery log, is logged at warn when given up, and never reaches Sentry.
 import 'server-only';
 import { hostname } from 'node:os';
@@ -21,9 +22,19 @@ import {
 
 /** How often each server looks for due deliveries (retries, and other instances' rows). */
 const POLL_MS = 1_000;
+/**
+ * Sends in flight at once per server. Each is one socket waiting at most 10 s; a place that
+ * frees is claimed again at once, so a receiver that hangs holds one place, not a batch.
+ */
+export const MAX_IN_FLIGHT = 16;
+/** How often the finished deliveries past their month are deleted. */
+const PRUNE_EVERY_MS = 5 * 60_000;
 
 export type Deliverer = {
-  /** Sends what is due now; resolves when this round is done. */
+  /**
+   * Claims what is due, as many as there are free places, and starts sending it; resolves once
+   * claimed (the sends go on: stop() waits for them).
+   */
   round(): Promise<void>;
   /** The subscriber to hand the events dispatcher (content store's subscribeToEvents). */
   subscriber: EventSubscriber;
@@ -46,7 +57,7 @@ export function startDeliverer(
   let timer: ReturnType<typeof setTimeout> | null = null;
   let waiting = false;
   const inFlight = new Set<Promise<void>>();
-  let rounds = 0;
+  let prunedAt = Number.NEGATIVE_INFINITY;
 
   async function deliver(delivery: ClaimedDelivery) {
     const answer = await sendWebhook({
@@ -66,7 +77,7 @@ export function startDeliverer(
         reason: answer.error,
       });
     if (recorded.endpointTurnedOff !== null)
-      log.warn('a webhook endpoint was turned off after repeated failures', {
+      log.warn('a webhook endpoint was turned off', {
         endpoint: delivery.endpointId,
         // Its origin only: a receiver's URL often carries a token in its query.
         origin: new URL(delivery.url).origin,
@@ -76,28 +87,38 @@ export function startDeliverer(
       setTimeout(() => void round(), recorded.retryInMs + 10).unref?.();
   }
 
+  /**
+   * Claims as many due deliveries as there are free places and starts them without waiting for
+   * their answers (a hostile pass's receivers that hang held each batch of ten for 10 s, and a
+   * healthy receiver behind them for minutes). Each that finishes frees its place and asks for
+   * another round. The claim keeps the order per endpoint and page: the next delivery for one is
+   * not claimed while the one before it is pending, in flight included.
+   */
   async function once() {
-    const claimed = await claimDeliveries(db, now(), owner);
-    // Different endpoints or pages (one claim per endpoint and page at a time): in parallel,
-    // so one slow receiver does not hold the others for its 10 s.
-    await Promise.all(
-      claimed.map((delivery) => {
-        const sending = deliver(delivery).catch((error: unknown) => {
-          // The database out of reach while recording: the lease ends and it is sent again.
-          log.warn('a webhook attempt could not be recorded; it is tried again', {
-            delivery: delivery.id,
-            reason: error instanceof Error ? error.message : String(error),
+    const free = MAX_IN_FLIGHT - inFlight.size;
+    if (free > 0) {
+      const claimed = await claimDeliveries(db, now(), owner, free);
+      for (const delivery of claimed) {
+        const sending = deliver(delivery)
+          .catch((error: unknown) => {
+            // The database out of reach while recording: the lease ends and it is sent again.
+            log.warn('a webhook attempt could not be recorded; it is tried again', {
+              delivery: delivery.id,
+              reason: error instanceof Error ? error.message : String(error),
+            });
+          })
+          .finally(() => {
+            inFlight.delete(sending);
+            void round();
           });
-        });
         inFlight.add(sending);
-        return sending.finally(() => inFlight.delete(sending));
-      }),
-    );
-    // A full batch may have more behind it.
-    if (claimed.length >= 10) again = true;
-    rounds += 1;
-    // Now and then, not every second: the log keeps a month.
-    if (rounds % 300 === 1) await pruneDeliveries(db.query, now());
+      }
+    }
+    // Now and then, not every round: the log keeps a month.
+    if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      await pruneDeliveries(db.query, now());
+    }
   }
 
   /** Rounds run one at a time; a kick during one runs another after it. */

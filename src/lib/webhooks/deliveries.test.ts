@@ -2,7 +2,9 @@
 // twice is one delivery; a delivery waits while an earlier one for its endpoint and page is
 // pending; two instances claiming at once get different rows; a failure waits its backoff and
 // the last gives the delivery up and turns its endpoint off, with a notice; so do 20 failures
-// in a row; a given-up delivery can be sent again by hand.
+// in a row; a given-up delivery can be sent again by hand; a 410 Gone turns an endpoint off at
+// once; endpoints that have been failing are claimed after healthy ones; a site has at most
+// MAX_ENDPOINTS webhooks.
 import { afterEach, expect, test } from 'bun:test';
 import { openTestDatabase } from '../../../tests/databases';
 import { type Database, openDatabase } from '../data/db';
@@ -15,7 +17,9 @@ import {
   enqueueDeliveries,
   getEndpoint,
   listDeliveries,
+  listEndpoints,
   MAX_ATTEMPTS,
+  MAX_ENDPOINTS,
   pruneDeliveries,
   recordAttempt,
   redeliver,
@@ -169,4 +173,73 @@ test('finished deliveries are deleted after 30 days; pending ones are kept', asy
   expect(await listDeliveries(db.query, hook.id)).toHaveLength(2);
   await pruneDeliveries(db.query, later(31 * 24 * 3_600_000));
   expect((await listDeliveries(db.query, hook.id)).map((d) => d.eventId)).toEqual([2]);
+});
+
+test('a receiver answering 410 Gone is turned off at once, with the reason; the delivery waits', async () => {
+  const db = await database();
+  const hook = await endpoint(db);
+  await enqueueDeliveries(db.query, message(1, 7), T0);
+  const [claimed] = await claimDeliveries(db, T0, 'a');
+  const outcome = await recordAttempt(db, claimed as ClaimedDelivery, {
+    ...failure(T0),
+    status: 410,
+    error: 'answered 410',
+  });
+  expect(outcome.endpointTurnedOff).toMatch(/410 Gone/);
+  const [turnedOff] = await endpointsTurnedOff(db.query);
+  expect(turnedOff).toMatchObject({ id: hook.id, enabled: false });
+  expect(turnedOff?.disabledReason).toMatch(/answered 410 Gone/);
+  // Not tried again while off (its retry is due in 5 s), nor sent anything new.
+  expect(await claimDeliveries(db, later(60_000), 'a')).toEqual([]);
+  expect(await enqueueDeliveries(db.query, message(2, 8), T0)).toBe(0);
+  const [waiting] = await listDeliveries(db.query, hook.id);
+  expect(waiting).toMatchObject({ state: 'pending', lastStatus: 410 });
+});
+
+test('endpoints whose last attempt failed are claimed after the healthy ones', async () => {
+  const db = await database();
+  const failing = await endpoint(db);
+  const healthy = await endpoint(db);
+  await db.query`UPDATE webhook_endpoints SET consecutive_failures = 3 WHERE id = ${failing.id}`;
+  await enqueueDeliveries(db.query, message(1, 7), T0);
+  await enqueueDeliveries(db.query, message(2, 8), T0);
+  const first = await claimDeliveries(db, T0, 'a', 1);
+  expect(first.map((delivery) => [delivery.endpointId, delivery.eventId])).toEqual([
+    [healthy.id, 1],
+  ]);
+  // The healthy endpoint's later event before the failing one's earlier event.
+  const next = await claimDeliveries(db, T0, 'a', 1);
+  expect(next.map((delivery) => [delivery.endpointId, delivery.eventId])).toEqual([
+    [healthy.id, 2],
+  ]);
+  const last = await claimDeliveries(db, T0, 'a', 5);
+  expect(last.map((delivery) => delivery.endpointId)).toEqual([failing.id, failing.id]);
+});
+
+test('a claim takes no more than its limit (the deliverer’s free places)', async () => {
+  const db = await database();
+  for (let n = 0; n < 3; n += 1) await endpoint(db);
+  for (let eventId = 1; eventId <= 4; eventId += 1)
+    await enqueueDeliveries(db.query, message(eventId, eventId), T0);
+  const sizes: number[] = [];
+  for (let round = 0; round < 14; round += 1)
+    sizes.push((await claimDeliveries(db, T0, 'a', 1)).length);
+  // 12 deliveries (3 endpoints × 4 pages), one a claim, then none.
+  expect(sizes).toEqual([...Array(12).fill(1), 0, 0]);
+});
+
+test(`a site has at most ${MAX_ENDPOINTS} webhooks: one more is refused in words`, async () => {
+  const db = await database();
+  // Straight into the table but one, as registering each would be slow for nothing.
+  await db.query`
+    INSERT INTO webhook_endpoints (url, events, secret, created_at)
+    SELECT 'https://hooks.example.com/many-' || CAST(n.i AS TEXT), 'page.published', 'whsec_x',
+           ${T0.toISOString()}
+    FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${MAX_ENDPOINTS - 1})
+          SELECT i FROM n) n`;
+  await endpoint(db);
+  await expect(endpoint(db)).rejects.toThrow(
+    `There are already ${MAX_ENDPOINTS} webhooks, the most a site may have: remove one first.`,
+  );
+  expect(await listEndpoints(db.query)).toHaveLength(MAX_ENDPOINTS);
 });

@@ -8,6 +8,7 @@ import { type Database, getDatabase } from '../data/db';
 import { getEnv } from '../runtime/env';
 import {
   addEndpoint,
+  countEndpoints,
   endpointsTurnedOff,
   listDeliveries,
   listEndpoints,
@@ -90,12 +91,15 @@ export function redeliverWebhook(db: Database, deliveryId: number): Promise<Webh
 /** What the screens read, on the process's database (the UI never opens one itself). */
 export function webhooksView() {
   return {
+    /** At most MAX_ENDPOINTS, oldest first. */
     endpoints: async () => listEndpoints((await getDatabase()).query),
+    /** How many there are in all (the screen says when it lists fewer, and when at the cap). */
+    count: async () => countEndpoints((await getDatabase()).query),
     deliveries: async (endpointId: number) =>
       listDeliveries((await getDatabase()).query, endpointId),
     /** Whether this server sends to private and loopback addresses too (the screen says so). */
     allowsPrivate: allowPrivate(),
-    /** Turned off after repeated failures: the dashboard's notice. */
+    /** Turned off by the deliverer (repeated failures, a 410 Gone): the dashboard's notice. */
     turnedOff: async () => endpointsTurnedOff((await getDatabase()).query),
   };
 }

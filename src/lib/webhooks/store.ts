@@ -52,6 +52,12 @@ export const DISABLE_AFTER_FAILURES = 20;
 export const KEEP_FINISHED_MS = 30 * 24 * 3_600_000;
 /** The delivery log shows this many, newest first. */
 export const LOG_LENGTH = 50;
+/**
+ * The most endpoints a site may have, as API keys have theirs: every event is one delivery per
+ * endpoint, and the screen lists them all. A hostile pass's 10 000 made a 31 MB screen and a
+ * day's backlog from one settings save; a site with a hundred receivers wants a relay instead.
+ */
+export const MAX_ENDPOINTS = 100;
 const MAX_URL_LENGTH = 2_000;
 
 /** The wait before the next attempt after `attempts` failed ones; null: give up. */
@@ -63,7 +69,7 @@ export function backoffAfter(attempts: number): number | null {
 /** A refusal to show as it is (a 400 on the screen, exit code 1 in the CLI). */
 export class WebhookError extends Error {
   constructor(
-    readonly code: 'invalid-url' | 'invalid-events' | 'not-found' | 'already-pending',
+    readonly code: 'invalid-url' | 'invalid-events' | 'not-found' | 'already-pending' | 'cap',
     message: string,
   ) {
     super(message);
@@ -183,6 +189,12 @@ export async function addEndpoint(
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const href = checkEndpointUrl(url, { allowPrivate });
   const chosen = checkEvents(events);
+  const [count] = await q<{ n: number | string }>`SELECT COUNT(*) AS n FROM webhook_endpoints`;
+  if (Number(count?.n ?? 0) >= MAX_ENDPOINTS)
+    throw new WebhookError(
+      'cap',
+      `There are already ${MAX_ENDPOINTS} webhooks, the most a site may have: remove one first.`,
+    );
   // One webhook per URL: a second would send every event twice, signed with another secret.
   const [existing] = await q<{ id: number | string }>`
     SELECT id FROM webhook_endpoints WHERE url = ${href}`;
@@ -201,12 +213,22 @@ export async function addEndpoint(
   return { endpoint: toEndpoint(row), secret };
 }
 
+/**
+ * The endpoints, oldest first: at most MAX_ENDPOINTS of them, so the screen stays one page even
+ * when rows were put in the database around the cap.
+ */
 export async function listEndpoints(q: Query): Promise<WebhookEndpoint[]> {
   const rows = await q<EndpointRow>`
     SELECT id, url, events, enabled, consecutive_failures, disabled_reason, disabled_at,
            created_at, created_by
-    FROM webhook_endpoints ORDER BY id`;
+    FROM webhook_endpoints ORDER BY id LIMIT ${MAX_ENDPOINTS}`;
   return rows.map(toEndpoint);
+}
+
+/** How many endpoints there are (more than listed only when rows went around the cap). */
+export async function countEndpoints(q: Query): Promise<number> {
+  const [count] = await q<{ n: number | string }>`SELECT COUNT(*) AS n FROM webhook_endpoints`;
+  return Number(count?.n ?? 0);
 }
 
 export async function getEndpoint(q: Query, id: number): Promise<WebhookEndpoint> {
@@ -251,12 +273,16 @@ export async function rotateSecret(q: Query, id: number): Promise<string> {
   return secret;
 }
 
-/** Endpoints the deliverer turned off after repeated failures: the dashboard's notice. */
+/**
+ * Endpoints the deliverer turned off (repeated failures, or a 410 Gone): the dashboard's notice,
+ * at most MAX_ENDPOINTS of them.
+ */
 export async function endpointsTurnedOff(q: Query): Promise<WebhookEndpoint[]> {
   const rows = await q<EndpointRow>`
     SELECT id, url, events, enabled, consecutive_failures, disabled_reason, disabled_at,
            created_at, created_by
-    FROM webhook_endpoints WHERE enabled = 0 AND disabled_reason IS NOT NULL ORDER BY id`;
+    FROM webhook_endpoints WHERE enabled = 0 AND disabled_reason IS NOT NULL ORDER BY id
+    LIMIT ${MAX_ENDPOINTS}`;
   return rows.map(toEndpoint);
 }
 
@@ -372,20 +398,20 @@ export async function enqueueDeliveries(
   at: Date,
 ): Promise<number> {
   const stamp = at.toISOString();
-  const endpoints = await q<{ id: number | string; events: string }>`
-    SELECT id, events FROM webhook_endpoints WHERE enabled = 1`;
-  let added = 0;
-  for (const endpoint of endpoints) {
-    if (!endpoint.events.split(' ').includes(message.type)) continue;
-    const rows = await q`
-      INSERT INTO webhook_deliveries (endpoint_id, event_id, type, page_key, body, created_at, next_at)
-      VALUES (${Number(endpoint.id)}, ${message.eventId}, ${message.type}, ${message.pageKey},
-              ${message.body}, ${stamp}, ${stamp})
-      ON CONFLICT (endpoint_id, event_id) DO NOTHING
-      RETURNING id`;
-    added += rows.length;
-  }
-  return added;
+  // One statement for every endpoint: a row at a time, each its own commit, took seconds for
+  // thousands of endpoints before the first could be sent. The events column is space-separated
+  // names (an underscore in LIKE matches itself too; no two names differ only there).
+  const rows = await q`
+    INSERT INTO webhook_deliveries (endpoint_id, event_id, type, page_key, body, created_at, next_at)
+    SELECT id, CAST(${message.eventId} AS BIGINT), CAST(${message.type} AS TEXT),
+           CAST(${message.pageKey} AS BIGINT), CAST(${message.body} AS TEXT),
+           CAST(${stamp} AS TEXT), CAST(${stamp} AS TEXT)
+    FROM webhook_endpoints
+    WHERE enabled = 1 AND ' ' || events || ' ' LIKE ${`% ${message.type} %`}
+    ORDER BY id
+    ON CONFLICT (endpoint_id, event_id) DO NOTHING
+    RETURNING id`;
+  return rows.length;
 }
 
 export type ClaimedDelivery = {
@@ -409,7 +435,11 @@ type ClaimedRow = {
 
 /**
  * Takes up to `limit` deliveries that are due, free, for an enabled endpoint, and first of
- * their endpoint and page among those pending, for one lease held by `owner`. On PostgreSQL
+ * their endpoint and page among those pending, for one lease held by `owner`. Endpoints whose
+ * last attempt failed come after the others: a receiver that is down or hangs waits behind the
+ * healthy ones rather than taking the deliverer's places before them (the order per endpoint
+ * and page is the NOT EXISTS's, whatever the order here). Then by event, then by row: the
+ * endpoints registered first go first, not in whatever order the engine finds them. On PostgreSQL
  * the candidates skip rows another instance is claiming this instant; the outer re-check is
  * what makes a claim single either way.
  */
@@ -424,10 +454,10 @@ export async function claimDeliveries(
   const until = new Date(now.getTime() + LEASE_MS).toISOString();
   const rows: ClaimedRow[] =
     db.engine === 'postgres'
-      ? await q<ClaimedRow>`
-          UPDATE webhook_deliveries SET claimed_until = ${until}, claimed_by = ${owner},
-            attempts = attempts + 1
-          WHERE id IN (
+      ? // The pick is a materialized CTE, done once: as `IN (SELECT … LIMIT … SKIP LOCKED)` the
+        // planner may run it again per row and take more than the limit (a test saw 2 for 1).
+        await q<ClaimedRow>`
+          WITH picked AS MATERIALIZED (
             SELECT d.id FROM webhook_deliveries d
             JOIN webhook_endpoints e ON e.id = d.endpoint_id
             WHERE d.state = 'pending' AND e.enabled = 1 AND d.next_at <= ${stamp}
@@ -435,7 +465,11 @@ export async function claimDeliveries(
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
                 WHERE p.endpoint_id = d.endpoint_id AND p.page_key = d.page_key
                   AND p.state = 'pending' AND p.event_id < d.event_id)
-            ORDER BY d.event_id LIMIT ${limit} FOR UPDATE OF d SKIP LOCKED)
+            ORDER BY CASE WHEN e.consecutive_failures = 0 THEN 0 ELSE 1 END, d.event_id, d.id
+            LIMIT ${limit} FOR UPDATE OF d SKIP LOCKED)
+          UPDATE webhook_deliveries SET claimed_until = ${until}, claimed_by = ${owner},
+            attempts = attempts + 1
+          WHERE id IN (SELECT id FROM picked)
             AND state = 'pending' AND (claimed_until IS NULL OR claimed_until <= ${stamp})
           RETURNING id, endpoint_id, event_id, body, attempts`
       : await q<ClaimedRow>`
@@ -449,7 +483,8 @@ export async function claimDeliveries(
               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
                 WHERE p.endpoint_id = d.endpoint_id AND p.page_key = d.page_key
                   AND p.state = 'pending' AND p.event_id < d.event_id)
-            ORDER BY d.event_id LIMIT ${limit})
+            ORDER BY CASE WHEN e.consecutive_failures = 0 THEN 0 ELSE 1 END, d.event_id, d.id
+            LIMIT ${limit})
             AND state = 'pending' AND (claimed_until IS NULL OR claimed_until <= ${stamp})
           RETURNING id, endpoint_id, event_id, body, attempts`;
   if (rows.length === 0) return [];
@@ -493,8 +528,9 @@ export type AttemptOutcome = {
 /**
  * Records an attempt of a claimed delivery. A success clears the endpoint's failure count; a
  * failure waits its backoff or, the last attempt, gives the delivery up; the endpoint is turned
- * off when a delivery is given up or it fails DISABLE_AFTER_FAILURES times in a row. Returns
- * what became of it, and the wait before the next attempt when there is one.
+ * off when a delivery is given up, it fails DISABLE_AFTER_FAILURES times in a row, or it
+ * answers 410 Gone (the delivery stays pending: it goes if the endpoint is turned on again).
+ * Returns what became of it, and the wait before the next attempt when there is one.
  */
 export async function recordAttempt(
   db: Pick<Database, 'transaction'>,
@@ -525,7 +561,11 @@ export async function recordAttempt(
       UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1
       WHERE id = ${delivery.endpointId} RETURNING consecutive_failures, enabled`;
     let reason: string | null = null;
-    if (state === 'failed')
+    // A 410 is the receiver saying it is gone for good (Standard Webhooks senders stop there):
+    // another day of attempts would only be noise in its logs.
+    if (outcome.status === 410)
+      reason = 'the receiver answered 410 Gone: it asks for no more deliveries';
+    else if (state === 'failed')
       reason = `every attempt of delivery ${delivery.id} failed over a day (last: ${outcome.error})`;
     else if (Number(counted?.consecutive_failures ?? 0) >= DISABLE_AFTER_FAILURES)
       reason = `${DISABLE_AFTER_FAILURES} attempts in a row failed (last: ${outcome.error})`;

@@ -36,7 +36,7 @@ export async function DashboardScreen({ asked: { params, notice, editor } }: Scr
             {turnedOff.length === 1
               ? 'A webhook was turned off'
               : `${turnedOff.length} webhooks were turned off`}{' '}
-            after repeated failures
+            after repeated failures or a 410 Gone
           </strong>{' '}
           ({turnedOff.map((endpoint) => endpoint.url).join(', ')}): events are not sent to{' '}
           {turnedOff.length === 1 ? 'it' : 'them'}. <a href={WEBHOOKS_SCREEN}>See the webhooks</a>{' '}

@@ -7,6 +7,7 @@ import 'server-only';
 import { API_KEYS_SCREEN, PREVIEW_DASHBOARD, WEBHOOKS_SCREEN } from '../../../lib/http/routes';
 import { webhooksView } from '../../../lib/webhooks/manage';
 import {
+  MAX_ENDPOINTS,
   WEBHOOK_EVENT_NAMES,
   WEBHOOK_EVENTS,
   type WebhookDelivery,
@@ -37,7 +38,7 @@ function EndpointState({ endpoint }: { endpoint: WebhookEndpoint }) {
   if (endpoint.disabledReason)
     return (
       <>
-        <strong>Turned off</strong> after repeated failures: {endpoint.disabledReason}
+        <strong>Turned off</strong> by Folio: {endpoint.disabledReason}
       </>
     );
   return <>Off</>;
@@ -108,7 +109,7 @@ function DeliveryLog({ endpoint, log }: { endpoint: WebhookEndpoint; log: Webhoo
 export async function WebhooksScreen({ asked: { notice, params } }: ScreenProps) {
   const view = webhooksView();
   const allowPrivate = view.allowsPrivate;
-  const endpoints = await view.endpoints();
+  const [endpoints, count] = await Promise.all([view.endpoints(), view.count()]);
   const text = notice === null ? undefined : NOTICES[notice];
   const logId = Number(params.get('log') ?? '');
   const shown = endpoints.find((endpoint) => endpoint.id === logId);
@@ -137,11 +138,22 @@ export async function WebhooksScreen({ asked: { notice, params } }: ScreenProps)
         From the command line: <code>bun run folio webhook</code>.
       </p>
       <h2>Add a webhook</h2>
-      <AddWebhookForm
-        events={WEBHOOK_EVENT_NAMES.map((name) => ({ name, label: WEBHOOK_EVENTS[name] }))}
-      />
+      {count >= MAX_ENDPOINTS ? (
+        <p className="notice">
+          There are {count} webhooks, and a site may have {MAX_ENDPOINTS}: remove one to add
+          another. Each event is sent to every webhook that subscribes to it; to reach more systems,
+          send to one receiver that passes events on.
+        </p>
+      ) : (
+        <AddWebhookForm
+          events={WEBHOOK_EVENT_NAMES.map((name) => ({ name, label: WEBHOOK_EVENTS[name] }))}
+        />
+      )}
       <h2 id="webhooks-list">
-        Webhooks <small>({endpoints.length})</small>
+        Webhooks{' '}
+        <small>
+          ({count > endpoints.length ? `the first ${endpoints.length} of ${count}` : count})
+        </small>
       </h2>
       {endpoints.length === 0 ? (
         <p>No webhooks yet.</p>
