@@ -204,4 +204,37 @@ describe(`co-editing documents (${TEST_ENGINE})`, () => {
     await registry.join(pageId, again.connection);
     expect(await storedText(a.query, pageId)).toBe('First.\nSecond, from the form.\n');
   });
+
+  test('two instances loading a page a form saved meanwhile take its text once', async () => {
+    const [a, b] = await twoInstances();
+    const pageId = await newPage(a, 'loaded-twice', 'One.\n');
+    const first = createCoeditRegistry(a, createContentStore(a), FAST);
+    await first.join(pageId, fakeEditor().connection);
+    await first.stop();
+    const store = createContentStore(a);
+    const page = await store.getPage('loaded-twice', { draft: true });
+    await store.saveDraft({
+      slug: 'loaded-twice',
+      pageId,
+      title: 'loaded-twice',
+      summary: '',
+      body: 'One.\nTwo, from the form.\n',
+      expectedVersion: page?.version ?? 0,
+      editor: null,
+    });
+    const [ra, rb] = await Promise.all([registryOn(a), registryOn(b)]);
+    const one = fakeEditor();
+    const two = fakeEditor();
+    await Promise.all([joinSynced(ra, pageId, one), joinSynced(rb, pageId, two)]);
+    expect(await storedText(a.query, pageId)).toBe('One.\nTwo, from the form.\n');
+    await waitFor(
+      () =>
+        [one, two].every(
+          (editor) => editor.doc.getText('body').toString() === 'One.\nTwo, from the form.\n',
+        )
+          ? true
+          : undefined,
+      { what: 'both editors to have the form’s text once' },
+    );
+  });
 });

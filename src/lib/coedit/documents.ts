@@ -27,6 +27,7 @@ import { can } from '../editors/permissions';
 import { reportUnexpectedError } from '../observability/errors';
 import { log } from '../observability/log';
 import {
+  appendReconciliation,
   appendUpdate,
   applyStored,
   BODY_TEXT,
@@ -392,27 +393,47 @@ export function createCoeditRegistry(
     entry: OpenDocument,
     writtenVersion: number | null,
   ): Promise<boolean> => {
-    const page = await store.getPageById(entry.pageId);
-    if (!page) return false;
-    const text = entry.doc.getText(BODY_TEXT).toString();
-    if (text === page.bodyMarkdown) return true;
-    if (writtenVersion === page.version) {
-      draftSoon(entry);
-      return true;
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const page = await store.getPageById(entry.pageId);
+      if (!page) return false;
+      const text = entry.doc.getText(BODY_TEXT).toString();
+      if (text === page.bodyMarkdown) return true;
+      if (writtenVersion === page.version) {
+        draftSoon(entry);
+        return true;
+      }
+      // The difference is made on a copy: the document itself takes it only once it is stored.
+      const copy = new Y.Doc();
+      Y.applyUpdate(copy, Y.encodeStateAsUpdate(entry.doc));
+      const before = Y.encodeStateVector(copy);
+      copy.transact(() => replaceText(copy.getText(BODY_TEXT), text, page.bodyMarkdown));
+      const update = Y.encodeStateAsUpdate(copy, before);
+      copy.destroy();
+      const seq = await appendReconciliation(
+        db,
+        entry.pageId,
+        entry.applied,
+        page.version,
+        update,
+        page.updatedBy,
+        now().toISOString(),
+      );
+      if (seq !== null) {
+        Y.applyUpdate(entry.doc, update, 'storage');
+        entry.applied = seq;
+        return true;
+      }
+      // Another instance stored something meanwhile (perhaps this same difference): read it,
+      // and look again.
+      entry.applied = await applyStored(
+        db.query,
+        entry.pageId,
+        entry.doc,
+        entry.applied,
+        'storage',
+      );
+      writtenVersion = (await readHead(db.query, entry.pageId))?.writtenVersion ?? null;
     }
-    const before = Y.encodeStateVector(entry.doc);
-    entry.doc.transact(() => replaceText(entry.doc.getText(BODY_TEXT), text, page.bodyMarkdown));
-    const update = Y.encodeStateAsUpdate(entry.doc, before);
-    const stored = await appendUpdate(
-      db,
-      entry.pageId,
-      update,
-      page.updatedBy,
-      now().toISOString(),
-    );
-    if (!stored) return false;
-    await markWritten(db, entry.pageId, page.version);
-    if (stored.seq === entry.applied + 1) entry.applied = stored.seq;
     return true;
   };
 
@@ -727,9 +748,6 @@ export function createCoeditRegistry(
         discard(entry, CLOSE.restart, 'the server is restarting');
       }
     },
-
-    /** Writes the stored document as the draft now (tests; the unload does it too). */
-    flushDraft: (pageId: number) => writeDraft(pageId, null, null),
   };
 }
 

@@ -117,6 +117,36 @@ export async function appendUpdate(
 }
 
 /**
+ * Stores the edit that makes the document say what a save by another path wrote, and records
+ * that version as the document's, in one transaction — only if the document is still at
+ * `expectedSeq` and has not taken that version already: two instances loading the page at once
+ * would otherwise both store the same difference (and the text would have it twice). Says the
+ * update's number, or null when it was not stored (the caller reads what changed and asks again).
+ */
+export async function appendReconciliation(
+  db: Database,
+  pageId: number,
+  expectedSeq: number,
+  version: number,
+  update: Uint8Array,
+  by: string | null,
+  at: string,
+): Promise<number | null> {
+  return db.transaction(async (q) => {
+    const head = await readHead(q, pageId);
+    if (!head || head.seq !== expectedSeq || head.writtenVersion === version) return null;
+    const seq = head.seq + 1;
+    await q`UPDATE coedit_documents SET seq = ${seq}, written_version = ${version}
+            WHERE page_id = ${pageId}`;
+    await q`INSERT INTO coedit_updates (page_id, seq, data, created_at, created_by)
+            VALUES (${pageId}, ${seq}, ${update}, ${at}, ${by})`;
+    if (db.engine === 'postgres')
+      await q`SELECT pg_notify(${COEDIT_CHANNEL}, ${`${pageId}:${seq}`})`;
+    return seq;
+  });
+}
+
+/**
  * Merges every stored update into the snapshot and deletes them, in one transaction: a reader
  * sees either the updates or the snapshot that holds them. Says the new snapshot's number.
  */
