@@ -4,8 +4,9 @@
 // Passes when no request failed, memory stayed flat, and every save the server
 // acknowledged (303 to "saved") is what the database holds afterwards.
 // First it runs the full-size hostile runs the gate (`bun run check`) runs smaller: the fuzz
-// run at 5000 requests and the flood of 20 000 junk page-data keys (`--no-full-size` skips
-// them); the same test files, only the counts differ.
+// run at 5000 requests, the flood of 20 000 junk page-data keys and the co-editing convergence
+// fuzz at 5000 operations a seed (`--no-full-size` skips them); the same test files, only the
+// counts differ.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createContentStore } from '../src/lib/content/content';
@@ -27,7 +28,9 @@ const { values } = parseArgs({
 
 let fullSizePassed = true;
 if (!values['no-full-size']) {
-  console.log('soak: full-size fuzz (5000 requests) and junk-key flood (20 000 keys)');
+  console.log(
+    'soak: full-size fuzz (5000 requests), junk-key flood (20 000 keys), co-editing (5000 operations)',
+  );
   const fullSize = Bun.spawn(
     [
       'bun',
@@ -36,9 +39,16 @@ if (!values['no-full-size']) {
       '120000',
       './tests/integration/fuzz.test.ts',
       './tests/integration/hostile-input.test.ts',
+      './tests/integration/coedit-fuzz.test.ts',
     ],
     {
-      env: { ...process.env, FUZZ_REQUESTS: '5000', HOSTILE_JUNK_KEYS: '20000' },
+      env: {
+        ...process.env,
+        FUZZ_REQUESTS: '5000',
+        HOSTILE_JUNK_KEYS: '20000',
+        COEDIT_FUZZ_OPS: '5000',
+        COEDIT_FUZZ_SEEDS: process.env.COEDIT_FUZZ_SEEDS ?? '11,29,47,101,202',
+      },
       stdio: ['inherit', 'inherit', 'inherit'],
     },
   );

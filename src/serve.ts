@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { asScheduler } from './lib/audit/audit';
 import { pruneAudit } from './lib/audit/trail';
+import { createCoeditRegistry } from './lib/coedit/documents';
 import { contentStore } from './lib/content/content';
 import { onEventsCommitted } from './lib/content/events';
 import { startScheduler } from './lib/content/scheduler';
@@ -20,6 +21,7 @@ import {
   setBusyTimeout,
 } from './lib/data/db';
 import { IDLE_TIMEOUT_SECONDS } from './lib/http/connection-limits';
+import { createLiveEditing, type LiveData } from './lib/http/live-editing';
 import { purgeTargetOf, startPurger } from './lib/http/purge';
 import { loadStaticAssets } from './lib/http/static-assets';
 import { log } from './lib/observability/log';
@@ -96,7 +98,19 @@ async function serve() {
   const purgeTarget = purgeTargetOf(env);
   const purger = purgeTarget ? startPurger(db, purgeTarget) : null;
 
-  let server: ReturnType<typeof Bun.serve>;
+  // Co-editing (0050): the shared documents this instance opens, following what other
+  // instances store (PostgreSQL), behind the WebSocket at /preview/<slug>?live.
+  const coedit = createCoeditRegistry(db, contentStore());
+  await coedit.follow();
+  const live = createLiveEditing({
+    registry: coedit,
+    database: getDatabase,
+    store: contentStore,
+    siteUrl: env.SITE_URL,
+  });
+  frontDoor.serveLive(live.upgrade);
+
+  let server: Bun.Server<LiveData>;
   try {
     server = Bun.serve({
       port: env.PORT,
@@ -107,7 +121,8 @@ async function serve() {
       development: false,
       // A client that stops reading holds its socket this long at most (connection-limits.ts).
       idleTimeout: IDLE_TIMEOUT_SECONDS,
-      fetch: (request, bunServer) => frontDoor.fetch(request, bunServer),
+      fetch: (request, bunServer) => frontDoor.fetchOrUpgrade(request, bunServer),
+      websocket: live.websocket,
       // Last resort: anything that escapes the front door. Never a stack trace in a response.
       error(error) {
         log.error('unhandled server error', { error });
@@ -121,6 +136,7 @@ async function serve() {
     const problem = listenProblem(error, env);
     if (!problem) throw error;
     log.error(`cannot start: ${problem}`);
+    await coedit.stop();
     stopKicks();
     await scheduler.stop();
     unsubscribeWebhooks();
@@ -145,6 +161,9 @@ async function serve() {
     stopping = true;
     log.info('shutting down', { signal });
     const timer = setTimeout(() => server.stop(true), SHUTDOWN_GRACE_MS);
+    // Its editors are told to reconnect (1012), to another instance or to this one restarted;
+    // pending drafts are written first.
+    await coedit.stop();
     await server.stop(false);
     clearTimeout(timer);
     stopKicks();

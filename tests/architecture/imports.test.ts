@@ -96,6 +96,7 @@ describe('the layout rules', () => {
             'lib/data',
             'lib/share-links',
             'lib/api-keys',
+            'lib/coedit',
           ),
         (target) => under(target, 'lib/http', 'lib/waku'),
       ),

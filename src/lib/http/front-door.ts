@@ -10,6 +10,7 @@ import { escapeHtml, type SiteLook, staticPage } from '../observability/fallback
 import { hydrateAfterPaint } from '../waku/hydrate-after-paint';
 import { NOT_FOUND_ROUTE_PATH, pagePathOfPageData } from '../waku/internals';
 import { withDefaultCacheControl, withHeader } from './cache-headers';
+import { LIVE_PARAM, type Upgrader } from './live-editing';
 import { PAGE_DATA_HEADER, pageAddressOfPageData, wakuPageDataAddress } from './page-data-address';
 import {
   pageDataQueryOf,
@@ -52,7 +53,15 @@ function notFoundHtml(look: SiteLook | undefined, problem = 'There is no page at
 
 type Handler = (request: Request) => Promise<Response>;
 /** What Bun.serve passes beside the request: where the socket came from. */
-type Peer = { requestIP?: (request: Request) => { address: string } | null };
+type Peer = { requestIP?: (request: Request) => { address: string } | null } & Upgrader;
+/** Answers a WebSocket request for a page's live document (live-editing.ts): undefined once
+ * upgraded, or the refusal. */
+type LiveHandler = (
+  request: Request,
+  slug: string,
+  https: boolean,
+  server: Upgrader | undefined,
+) => Promise<Response | undefined>;
 
 export type FrontDoorOptions = {
   /** Waku's app: everything not answered here. */
@@ -186,6 +195,34 @@ export function createFrontDoor({
 }: FrontDoorOptions) {
   const knownHosts = new Set<string>();
   let assets: StaticAssets | null = null;
+  let live: LiveHandler | null = null;
+
+  /**
+   * A WebSocket request (co-editing, docs/decisions/0050): only a page's preview address with
+   * `?live` takes one, and only on the production server (which hands over its handler). The
+   * request's facts are checked as for any request; nothing of it reaches Waku.
+   */
+  async function answerLive(request: Request, peer?: Peer): Promise<Response | undefined> {
+    const method = request.method;
+    const https = isHttps(request, trustedProxyHops);
+    const problem = hostProblem(request);
+    const refused = problem ? null : refuseUrl(request.url);
+    const url = problem || refused ? null : new URL(request.url);
+    const route = url ? routeOf(url.pathname) : null;
+    const response =
+      problem !== null
+        ? plain(400, `Bad request: ${problem}.`)
+        : refused !== null || !url || !route || !live
+          ? plain(refused?.status ?? 404, 'Not found.')
+          : route.kind !== 'preview' ||
+              route.slug === undefined ||
+              !url.searchParams.has(LIVE_PARAM) ||
+              method !== 'GET'
+            ? plain(404, 'Not found: no live document at this address.')
+            : await live(request, route.slug, https, peer);
+    if (response === undefined) return undefined;
+    return withSecurityHeaders(withDefaultCacheControl(response), { https, route, method });
+  }
 
   /**
    * Page data asked for at a page's own address (with the flag) is answered as Waku's
@@ -417,9 +454,22 @@ export function createFrontDoor({
 
   return {
     fetch: frontDoor,
+    /**
+     * The production server's entry (src/serve.ts): as `fetch`, and a WebSocket request is the
+     * live document's (undefined once upgraded: Bun answers it).
+     */
+    fetchOrUpgrade(request: Request, peer?: Peer): Promise<Response | undefined> {
+      if (live && request.headers.get('upgrade')?.toLowerCase() === 'websocket')
+        return answerLive(request, peer);
+      return frontDoor(request, peer);
+    },
     /** The production server hands over the build's hashed assets (none in development). */
     serveAssets(loaded: StaticAssets) {
       assets = loaded;
+    },
+    /** The production server hands over its co-editing WebSocket (live-editing.ts). */
+    serveLive(handler: LiveHandler) {
+      live = handler;
     },
   };
 }

@@ -33,6 +33,7 @@ import { migration029 } from './029-author-addresses';
 import { migration030 } from './030-api-keys';
 import { migration031 } from './031-cache-purges';
 import { migration032 } from './032-webhooks';
+import { migration033 } from './033-coedit';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -76,4 +77,5 @@ export const migrations: readonly Migration[] = [
   migration030,
   migration031,
   migration032,
+  migration033,
 ];

@@ -1,0 +1,240 @@
+// The co-editing registry and its storage on a real database (docs/decisions/0050): two
+// registries on one database stand for two instances. A page's document is seeded once, from
+// its draft, whoever opens it first; an update is stored before it is acknowledged and reaches
+// the other instance's editors; compaction keeps the document whole; the merged text becomes
+// the draft; a save by the form while nobody had the document open is kept as an edit.
+import { afterEach, describe, expect, test } from 'bun:test';
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import * as Y from 'yjs';
+import { openTestDatabase, TEST_ENGINE } from '../../../tests/databases';
+import { waitFor } from '../../../tests/harness';
+import { createContentStore } from '../content/content';
+import { type Database, openDatabase } from '../data/db';
+import type { Editor } from '../editors/accounts';
+import { type Connection, createCoeditRegistry, type Member } from './documents';
+import { storedText } from './storage';
+
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0).reverse()) await stop();
+});
+
+const EDITOR: Editor = { id: 1, email: 'writer@example.com', role: 'owner' };
+const FAST = { draftDelayMs: 20, pollMs: 100, unloadAfterMs: 100 };
+
+/**
+ * Two instances' connections to one throw-away database. On SQLite one process serves a site
+ * (two processes writing at once wait synchronously on each other's lock), so there the two
+ * registries share one connection: the storage protocol between them is the same.
+ */
+async function twoInstances(): Promise<[Database, Database]> {
+  const first = await openTestDatabase();
+  stops.push(() => first.dispose());
+  if (first.engine === 'sqlite') return [first, first];
+  const second = await openDatabase(first.url, { poolSize: 3 });
+  stops.push(() => second.close());
+  return [first, second];
+}
+
+async function registryOn(db: Database, options = FAST) {
+  const registry = createCoeditRegistry(db, createContentStore(db), options);
+  await registry.follow();
+  stops.push(() => registry.stop());
+  return registry;
+}
+
+/** An editor's side as the registry sees it: its doc, the acknowledgements, the closes. */
+function fakeEditor() {
+  const doc = new Y.Doc();
+  const state = { acks: 0, closed: null as number | null, synced: false };
+  const connection: Connection = {
+    editor: EDITOR,
+    send(message) {
+      const decoder = decoding.createDecoder(message);
+      const kind = decoding.readVarUint(decoder);
+      if (kind === 4) state.acks = decoding.readVarUint(decoder);
+      if (kind !== 0) return;
+      const step = decoding.readVarUint(decoder);
+      const payload = decoding.readVarUint8Array(decoder);
+      if (step !== 0) Y.applyUpdate(doc, payload, 'server');
+      if (step === 1) state.synced = true;
+    },
+    close(code) {
+      state.closed = code;
+    },
+  };
+  return { doc, state, connection };
+}
+
+function updateMessage(update: Uint8Array): Uint8Array {
+  const encoder = encoding.createEncoder();
+  encoding.writeVarUint(encoder, 0);
+  encoding.writeVarUint(encoder, 2);
+  encoding.writeVarUint8Array(encoder, update);
+  return encoding.toUint8Array(encoder);
+}
+
+/** Joins as a client does: its sync step 1, answered with the server's state. */
+async function joinSynced(
+  registry: Awaited<ReturnType<typeof registryOn>>,
+  pageId: number,
+  editor: ReturnType<typeof fakeEditor>,
+): Promise<Member> {
+  const member = await registry.join(pageId, editor.connection);
+  if (!member) throw new Error('not joined');
+  const sync = encoding.createEncoder();
+  encoding.writeVarUint(sync, 0);
+  encoding.writeVarUint(sync, 0);
+  encoding.writeVarUint8Array(sync, Y.encodeStateVector(editor.doc));
+  member.receive(encoding.toUint8Array(sync));
+  await waitFor(() => (editor.state.synced ? true : undefined), { what: 'the sync' });
+  return member;
+}
+
+/** Edits `doc` and sends the edit to the registry as its connection would. */
+function edit(doc: Y.Doc, member: Member, change: (text: Y.Text) => void) {
+  const before = Y.encodeStateVector(doc);
+  change(doc.getText('body'));
+  member.receive(updateMessage(Y.encodeStateAsUpdate(doc, before)));
+}
+
+async function newPage(db: Database, slug: string, body: string): Promise<number> {
+  const store = createContentStore(db);
+  await store.putPage({ slug, title: slug, summary: '', body });
+  const page = await store.getPage(slug, { draft: true });
+  if (!page) throw new Error('no page');
+  return page.id;
+}
+
+describe(`co-editing documents (${TEST_ENGINE})`, () => {
+  test('two instances opening a page at once seed it once, from its draft, and agree', async () => {
+    const [a, b] = await twoInstances();
+    const pageId = await newPage(a, 'seeded', 'Once upon a time.\n');
+    const [ra, rb] = await Promise.all([registryOn(a), registryOn(b)]);
+    const one = fakeEditor();
+    const two = fakeEditor();
+    const [ma, mb] = await Promise.all([
+      ra.join(pageId, one.connection),
+      rb.join(pageId, two.connection),
+    ]);
+    expect(ma).not.toBeNull();
+    expect(mb).not.toBeNull();
+    const [row] = await a.query<{ n: number | string }>`
+      SELECT COUNT(*) AS n FROM coedit_updates WHERE page_id = ${pageId}`;
+    expect(Number(row?.n)).toBe(1);
+    expect(await storedText(a.query, pageId)).toBe('Once upon a time.\n');
+  });
+
+  test('an update is stored before it is acknowledged, and reaches the other instance’s editor', async () => {
+    const [a, b] = await twoInstances();
+    const pageId = await newPage(a, 'relayed', 'Hello.\n');
+    const [ra, rb] = [await registryOn(a), await registryOn(b)];
+    const writer = fakeEditor();
+    const reader = fakeEditor();
+    const member = await joinSynced(ra, pageId, writer);
+    await joinSynced(rb, pageId, reader);
+    expect(writer.doc.getText('body').toString()).toBe('Hello.\n');
+    edit(writer.doc, member, (text) => text.insert(6, ' World'));
+    await waitFor(() => (writer.state.acks >= 1 ? true : undefined), { what: 'the ack' });
+    // Acknowledged: in the database, whatever becomes of this instance.
+    expect(await storedText(b.query, pageId)).toBe('Hello. World\n');
+    await waitFor(
+      () => (reader.doc.getText('body').toString() === 'Hello. World\n' ? true : undefined),
+      { what: () => `the other instance's editor to see it: ${reader.doc.getText('body')}` },
+    );
+  });
+
+  test('the merged text becomes the draft; compaction keeps the document whole', async () => {
+    const [a] = await twoInstances();
+    const pageId = await newPage(a, 'compacted', 'A');
+    // The draft written once the edits stop, not after each.
+    const registry = await registryOn(a, { ...FAST, draftDelayMs: 500 });
+    const writer = fakeEditor();
+    const member = await joinSynced(registry, pageId, writer);
+    expect(writer.doc.getText('body').toString()).toBe('A');
+    for (let i = 0; i < 230; i += 1)
+      edit(writer.doc, member, (text) => text.insert(text.length, String(i % 10)));
+    await waitFor(() => (writer.state.acks >= 230 ? true : undefined), {
+      timeoutMs: 30_000,
+      what: () => `230 acknowledgements (${writer.state.acks})`,
+    });
+    const expected = writer.doc.getText('body').toString();
+    const [head] = await a.query<{ snapshot_seq: number | string }>`
+      SELECT snapshot_seq FROM coedit_documents WHERE page_id = ${pageId}`;
+    expect(Number(head?.snapshot_seq)).toBeGreaterThanOrEqual(200);
+    const [left] = await a.query<{ n: number | string }>`
+      SELECT COUNT(*) AS n FROM coedit_updates WHERE page_id = ${pageId}`;
+    expect(Number(left?.n)).toBeLessThan(40);
+    expect(await storedText(a.query, pageId)).toBe(expected);
+    const store = createContentStore(a);
+    await waitFor(
+      async () =>
+        (await store.getPage('compacted', { draft: true }))?.bodyMarkdown === expected
+          ? true
+          : undefined,
+      { what: 'the draft to be the merged text' },
+    );
+    const page = await store.getPage('compacted', { draft: true });
+    expect(page?.draftUpdatedBy).toBe(EDITOR.email);
+  });
+
+  test('a save by the form while nobody had the document open is kept as an edit of it', async () => {
+    const [a] = await twoInstances();
+    const pageId = await newPage(a, 'form-saved', 'First.\n');
+    const registry = await registryOn(a);
+    const first = fakeEditor();
+    const member = (await registry.join(pageId, first.connection)) as Member;
+    member.leave();
+    await waitFor(() => (registry.stats().documents === 0 ? true : undefined), {
+      what: 'the idle document to be unloaded',
+    });
+    const store = createContentStore(a);
+    const page = await store.getPage('form-saved', { draft: true });
+    await store.saveDraft({
+      slug: 'form-saved',
+      pageId,
+      title: 'form-saved',
+      summary: '',
+      body: 'First.\nSecond, from the form.\n',
+      expectedVersion: page?.version ?? 0,
+      editor: null,
+    });
+    const again = fakeEditor();
+    await registry.join(pageId, again.connection);
+    expect(await storedText(a.query, pageId)).toBe('First.\nSecond, from the form.\n');
+  });
+
+  test('two instances loading a page a form saved meanwhile take its text once', async () => {
+    const [a, b] = await twoInstances();
+    const pageId = await newPage(a, 'loaded-twice', 'One.\n');
+    const first = createCoeditRegistry(a, createContentStore(a), FAST);
+    await first.join(pageId, fakeEditor().connection);
+    await first.stop();
+    const store = createContentStore(a);
+    const page = await store.getPage('loaded-twice', { draft: true });
+    await store.saveDraft({
+      slug: 'loaded-twice',
+      pageId,
+      title: 'loaded-twice',
+      summary: '',
+      body: 'One.\nTwo, from the form.\n',
+      expectedVersion: page?.version ?? 0,
+      editor: null,
+    });
+    const [ra, rb] = await Promise.all([registryOn(a), registryOn(b)]);
+    const one = fakeEditor();
+    const two = fakeEditor();
+    await Promise.all([joinSynced(ra, pageId, one), joinSynced(rb, pageId, two)]);
+    expect(await storedText(a.query, pageId)).toBe('One.\nTwo, from the form.\n');
+    await waitFor(
+      () =>
+        [one, two].every(
+          (editor) => editor.doc.getText('body').toString() === 'One.\nTwo, from the form.\n',
+        )
+          ? true
+          : undefined,
+      { what: 'both editors to have the form’s text once' },
+    );
+  });
+});

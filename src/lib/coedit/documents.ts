@@ -1,0 +1,754 @@
+// Owns the shared documents this instance has open (docs/decisions/0050): one Y.Doc per page
+// that a connection uses, loaded from storage, its editors' updates stored before anything else
+// happens to them, other instances' updates read back when they NOTIFY (or when the fallback
+// poll finds them), the merged body written as the page's draft a second after the last update,
+// and the document unloaded a minute after its last connection left.
+//
+// An update from a connection goes: checked (size, well-formed, the body's limit) → INSERTed
+// and committed → applied here → relayed to this instance's other connections (and, through
+// NOTIFY, to other instances') → acknowledged to its sender. "Acknowledged" therefore means
+// "committed": an instance that dies after it loses nothing its editors were told was kept.
+//
+// The protocol is y-protocols' sync and awareness messages, and one of Folio's own: 4, an
+// acknowledgement, carrying how many of the connection's updates are now stored.
+import 'server-only';
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import * as awarenessProtocol from 'y-protocols/awareness';
+import * as syncProtocol from 'y-protocols/sync';
+import * as Y from 'yjs';
+import type { ContentStore } from '../content/content';
+import { isContentError } from '../content/content';
+import { BODY_MAX } from '../content/field-limits';
+import type { Database } from '../data/db';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
+import type { Editor } from '../editors/accounts';
+import { can } from '../editors/permissions';
+import { reportUnexpectedError } from '../observability/errors';
+import { log } from '../observability/log';
+import {
+  appendReconciliation,
+  appendUpdate,
+  applyStored,
+  BODY_TEXT,
+  COEDIT_CHANNEL,
+  compact,
+  createDocument,
+  markWritten,
+  readHead,
+  readSeq,
+  storedText,
+} from './storage';
+
+export const MESSAGE_SYNC = 0;
+export const MESSAGE_AWARENESS = 1;
+export const MESSAGE_QUERY_AWARENESS = 3;
+/** Folio's own: the sender's updates stored so far (a varUint count). */
+export const MESSAGE_ACK = 4;
+
+export const COEDIT_LIMITS = {
+  /** One update's bytes; a larger one closes its connection with 1009. */
+  updateBytes: 256 * 1024,
+  /** The body's characters, as for a save (field-limits.ts). */
+  bodyCharacters: BODY_MAX,
+  /** Connections to one page on one instance. */
+  connectionsPerPage: 20,
+  /** Awareness messages a connection may send per second; more are dropped. */
+  awarenessPerSecond: 20,
+  /** Updates between compactions into the snapshot. */
+  compactEvery: 200,
+} as const;
+
+/** WebSocket close codes the registry uses. */
+export const CLOSE = {
+  unsupported: 1003,
+  malformed: 1007,
+  policy: 1008,
+  tooBig: 1009,
+  internal: 1011,
+  restart: 1012,
+  tryAgain: 1013,
+} as const;
+
+/** A connection as the registry sees it: the WebSocket glue (src/lib/http) makes one. */
+export type Connection = {
+  editor: Editor;
+  send(message: Uint8Array): void;
+  close(code: number, reason: string): void;
+};
+
+export type Member = {
+  /** A binary frame from the connection; messages are handled one at a time, in order. */
+  receive(message: Uint8Array): void;
+  /** The connection closed. */
+  leave(): void;
+};
+
+type OpenDocument = {
+  pageId: number;
+  doc: Y.Doc;
+  awareness: awarenessProtocol.Awareness;
+  members: Set<Joined>;
+  /** The stored update this document has applied up to (every one before it too). */
+  applied: number;
+  snapshotSeq: number;
+  /** Work on this document, one task at a time (loading, storing, catching up). */
+  queue: Promise<void>;
+  idleTimer: ReturnType<typeof setTimeout> | null;
+  draftTimer: ReturnType<typeof setTimeout> | null;
+  /** The draft being written now, if it is (awaited before the document is let go). */
+  writing: Promise<void> | null;
+  /** Who typed last here (the draft is saved as theirs). */
+  lastEditor: Editor | null;
+  closed: boolean;
+};
+
+type Joined = {
+  connection: Connection;
+  /** Updates of this connection stored so far. */
+  stored: number;
+  awarenessTimes: number[];
+  /** The awareness client ids this connection announced (removed when it leaves). */
+  clientIds: Set<number>;
+  queue: Promise<void>;
+  gone: boolean;
+};
+
+export type CoeditOptions = {
+  /** How long a document stays loaded after its last connection left. */
+  unloadAfterMs?: number;
+  /** How long after the last update the body is written as the draft. */
+  draftDelayMs?: number;
+  /** How often an open document looks for updates a missed notification did not bring. */
+  pollMs?: number;
+  now?: () => Date;
+};
+
+/** Why a connection may not join, said before the upgrade; null: it may. */
+export type JoinRefusal = 'full' | null;
+
+function messageOf(write: (encoder: encoding.Encoder) => void): Uint8Array {
+  const encoder = encoding.createEncoder();
+  write(encoder);
+  return encoding.toUint8Array(encoder);
+}
+
+/** The smallest edit from `from` to `to`: the common start and end kept, the middle replaced. */
+function replaceText(text: Y.Text, from: string, to: string): void {
+  let start = 0;
+  const shortest = Math.min(from.length, to.length);
+  while (start < shortest && from.charCodeAt(start) === to.charCodeAt(start)) start += 1;
+  // Never split a surrogate pair.
+  if (start > 0 && /[\uD800-\uDBFF]/.test(from.charAt(start - 1))) start -= 1;
+  let end = 0;
+  while (
+    end < shortest - start &&
+    from.charCodeAt(from.length - 1 - end) === to.charCodeAt(to.length - 1 - end)
+  )
+    end += 1;
+  if (end > 0 && /[\uDC00-\uDFFF]/.test(from.charAt(from.length - end))) end -= 1;
+  const removed = from.length - start - end;
+  if (removed > 0) text.delete(start, removed);
+  const inserted = to.slice(start, to.length - end);
+  if (inserted.length > 0) text.insert(start, inserted);
+}
+
+/** An expected failure of the database (out of reach, busy): said, not reported as a bug. */
+function isOutage(error: unknown): boolean {
+  return isDatabaseUnavailable(error) || isDatabaseBusy(error);
+}
+
+export function createCoeditRegistry(
+  db: Database,
+  store: ContentStore,
+  {
+    unloadAfterMs = 60_000,
+    draftDelayMs = 1_000,
+    pollMs = 3_000,
+    now = () => new Date(),
+  }: CoeditOptions = {},
+) {
+  const open = new Map<number, OpenDocument>();
+  const loading = new Map<number, Promise<OpenDocument | null>>();
+  let subscription: { unlisten(): Promise<void> } | null = null;
+  let poller: ReturnType<typeof setInterval> | null = null;
+  let stopped = false;
+
+  /** Runs `task` after the document's earlier tasks; a failure is the task's to handle. */
+  const enqueue = (entry: OpenDocument, task: () => Promise<void>): Promise<void> => {
+    const run = entry.queue.then(task);
+    entry.queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const broadcast = (entry: OpenDocument, message: Uint8Array, except?: Joined) => {
+    for (const member of entry.members)
+      if (member !== except && !member.gone) send(member, message);
+  };
+
+  const send = (member: Joined, message: Uint8Array) => {
+    try {
+      member.connection.send(message);
+    } catch {
+      // The socket closed meanwhile: its close handler removes it.
+    }
+  };
+
+  /**
+   * Drops a document from memory and closes its connections (their clients reconnect and
+   * resend what storage lacks): what this instance holds must never be ahead of storage.
+   */
+  const discard = (entry: OpenDocument, code: number, reason: string) => {
+    if (entry.closed) return;
+    entry.closed = true;
+    if (open.get(entry.pageId) === entry) open.delete(entry.pageId);
+    if (entry.idleTimer) clearTimeout(entry.idleTimer);
+    if (entry.draftTimer) clearTimeout(entry.draftTimer);
+    for (const member of entry.members) {
+      member.gone = true;
+      member.connection.close(code, reason);
+    }
+    entry.members.clear();
+    entry.awareness.destroy();
+    entry.doc.destroy();
+  };
+
+  /** The page's text as a first update, and the version it is of; null: no such page. */
+  const seedOf = async (pageId: number) => {
+    const page = await store.getPageById(pageId);
+    if (!page) return null;
+    const doc = new Y.Doc();
+    doc.getText(BODY_TEXT).insert(0, page.bodyMarkdown);
+    const update = Y.encodeStateAsUpdate(doc);
+    doc.destroy();
+    return { update, version: page.version };
+  };
+
+  /**
+   * Writes the stored document's body as the page's draft, through the store's own save (a
+   * version, a checkpoint, the editor's name, as an autosave). The text is merged from the
+   * database, not from memory, and the page's version is read before it: a write that lost a
+   * race to another instance's (a version conflict) reads both again, so the last write
+   * always holds every update stored before it started.
+   */
+  const writeDraft = async (pageId: number, editor: Editor | null, by: string | null) => {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const page = await store.getPageById(pageId);
+      if (!page) return;
+      const text = await storedText(db.query, pageId);
+      if (text === page.bodyMarkdown) {
+        await markWritten(db, pageId, page.version);
+        return;
+      }
+      const ownership = await store.pageOwnership(pageId);
+      const result = await store.saveDraft({
+        slug: page.slug,
+        pageId,
+        title: page.title,
+        summary: page.summary,
+        body: text,
+        expectedVersion: page.version,
+        editor: editor?.email ?? by,
+        checkpoint: 'autosave',
+        // As an autosave by this person would (save-page.ts changeCancelsSchedule); a write
+        // for a person not known here cancels a pending schedule: nothing unreviewed goes live.
+        cancelsSchedule:
+          ownership !== null && (editor === null || !can(editor, 'page.schedule', ownership)),
+        keepsRedirects: editor === null || !can(editor, 'redirect.edit'),
+      });
+      if (result.ok) {
+        await markWritten(db, pageId, result.version);
+        return;
+      }
+    }
+    log.warn('co-editing: the draft was saved by others five times meanwhile; written later', {
+      pageId,
+    });
+  };
+
+  const saveDraftNow = async (entry: OpenDocument) => {
+    if (entry.draftTimer) clearTimeout(entry.draftTimer);
+    entry.draftTimer = null;
+    // One write at a time per document: the next one reads what the last one left.
+    const previous = entry.writing ?? Promise.resolve();
+    const writing = previous.then(async () => {
+      try {
+        await writeDraft(entry.pageId, entry.lastEditor, null);
+      } catch (error) {
+        if (isOutage(error) || isContentError(error))
+          log.warn('co-editing: the draft could not be written', {
+            pageId: entry.pageId,
+            reason: error instanceof Error ? error.message : String(error),
+          });
+        else reportUnexpectedError(error, { where: 'co-editing: writing the draft' });
+      }
+    });
+    entry.writing = writing;
+    await writing;
+    if (entry.writing === writing) entry.writing = null;
+  };
+
+  const draftSoon = (entry: OpenDocument) => {
+    if (entry.draftTimer) clearTimeout(entry.draftTimer);
+    entry.draftTimer = setTimeout(() => {
+      entry.draftTimer = null;
+      void saveDraftNow(entry);
+    }, draftDelayMs);
+  };
+
+  /** Reads and applies what other instances stored since this one last looked. */
+  const catchUp = (entry: OpenDocument) =>
+    enqueue(entry, async () => {
+      if (entry.closed) return;
+      try {
+        entry.applied = await applyStored(
+          db.query,
+          entry.pageId,
+          entry.doc,
+          entry.applied,
+          'storage',
+        );
+      } catch (error) {
+        if (!isOutage(error)) throw error;
+        // The poll tries again in a few seconds.
+      }
+    }).catch((error) =>
+      reportUnexpectedError(error, { where: 'co-editing: reading stored updates' }),
+    );
+
+  const load = async (pageId: number): Promise<OpenDocument | null> => {
+    let head = await readHead(db.query, pageId);
+    if (!head) {
+      const made = await createDocument(db, pageId, () => seedOf(pageId), now().toISOString());
+      if (!made) return null;
+      head = await readHead(db.query, pageId);
+      if (!head) return null;
+    }
+    const doc = new Y.Doc({ gc: true });
+    const applied = await applyStored(db.query, pageId, doc, 0, 'storage');
+    const entry: OpenDocument = {
+      pageId,
+      doc,
+      awareness: new awarenessProtocol.Awareness(doc),
+      members: new Set(),
+      applied,
+      snapshotSeq: head.snapshotSeq,
+      queue: Promise.resolve(),
+      idleTimer: null,
+      draftTimer: null,
+      writing: null,
+      lastEditor: null,
+      closed: false,
+    };
+    // The server takes part in no awareness of its own.
+    entry.awareness.setLocalState(null);
+    doc.on('update', (update: Uint8Array, origin: unknown) => {
+      const except = origin && typeof origin === 'object' && 'connection' in origin ? origin : null;
+      broadcast(
+        entry,
+        messageOf((encoder) => {
+          encoding.writeVarUint(encoder, MESSAGE_SYNC);
+          syncProtocol.writeUpdate(encoder, update);
+        }),
+        (except as Joined | null) ?? undefined,
+      );
+    });
+    entry.awareness.on(
+      'update',
+      (
+        { added, updated, removed }: { added: number[]; updated: number[]; removed: number[] },
+        origin: unknown,
+      ) => {
+        const changed = [...added, ...updated, ...removed];
+        const from = origin as Joined | null;
+        if (from && typeof from === 'object' && 'clientIds' in from) {
+          for (const id of added) from.clientIds.add(id);
+          for (const id of removed) from.clientIds.delete(id);
+        }
+        broadcast(
+          entry,
+          messageOf((encoder) => {
+            encoding.writeVarUint(encoder, MESSAGE_AWARENESS);
+            encoding.writeVarUint8Array(
+              encoder,
+              awarenessProtocol.encodeAwarenessUpdate(entry.awareness, changed),
+            );
+          }),
+        );
+      },
+    );
+    if (!(await reconcileDraft(entry, head.writtenVersion))) {
+      discard(entry, CLOSE.policy, 'the page was deleted');
+      return null;
+    }
+    return entry;
+  };
+
+  /**
+   * At load: a draft saved meanwhile by another path (the editor's form or autosave, the CLI)
+   * becomes an edit of the document, so it is kept rather than written over; and a draft the
+   * document has not written yet (its instance stopped first) is written now.
+   */
+  const reconcileDraft = async (
+    entry: OpenDocument,
+    writtenVersion: number | null,
+  ): Promise<boolean> => {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const page = await store.getPageById(entry.pageId);
+      if (!page) return false;
+      const text = entry.doc.getText(BODY_TEXT).toString();
+      if (text === page.bodyMarkdown) return true;
+      if (writtenVersion === page.version) {
+        draftSoon(entry);
+        return true;
+      }
+      // The difference is made on a copy: the document itself takes it only once it is stored.
+      const copy = new Y.Doc();
+      Y.applyUpdate(copy, Y.encodeStateAsUpdate(entry.doc));
+      const before = Y.encodeStateVector(copy);
+      copy.transact(() => replaceText(copy.getText(BODY_TEXT), text, page.bodyMarkdown));
+      const update = Y.encodeStateAsUpdate(copy, before);
+      copy.destroy();
+      const seq = await appendReconciliation(
+        db,
+        entry.pageId,
+        entry.applied,
+        page.version,
+        update,
+        page.updatedBy,
+        now().toISOString(),
+      );
+      if (seq !== null) {
+        Y.applyUpdate(entry.doc, update, 'storage');
+        entry.applied = seq;
+        return true;
+      }
+      // Another instance stored something meanwhile (perhaps this same difference): read it,
+      // and look again.
+      entry.applied = await applyStored(
+        db.query,
+        entry.pageId,
+        entry.doc,
+        entry.applied,
+        'storage',
+      );
+      writtenVersion = (await readHead(db.query, entry.pageId))?.writtenVersion ?? null;
+    }
+    return true;
+  };
+
+  const documentOf = async (pageId: number): Promise<OpenDocument | null> => {
+    const found = open.get(pageId);
+    if (found) return found;
+    let pending = loading.get(pageId);
+    if (!pending) {
+      pending = load(pageId).finally(() => loading.delete(pageId));
+      loading.set(pageId, pending);
+    }
+    const entry = await pending;
+    if (entry && !open.has(pageId)) open.set(pageId, entry);
+    return open.get(pageId) ?? null;
+  };
+
+  const unloadLater = (entry: OpenDocument) => {
+    if (entry.idleTimer) clearTimeout(entry.idleTimer);
+    entry.idleTimer = setTimeout(() => {
+      entry.idleTimer = null;
+      if (entry.members.size > 0 || entry.closed) return;
+      void enqueue(entry, async () => {
+        if (entry.members.size > 0) return;
+        if (entry.draftTimer) await saveDraftNow(entry);
+        await entry.writing;
+        if (entry.members.size === 0) discard(entry, CLOSE.restart, 'unloaded');
+      });
+    }, unloadAfterMs);
+  };
+
+  /** Stores one update of `member`'s, applies and relays it, then acknowledges it. */
+  const receiveUpdate = async (entry: OpenDocument, member: Joined, update: Uint8Array) => {
+    if (update.byteLength > COEDIT_LIMITS.updateBytes) {
+      log.info('co-editing: an update over the size limit was refused', {
+        pageId: entry.pageId,
+        bytes: update.byteLength,
+      });
+      return refuse(member, CLOSE.tooBig, 'update too large');
+    }
+    let empty: boolean;
+    let elsewhere: boolean;
+    try {
+      const decoded = Y.decodeUpdate(update);
+      empty = decoded.structs.length === 0 && decoded.ds.clients.size === 0;
+      // Only the body is the page's: anything put beside it (another shared type, keys set on
+      // the text as if it were a map) would be stored and carried by every load, and shown
+      // nowhere.
+      elsewhere = decoded.structs.some(
+        (struct) =>
+          struct instanceof Y.Item &&
+          typeof struct.parent === 'string' &&
+          (struct.parent !== BODY_TEXT || struct.parentSub !== null),
+      );
+    } catch {
+      return refuse(member, CLOSE.malformed, 'malformed update');
+    }
+    if (elsewhere) {
+      log.info('co-editing: an update outside the page body was refused', {
+        pageId: entry.pageId,
+      });
+      return refuse(member, CLOSE.policy, 'only the page body can be edited here');
+    }
+    await enqueue(entry, async () => {
+      if (entry.closed || member.gone) return;
+      // Nothing in it (a sync reply from a client with nothing new): acknowledged, not stored.
+      if (empty) return acknowledge(member);
+      const text = entry.doc.getText(BODY_TEXT);
+      // An update adds at most as many characters as it has bytes: only one that could take the
+      // body over its limit is tried on a copy first.
+      if (text.length + update.byteLength > COEDIT_LIMITS.bodyCharacters) {
+        const probe = new Y.Doc();
+        Y.applyUpdate(probe, Y.encodeStateAsUpdate(entry.doc));
+        Y.applyUpdate(probe, update);
+        const length = probe.getText(BODY_TEXT).length;
+        probe.destroy();
+        if (length > COEDIT_LIMITS.bodyCharacters && length > text.length) {
+          log.info('co-editing: an update taking the body over its limit was refused', {
+            pageId: entry.pageId,
+          });
+          return refuse(member, CLOSE.policy, 'the text would be longer than a page may be');
+        }
+      }
+      let stored: Awaited<ReturnType<typeof appendUpdate>>;
+      try {
+        stored = await appendUpdate(
+          db,
+          entry.pageId,
+          update,
+          member.connection.editor.email,
+          now().toISOString(),
+        );
+      } catch (error) {
+        if (!isOutage(error)) throw error;
+        // Not stored, not acknowledged: the client keeps it and sends it again on reconnect.
+        log.warn('co-editing: an update could not be stored; its connection is asked to retry', {
+          pageId: entry.pageId,
+        });
+        return refuse(member, CLOSE.tryAgain, 'the database is out of reach');
+      }
+      if (!stored) return discard(entry, CLOSE.policy, 'the page was deleted');
+      Y.applyUpdate(entry.doc, update, member);
+      if (stored.seq === entry.applied + 1) entry.applied = stored.seq;
+      else
+        entry.applied = await applyStored(
+          db.query,
+          entry.pageId,
+          entry.doc,
+          entry.applied,
+          'storage',
+        );
+      acknowledge(member);
+      entry.lastEditor = member.connection.editor;
+      draftSoon(entry);
+      if (stored.seq - stored.snapshotSeq >= COEDIT_LIMITS.compactEvery) {
+        try {
+          entry.snapshotSeq = (await compact(db, entry.pageId)) ?? entry.snapshotSeq;
+        } catch (error) {
+          if (!isOutage(error)) throw error;
+        }
+      }
+    });
+  };
+
+  /** Tells `member` that one more of its updates is kept (Folio's message 4: the count). */
+  const acknowledge = (member: Joined) => {
+    member.stored += 1;
+    send(
+      member,
+      messageOf((encoder) => {
+        encoding.writeVarUint(encoder, MESSAGE_ACK);
+        encoding.writeVarUint(encoder, member.stored);
+      }),
+    );
+  };
+
+  const refuse = (member: Joined, code: number, reason: string) => {
+    member.gone = true;
+    member.connection.close(code, reason);
+  };
+
+  const handle = async (entry: OpenDocument, member: Joined, message: Uint8Array) => {
+    if (member.gone || entry.closed) return;
+    const decoder = decoding.createDecoder(message);
+    let kind: number;
+    try {
+      kind = decoding.readVarUint(decoder);
+    } catch {
+      return refuse(member, CLOSE.malformed, 'malformed message');
+    }
+    if (kind === MESSAGE_SYNC) {
+      let step: number;
+      let payload: Uint8Array;
+      try {
+        step = decoding.readVarUint(decoder);
+        payload = decoding.readVarUint8Array(decoder);
+      } catch {
+        return refuse(member, CLOSE.malformed, 'malformed message');
+      }
+      if (step === syncProtocol.messageYjsSyncStep1) {
+        let reply: Uint8Array;
+        try {
+          reply = messageOf((encoder) => {
+            encoding.writeVarUint(encoder, MESSAGE_SYNC);
+            syncProtocol.writeSyncStep2(encoder, entry.doc, payload);
+          });
+        } catch {
+          return refuse(member, CLOSE.malformed, 'malformed state vector');
+        }
+        return send(member, reply);
+      }
+      if (step === syncProtocol.messageYjsSyncStep2 || step === syncProtocol.messageYjsUpdate)
+        return receiveUpdate(entry, member, payload);
+      return refuse(member, CLOSE.malformed, 'unknown sync message');
+    }
+    if (kind === MESSAGE_AWARENESS) {
+      const at = Date.now();
+      member.awarenessTimes = member.awarenessTimes.filter((t) => at - t < 1_000);
+      // Over the rate: dropped (a cursor's next move says the same again).
+      if (member.awarenessTimes.length >= COEDIT_LIMITS.awarenessPerSecond) return;
+      member.awarenessTimes.push(at);
+      try {
+        const update = decoding.readVarUint8Array(decoder);
+        if (update.byteLength > 16 * 1024)
+          return refuse(member, CLOSE.tooBig, 'awareness too large');
+        awarenessProtocol.applyAwarenessUpdate(entry.awareness, update, member);
+      } catch {
+        return refuse(member, CLOSE.malformed, 'malformed awareness');
+      }
+      return;
+    }
+    if (kind === MESSAGE_QUERY_AWARENESS) return sendAwareness(entry, member);
+    return refuse(member, CLOSE.unsupported, 'unknown message type');
+  };
+
+  const sendAwareness = (entry: OpenDocument, member: Joined) => {
+    const states = [...entry.awareness.getStates().keys()];
+    if (states.length === 0) return;
+    send(
+      member,
+      messageOf((encoder) => {
+        encoding.writeVarUint(encoder, MESSAGE_AWARENESS);
+        encoding.writeVarUint8Array(
+          encoder,
+          awarenessProtocol.encodeAwarenessUpdate(entry.awareness, states),
+        );
+      }),
+    );
+  };
+
+  const onNotify = (payload: string) => {
+    const [page, seq] = payload.split(':').map(Number);
+    if (page === undefined || seq === undefined) return;
+    const entry = open.get(page);
+    if (entry && seq > entry.applied) void catchUp(entry);
+  };
+
+  return {
+    /** Whether one more connection may join `pageId` here. */
+    mayJoin(pageId: number): JoinRefusal {
+      const entry = open.get(pageId);
+      return entry && entry.members.size >= COEDIT_LIMITS.connectionsPerPage ? 'full' : null;
+    },
+
+    /**
+     * Opens the page's document (loading or making it) and joins `connection` to it: it is
+     * sent the server's sync step 1 and who is here. Null when the page is gone.
+     */
+    async join(pageId: number, connection: Connection): Promise<Member | null> {
+      if (stopped) return null;
+      let entry = await documentOf(pageId);
+      // Unloaded while this one was on its way: open it again.
+      while (entry?.closed) entry = await documentOf(pageId);
+      if (!entry) return null;
+      const member: Joined = {
+        connection,
+        stored: 0,
+        awarenessTimes: [],
+        clientIds: new Set(),
+        queue: Promise.resolve(),
+        gone: false,
+      };
+      if (entry.members.size >= COEDIT_LIMITS.connectionsPerPage) {
+        connection.close(CLOSE.tryAgain, 'too many people on this page');
+        return null;
+      }
+      entry.members.add(member);
+      if (entry.idleTimer) clearTimeout(entry.idleTimer);
+      entry.idleTimer = null;
+      send(
+        member,
+        messageOf((encoder) => {
+          encoding.writeVarUint(encoder, MESSAGE_SYNC);
+          syncProtocol.writeSyncStep1(encoder, entry.doc);
+        }),
+      );
+      sendAwareness(entry, member);
+      return {
+        receive(message) {
+          member.queue = member.queue
+            .then(() => handle(entry, member, message))
+            .catch((error) => {
+              reportUnexpectedError(error, { where: 'co-editing: a message' });
+              refuse(member, CLOSE.internal, 'server error');
+            });
+        },
+        leave() {
+          member.gone = true;
+          entry.members.delete(member);
+          if (member.clientIds.size > 0)
+            awarenessProtocol.removeAwarenessStates(entry.awareness, [...member.clientIds], null);
+          if (entry.members.size === 0 && !entry.closed) unloadLater(entry);
+        },
+      };
+    },
+
+    /** Follows other instances' updates (PostgreSQL: LISTEN, and a poll for missed ones). */
+    async follow(): Promise<void> {
+      if (db.engine === 'postgres')
+        subscription = await db.client.listen(COEDIT_CHANNEL, onNotify, () => {
+          // After every (re)connect: whatever was stored meanwhile is read now.
+          for (const entry of open.values()) void catchUp(entry);
+        });
+      poller = setInterval(() => {
+        for (const entry of open.values()) {
+          readSeq(db.query, entry.pageId)
+            .then((seq) => {
+              if (seq !== null && seq > entry.applied) void catchUp(entry);
+            })
+            .catch(() => undefined);
+        }
+      }, pollMs);
+      poller.unref();
+    },
+
+    /** Open documents and connections here (for tests and the log). */
+    stats() {
+      let connections = 0;
+      for (const entry of open.values()) connections += entry.members.size;
+      return { documents: open.size, connections };
+    },
+
+    /** Closes every connection (1012: the server restarts), writes pending drafts, stops following. */
+    async stop(): Promise<void> {
+      stopped = true;
+      if (poller) clearInterval(poller);
+      await subscription?.unlisten().catch(() => undefined);
+      subscription = null;
+      for (const entry of [...open.values()]) {
+        await entry.queue;
+        if (entry.draftTimer) await saveDraftNow(entry);
+        await entry.writing;
+        discard(entry, CLOSE.restart, 'the server is restarting');
+      }
+    },
+  };
+}
+
+export type CoeditRegistry = ReturnType<typeof createCoeditRegistry>;

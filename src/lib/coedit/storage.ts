@@ -1,0 +1,223 @@
+// Owns where a page's shared document is kept (docs/decisions/0050, migration 033): its updates
+// in order, and the snapshot they are compacted into. Every write is one transaction of
+// Database.transaction (one at a time across every process), so the numbers a page's updates
+// take commit in the order they are taken: a reader that has applied up to N and reads `seq > N`
+// misses nothing. On PostgreSQL an update's transaction also NOTIFYs the other instances
+// (delivered at its commit, dropped with a rollback).
+import 'server-only';
+import * as Y from 'yjs';
+import type { Database, Query } from '../data/db';
+
+export const COEDIT_CHANNEL = 'folio_coedit';
+/** The Y.Text of a page's body, in every document. */
+export const BODY_TEXT = 'body';
+
+/** Bytes as Bun's SQL client gives them back (a Buffer on PostgreSQL): a plain Uint8Array. */
+function bytesOf(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return new Uint8Array(value);
+  throw new Error('a stored update is not bytes');
+}
+
+export type StoredHead = {
+  /** The last update's number. */
+  seq: number;
+  /** Updates up to this number are in `snapshot` (and deleted). */
+  snapshotSeq: number;
+  snapshot: Uint8Array | null;
+  /** The page version this document last wrote as the draft; null: none yet. */
+  writtenVersion: number | null;
+};
+
+export async function readHead(q: Query, pageId: number): Promise<StoredHead | null> {
+  const [row] = await q<{
+    seq: number | string;
+    snapshot_seq: number | string;
+    snapshot: Uint8Array | null;
+    written_version: number | string | null;
+  }>`SELECT seq, snapshot_seq, snapshot, written_version FROM coedit_documents
+     WHERE page_id = ${pageId}`;
+  if (!row) return null;
+  return {
+    seq: Number(row.seq),
+    snapshotSeq: Number(row.snapshot_seq),
+    snapshot: row.snapshot === null ? null : bytesOf(row.snapshot),
+    writtenVersion: row.written_version === null ? null : Number(row.written_version),
+  };
+}
+
+/** The last update's number alone (the fallback poll asks it every few seconds). */
+export async function readSeq(q: Query, pageId: number): Promise<number | null> {
+  const [row] = await q<{ seq: number | string }>`
+    SELECT seq FROM coedit_documents WHERE page_id = ${pageId}`;
+  return row ? Number(row.seq) : null;
+}
+
+export async function readUpdates(
+  q: Query,
+  pageId: number,
+  after: number,
+  limit = 500,
+): Promise<{ seq: number; data: Uint8Array }[]> {
+  const rows = await q<{ seq: number | string; data: Uint8Array }>`
+    SELECT seq, data FROM coedit_updates WHERE page_id = ${pageId} AND seq > ${after}
+    ORDER BY seq LIMIT ${limit}`;
+  return rows.map((row) => ({ seq: Number(row.seq), data: bytesOf(row.data) }));
+}
+
+/**
+ * Makes the page's document if it has none: its first update is `seed()` (the page's text as
+ * a Yjs update), written by whichever instance comes first, in a transaction that checks none
+ * exists. Every instance then loads that same update, so the initial state is identical
+ * everywhere (two instances seeding the same text on their own would each insert it: twice).
+ */
+export async function createDocument(
+  db: Database,
+  pageId: number,
+  seed: () => Promise<{ update: Uint8Array; version: number } | null>,
+  at: string,
+): Promise<boolean> {
+  const made = await seed();
+  if (!made) return false;
+  return db.transaction(async (q) => {
+    const [exists] = await q`SELECT page_id FROM coedit_documents WHERE page_id = ${pageId}`;
+    if (exists) return true;
+    const [page] = await q`SELECT id FROM pages WHERE id = ${pageId}`;
+    if (!page) return false;
+    await q`INSERT INTO coedit_documents (page_id, seq, snapshot_seq, written_version, created_at)
+            VALUES (${pageId}, 1, 0, ${made.version}, ${at})`;
+    await q`INSERT INTO coedit_updates (page_id, seq, data, created_at, created_by)
+            VALUES (${pageId}, 1, ${made.update}, ${at}, NULL)`;
+    return true;
+  });
+}
+
+/**
+ * Stores one update (committed when this returns) and says its number; null when the page's
+ * document is gone (the page was deleted).
+ */
+export async function appendUpdate(
+  db: Database,
+  pageId: number,
+  update: Uint8Array,
+  by: string | null,
+  at: string,
+): Promise<{ seq: number; snapshotSeq: number } | null> {
+  return db.transaction(async (q) => {
+    const [row] = await q<{ seq: number | string; snapshot_seq: number | string }>`
+      UPDATE coedit_documents SET seq = seq + 1 WHERE page_id = ${pageId}
+      RETURNING seq, snapshot_seq`;
+    if (!row) return null;
+    const seq = Number(row.seq);
+    await q`INSERT INTO coedit_updates (page_id, seq, data, created_at, created_by)
+            VALUES (${pageId}, ${seq}, ${update}, ${at}, ${by})`;
+    if (db.engine === 'postgres')
+      await q`SELECT pg_notify(${COEDIT_CHANNEL}, ${`${pageId}:${seq}`})`;
+    return { seq, snapshotSeq: Number(row.snapshot_seq) };
+  });
+}
+
+/**
+ * Stores the edit that makes the document say what a save by another path wrote, and records
+ * that version as the document's, in one transaction — only if the document is still at
+ * `expectedSeq` and has not taken that version already: two instances loading the page at once
+ * would otherwise both store the same difference (and the text would have it twice). Says the
+ * update's number, or null when it was not stored (the caller reads what changed and asks again).
+ */
+export async function appendReconciliation(
+  db: Database,
+  pageId: number,
+  expectedSeq: number,
+  version: number,
+  update: Uint8Array,
+  by: string | null,
+  at: string,
+): Promise<number | null> {
+  return db.transaction(async (q) => {
+    const head = await readHead(q, pageId);
+    if (!head || head.seq !== expectedSeq || head.writtenVersion === version) return null;
+    const seq = head.seq + 1;
+    await q`UPDATE coedit_documents SET seq = ${seq}, written_version = ${version}
+            WHERE page_id = ${pageId}`;
+    await q`INSERT INTO coedit_updates (page_id, seq, data, created_at, created_by)
+            VALUES (${pageId}, ${seq}, ${update}, ${at}, ${by})`;
+    if (db.engine === 'postgres')
+      await q`SELECT pg_notify(${COEDIT_CHANNEL}, ${`${pageId}:${seq}`})`;
+    return seq;
+  });
+}
+
+/**
+ * Merges every stored update into the snapshot and deletes them, in one transaction: a reader
+ * sees either the updates or the snapshot that holds them. Says the new snapshot's number.
+ */
+export async function compact(db: Database, pageId: number): Promise<number | null> {
+  return db.transaction(async (q) => {
+    const head = await readHead(q, pageId);
+    if (!head || head.seq === head.snapshotSeq) return head?.snapshotSeq ?? null;
+    const rows = await q<{ data: Uint8Array }>`
+      SELECT data FROM coedit_updates WHERE page_id = ${pageId} AND seq <= ${head.seq}
+      ORDER BY seq`;
+    const parts = rows.map((row) => bytesOf(row.data));
+    if (head.snapshot) parts.unshift(head.snapshot);
+    const merged = Y.mergeUpdates(parts);
+    await q`UPDATE coedit_documents SET snapshot = ${merged}, snapshot_seq = ${head.seq}
+            WHERE page_id = ${pageId}`;
+    await q`DELETE FROM coedit_updates WHERE page_id = ${pageId} AND seq <= ${head.seq}`;
+    return head.seq;
+  });
+}
+
+/** Records the page version the document wrote as the draft (or found the draft already at). */
+export async function markWritten(db: Database, pageId: number, version: number): Promise<void> {
+  await db.query`UPDATE coedit_documents SET written_version = ${version} WHERE page_id = ${pageId}`;
+}
+
+/**
+ * Applies to `doc` every stored update after `after` (the snapshot first when updates it holds
+ * are wanted), and says the number it has applied up to. Applying twice is harmless (Yjs
+ * updates are idempotent), so a snapshot written meanwhile is simply applied whole.
+ */
+export async function applyStored(
+  q: Query,
+  pageId: number,
+  doc: Y.Doc,
+  after: number,
+  origin: unknown,
+): Promise<number> {
+  let applied = after;
+  for (;;) {
+    const rows = await readUpdates(q, pageId, applied);
+    const first = rows[0];
+    if (first === undefined || first.seq !== applied + 1) {
+      // Nothing new, or a gap: the updates after `applied` were compacted into the snapshot.
+      const head = await readHead(q, pageId);
+      if (!head || head.seq <= applied) return applied;
+      if (head.snapshotSeq > applied && head.snapshot) {
+        Y.applyUpdate(doc, head.snapshot, origin);
+        applied = head.snapshotSeq;
+        continue;
+      }
+      if (first === undefined) return applied;
+      if (first.seq !== applied + 1)
+        throw new Error(`page ${pageId}: stored updates skip from ${applied} to ${first.seq}`);
+    }
+    for (const row of rows) {
+      if (row.seq !== applied + 1) break;
+      Y.applyUpdate(doc, row.data, origin);
+      applied = row.seq;
+    }
+    // A full batch: there may be more.
+    if (rows.length < 500) return applied;
+  }
+}
+
+/** The stored document's body text, merged from the database (not from any instance's memory). */
+export async function storedText(q: Query, pageId: number): Promise<string> {
+  const doc = new Y.Doc();
+  try {
+    await applyStored(q, pageId, doc, 0, null);
+    return doc.getText(BODY_TEXT).toString();
+  } finally {
+    doc.destroy();
+  }
+}

@@ -1,0 +1,241 @@
+// Owns the co-editing WebSocket at `/preview/<slug>?live` (docs/decisions/0050): who may open
+// it, checked before the upgrade with a plain HTTP refusal (a foreign Origin 403, no session
+// 401, no such page 404, a page the person may not edit 403, a full page 503), and the glue
+// between Bun's WebSocket handlers and the co-editing registry (src/lib/coedit), which owns
+// the documents. Binary frames only; a text frame closes its connection (1003).
+import 'server-only';
+import type { ServerWebSocket, WebSocketHandler } from 'bun';
+import { parse } from 'hono/utils/cookie';
+import { CLOSE, type CoeditRegistry, type Member } from '../coedit/documents';
+import type { ContentStore } from '../content/content';
+import type { Database } from '../data/db';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
+import { type Editor, getSession } from '../editors/accounts';
+import { can } from '../editors/permissions';
+import { reportUnexpectedError } from '../observability/errors';
+import { log } from '../observability/log';
+import { allowedOrigins, isCrossSite } from './middleware/same-origin';
+import { SESSION_COOKIE } from './routes';
+
+/** The query parameter that asks a page's preview address for its live document. */
+export const LIVE_PARAM = 'live';
+/** Seconds a connection may stay silent (Bun pings it meanwhile; a live client answers). */
+export const LIVE_IDLE_SECONDS = 120;
+/** Frames Bun reads at all; the registry closes anything over its own limit (256 KiB) with 1009. */
+const MAX_FRAME_BYTES = 1024 * 1024;
+/** Messages kept while the document loads; a client that sends more meanwhile is closed. */
+const MAX_WAITING_MESSAGES = 64;
+/**
+ * How long a connection's session and permission are taken as still good: a message after that
+ * asks again first (a session signed out or ended by an Administrator, a person suspended or
+ * given a lesser role stops writing within this), and an idle connection is asked as often.
+ */
+export const LIVE_RECHECK_MS = 5_000;
+
+export type LiveData = {
+  pageId: number;
+  editor: Editor;
+  /** The session cookie's value it was opened with. */
+  sessionId: string;
+  checkedAt: number;
+  /** Messages pass through here in order while the session is asked again. */
+  chain: Promise<void>;
+  timer: ReturnType<typeof setInterval> | null;
+  member: Member | null;
+  waiting: Uint8Array[];
+  closed: boolean;
+};
+
+/** What the front door hands over: the server, to upgrade the request with. */
+export type Upgrader = {
+  upgrade?: (request: Request, options: { data: LiveData }) => boolean;
+};
+
+function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(`${text}\n`, {
+    status,
+    headers: {
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-store',
+      ...headers,
+    },
+  });
+}
+
+export function createLiveEditing({
+  registry,
+  database,
+  store,
+  siteUrl,
+}: {
+  registry: CoeditRegistry;
+  database: () => Promise<Database>;
+  store: () => ContentStore;
+  siteUrl: string | undefined;
+}) {
+  /**
+   * Answers a WebSocket request for page `slug`'s live document: undefined once upgraded, or
+   * the refusal. `https` as the front door read it.
+   */
+  async function upgrade(
+    request: Request,
+    slug: string,
+    https: boolean,
+    server: Upgrader | undefined,
+  ): Promise<Response | undefined> {
+    const url = new URL(request.url);
+    // The rule actions follow (same-origin.ts): a page of another site may not open it with
+    // this browser's cookie.
+    if (isCrossSite(request, allowedOrigins({ host: url.host, https }, siteUrl)))
+      return plain(403, 'Forbidden: this connection must come from this site.');
+    try {
+      const header = request.headers.get('cookie');
+      const id = header ? parse(header, SESSION_COOKIE)[SESSION_COOKIE] : undefined;
+      const session = await getSession(await database(), id);
+      if (!session) return plain(401, 'Sign in to edit this page.');
+      const page = await store().getPage(slug, { draft: true });
+      if (!page) return plain(404, 'There is no page at this address.');
+      const ownership = await store().pageOwnership(page.id);
+      if (!ownership || !can(session.editor, 'page.edit', ownership))
+        return plain(403, 'You cannot edit this page.');
+      if (registry.mayJoin(page.id) === 'full')
+        return plain(503, 'Too many people are editing this page; try again later.', {
+          'retry-after': '30',
+        });
+      const data: LiveData = {
+        pageId: page.id,
+        editor: session.editor,
+        sessionId: id ?? '',
+        checkedAt: Date.now(),
+        chain: Promise.resolve(),
+        timer: null,
+        member: null,
+        waiting: [],
+        closed: false,
+      };
+      if (!server?.upgrade?.(request, { data }))
+        return plain(400, 'Bad request: this address takes a WebSocket connection.');
+      return undefined;
+    } catch (error) {
+      if (isDatabaseUnavailable(error) || isDatabaseBusy(error))
+        return plain(503, 'The database is out of reach; try again in a moment.', {
+          'retry-after': '5',
+        });
+      throw error;
+    }
+  }
+
+  /** Whether the connection's person may still edit its page (asked again every few seconds). */
+  async function stillAllowed(data: LiveData): Promise<boolean> {
+    const session = await getSession(await database(), data.sessionId);
+    if (!session) return false;
+    const ownership = await store().pageOwnership(data.pageId);
+    data.checkedAt = Date.now();
+    return ownership !== null && can(session.editor, 'page.edit', ownership);
+  }
+
+  /** Asks again when the last answer is old; closes the connection (1008) when it is no. */
+  async function recheck(ws: ServerWebSocket<LiveData>): Promise<boolean> {
+    if (Date.now() - ws.data.checkedAt < LIVE_RECHECK_MS) return true;
+    let allowed: boolean;
+    try {
+      allowed = await stillAllowed(ws.data);
+    } catch (error) {
+      // The database out of reach: the update would not be stored anyway; asked again next time.
+      if (isDatabaseUnavailable(error) || isDatabaseBusy(error)) return true;
+      throw error;
+    }
+    if (!allowed && !ws.data.closed) {
+      log.info(
+        'co-editing: a connection whose session ended or whose person may no longer edit the page was closed',
+        {
+          pageId: ws.data.pageId,
+        },
+      );
+      ws.data.closed = true;
+      ws.close(CLOSE.policy, 'signed out, or no longer allowed to edit this page');
+    }
+    return allowed;
+  }
+
+  /**
+   * Hands the waiting messages to the document, in order, each after the session is known to
+   * be good still; they wait while the document loads.
+   */
+  function pump(ws: ServerWebSocket<LiveData>) {
+    ws.data.chain = ws.data.chain
+      .then(async () => {
+        while (ws.data.waiting.length > 0 && ws.data.member && !ws.data.closed) {
+          if (!(await recheck(ws))) return;
+          const next = ws.data.waiting.shift();
+          if (next) ws.data.member?.receive(next);
+        }
+      })
+      .catch((error) => {
+        reportUnexpectedError(error, { where: 'co-editing: a session check' });
+      });
+  }
+
+  const websocket: WebSocketHandler<LiveData> = {
+    maxPayloadLength: MAX_FRAME_BYTES,
+    idleTimeout: LIVE_IDLE_SECONDS,
+    open(ws: ServerWebSocket<LiveData>) {
+      const connection = {
+        editor: ws.data.editor,
+        send: (message: Uint8Array) => {
+          if (!ws.data.closed) ws.sendBinary(message);
+        },
+        close: (code: number, reason: string) => {
+          if (ws.data.closed) return;
+          ws.data.closed = true;
+          ws.close(code, reason);
+        },
+      };
+      ws.data.timer = setInterval(() => {
+        recheck(ws).catch((error) =>
+          reportUnexpectedError(error, { where: 'co-editing: a session check' }),
+        );
+      }, LIVE_RECHECK_MS);
+      registry
+        .join(ws.data.pageId, connection)
+        .then((member) => {
+          if (!member) return connection.close(CLOSE.policy, 'this page is gone');
+          if (ws.data.closed) return member.leave();
+          ws.data.member = member;
+          pump(ws);
+        })
+        .catch((error) => {
+          if (isDatabaseUnavailable(error) || isDatabaseBusy(error))
+            log.warn('co-editing: a document could not be loaded', { pageId: ws.data.pageId });
+          else reportUnexpectedError(error, { where: 'co-editing: loading a document' });
+          connection.close(CLOSE.tryAgain, 'try again');
+        });
+    },
+    message(ws: ServerWebSocket<LiveData>, message: string | Buffer) {
+      if (ws.data.closed) return;
+      if (typeof message === 'string') {
+        ws.data.closed = true;
+        ws.close(CLOSE.unsupported, 'binary frames only');
+        return;
+      }
+      const bytes = new Uint8Array(message);
+      if (ws.data.waiting.length >= MAX_WAITING_MESSAGES) {
+        ws.data.closed = true;
+        ws.close(CLOSE.policy, 'too many messages before the document was open');
+        return;
+      }
+      ws.data.waiting.push(bytes);
+      pump(ws);
+    },
+    close(ws: ServerWebSocket<LiveData>) {
+      ws.data.closed = true;
+      if (ws.data.timer) clearInterval(ws.data.timer);
+      ws.data.member?.leave();
+      ws.data.member = null;
+    },
+  };
+
+  return { upgrade, websocket };
+}
+
+export type LiveEditing = ReturnType<typeof createLiveEditing>;

@@ -1,0 +1,287 @@
+// The co-editing WebSocket's refusals and limits (docs/decisions/0050), against the server as
+// the README starts it: who may open `/preview/<slug>?live` is decided before the upgrade, in
+// plain HTTP; a hostile client's frames close its own connection only, store nothing, and are
+// never reported as the server's errors.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import * as encoding from 'lib0/encoding';
+import * as Y from 'yjs';
+import { createContentStore } from '../../src/lib/content/content';
+import { openDatabase } from '../../src/lib/data/db';
+import { addEditor, createSession, endSession } from '../../src/lib/editors/accounts';
+import { LIVE_RECHECK_MS } from '../../src/lib/http/live-editing';
+import { SESSION_COOKIE } from '../../src/lib/http/routes';
+import { CoeditClient } from '../coedit-client';
+import { TEST_ENGINE } from '../databases';
+import { type RunningFolio, seededDatabase, startFolio, waitFor, withStore } from '../harness';
+import { rawFetch } from '../raw-http';
+
+let folio: RunningFolio;
+let owner: string;
+let author: string;
+let ownersPage: number;
+let hostilePage: number;
+
+beforeAll(async () => {
+  folio = await startFolio();
+  const db = await folio.database();
+  const first = await addEditor(db, 'owner@example.com', 'the owner passphrase');
+  const second = await addEditor(db, 'author@example.com', 'the author passphrase', {
+    role: 'author',
+  });
+  owner = `${SESSION_COOKIE}=${(await createSession(db.query, first.id)).id}`;
+  author = `${SESSION_COOKIE}=${(await createSession(db.query, second.id)).id}`;
+  ownersPage = await pageOf('owners', first.id);
+  await pageOf('authors', second.id);
+  hostilePage = await pageOf('hostile', first.id);
+}, 60_000);
+afterAll(async () => {
+  await folio?.stop();
+});
+
+async function pageOf(slug: string, ownerId: number): Promise<number> {
+  return withStore(folio, async (store) => {
+    await store.putPage({ slug, title: slug, summary: '', body: 'Text.\n' });
+    const page = await store.getPage(slug, { draft: true });
+    if (!page) throw new Error(`no page ${slug}`);
+    const db = await folio.database();
+    await db.query`UPDATE pages SET created_by = ${ownerId} WHERE id = ${page.id}`;
+    return page.id;
+  });
+}
+
+/** A WebSocket upgrade request, byte for byte, for an answer that is a refusal. */
+function upgradeRequest(path: string, headers: string[]) {
+  return rawFetch(folio.url, 'GET', path, [
+    'Upgrade: websocket',
+    'Sec-WebSocket-Version: 13',
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+    ...headers,
+  ]);
+}
+
+const liveUrl = (slug: string) => `${folio.url.replace('http:', 'ws:')}/preview/${slug}?live`;
+
+async function joined(slug: string, cookie = owner): Promise<CoeditClient> {
+  const client = new CoeditClient(slug);
+  await client.connect(liveUrl(slug), { cookie, origin: folio.url });
+  // Its own sync reply too: nothing of it is still being stored when the test counts.
+  await waitFor(() => (client.allAcknowledged ? true : undefined), { what: 'the sync reply' });
+  return client;
+}
+
+async function storedUpdates(pageId: number): Promise<number> {
+  const db = await folio.database();
+  const [row] = await db.query<{ n: number | string }>`
+    SELECT COUNT(*) AS n FROM coedit_updates WHERE page_id = ${pageId}`;
+  return Number(row?.n ?? 0);
+}
+
+/** Resolves with the close the server sent. */
+function closed(client: CoeditClient) {
+  return waitFor(() => (client.connected ? undefined : (client.lastClose ?? undefined)), {
+    what: `${client.name}'s connection to be closed`,
+  });
+}
+
+describe(`the live document's door (${TEST_ENGINE})`, () => {
+  test('refused before the upgrade, in plain HTTP: no session 401, a foreign origin 403, an Author on another’s page 403, no such page 404', async () => {
+    const origin = `Origin: ${folio.url}`;
+    const none = await upgradeRequest('/preview/owners?live', [origin]);
+    expect(none.status).toBe(401);
+    const foreign = await upgradeRequest('/preview/owners?live', [
+      'Origin: https://elsewhere.example',
+      `Cookie: ${owner}`,
+    ]);
+    expect(foreign.status).toBe(403);
+    const others = await upgradeRequest('/preview/owners?live', [origin, `Cookie: ${author}`]);
+    expect(others.status).toBe(403);
+    expect(others.body).toContain('cannot edit this page');
+    const missing = await upgradeRequest('/preview/no-such-page?live', [
+      origin,
+      `Cookie: ${owner}`,
+    ]);
+    expect(missing.status).toBe(404);
+    // Only a preview address with ?live takes a connection.
+    const elsewhere = await upgradeRequest('/owners', [origin, `Cookie: ${owner}`]);
+    expect(elsewhere.status).toBe(404);
+    for (const refusal of [none, foreign, others, missing])
+      expect(refusal.header('cache-control')).toContain('no-store');
+  });
+
+  test('an Author joins their own page, sees its text, and their edit comes back acknowledged', async () => {
+    const mine = await joined('authors', author);
+    expect(mine.text.toString()).toBe('Text.\n');
+    mine.text.insert(0, 'Mine. ');
+    await waitFor(() => (mine.allAcknowledged ? true : undefined), { what: 'the acknowledgement' });
+    mine.disconnect();
+  });
+
+  test('an update over 256 KiB closes its connection with 1009 and stores nothing', async () => {
+    const client = await joined('owners');
+    const before = await storedUpdates(ownersPage);
+    const big = new Y.Doc();
+    big.getText('body').insert(0, 'x'.repeat(300 * 1024));
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, 0);
+    encoding.writeVarUint(encoder, 2);
+    encoding.writeVarUint8Array(encoder, Y.encodeStateAsUpdate(big));
+    client.sendRaw(encoding.toUint8Array(encoder) as Uint8Array<ArrayBuffer>);
+    expect((await closed(client)).code).toBe(1009);
+    expect(await storedUpdates(ownersPage)).toBe(before);
+  });
+
+  test('a body over the page limit is refused (1008) and stores nothing', async () => {
+    const client = await joined('owners');
+    const before = await storedUpdates(ownersPage);
+    // Each update under 256 KiB; together over the 200 000-character body limit.
+    const chunk = 'y'.repeat(150_000);
+    client.text.insert(0, chunk);
+    await waitFor(() => (client.allAcknowledged ? true : undefined), { what: 'the first chunk' });
+    client.text.insert(0, chunk);
+    expect((await closed(client)).code).toBe(1008);
+    expect(await storedUpdates(ownersPage)).toBe(before + 1);
+  });
+
+  test('a malformed frame closes that connection only (1007); a text frame 1003; an edit beside the body 1008, unstored; the other editor goes on', async () => {
+    const hostile = await joined('hostile');
+    const other = await joined('hostile');
+    hostile.sendRaw(new Uint8Array([0, 2, 40, 1, 2, 3]));
+    expect((await closed(hostile)).code).toBe(1007);
+    const texty = await joined('hostile');
+    texty.sendRaw('hello');
+    expect((await closed(texty)).code).toBe(1003);
+    const garbage = await joined('hostile');
+    garbage.sendRaw(new Uint8Array([0, 2, 5, 255, 255, 255, 255, 255]));
+    expect((await closed(garbage)).code).toBe(1007);
+    // Well-formed, but beside the body: a shared type the page has not.
+    const beside = await joined('hostile');
+    const stored = await storedUpdates(hostilePage);
+    beside.doc.getMap('other').set('key', 'x'.repeat(1000));
+    expect((await closed(beside)).code).toBe(1008);
+    expect(await storedUpdates(hostilePage)).toBe(stored);
+    other.text.insert(0, 'Still here. ');
+    await waitFor(() => (other.allAcknowledged ? true : undefined), { what: 'the other editor' });
+    expect(other.connected).toBe(true);
+    const later = await joined('hostile');
+    expect(later.text.toString()).toBe('Still here. Text.\n');
+    other.disconnect();
+    later.disconnect();
+  });
+
+  test('an awareness flood is dropped past 20 a second, and the connection stays', async () => {
+    const flooder = await joined('hostile');
+    const watcher = await joined('hostile');
+    let heard = 0;
+    const socket = watcher.socket as WebSocket;
+    const previous = socket.onmessage;
+    socket.onmessage = (event) => {
+      const bytes = new Uint8Array(event.data as ArrayBuffer);
+      if (bytes[0] === 1) heard += 1;
+      previous?.call(socket, event);
+    };
+    for (let i = 0; i < 200; i += 1) {
+      const encoder = encoding.createEncoder();
+      encoding.writeVarUint(encoder, 1);
+      const state = encoding.createEncoder();
+      encoding.writeVarUint(state, 1);
+      encoding.writeVarUint(state, 4242);
+      encoding.writeVarUint(state, i + 1);
+      encoding.writeVarString(state, JSON.stringify({ cursor: i }));
+      encoding.writeVarUint8Array(encoder, encoding.toUint8Array(state));
+      flooder.sendRaw(encoding.toUint8Array(encoder) as Uint8Array<ArrayBuffer>);
+    }
+    flooder.text.insert(0, 'After the flood. ');
+    await waitFor(() => (flooder.allAcknowledged ? true : undefined), { what: 'the flooder' });
+    expect(flooder.connected).toBe(true);
+    expect(heard).toBeGreaterThan(0);
+    expect(heard).toBeLessThanOrEqual(40);
+    flooder.disconnect();
+    watcher.disconnect();
+  });
+
+  test('twenty connections to a page, no more (503 before the upgrade); a connection the server closed frees its place', async () => {
+    await pageOf('crowded', 1);
+    // Closed by the server (a text frame): each must leave the page, or the page would fill.
+    for (let i = 0; i < 25; i += 1) {
+      const rude = await joined('crowded');
+      rude.sendRaw('hello');
+      await closed(rude);
+    }
+    const crowd: CoeditClient[] = [];
+    for (let i = 0; i < 20; i += 1) crowd.push(await joined('crowded'));
+    const refused = await upgradeRequest('/preview/crowded?live', [
+      `Origin: ${folio.url}`,
+      `Cookie: ${owner}`,
+    ]);
+    expect(refused.status).toBe(503);
+    expect(refused.header('retry-after')).toBeDefined();
+    (crowd.pop() as CoeditClient).disconnect();
+    await waitFor(
+      async () => {
+        const again = new CoeditClient('again');
+        try {
+          await again.connect(liveUrl('crowded'), { cookie: owner, origin: folio.url }, 2_000);
+        } catch {
+          return undefined;
+        }
+        crowd.push(again);
+        return true;
+      },
+      { what: 'a place to be free again' },
+    );
+    for (const client of crowd) client.disconnect();
+  }, 30_000);
+
+  test('a session ended while connected stops writing: its next update closes it (1008), unstored', async () => {
+    const db = await folio.database();
+    const first = await db.query<{
+      id: number;
+    }>`SELECT id FROM editors WHERE email = 'owner@example.com'`;
+    const session = await createSession(db.query, Number(first[0]?.id));
+    const client = await joined('owners', `${SESSION_COOKIE}=${session.id}`);
+    const before = await storedUpdates(ownersPage);
+    await endSession(db.query, session.id);
+    // Past the time a connection's session is taken as good without asking.
+    await Bun.sleep(LIVE_RECHECK_MS + 500);
+    client.text.insert(0, 'Written after signing out. ');
+    expect((await closed(client)).code).toBe(1008);
+    expect(await storedUpdates(ownersPage)).toBe(before);
+  }, 30_000);
+
+  test('none of it was reported as an error of the server', () => {
+    expect(folio.unexpectedErrors()).toEqual([]);
+    expect(folio.logLines().filter((line) => line.level === 'error')).toEqual([]);
+  });
+});
+
+describe(`a server stopping with editors connected (${TEST_ENGINE})`, () => {
+  test('SIGTERM: they are told to reconnect (1012), and what they typed a moment before is the draft', async () => {
+    const made = await seededDatabase();
+    const server = await startFolio({ database: made, keepDatabase: true });
+    const db = await openDatabase(made.url, { migrate: false });
+    try {
+      const person = await addEditor(db, 'leaving@example.com', 'the leaving passphrase');
+      const cookie = `${SESSION_COOKIE}=${(await createSession(db.query, person.id)).id}`;
+      const store = createContentStore(db);
+      await store.putPage({ slug: 'leaving', title: 'Leaving', summary: '', body: 'Text.\n' });
+      const client = new CoeditClient('leaving');
+      await client.connect(`${server.url.replace('http:', 'ws:')}/preview/leaving?live`, {
+        cookie,
+        origin: server.url,
+      });
+      client.text.insert(0, 'Typed just before the restart. ');
+      await waitFor(() => (client.allAcknowledged ? true : undefined), { what: 'the ack' });
+      // Before the draft's one-second delay: the shutdown writes it.
+      const code = server.stop('SIGTERM');
+      expect((await closed(client)).code).toBe(1012);
+      expect(await code).toBe(0);
+      const page = await store.getPage('leaving', { draft: true });
+      expect(page?.bodyMarkdown).toBe('Typed just before the restart. Text.\n');
+      expect(page?.draftUpdatedBy).toBe('leaving@example.com');
+    } finally {
+      await server.stop();
+      await db.close();
+      await made.drop();
+    }
+  }, 60_000);
+});
