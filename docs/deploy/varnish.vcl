@@ -37,8 +37,21 @@ sub vcl_recv {
         ban("obj.http.Surrogate-Key ~ (^|\s)(" + regsuball(req.http.X-Purge-Keys, " ", "|") + ")(\s|$)");
         return (synth(200, "Banned"));
     }
+    # Live co-editing's WebSocket (/preview/<slug>?live, docs/decisions/0050): piped through,
+    # bytes both ways, never cached (a pass cannot carry an upgrade).
+    if (req.http.Upgrade ~ "(?i)^websocket$") {
+        return (pipe);
+    }
     # Everything else follows Varnish's built-in rules: a request with a cookie or an
     # Authorization header (an editor) goes to Folio uncached, as does any method but GET/HEAD.
+}
+
+sub vcl_pipe {
+    # A piped request's upgrade is passed on (Varnish drops hop-by-hop headers otherwise).
+    if (req.http.Upgrade) {
+        set bereq.http.Upgrade = req.http.Upgrade;
+        set bereq.http.Connection = req.http.Connection;
+    }
 }
 
 sub vcl_backend_response {

@@ -11,6 +11,7 @@ import { type RunningStack, startStack } from '../../scripts/stack/stack';
 import { findVarnishd } from '../../scripts/stack/varnish';
 import { createContentStore } from '../../src/lib/content/content';
 import { openDatabase } from '../../src/lib/data/db';
+import { CoeditClient } from '../coedit-client';
 import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
 import { signInWithForm } from '../forms';
 import { runFolioCli, waitFor } from '../harness';
@@ -123,6 +124,23 @@ describe.skipIf(SKIP !== null)('the stack: Varnish, HAProxy, two instances, Post
     expect(after.cache).toBe('HIT');
     expect(after.stored).toBe(untouched.stored);
     expect(after.age).toBeGreaterThanOrEqual(untouched.age);
+
+    // Live co-editing's WebSocket (0050) through Varnish (piped) and HAProxy: two editors on
+    // one page, each reaching an instance HAProxy picks, see each other's typing.
+    const live = `${running.url.replace(/^http/, 'ws')}/preview/stack-b?live`;
+    const [typing, watching] = [new CoeditClient('typing'), new CoeditClient('watching')];
+    try {
+      for (const client of [typing, watching])
+        await client.connect(live, { cookie, origin: running.url });
+      typing.text.insert(0, 'TYPED-THROUGH-THE-STACK ');
+      await waitFor(
+        () => (watching.text.toString().includes('TYPED-THROUGH-THE-STACK') ? true : undefined),
+        { timeoutMs: 15_000, what: 'the other editor to see the typing through the stack' },
+      );
+    } finally {
+      typing.disconnect();
+      watching.disconnect();
+    }
 
     // Instance 1 dies as a crash ends it. Requests that reach an instance (health, an editor's
     // preview: neither is cached) keep being answered, before and after HAProxy marks it down.
