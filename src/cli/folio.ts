@@ -255,7 +255,7 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'webhook list',
-    summary: 'the webhooks: id, on or off (and why), URL, events',
+    summary: 'the webhooks (at most 100): id, on or off (and why), URL, events',
     load: async () => (await import('./commands/webhook')).webhookList,
   },
   {
