@@ -8,7 +8,6 @@ import * as Y from 'yjs';
 import { createContentStore } from '../../src/lib/content/content';
 import { openDatabase } from '../../src/lib/data/db';
 import { addEditor, createSession, endSession } from '../../src/lib/editors/accounts';
-import { LIVE_RECHECK_MS } from '../../src/lib/http/live-editing';
 import { SESSION_COOKIE } from '../../src/lib/http/routes';
 import { CoeditClient } from '../coedit-client';
 import { TEST_ENGINE } from '../databases';
@@ -76,6 +75,31 @@ async function storedUpdates(pageId: number): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** A cookie for a new Editor (who may edit every page). */
+async function sessionOf(email: string): Promise<string> {
+  const db = await folio.database();
+  const person = await addEditor(db, email, 'a long enough passphrase', { role: 'editor' });
+  return `${SESSION_COOKIE}=${(await createSession(db.query, person.id)).id}`;
+}
+
+/** A connection that is opened and then says nothing at all, not even its sync step 1. */
+function silent(slug: string, cookie: string) {
+  const socket = new WebSocket(liveUrl(slug), {
+    headers: { cookie, origin: folio.url },
+  } as unknown as string[]);
+  const state: { open: boolean; close: number | null } = { open: false, close: null };
+  socket.onclose = (event) => {
+    state.close = event.code;
+  };
+  return new Promise<{ socket: WebSocket; state: typeof state }>((resolve, reject) => {
+    socket.onopen = () => {
+      state.open = true;
+      resolve({ socket, state });
+    };
+    socket.onerror = () => reject(new Error(`a silent connection to ${slug} was not opened`));
+  });
+}
+
 /** Resolves with the close the server sent. */
 function closed(client: CoeditClient) {
   return waitFor(() => (client.connected ? undefined : (client.lastClose ?? undefined)), {
@@ -84,7 +108,7 @@ function closed(client: CoeditClient) {
 }
 
 describe(`the live document's door (${TEST_ENGINE})`, () => {
-  test('refused before the upgrade, in plain HTTP: no session 401, a foreign origin 403, an Author on another’s page 403, no such page 404', async () => {
+  test('refused before the upgrade, in plain HTTP: no session 401, a foreign or missing origin 403, an Author on another’s page 403, no such page 404', async () => {
     const origin = `Origin: ${folio.url}`;
     const none = await upgradeRequest('/preview/owners?live', [origin]);
     expect(none.status).toBe(401);
@@ -93,6 +117,10 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
       `Cookie: ${owner}`,
     ]);
     expect(foreign.status).toBe(403);
+    // A browser always sends Origin on a WebSocket: none at all is no page of this site.
+    const originless = await upgradeRequest('/preview/owners?live', [`Cookie: ${owner}`]);
+    expect(originless.status).toBe(403);
+    expect(originless.body).toContain('must come from this site');
     const others = await upgradeRequest('/preview/owners?live', [origin, `Cookie: ${author}`]);
     expect(others.status).toBe(403);
     expect(others.body).toContain('cannot edit this page');
@@ -104,7 +132,7 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
     // Only a preview address with ?live takes a connection.
     const elsewhere = await upgradeRequest('/owners', [origin, `Cookie: ${owner}`]);
     expect(elsewhere.status).toBe(404);
-    for (const refusal of [none, foreign, others, missing])
+    for (const refusal of [none, foreign, originless, others, missing])
       expect(refusal.header('cache-control')).toContain('no-store');
   });
 
@@ -207,8 +235,12 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
       rude.sendRaw('hello');
       await closed(rude);
     }
+    // Five Editors, four tabs each: one person may hold no more than four (below).
     const crowd: CoeditClient[] = [];
-    for (let i = 0; i < 20; i += 1) crowd.push(await joined('crowded'));
+    for (let person = 0; person < 5; person += 1) {
+      const cookie = await sessionOf(`crowd${person}@example.com`);
+      for (let tab = 0; tab < 4; tab += 1) crowd.push(await joined('crowded', cookie));
+    }
     const refused = await upgradeRequest('/preview/crowded?live', [
       `Origin: ${folio.url}`,
       `Cookie: ${owner}`,
@@ -232,20 +264,70 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
     for (const client of crowd) client.disconnect();
   }, 30_000);
 
-  test('a session ended while connected stops writing: its next update closes it (1008), unstored', async () => {
+  test('one person holds at most 4 connections to a page and 24 here (429 before the upgrade); a connection silent for 10 s is closed', async () => {
+    const squatter = await sessionOf('squatter@example.com');
+    for (let i = 0; i < 7; i += 1) await pageOf(`squat${i}`, 1);
+    const sockets: Awaited<ReturnType<typeof silent>>[] = [];
+    for (let i = 0; i < 4; i += 1) sockets.push(await silent('squat0', squatter));
+    const tabs = await upgradeRequest('/preview/squat0?live', [
+      `Origin: ${folio.url}`,
+      `Cookie: ${squatter}`,
+    ]);
+    expect(tabs.status).toBe(429);
+    expect(tabs.body).toContain('too many tabs');
+    expect(tabs.header('retry-after')).toBeDefined();
+    for (let page = 1; page < 6; page += 1)
+      for (let i = 0; i < 4; i += 1) sockets.push(await silent(`squat${page}`, squatter));
+    const pages = await upgradeRequest('/preview/squat6?live', [
+      `Origin: ${folio.url}`,
+      `Cookie: ${squatter}`,
+    ]);
+    expect(pages.status).toBe(429);
+    expect(pages.body).toContain('too many pages');
+    // Someone else still gets in.
+    (await joined('squat0')).disconnect();
+    // Not one byte from any of the 24: each is closed (1008) after its 10 s, and its place freed.
+    await waitFor(() => (sockets.every(({ state }) => state.close !== null) ? true : undefined), {
+      timeoutMs: 40_000,
+      what: 'the silent connections to be closed',
+    });
+    expect(new Set(sockets.map(({ state }) => state.close))).toEqual(new Set([1008]));
+    const back = await waitFor(
+      async () => {
+        const client = new CoeditClient('back');
+        try {
+          await client.connect(liveUrl('squat6'), { cookie: squatter, origin: folio.url }, 5_000);
+        } catch {
+          return undefined;
+        }
+        return client;
+      },
+      { timeoutMs: 20_000, what: 'the squatter to be let in again' },
+    );
+    back.disconnect();
+  }, 90_000);
+
+  test('a session ended while connected: an update sent at once closes it (1008), unstored; one that only listens is closed too', async () => {
     const db = await folio.database();
     const first = await db.query<{
       id: number;
     }>`SELECT id FROM editors WHERE email = 'owner@example.com'`;
-    const session = await createSession(db.query, Number(first[0]?.id));
-    const client = await joined('owners', `${SESSION_COOKIE}=${session.id}`);
+    const writing = await createSession(db.query, Number(first[0]?.id));
+    const listening = await createSession(db.query, Number(first[0]?.id));
+    const client = await joined('owners', `${SESSION_COOKIE}=${writing.id}`);
+    const listener = await joined('owners', `${SESSION_COOKIE}=${listening.id}`);
     const before = await storedUpdates(ownersPage);
-    await endSession(db.query, session.id);
-    // Past the time a connection's session is taken as good without asking.
-    await Bun.sleep(LIVE_RECHECK_MS + 500);
+    await endSession(db.query, writing.id);
+    // At once, well inside the second a session is otherwise taken as good: a write is asked
+    // about every time.
     client.text.insert(0, 'Written after signing out. ');
     expect((await closed(client)).code).toBe(1008);
     expect(await storedUpdates(ownersPage)).toBe(before);
+    expect(listener.text.toString()).not.toContain('Written after signing out.');
+    // The listener sends nothing: the check every LIVE_RECHECK_MS closes it, so it stops
+    // receiving the page's changes.
+    await endSession(db.query, listening.id);
+    expect((await closed(listener)).code).toBe(1008);
   }, 30_000);
 
   test('none of it was reported as an error of the server', () => {

@@ -1,12 +1,12 @@
 // Owns the co-editing WebSocket at `/preview/<slug>?live` (docs/decisions/0050): who may open
-// it, checked before the upgrade with a plain HTTP refusal (a foreign Origin 403, no session
-// 401, no such page 404, a page the person may not edit 403, a full page 503), and the glue
+// it, checked before the upgrade with a plain HTTP refusal (a foreign or missing Origin 403, no
+// session 401, no such page 404, a page the person may not edit 403, a full page 503), and the glue
 // between Bun's WebSocket handlers and the co-editing registry (src/lib/coedit), which owns
 // the documents. Binary frames only; a text frame closes its connection (1003).
 import 'server-only';
 import type { ServerWebSocket, WebSocketHandler } from 'bun';
 import { parse } from 'hono/utils/cookie';
-import { CLOSE, type CoeditRegistry, type Member } from '../coedit/documents';
+import { CLOSE, type CoeditRegistry, MESSAGE_SYNC, type Member } from '../coedit/documents';
 import type { ContentStore } from '../content/content';
 import type { Database } from '../data/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
@@ -27,10 +27,22 @@ const MAX_FRAME_BYTES = 1024 * 1024;
 const MAX_WAITING_MESSAGES = 64;
 /**
  * How long a connection's session and permission are taken as still good: a message after that
- * asks again first (a session signed out or ended by an Administrator, a person suspended or
- * given a lesser role stops writing within this), and an idle connection is asked as often.
+ * asks again first, and every connection is asked as often, so a session signed out or ended by
+ * an Administrator, or a person suspended or given a lesser role, stops receiving the page
+ * within about this and a query. An update (a write) is never taken on trust: it is asked again
+ * before it is stored, every time (hostile pass, 2026-11-27: 5 s let an ended session write).
  */
-export const LIVE_RECHECK_MS = 5_000;
+export const LIVE_RECHECK_MS = 1_000;
+/**
+ * A connection that has not sent its sync step 1 by then is closed (1008): it holds a place on
+ * the page without editing (hostile pass, 2026-11-27: silent sockets kept the Owner out).
+ */
+export const LIVE_HANDSHAKE_MS = 10_000;
+/**
+ * Connections one person may hold on one page (a few tabs) and on this instance overall; one
+ * more is refused with 429 before the upgrade, so no one person fills a page or many pages.
+ */
+export const LIVE_PER_PERSON = { page: 4, instance: 24 } as const;
 
 export type LiveData = {
   pageId: number;
@@ -41,6 +53,10 @@ export type LiveData = {
   /** Messages pass through here in order while the session is asked again. */
   chain: Promise<void>;
   timer: ReturnType<typeof setInterval> | null;
+  /** Closes the connection if its sync step 1 has not come by LIVE_HANDSHAKE_MS. */
+  handshakeTimer: ReturnType<typeof setTimeout> | null;
+  /** Its place in the per-person count, given back once (at close, or a failed upgrade). */
+  release: () => void;
   member: Member | null;
   waiting: Uint8Array[];
   closed: boolean;
@@ -50,6 +66,11 @@ export type LiveData = {
 export type Upgrader = {
   upgrade?: (request: Request, options: { data: LiveData }) => boolean;
 };
+
+/** Whether a message would change the document: a sync step 2 or an update. */
+function isWrite(message: Uint8Array | undefined): boolean {
+  return message?.[0] === MESSAGE_SYNC && (message[1] === 1 || message[1] === 2);
+}
 
 function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
   return new Response(`${text}\n`, {
@@ -73,6 +94,29 @@ export function createLiveEditing({
   store: () => ContentStore;
   siteUrl: string | undefined;
 }) {
+  /** Each person's connections here: page id → count (the size of the map is not the total). */
+  const held = new Map<number, Map<number, number>>();
+
+  /** Takes a place for `editorId` on `pageId`, or says which limit it would pass. */
+  function take(editorId: number, pageId: number): (() => void) | 'page' | 'instance' {
+    const pages = held.get(editorId) ?? new Map<number, number>();
+    let total = 0;
+    for (const count of pages.values()) total += count;
+    if ((pages.get(pageId) ?? 0) >= LIVE_PER_PERSON.page) return 'page';
+    if (total >= LIVE_PER_PERSON.instance) return 'instance';
+    pages.set(pageId, (pages.get(pageId) ?? 0) + 1);
+    held.set(editorId, pages);
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const count = (pages.get(pageId) ?? 1) - 1;
+      if (count > 0) pages.set(pageId, count);
+      else pages.delete(pageId);
+      if (pages.size === 0 && held.get(editorId) === pages) held.delete(editorId);
+    };
+  }
+
   /**
    * Answers a WebSocket request for page `slug`'s live document: undefined once upgraded, or
    * the refusal. `https` as the front door read it.
@@ -85,8 +129,13 @@ export function createLiveEditing({
   ): Promise<Response | undefined> {
     const url = new URL(request.url);
     // The rule actions follow (same-origin.ts): a page of another site may not open it with
-    // this browser's cookie.
-    if (isCrossSite(request, allowedOrigins({ host: url.host, https }, siteUrl)))
+    // this browser's cookie. Stricter than actions in one way: a browser always sends Origin on
+    // a WebSocket, and only the editor's own page opens this one, so none at all is refused too
+    // (hostile pass, 2026-11-27).
+    if (
+      !request.headers.get('origin') ||
+      isCrossSite(request, allowedOrigins({ host: url.host, https }, siteUrl))
+    )
       return plain(403, 'Forbidden: this connection must come from this site.');
     try {
       const header = request.headers.get('cookie');
@@ -102,6 +151,15 @@ export function createLiveEditing({
         return plain(503, 'Too many people are editing this page; try again later.', {
           'retry-after': '30',
         });
+      const place = take(session.editor.id, page.id);
+      if (place === 'page')
+        return plain(429, 'You have this page open in too many tabs; close one and try again.', {
+          'retry-after': '10',
+        });
+      if (place === 'instance')
+        return plain(429, 'You have too many pages open live; close some and try again.', {
+          'retry-after': '10',
+        });
       const data: LiveData = {
         pageId: page.id,
         editor: session.editor,
@@ -109,12 +167,16 @@ export function createLiveEditing({
         checkedAt: Date.now(),
         chain: Promise.resolve(),
         timer: null,
+        handshakeTimer: null,
+        release: place,
         member: null,
         waiting: [],
         closed: false,
       };
-      if (!server?.upgrade?.(request, { data }))
+      if (!server?.upgrade?.(request, { data })) {
+        place();
         return plain(400, 'Bad request: this address takes a WebSocket connection.');
+      }
       return undefined;
     } catch (error) {
       if (isDatabaseUnavailable(error) || isDatabaseBusy(error))
@@ -134,9 +196,15 @@ export function createLiveEditing({
     return ownership !== null && can(session.editor, 'page.edit', ownership);
   }
 
-  /** Asks again when the last answer is old; closes the connection (1008) when it is no. */
-  async function recheck(ws: ServerWebSocket<LiveData>): Promise<boolean> {
-    if (Date.now() - ws.data.checkedAt < LIVE_RECHECK_MS) return true;
+  /**
+   * Asks again when the last answer is older than `maxAgeMs`; closes the connection (1008) when
+   * it is no.
+   */
+  async function recheck(
+    ws: ServerWebSocket<LiveData>,
+    maxAgeMs = LIVE_RECHECK_MS,
+  ): Promise<boolean> {
+    if (Date.now() - ws.data.checkedAt < maxAgeMs) return true;
     let allowed: boolean;
     try {
       allowed = await stillAllowed(ws.data);
@@ -166,7 +234,7 @@ export function createLiveEditing({
     ws.data.chain = ws.data.chain
       .then(async () => {
         while (ws.data.waiting.length > 0 && ws.data.member && !ws.data.closed) {
-          if (!(await recheck(ws))) return;
+          if (!(await recheck(ws, isWrite(ws.data.waiting[0]) ? 0 : LIVE_RECHECK_MS))) return;
           const next = ws.data.waiting.shift();
           if (next) ws.data.member?.receive(next);
         }
@@ -191,6 +259,9 @@ export function createLiveEditing({
           ws.close(code, reason);
         },
       };
+      ws.data.handshakeTimer = setTimeout(() => {
+        connection.close(CLOSE.policy, 'no sync step 1 in time');
+      }, LIVE_HANDSHAKE_MS);
       ws.data.timer = setInterval(() => {
         recheck(ws).catch((error) =>
           reportUnexpectedError(error, { where: 'co-editing: a session check' }),
@@ -219,6 +290,11 @@ export function createLiveEditing({
         return;
       }
       const bytes = new Uint8Array(message);
+      // Its sync step 1 (or a step 2): the client is a real one, past its handshake.
+      if (ws.data.handshakeTimer && bytes[0] === MESSAGE_SYNC && (bytes[1] ?? 9) <= 1) {
+        clearTimeout(ws.data.handshakeTimer);
+        ws.data.handshakeTimer = null;
+      }
       if (ws.data.waiting.length >= MAX_WAITING_MESSAGES) {
         ws.data.closed = true;
         ws.close(CLOSE.policy, 'too many messages before the document was open');
@@ -230,6 +306,8 @@ export function createLiveEditing({
     close(ws: ServerWebSocket<LiveData>) {
       ws.data.closed = true;
       if (ws.data.timer) clearInterval(ws.data.timer);
+      if (ws.data.handshakeTimer) clearTimeout(ws.data.handshakeTimer);
+      ws.data.release();
       ws.data.member?.leave();
       ws.data.member = null;
     },
