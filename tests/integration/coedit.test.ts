@@ -307,6 +307,48 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
     back.disconnect();
   }, 90_000);
 
+  test('a draft saved outside the live document (the CLI’s page put) reaches both clients and the draft keeps both', async () => {
+    await pageOf('merged', 1);
+    const first = await joined('merged');
+    const second = await joined('merged');
+    first.text.insert(0, 'Live start. ');
+    await waitFor(() => (first.allAcknowledged ? true : undefined), { what: 'the live edit' });
+    const draftBody = () =>
+      withStore(
+        folio,
+        async (store) => (await store.getPage('merged', { draft: true }))?.bodyMarkdown,
+      );
+    await waitFor(async () => ((await draftBody()) === 'Live start. Text.\n' ? true : undefined), {
+      what: 'the live edit to be the draft',
+    });
+    // As `folio page put` writes it: the whole page, a line added at the end.
+    await withStore(folio, (store) =>
+      store.putPage({
+        slug: 'merged',
+        title: 'merged',
+        summary: '',
+        body: 'Live start. Text.\n\nSaved outside.\n',
+      }),
+    );
+    for (const client of [first, second])
+      await waitFor(() => (client.text.toString().includes('Saved outside.') ? true : undefined), {
+        timeoutMs: 20_000,
+        what: `the outside save to reach ${client.name}`,
+      });
+    second.text.insert(0, 'Then more. ');
+    await waitFor(
+      async () => {
+        const body = await draftBody();
+        return body?.includes('Then more. ') && body.includes('Saved outside.') ? true : undefined;
+      },
+      { timeoutMs: 20_000, what: () => 'the draft to hold the live edit and the outside save' },
+    );
+    expect(first.text.toString()).toBe(second.text.toString());
+    expect(await draftBody()).toBe(second.text.toString());
+    first.disconnect();
+    second.disconnect();
+  }, 60_000);
+
   test('a session ended while connected: an update sent at once closes it (1008), unstored; one that only listens is closed too', async () => {
     const db = await folio.database();
     const first = await db.query<{

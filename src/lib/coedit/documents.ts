@@ -20,6 +20,7 @@ import * as Y from 'yjs';
 import type { ContentStore } from '../content/content';
 import { isContentError } from '../content/content';
 import { BODY_MAX } from '../content/field-limits';
+import { mergeTexts } from '../content/merge';
 import type { Database } from '../data/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
 import type { Editor } from '../editors/accounts';
@@ -100,6 +101,8 @@ type OpenDocument = {
   writing: Promise<void> | null;
   /** Who typed last here (the draft is saved as theirs). */
   lastEditor: Editor | null;
+  /** A draft version not written by the document, seen at the last poll (taken at the next). */
+  foreignSeen: number | null;
   closed: boolean;
 };
 
@@ -229,17 +232,26 @@ export function createCoeditRegistry(
    * version, a checkpoint, the editor's name, as an autosave). The text is merged from the
    * database, not from memory, and the page's version is read before it: a write that lost a
    * race to another instance's (a version conflict) reads both again, so the last write
-   * always holds every update stored before it started.
+   * always holds every update stored before it started. False, writing nothing, when the draft
+   * is a version another path saved that the document has not taken yet.
    */
-  const writeDraft = async (pageId: number, editor: Editor | null, by: string | null) => {
+  const writeDraft = async (
+    pageId: number,
+    editor: Editor | null,
+    by: string | null,
+  ): Promise<boolean> => {
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const page = await store.getPageById(pageId);
-      if (!page) return;
+      if (!page) return true;
       const text = await storedText(db.query, pageId);
       if (text === page.bodyMarkdown) {
         await markWritten(db, pageId, page.version);
-        return;
+        return true;
       }
+      // A draft saved by another path while the document is open (the form, the CLI): not
+      // written over; the poll merges it into the document first (takeForeignDraft).
+      const head = await readHead(db.query, pageId);
+      if (head?.writtenVersion != null && head.writtenVersion !== page.version) return false;
       const ownership = await store.pageOwnership(pageId);
       const result = await store.saveDraft({
         slug: page.slug,
@@ -258,12 +270,13 @@ export function createCoeditRegistry(
       });
       if (result.ok) {
         await markWritten(db, pageId, result.version);
-        return;
+        return true;
       }
     }
     log.warn('co-editing: the draft was saved by others five times meanwhile; written later', {
       pageId,
     });
+    return true;
   };
 
   const saveDraftNow = async (entry: OpenDocument) => {
@@ -273,7 +286,9 @@ export function createCoeditRegistry(
     const previous = entry.writing ?? Promise.resolve();
     const writing = previous.then(async () => {
       try {
-        await writeDraft(entry.pageId, entry.lastEditor, null);
+        const written = await writeDraft(entry.pageId, entry.lastEditor, null);
+        // Written once the poll has merged the other save in.
+        if (written === false && !entry.closed) draftSoon(entry, pollMs);
       } catch (error) {
         if (isOutage(error) || isContentError(error))
           log.warn('co-editing: the draft could not be written', {
@@ -288,13 +303,76 @@ export function createCoeditRegistry(
     if (entry.writing === writing) entry.writing = null;
   };
 
-  const draftSoon = (entry: OpenDocument) => {
+  const draftSoon = (entry: OpenDocument, delayMs = draftDelayMs) => {
     if (entry.draftTimer) clearTimeout(entry.draftTimer);
     entry.draftTimer = setTimeout(() => {
       entry.draftTimer = null;
       void saveDraftNow(entry);
-    }, draftDelayMs);
+    }, delayMs);
   };
+
+  /**
+   * On the poll: a draft version the document did not write (the form's save, the CLI's `page
+   * put`) is merged into the open document as one edit — the live clients get it, and the next
+   * draft written holds both. Taken when seen at two polls in a row, so another instance's own
+   * write, between its save and its recording of the version, is never taken for one. Merged
+   * three ways from the text the document last wrote; where both changed the same lines the
+   * document's text stays (as the form's merge keeps the editor's), and with that text no
+   * longer kept, the save's text is taken.
+   */
+  const takeForeignDraft = (entry: OpenDocument) =>
+    enqueue(entry, async () => {
+      if (entry.closed || entry.writing) return;
+      const page = await store.getPageById(entry.pageId);
+      const head = await readHead(db.query, entry.pageId);
+      if (!page || !head || head.writtenVersion === page.version) {
+        entry.foreignSeen = null;
+        return;
+      }
+      const text = entry.doc.getText(BODY_TEXT).toString();
+      if (text === page.bodyMarkdown) {
+        entry.foreignSeen = null;
+        await markWritten(db, entry.pageId, page.version);
+        return;
+      }
+      if (entry.foreignSeen !== page.version) {
+        entry.foreignSeen = page.version;
+        return;
+      }
+      entry.foreignSeen = null;
+      const base =
+        head.writtenVersion === null
+          ? null
+          : await store.textAtVersion(entry.pageId, head.writtenVersion);
+      const fields = { title: page.title, summary: page.summary };
+      const merged = base
+        ? mergeTexts({ ...fields, body: text }, base, { ...fields, body: page.bodyMarkdown }).text
+            .body
+        : page.bodyMarkdown;
+      const copy = new Y.Doc();
+      Y.applyUpdate(copy, Y.encodeStateAsUpdate(entry.doc));
+      const before = Y.encodeStateVector(copy);
+      copy.transact(() => replaceText(copy.getText(BODY_TEXT), text, merged));
+      const update = Y.encodeStateAsUpdate(copy, before);
+      copy.destroy();
+      const seq = await appendReconciliation(
+        db,
+        entry.pageId,
+        entry.applied,
+        page.version,
+        update,
+        page.updatedBy,
+        now().toISOString(),
+      );
+      // Something was stored meanwhile: the next poll reads it and looks again.
+      if (seq === null) return;
+      Y.applyUpdate(entry.doc, update, 'storage');
+      entry.applied = seq;
+      if (merged !== page.bodyMarkdown) draftSoon(entry);
+    }).catch((error) => {
+      if (!isOutage(error))
+        reportUnexpectedError(error, { where: 'co-editing: taking a draft saved elsewhere' });
+    });
 
   /** Reads and applies what other instances stored since this one last looked. */
   const catchUp = (entry: OpenDocument) =>
@@ -338,6 +416,7 @@ export function createCoeditRegistry(
       draftTimer: null,
       writing: null,
       lastEditor: null,
+      foreignSeen: null,
       closed: false,
     };
     // The server takes part in no awareness of its own.
@@ -721,6 +800,7 @@ export function createCoeditRegistry(
           readSeq(db.query, entry.pageId)
             .then((seq) => {
               if (seq !== null && seq > entry.applied) void catchUp(entry);
+              void takeForeignDraft(entry);
             })
             .catch(() => undefined);
         }
