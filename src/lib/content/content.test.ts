@@ -53,6 +53,8 @@ describe('migrations', () => {
   });
 
   test('two processes migrating a new database together migrate it once', async () => {
+    // Migrates a new database from nothing: seconds alone, far more beside a busy run (a CI
+    // run with both cores loaded timed it out at 20–30 s).
     const blank = await createThrowAwayDatabase();
     const migrateIn = () =>
       Bun.spawn(['bun', 'src/cli/folio.ts', 'db', 'migrate'], {
@@ -70,7 +72,7 @@ describe('migrations', () => {
       'nothing to do: the database is up to date\n',
     ]);
     await blank.drop();
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('published and draft reads', () => {

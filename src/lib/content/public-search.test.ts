@@ -289,6 +289,8 @@ test.skipIf(TEST_ENGINE !== 'sqlite')(
 );
 
 test('the migration indexes the pages published before it, from their HTML', async () => {
+  // Migrates a new database from nothing: seconds alone, far more beside a busy run (a CI
+  // run with both cores loaded timed it out at 20–30 s).
   const made = await createThrowAwayDatabase();
   const old = await openDatabase(made.url, { migrate: false, poolSize: 2 });
   try {
@@ -313,4 +315,4 @@ test('the migration indexes the pages published before it, from their HTML', asy
     await old.close();
     await made.drop();
   }
-});
+}, 60_000);

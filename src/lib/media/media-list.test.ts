@@ -130,6 +130,8 @@ describe('where an image is used', () => {
   }, 30_000);
 
   test('migration 11 reads the uses of the texts already there', async () => {
+    // Migrates a new database from nothing: seconds alone, far more beside a busy run (a CI
+    // run with both cores loaded timed it out at 20–30 s).
     const made = await createThrowAwayDatabase();
     const old = await openDatabase(made.url, { migrate: false, poolSize: 2 });
     try {
@@ -161,7 +163,7 @@ describe('where an image is used', () => {
       await old.close();
       await made.drop();
     }
-  }, 30_000);
+  }, 60_000);
 });
 
 /** `count` images straight into the table (no bytes: the list reads only their rows). */

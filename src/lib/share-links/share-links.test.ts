@@ -246,6 +246,8 @@ describe('a link is made only while its maker’s session is open (hostile pass)
 
 describe('migration 008', () => {
   test('revokes, once and for good, the open links of editors removed before it', async () => {
+    // Migrates a new database from nothing: seconds alone, far more beside a busy run (a CI
+    // run with both cores loaded timed it out at 20–30 s).
     const made = await createThrowAwayDatabase();
     const old = await openDatabase(made.url, { migrate: false, poolSize: 1 });
     try {
@@ -291,7 +293,7 @@ describe('migration 008', () => {
       await old.close();
       await made.drop();
     }
-  });
+  }, 60_000);
 });
 
 describe('parseTtl', () => {
