@@ -11,6 +11,7 @@ import { type RunningStack, startStack } from '../../scripts/stack/stack';
 import { findVarnishd } from '../../scripts/stack/varnish';
 import { createContentStore } from '../../src/lib/content/content';
 import { openDatabase } from '../../src/lib/data/db';
+import { ECHO_MS } from '../../src/lib/http/purge';
 import { CoeditClient } from '../coedit-client';
 import { createThrowAwayDatabase, TEST_ENGINE, type ThrowAwayDatabase } from '../databases';
 import { signInWithForm } from '../forms';
@@ -62,8 +63,11 @@ beforeAll(async () => {
   } finally {
     await db.close();
   }
-  // Their purges (sent by an instance's poll) land before anything is cached.
+  // Their purges (sent by an instance's poll) land before anything is cached, and so do their
+  // echoes (ECHO_MS later): a busy CI run saw an echo naming stack-b ban it after the test had
+  // cached it.
   await stack.purgesSent();
+  await Bun.sleep(ECHO_MS + 1_000);
   cookie = (await signInWithForm(stack.instances[0]?.url as string, EDITOR.email, EDITOR.password))
     .cookie;
 }, 120_000);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { findVarnishd, type RunningVarnish, startVarnish } from '../../scripts/stack/varnish';
 import { addEditor } from '../../src/lib/editors/accounts';
+import { ECHO_MS } from '../../src/lib/http/purge';
 import { TEST_ENGINE } from '../databases';
 import { signInWithForm } from '../forms';
 import { freePort, type RunningFolio, startFolio, waitFor, withStore } from '../harness';
@@ -72,6 +73,8 @@ beforeAll(async () => {
     },
     { timeoutMs: 15_000, what: "the pages' purges to reach Varnish" },
   );
+  // And their echoes (ECHO_MS later), which would ban a page the test has just cached.
+  await Bun.sleep(ECHO_MS + 1_000);
 }, 120_000);
 
 afterAll(async () => {
