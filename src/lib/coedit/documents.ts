@@ -349,12 +349,7 @@ export function createCoeditRegistry(
         ? mergeTexts({ ...fields, body: text }, base, { ...fields, body: page.bodyMarkdown }).text
             .body
         : page.bodyMarkdown;
-      const copy = new Y.Doc();
-      Y.applyUpdate(copy, Y.encodeStateAsUpdate(entry.doc));
-      const before = Y.encodeStateVector(copy);
-      copy.transact(() => replaceText(copy.getText(BODY_TEXT), text, merged));
-      const update = Y.encodeStateAsUpdate(copy, before);
-      copy.destroy();
+      const update = replacementUpdate(entry.doc, text, merged);
       const seq = await appendReconciliation(
         db,
         entry.pageId,
@@ -481,13 +476,7 @@ export function createCoeditRegistry(
         draftSoon(entry);
         return true;
       }
-      // The difference is made on a copy: the document itself takes it only once it is stored.
-      const copy = new Y.Doc();
-      Y.applyUpdate(copy, Y.encodeStateAsUpdate(entry.doc));
-      const before = Y.encodeStateVector(copy);
-      copy.transact(() => replaceText(copy.getText(BODY_TEXT), text, page.bodyMarkdown));
-      const update = Y.encodeStateAsUpdate(copy, before);
-      copy.destroy();
+      const update = replacementUpdate(entry.doc, text, page.bodyMarkdown);
       const seq = await appendReconciliation(
         db,
         entry.pageId,
@@ -832,3 +821,17 @@ export function createCoeditRegistry(
 }
 
 export type CoeditRegistry = ReturnType<typeof createCoeditRegistry>;
+
+/**
+ * The update that turns `doc`'s body from `from` into `to`, made on a copy: the document itself
+ * takes it only once it is stored.
+ */
+function replacementUpdate(doc: Y.Doc, from: string, to: string): Uint8Array {
+  const copy = new Y.Doc();
+  Y.applyUpdate(copy, Y.encodeStateAsUpdate(doc));
+  const before = Y.encodeStateVector(copy);
+  copy.transact(() => replaceText(copy.getText(BODY_TEXT), from, to));
+  const update = Y.encodeStateAsUpdate(copy, before);
+  copy.destroy();
+  return update;
+}
