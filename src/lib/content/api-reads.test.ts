@@ -37,7 +37,9 @@ test('a keyset walk of the posts is the site listing, page for page', async () =
 });
 
 test('every API read walks an index in order: no sort, no scan', async () => {
-  // PostgreSQL plans by statistics: a site of some size, analysed as autovacuum would.
+  // PostgreSQL plans by statistics: a site of some size, analysed as autovacuum would. Building
+  // 10 000 pages takes PostgreSQL 3–5 s alone and over 20 s beside a busy run (seen: publishing
+  // them in one UPDATE took 13 s with two other test runs on both cores), hence its minute.
   await insertPublishedPages(db, 10_000, { topics: 99, authors: 2 });
   // Topics and authors by the thousand, most with no published post (editors' leftovers).
   const counting = 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)';
@@ -110,4 +112,4 @@ test('every API read walks an index in order: no sort, no scan', async () => {
       /\bSCAN (p|r|pages|revisions|topics|authors|published_\w+)\b(?! USING)|Seq Scan/,
     );
   }
-});
+}, 60_000);
