@@ -15,6 +15,8 @@ export type Closed = { code: number; reason: string };
 export class CoeditClient {
   readonly doc = new Y.Doc();
   readonly text = this.doc.getText('body');
+  readonly title = this.doc.getText('title');
+  readonly summary = this.doc.getText('summary');
   /** Every update the server acknowledged (stored), from every connection. */
   readonly acknowledged: Uint8Array[] = [];
   socket: WebSocket | null = null;

@@ -349,6 +349,47 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
     second.disconnect();
   }, 60_000);
 
+  test('title and summary are live too: an edit of either becomes the draft’s, a page put’s reaches the clients', async () => {
+    await pageOf('titled', 1);
+    const first = await joined('titled');
+    const second = await joined('titled');
+    expect(first.title.toString()).toBe('titled');
+    first.title.insert(first.title.length, ' page');
+    first.summary.insert(0, 'Typed live.');
+    await waitFor(() => (first.allAcknowledged ? true : undefined), { what: 'the live edits' });
+    await waitFor(() => (second.title.toString() === 'titled page' ? true : undefined), {
+      what: 'the title to reach the other client',
+    });
+    const draft = () =>
+      withStore(folio, async (store) => {
+        const page = await store.getPage('titled', { draft: true });
+        return { title: page?.title, summary: page?.summary, body: page?.bodyMarkdown };
+      });
+    await waitFor(async () => ((await draft()).summary === 'Typed live.' ? true : undefined), {
+      what: 'the live title and summary to be the draft',
+    });
+    expect(await draft()).toEqual({
+      title: 'titled page',
+      summary: 'Typed live.',
+      body: 'Text.\n',
+    });
+    await withStore(folio, (store) =>
+      store.putPage({
+        slug: 'titled',
+        title: 'Put title',
+        summary: 'Typed live.',
+        body: 'Text.\n',
+      }),
+    );
+    for (const client of [first, second])
+      await waitFor(() => (client.title.toString() === 'Put title' ? true : undefined), {
+        timeoutMs: 20_000,
+        what: `the put title to reach ${client.name}`,
+      });
+    first.disconnect();
+    second.disconnect();
+  }, 60_000);
+
   test('a session ended while connected: an update sent at once closes it (1008), unstored; one that only listens is closed too', async () => {
     const db = await folio.database();
     const first = await db.query<{

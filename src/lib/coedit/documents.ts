@@ -19,8 +19,9 @@ import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import type { ContentStore } from '../content/content';
 import { isContentError } from '../content/content';
-import { BODY_MAX } from '../content/field-limits';
+import { BODY_MAX, characterCount, SUMMARY_MAX, TITLE_MAX } from '../content/field-limits';
 import { mergeTexts } from '../content/merge';
+import { pageFieldsSchema } from '../content/page-fields';
 import type { Database } from '../data/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
 import type { Editor } from '../editors/accounts';
@@ -28,17 +29,21 @@ import { can } from '../editors/permissions';
 import { reportUnexpectedError } from '../observability/errors';
 import { log } from '../observability/log';
 import {
+  appendIfAt,
   appendReconciliation,
   appendUpdate,
   applyStored,
-  BODY_TEXT,
   COEDIT_CHANNEL,
   compact,
   createDocument,
+  type DocumentFields,
+  FIELD_TEXTS,
+  type FieldName,
+  fieldsOf,
   markWritten,
   readHead,
   readSeq,
-  storedText,
+  storedFields,
 } from './storage';
 
 export const MESSAGE_SYNC = 0;
@@ -50,8 +55,10 @@ export const MESSAGE_ACK = 4;
 export const COEDIT_LIMITS = {
   /** One update's bytes; a larger one closes its connection with 1009. */
   updateBytes: 256 * 1024,
-  /** The body's characters, as for a save (field-limits.ts). */
+  /** Each field's characters (code points), as for a save (field-limits.ts). */
   bodyCharacters: BODY_MAX,
+  titleCharacters: TITLE_MAX,
+  summaryCharacters: SUMMARY_MAX,
   /** Connections to one page on one instance. */
   connectionsPerPage: 20,
   /** Awareness messages a connection may send per second; more are dropped. */
@@ -156,6 +163,42 @@ function replaceText(text: Y.Text, from: string, to: string): void {
   if (inserted.length > 0) text.insert(start, inserted);
 }
 
+/** What each field may hold, in characters as a save counts them (COEDIT_LIMITS). */
+const FIELD_MAX: Record<FieldName, number> = {
+  title: COEDIT_LIMITS.titleCharacters,
+  summary: COEDIT_LIMITS.summaryCharacters,
+  body: COEDIT_LIMITS.bodyCharacters,
+};
+const FIELD_NAMES: ReadonlySet<string> = new Set(FIELD_TEXTS);
+/** A refusal's words, per field over its limit. */
+const TOO_LONG: Record<FieldName, string> = {
+  title: 'the title would be longer than a title may be',
+  summary: 'the summary would be longer than a summary may be',
+  body: 'the text would be longer than a page may be',
+};
+
+function pageFieldsOf(page: { title: string; summary: string; bodyMarkdown: string }) {
+  return { title: page.title, summary: page.summary, body: page.bodyMarkdown };
+}
+
+function sameFields(a: DocumentFields, b: DocumentFields): boolean {
+  return a.title === b.title && a.summary === b.summary && a.body === b.body;
+}
+
+/**
+ * The document's fields as the draft takes them: cleaned as a save cleans them (page-fields.ts,
+ * so a title typed with a trailing space is not a change). A title emptied while it is being
+ * retyped leaves the page's own in the draft meanwhile (a page must have one), so the body's
+ * edits are still written; the document keeps what was typed.
+ */
+function draftFieldsOf(fields: DocumentFields, page: DocumentFields): DocumentFields {
+  const parsed = pageFieldsSchema.safeParse(fields);
+  if (parsed.success) return parsed.data;
+  const kept = pageFieldsSchema.safeParse({ ...fields, title: page.title });
+  // Anything else invalid (the limits make it unlikely): the save refuses it and says why.
+  return kept.success ? kept.data : fields;
+}
+
 /** An expected failure of the database (out of reach, busy): said, not reported as a bug. */
 function isOutage(error: unknown): boolean {
   return isDatabaseUnavailable(error) || isDatabaseBusy(error);
@@ -221,7 +264,8 @@ export function createCoeditRegistry(
     const page = await store.getPageById(pageId);
     if (!page) return null;
     const doc = new Y.Doc();
-    doc.getText(BODY_TEXT).insert(0, page.bodyMarkdown);
+    const fields = pageFieldsOf(page);
+    for (const field of FIELD_TEXTS) doc.getText(field).insert(0, fields[field]);
     const update = Y.encodeStateAsUpdate(doc);
     doc.destroy();
     return { update, version: page.version };
@@ -243,8 +287,8 @@ export function createCoeditRegistry(
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const page = await store.getPageById(pageId);
       if (!page) return true;
-      const text = await storedText(db.query, pageId);
-      if (text === page.bodyMarkdown) {
+      const fields = draftFieldsOf(await storedFields(db.query, pageId), pageFieldsOf(page));
+      if (sameFields(fields, pageFieldsOf(page))) {
         await markWritten(db, pageId, page.version);
         return true;
       }
@@ -256,9 +300,7 @@ export function createCoeditRegistry(
       const result = await store.saveDraft({
         slug: page.slug,
         pageId,
-        title: page.title,
-        summary: page.summary,
-        body: text,
+        ...fields,
         expectedVersion: page.version,
         editor: editor?.email ?? by,
         checkpoint: 'autosave',
@@ -329,8 +371,9 @@ export function createCoeditRegistry(
         entry.foreignSeen = null;
         return;
       }
-      const text = entry.doc.getText(BODY_TEXT).toString();
-      if (text === page.bodyMarkdown) {
+      const theirs = pageFieldsOf(page);
+      const mine = draftFieldsOf(fieldsOf(entry.doc), theirs);
+      if (sameFields(mine, theirs)) {
         entry.foreignSeen = null;
         await markWritten(db, entry.pageId, page.version);
         return;
@@ -344,12 +387,14 @@ export function createCoeditRegistry(
         head.writtenVersion === null
           ? null
           : await store.textAtVersion(entry.pageId, head.writtenVersion);
-      const fields = { title: page.title, summary: page.summary };
-      const merged = base
-        ? mergeTexts({ ...fields, body: text }, base, { ...fields, body: page.bodyMarkdown }).text
-            .body
-        : page.bodyMarkdown;
-      const update = replacementUpdate(entry.doc, text, merged);
+      // Title and summary are one value each (the form's merge): the save's, unless the
+      // document changed it too.
+      const merged = base ? mergeTexts(mine, base, theirs).text : theirs;
+      // Only what the merge changed is touched: the rest stays as typed.
+      const changes: Partial<DocumentFields> = {};
+      for (const field of FIELD_TEXTS)
+        if (merged[field] !== mine[field]) changes[field] = merged[field];
+      const update = replacementUpdate(entry.doc, changes);
       const seq = await appendReconciliation(
         db,
         entry.pageId,
@@ -363,7 +408,7 @@ export function createCoeditRegistry(
       if (seq === null) return;
       Y.applyUpdate(entry.doc, update, 'storage');
       entry.applied = seq;
-      if (merged !== page.bodyMarkdown) draftSoon(entry);
+      if (!sameFields(merged, theirs)) draftSoon(entry);
     }).catch((error) => {
       if (!isOutage(error))
         reportUnexpectedError(error, { where: 'co-editing: taking a draft saved elsewhere' });
@@ -399,6 +444,9 @@ export function createCoeditRegistry(
     }
     const doc = new Y.Doc({ gc: true });
     const applied = await applyStored(db.query, pageId, doc, 0, 'storage');
+    // Fields no stored update has touched: a document made before they were in it (or an empty
+    // one). Asked before anything here names them (which would make them).
+    const untouched = FIELD_TEXTS.filter((field) => !doc.share.has(field));
     const entry: OpenDocument = {
       pageId,
       doc,
@@ -451,11 +499,47 @@ export function createCoeditRegistry(
         );
       },
     );
-    if (!(await reconcileDraft(entry, head.writtenVersion))) {
+    if (
+      !(await fillUntouched(entry, untouched)) ||
+      !(await reconcileDraft(entry, head.writtenVersion))
+    ) {
       discard(entry, CLOSE.policy, 'the page was deleted');
       return null;
     }
     return entry;
+  };
+
+  /**
+   * At load: a document made before title and summary were in it has neither, and would write
+   * them as empty: they are filled from the page, stored like any update — only if nothing was
+   * stored meanwhile, so two instances loading it at once fill them once.
+   */
+  const fillUntouched = async (entry: OpenDocument, untouched: FieldName[]): Promise<boolean> => {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const page = await store.getPageById(entry.pageId);
+      if (!page) return false;
+      const fields = pageFieldsOf(page);
+      const changes: Partial<DocumentFields> = {};
+      for (const field of untouched)
+        if (!entry.doc.share.has(field) && fields[field] !== '') changes[field] = fields[field];
+      if (Object.keys(changes).length === 0) return true;
+      const update = replacementUpdate(entry.doc, changes);
+      const seq = await appendIfAt(db, entry.pageId, entry.applied, update, now().toISOString());
+      if (seq !== null) {
+        Y.applyUpdate(entry.doc, update, 'storage');
+        entry.applied = seq;
+        return true;
+      }
+      // Another instance stored something (perhaps these same fields): read it, look again.
+      entry.applied = await applyStored(
+        db.query,
+        entry.pageId,
+        entry.doc,
+        entry.applied,
+        'storage',
+      );
+    }
+    return true;
   };
 
   /**
@@ -470,13 +554,17 @@ export function createCoeditRegistry(
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const page = await store.getPageById(entry.pageId);
       if (!page) return false;
-      const text = entry.doc.getText(BODY_TEXT).toString();
-      if (text === page.bodyMarkdown) return true;
+      const theirs = pageFieldsOf(page);
+      const mine = fieldsOf(entry.doc);
+      if (sameFields(draftFieldsOf(mine, theirs), theirs)) return true;
       if (writtenVersion === page.version) {
         draftSoon(entry);
         return true;
       }
-      const update = replacementUpdate(entry.doc, text, page.bodyMarkdown);
+      const changes: Partial<DocumentFields> = {};
+      for (const field of FIELD_TEXTS)
+        if (mine[field] !== theirs[field]) changes[field] = theirs[field];
+      const update = replacementUpdate(entry.doc, changes);
       const seq = await appendReconciliation(
         db,
         entry.pageId,
@@ -546,43 +634,39 @@ export function createCoeditRegistry(
     try {
       const decoded = Y.decodeUpdate(update);
       empty = decoded.structs.length === 0 && decoded.ds.clients.size === 0;
-      // Only the body is the page's: anything put beside it (another shared type, keys set on
-      // the text as if it were a map) would be stored and carried by every load, and shown
-      // nowhere.
+      // Only the page's fields are the page's, and only as text: anything put beside them
+      // (another shared type, keys set on a text as if it were a map, formatting, embedded
+      // objects) would be stored and carried by every load, and shown nowhere.
       elsewhere = decoded.structs.some(
         (struct) =>
           struct instanceof Y.Item &&
-          typeof struct.parent === 'string' &&
-          (struct.parent !== BODY_TEXT || struct.parentSub !== null),
+          ((typeof struct.parent === 'string' &&
+            (!FIELD_NAMES.has(struct.parent) || struct.parentSub !== null)) ||
+            !(
+              struct.content instanceof Y.ContentString ||
+              struct.content instanceof Y.ContentDeleted
+            )),
       );
     } catch {
       return refuse(member, CLOSE.malformed, 'malformed update');
     }
     if (elsewhere) {
-      log.info('co-editing: an update outside the page body was refused', {
+      log.info('co-editing: an update outside the page’s text fields was refused', {
         pageId: entry.pageId,
       });
-      return refuse(member, CLOSE.policy, 'only the page body can be edited here');
+      return refuse(member, CLOSE.policy, 'only the title, summary and body can be edited here');
     }
     await enqueue(entry, async () => {
       if (entry.closed || member.gone) return;
       // Nothing in it (a sync reply from a client with nothing new): acknowledged, not stored.
       if (empty) return acknowledge(member);
-      const text = entry.doc.getText(BODY_TEXT);
-      // An update adds at most as many characters as it has bytes: only one that could take the
-      // body over its limit is tried on a copy first.
-      if (text.length + update.byteLength > COEDIT_LIMITS.bodyCharacters) {
-        const probe = new Y.Doc();
-        Y.applyUpdate(probe, Y.encodeStateAsUpdate(entry.doc));
-        Y.applyUpdate(probe, update);
-        const length = probe.getText(BODY_TEXT).length;
-        probe.destroy();
-        if (length > COEDIT_LIMITS.bodyCharacters && length > text.length) {
-          log.info('co-editing: an update taking the body over its limit was refused', {
-            pageId: entry.pageId,
-          });
-          return refuse(member, CLOSE.policy, 'the text would be longer than a page may be');
-        }
+      const over = overLimit(entry.doc, update);
+      if (over) {
+        log.info('co-editing: an update taking a field over its limit was refused', {
+          pageId: entry.pageId,
+          field: over,
+        });
+        return refuse(member, CLOSE.policy, TOO_LONG[over]);
       }
       let stored: Awaited<ReturnType<typeof appendUpdate>>;
       try {
@@ -823,14 +907,46 @@ export function createCoeditRegistry(
 export type CoeditRegistry = ReturnType<typeof createCoeditRegistry>;
 
 /**
- * The update that turns `doc`'s body from `from` into `to`, made on a copy: the document itself
- * takes it only once it is stored.
+ * The field an update would take over its limit (FIELD_MAX), if any; a field already over
+ * (a limit lowered since) may still shrink. An update adds at most as many characters as it has
+ * bytes: only one that could take a field over is tried, on a copy.
  */
-function replacementUpdate(doc: Y.Doc, from: string, to: string): Uint8Array {
+function overLimit(doc: Y.Doc, update: Uint8Array): FieldName | null {
+  const near = FIELD_TEXTS.filter(
+    (field) => doc.getText(field).length + update.byteLength > FIELD_MAX[field],
+  );
+  if (near.length === 0) return null;
+  const probe = new Y.Doc();
+  try {
+    Y.applyUpdate(probe, Y.encodeStateAsUpdate(doc));
+    Y.applyUpdate(probe, update);
+    for (const field of near) {
+      const after = characterCount(probe.getText(field).toString());
+      if (after > FIELD_MAX[field] && after > characterCount(doc.getText(field).toString()))
+        return field;
+    }
+    return null;
+  } finally {
+    probe.destroy();
+  }
+}
+
+/**
+ * The update that makes each field of `doc` named in `to` say that, made on a copy: the
+ * document itself takes it only once it is stored.
+ */
+function replacementUpdate(doc: Y.Doc, to: Partial<DocumentFields>): Uint8Array {
   const copy = new Y.Doc();
   Y.applyUpdate(copy, Y.encodeStateAsUpdate(doc));
   const before = Y.encodeStateVector(copy);
-  copy.transact(() => replaceText(copy.getText(BODY_TEXT), from, to));
+  copy.transact(() => {
+    for (const field of FIELD_TEXTS) {
+      const wanted = to[field];
+      if (wanted === undefined) continue;
+      const text = copy.getText(field);
+      replaceText(text, text.toString(), wanted);
+    }
+  });
   const update = Y.encodeStateAsUpdate(copy, before);
   copy.destroy();
   return update;
