@@ -22,6 +22,8 @@ export class CoeditClient {
   socket: WebSocket | null = null;
   synced = false;
   lastClose: Closed | null = null;
+  /** Messages other than sync and acknowledgement (awareness: 1), for a test to read. */
+  onOther: ((kind: number, decoder: decoding.Decoder) => void) | null = null;
   /** Updates sent on the current connection, in order; the server acknowledges a count. */
   private sent: Uint8Array[] = [];
   private ackedHere = 0;
@@ -77,7 +79,10 @@ export class CoeditClient {
           }
           return;
         }
-        if (kind !== MESSAGE_SYNC) return;
+        if (kind !== MESSAGE_SYNC) {
+          this.onOther?.(kind, decoder);
+          return;
+        }
         const step = decoding.readVarUint(decoder);
         const payload = decoding.readVarUint8Array(decoder);
         if (step === syncProtocol.messageYjsSyncStep1) {

@@ -29,6 +29,13 @@ import { can } from '../editors/permissions';
 import { reportUnexpectedError } from '../observability/errors';
 import { log } from '../observability/log';
 import {
+  AWARENESS_CHANNEL,
+  AWARENESS_MAX_BYTES,
+  awarenessPayload,
+  publishAwareness,
+  readAwarenessPayload,
+} from './awareness-relay';
+import {
   appendIfAt,
   appendReconciliation,
   appendUpdate,
@@ -63,6 +70,8 @@ export const COEDIT_LIMITS = {
   connectionsPerPage: 20,
   /** Awareness messages a connection may send per second; more are dropped. */
   awarenessPerSecond: 20,
+  /** One awareness update's bytes (what fits a NOTIFY to the other instances); larger dropped. */
+  awarenessBytes: AWARENESS_MAX_BYTES,
   /** Updates between compactions into the snapshot. */
   compactEvery: 200,
 } as const;
@@ -133,6 +142,11 @@ export type CoeditOptions = {
   pollMs?: number;
   now?: () => Date;
 };
+
+/** The origin of awareness changes that came from another instance (never sent back out). */
+const FROM_ELSEWHERE = Symbol('another instance');
+/** The origin of the removal of a connection's awareness when it leaves (sent out). */
+const LEFT = Symbol('a connection left');
 
 /** Why a connection may not join, said before the upgrade; null: it may. */
 export type JoinRefusal = 'full' | null;
@@ -217,6 +231,11 @@ export function createCoeditRegistry(
   const open = new Map<number, OpenDocument>();
   const loading = new Map<number, Promise<OpenDocument | null>>();
   let subscription: { unlisten(): Promise<void> } | null = null;
+  let awarenessSubscription: { unlisten(): Promise<void> } | null = null;
+  /** This instance's name in awareness notices (it skips its own). */
+  const instance = crypto.randomUUID().slice(0, 8);
+  /** Awareness notices on their way out (stop lets them go first). */
+  const publishing = new Set<Promise<void>>();
   let poller: ReturnType<typeof setInterval> | null = null;
   let stopped = false;
 
@@ -246,6 +265,9 @@ export function createCoeditRegistry(
    */
   const discard = (entry: OpenDocument, code: number, reason: string) => {
     if (entry.closed) return;
+    // Their cursors go from the other instances' editors now, not at the 30 s timeout.
+    const ids = [...entry.members].flatMap((member) => [...member.clientIds]);
+    if (ids.length > 0) awarenessProtocol.removeAwarenessStates(entry.awareness, ids, LEFT);
     entry.closed = true;
     if (open.get(entry.pageId) === entry) open.delete(entry.pageId);
     if (entry.idleTimer) clearTimeout(entry.idleTimer);
@@ -487,16 +509,18 @@ export function createCoeditRegistry(
           for (const id of added) from.clientIds.add(id);
           for (const id of removed) from.clientIds.delete(id);
         }
+        const update = awarenessProtocol.encodeAwarenessUpdate(entry.awareness, changed);
         broadcast(
           entry,
           messageOf((encoder) => {
             encoding.writeVarUint(encoder, MESSAGE_AWARENESS);
-            encoding.writeVarUint8Array(
-              encoder,
-              awarenessProtocol.encodeAwarenessUpdate(entry.awareness, changed),
-            );
+            encoding.writeVarUint8Array(encoder, update);
           }),
         );
+        // What a connection here said or its leaving crosses; what came from elsewhere, and
+        // y-protocols' own timeouts (each instance times out states on its own), do not.
+        if (origin === LEFT || (from && typeof from === 'object' && 'clientIds' in from))
+          crossAwareness(entry.pageId, update);
       },
     );
     if (
@@ -602,7 +626,12 @@ export function createCoeditRegistry(
       loading.set(pageId, pending);
     }
     const entry = await pending;
-    if (entry && !open.has(pageId)) open.set(pageId, entry);
+    if (entry && !open.has(pageId)) {
+      open.set(pageId, entry);
+      // Whoever is on this page on other instances sends their states at once (once it is
+      // open here to take them), not at their next renewal.
+      crossAwareness(pageId, 'query');
+    }
     return open.get(pageId) ?? null;
   };
 
@@ -768,8 +797,15 @@ export function createCoeditRegistry(
       member.awarenessTimes.push(at);
       try {
         const update = decoding.readVarUint8Array(decoder);
-        if (update.byteLength > 16 * 1024)
-          return refuse(member, CLOSE.tooBig, 'awareness too large');
+        // Larger than crosses to the other instances: dropped here too (a real client's
+        // state is a few hundred bytes), and the connection kept.
+        if (update.byteLength > COEDIT_LIMITS.awarenessBytes) {
+          log.info('co-editing: an awareness update over the size limit was dropped', {
+            pageId: entry.pageId,
+            bytes: update.byteLength,
+          });
+          return;
+        }
         awarenessProtocol.applyAwarenessUpdate(entry.awareness, update, member);
       } catch {
         return refuse(member, CLOSE.malformed, 'malformed awareness');
@@ -793,6 +829,53 @@ export function createCoeditRegistry(
         );
       }),
     );
+  };
+
+  /**
+   * Sends an awareness change (or a request for others' states) to the other instances
+   * (PostgreSQL; awareness-relay.ts). Nothing is stored and nothing waits for it: a notice lost
+   * to an outage is made good by the client's next renewal (every 15 s).
+   */
+  const crossAwareness = (pageId: number, what: Uint8Array | 'query') => {
+    if (db.engine !== 'postgres' || stopped) return;
+    if (what !== 'query' && what.byteLength > COEDIT_LIMITS.awarenessBytes) {
+      log.info('co-editing: an awareness change too large to cross was not sent', {
+        pageId,
+        bytes: what.byteLength,
+      });
+      return;
+    }
+    const sending = publishAwareness(db, awarenessPayload(pageId, instance, what)).catch(
+      (error) => {
+        if (!isOutage(error))
+          reportUnexpectedError(error, { where: 'co-editing: sending awareness' });
+      },
+    );
+    publishing.add(sending);
+    void sending.finally(() => publishing.delete(sending));
+  };
+
+  /** An awareness notice from another instance, for a page open here. */
+  const onAwarenessNotify = (payload: string) => {
+    const notice = readAwarenessPayload(payload);
+    if (!notice || notice.instance === instance) return;
+    const entry = open.get(notice.pageId);
+    if (!entry || entry.closed) return;
+    if ('query' in notice) {
+      const ids = [...entry.members].flatMap((member) => [...member.clientIds]);
+      const here = ids.filter((id) => entry.awareness.getStates().has(id));
+      if (here.length > 0)
+        crossAwareness(
+          entry.pageId,
+          awarenessProtocol.encodeAwarenessUpdate(entry.awareness, here),
+        );
+      return;
+    }
+    try {
+      awarenessProtocol.applyAwarenessUpdate(entry.awareness, notice.update, FROM_ELSEWHERE);
+    } catch {
+      // Not one of ours after all (only instances send on the channel): ignored.
+    }
   };
 
   const onNotify = (payload: string) => {
@@ -855,7 +938,7 @@ export function createCoeditRegistry(
           member.gone = true;
           entry.members.delete(member);
           if (member.clientIds.size > 0)
-            awarenessProtocol.removeAwarenessStates(entry.awareness, [...member.clientIds], null);
+            awarenessProtocol.removeAwarenessStates(entry.awareness, [...member.clientIds], LEFT);
           if (entry.members.size === 0 && !entry.closed) unloadLater(entry);
         },
       };
@@ -867,6 +950,11 @@ export function createCoeditRegistry(
         subscription = await db.client.listen(COEDIT_CHANNEL, onNotify, () => {
           // After every (re)connect: whatever was stored meanwhile is read now.
           for (const entry of open.values()) void catchUp(entry);
+        });
+      if (db.engine === 'postgres')
+        awarenessSubscription = await db.client.listen(AWARENESS_CHANNEL, onAwarenessNotify, () => {
+          // After a reconnect: states sent meanwhile were missed; ask for them again.
+          for (const entry of open.values()) crossAwareness(entry.pageId, 'query');
         });
       poller = setInterval(() => {
         for (const entry of open.values()) {
@@ -894,6 +982,27 @@ export function createCoeditRegistry(
       if (poller) clearInterval(poller);
       await subscription?.unlisten().catch(() => undefined);
       subscription = null;
+      await awarenessSubscription?.unlisten().catch(() => undefined);
+      awarenessSubscription = null;
+      // Sent out before the database is let go: the other instances drop these cursors at once.
+      const leaving: Promise<void>[] = [];
+      for (const entry of open.values()) {
+        const ids = [...entry.members].flatMap((member) => [...member.clientIds]);
+        if (db.engine === 'postgres' && ids.length > 0) {
+          awarenessProtocol.removeAwarenessStates(entry.awareness, ids, null);
+          leaving.push(
+            publishAwareness(
+              db,
+              awarenessPayload(
+                entry.pageId,
+                instance,
+                awarenessProtocol.encodeAwarenessUpdate(entry.awareness, ids),
+              ),
+            ).catch(() => undefined),
+          );
+        }
+      }
+      await Promise.race([Promise.all([...publishing, ...leaving]), Bun.sleep(1_000)]);
       for (const entry of [...open.values()]) {
         await entry.queue;
         if (entry.draftTimer) await saveDraftNow(entry);
