@@ -95,8 +95,12 @@ export type Connection = {
 };
 
 export type Member = {
-  /** A binary frame from the connection; messages are handled one at a time, in order. */
-  receive(message: Uint8Array): void;
+  /**
+   * A binary frame from the connection; messages are handled one at a time, in order. Resolves
+   * once this one is handled (never rejects): the glue holds the next ones meanwhile, within
+   * its bound of what a connection may have waiting.
+   */
+  receive(message: Uint8Array): Promise<void>;
   /** The connection closed. */
   leave(): void;
 };
@@ -933,6 +937,7 @@ export function createCoeditRegistry(
               reportUnexpectedError(error, { where: 'co-editing: a message' });
               refuse(member, CLOSE.internal, 'server error');
             });
+          return member.queue;
         },
         leave() {
           member.gone = true;

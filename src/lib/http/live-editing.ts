@@ -23,8 +23,20 @@ export const LIVE_PARAM = 'live';
 export const LIVE_IDLE_SECONDS = 120;
 /** Frames Bun reads at all; the registry closes anything over its own limit (256 KiB) with 1009. */
 const MAX_FRAME_BYTES = 1024 * 1024;
-/** Messages kept while the document loads; a client that sends more meanwhile is closed. */
-const MAX_WAITING_MESSAGES = 64;
+/**
+ * What one connection may hold in this process (docs/decisions/0050, the memory bound):
+ * messages waiting to be handled (while its document loads, while its session is asked again,
+ * while the one before is stored) — at most 64, and at most 1 MiB in all (64 frames of 1 MiB
+ * would be 64 MiB); a client that sends more meanwhile is closed (1013, try again) — and bytes
+ * queued to it that it has not read yet, at most 4 MiB: past that Bun would drop messages
+ * (a client missing one relayed update would silently fall out of step), so the connection
+ * is closed instead and the client reconnects and syncs afresh.
+ */
+export const LIVE_CONNECTION_BOUND = {
+  waitingMessages: 64,
+  waitingBytes: 1024 * 1024,
+  unsentBytes: 4 * 1024 * 1024,
+} as const;
 /**
  * How long a connection's session and permission are taken as still good: a message after that
  * asks again first, and every connection is asked as often, so a session signed out or ended by
@@ -59,6 +71,8 @@ export type LiveData = {
   release: () => void;
   member: Member | null;
   waiting: Uint8Array[];
+  /** The bytes of `waiting`. */
+  waitingBytes: number;
   closed: boolean;
 };
 
@@ -171,6 +185,7 @@ export function createLiveEditing({
         release: place,
         member: null,
         waiting: [],
+        waitingBytes: 0,
         closed: false,
       };
       if (!server?.upgrade?.(request, { data })) {
@@ -236,7 +251,11 @@ export function createLiveEditing({
         while (ws.data.waiting.length > 0 && ws.data.member && !ws.data.closed) {
           if (!(await recheck(ws, isWrite(ws.data.waiting[0]) ? 0 : LIVE_RECHECK_MS))) return;
           const next = ws.data.waiting.shift();
-          if (next) ws.data.member?.receive(next);
+          if (!next) continue;
+          // Handled before the next is taken: what a connection sends faster than it is stored
+          // waits here, within LIVE_CONNECTION_BOUND, not in an unbounded queue beyond it.
+          await ws.data.member?.receive(next);
+          ws.data.waitingBytes -= next.byteLength;
         }
       })
       .catch((error) => {
@@ -247,11 +266,21 @@ export function createLiveEditing({
   const websocket: WebSocketHandler<LiveData> = {
     maxPayloadLength: MAX_FRAME_BYTES,
     idleTimeout: LIVE_IDLE_SECONDS,
+    backpressureLimit: LIVE_CONNECTION_BOUND.unsentBytes,
+    closeOnBackpressureLimit: true,
     open(ws: ServerWebSocket<LiveData>) {
       const connection = {
         editor: ws.data.editor,
         send: (message: Uint8Array) => {
-          if (!ws.data.closed) ws.sendBinary(message);
+          if (ws.data.closed) return;
+          // 0: dropped, past the unsent bound (Bun closes it too): it must not go on without it.
+          if (ws.sendBinary(message) === 0) {
+            log.info('co-editing: a connection that was not reading was closed', {
+              pageId: ws.data.pageId,
+            });
+            ws.data.closed = true;
+            ws.close(CLOSE.tryAgain, 'too far behind; reconnect');
+          }
         },
         close: (code: number, reason: string) => {
           if (ws.data.closed) return;
@@ -295,12 +324,21 @@ export function createLiveEditing({
         clearTimeout(ws.data.handshakeTimer);
         ws.data.handshakeTimer = null;
       }
-      if (ws.data.waiting.length >= MAX_WAITING_MESSAGES) {
+      if (
+        ws.data.waiting.length >= LIVE_CONNECTION_BOUND.waitingMessages ||
+        ws.data.waitingBytes + bytes.byteLength > LIVE_CONNECTION_BOUND.waitingBytes
+      ) {
+        // Sent faster than they are stored (or while the document loads): the client keeps
+        // them, reconnects and sends what the server lacks in its sync.
+        log.info('co-editing: a connection with too much waiting was closed', {
+          pageId: ws.data.pageId,
+        });
         ws.data.closed = true;
-        ws.close(CLOSE.policy, 'too many messages before the document was open');
+        ws.close(CLOSE.tryAgain, 'too many messages waiting; reconnect');
         return;
       }
       ws.data.waiting.push(bytes);
+      ws.data.waitingBytes += bytes.byteLength;
       pump(ws);
     },
     close(ws: ServerWebSocket<LiveData>) {
