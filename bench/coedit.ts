@@ -19,9 +19,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { COEDIT_LIMITS } from '../src/lib/coedit/documents';
 import { createContentStore } from '../src/lib/content/content';
 import { type Database, type Engine, openDatabase } from '../src/lib/data/db';
 import { addEditor, createSession } from '../src/lib/editors/accounts';
+import { LIVE_CONNECTION_BOUND } from '../src/lib/http/live-editing';
 import { SESSION_COOKIE } from '../src/lib/http/routes';
 import { CoeditClient } from '../tests/coedit-client';
 import {
@@ -43,7 +45,7 @@ const KEYS = Math.max(20, Math.min(2_000, Number(values.keys)));
 const SECONDS = Math.max(2, Math.min(30, Number(values.seconds)));
 const CONNECTIONS = Math.max(20, Math.min(1_000, Number(values.connections)));
 /** The limits of decision 0050 the memory run fills up to and stays within. */
-const PER_PAGE = 20;
+const PER_PAGE = COEDIT_LIMITS.connectionsPerPage;
 const PER_PERSON_PAGE = 4;
 const PER_PERSON = 24;
 const DOCUMENTS = Math.ceil(CONNECTIONS / PER_PAGE);
@@ -384,6 +386,16 @@ const results: EngineResult[] = [await measure('sqlite')];
 if (await postgresAnswers()) results.push(await measure('postgres'));
 else say('no PostgreSQL at FOLIO_TEST_POSTGRES_URL: SQLite only');
 
+/**
+ * What a page's connections may hold on one instance by the limits (decision 0050, the memory
+ * bound): each its waiting messages and its unsent bytes, and one awareness state each.
+ */
+const BOUND_KB =
+  (PER_PAGE *
+    (LIVE_CONNECTION_BOUND.waitingBytes +
+      LIVE_CONNECTION_BOUND.unsentBytes +
+      COEDIT_LIMITS.awarenessBytes)) /
+  1024;
 const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
 const pair = (list: number[] | undefined) =>
   list ? `${ms(percentile(list, 50))} / ${ms(percentile(list, 99))}` : 'n/a (one process)';
@@ -417,6 +429,10 @@ const lines = [
   row(
     'idle connections held (accounts; refused; still open after 5 s idle)',
     (r) => `${r.memory.connections} (${r.memory.people}; ${r.memory.refused}; ${r.memory.still})`,
+  ),
+  row(
+    `a page with its ${PER_PAGE} idle connections, measured KB (bound besides its text’s Y.Doc: ${Math.round(BOUND_KB).toLocaleString('en')} KB)`,
+    (r) => ((r.memory.perDocument + (PER_PAGE - 1) * r.memory.perConnection) * 1024).toFixed(0),
   ),
   row('server RSS with them all, MB', (r) => r.memory.connected.toFixed(1)),
   row('server CPU while they sit idle (1.0 = one core)', (r) => r.memory.cpu.toFixed(2)),
