@@ -2,7 +2,9 @@
 // the README starts it: who may open `/preview/<slug>?live` is decided before the upgrade, in
 // plain HTTP; a hostile client's frames close its own connection only, store nothing, and are
 // never reported as the server's errors.
+
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { connect } from 'node:net';
 import * as encoding from 'lib0/encoding';
 import * as Y from 'yjs';
 import { storedText } from '../../src/lib/coedit/storage';
@@ -221,6 +223,64 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
     expect(await storedText(db.query, Number(row?.id))).toBe(typed);
     client.disconnect();
   });
+
+  test('a connection that stops reading is closed once 4 MiB wait for it, not left to miss relayed updates', async () => {
+    await pageOf('unread', 1);
+    // A WebSocket by hand, so that it can stop reading: its sync step 1, then nothing read.
+    const socket = connect({ host: '127.0.0.1', port: folio.port });
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      [
+        'GET /preview/unread?live HTTP/1.1',
+        `Host: 127.0.0.1:${folio.port}`,
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+        'Sec-WebSocket-Version: 13',
+        `Origin: ${folio.url}`,
+        `Cookie: ${owner}`,
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    let received = '';
+    await waitFor(
+      async () => {
+        const chunk = socket.read() as Buffer | null;
+        if (chunk) received += chunk.toString('latin1');
+        return received.includes('\r\n\r\n') ? true : undefined;
+      },
+      { what: 'the upgrade' },
+    );
+    expect(received.startsWith('HTTP/1.1 101')).toBe(true);
+    // A client's frame is masked (RFC 6455); this one's mask is all zeros: the bytes as they are.
+    const syncStep1 = [0, 0, 1, 0];
+    socket.write(new Uint8Array([0x82, 0x80 | syncStep1.length, 0, 0, 0, 0, ...syncStep1]));
+    let ended = false;
+    socket.on('close', () => {
+      ended = true;
+    });
+    // From here on nothing is read (paused mode, no reader): the kernel's buffers fill, then
+    // Bun's.
+    const writer = await joined('unread');
+    const chunk = 'z'.repeat(150_000);
+    for (let i = 0; i < 80; i += 1) {
+      writer.text.insert(0, chunk);
+      await waitFor(() => (writer.allAcknowledged ? true : undefined), { what: 'an insert' });
+      writer.text.delete(0, chunk.length);
+      await waitFor(() => (writer.allAcknowledged ? true : undefined), { what: 'a delete' });
+    }
+    // Read at last (and thrown away): a connection the server closed ends after what the
+    // kernel still held for it; one it kept open (missing what was dropped) would not end.
+    socket.resume();
+    await waitFor(() => (ended ? true : undefined), {
+      timeoutMs: 20_000,
+      what: 'the connection that did not read to be closed',
+    });
+    // The writer was never affected.
+    expect(writer.connected).toBe(true);
+    writer.disconnect();
+  }, 60_000);
 
   test('an awareness flood is dropped past 20 a second, and the connection stays', async () => {
     const flooder = await joined('hostile');
