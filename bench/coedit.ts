@@ -11,7 +11,8 @@
 // - the server's memory (RSS) per open document and per idle connection: before and after
 //   opening 50 documents (one connection each), then 1 000 connections over them (20 a page,
 //   the page's limit), from 42 accounts (24 connections each at most, 4 a page: the per-person
-//   caps), and its CPU while they sit idle (each is asked about its session every second).
+//   caps), its CPU while they sit idle (each is asked about its session every second), and
+//   keystroke → visible on another page meanwhile (what the idle crowd costs a typist).
 // Prints a table and writes bench/coedit-results.md. Bounded: every wait has a deadline, and
 // the whole run takes about two minutes; every server it starts is stopped and every
 // database it makes dropped before it exits. Not part of `bun run check`.
@@ -323,6 +324,14 @@ async function memory(site: Site) {
   const idleFor = 5;
   await Bun.sleep(idleFor * 1_000);
   const cpu = (cpuSeconds(server.pid) - cpuBefore) / idleFor;
+  // Another page's editors meanwhile: what the idle crowd costs someone typing.
+  await newPage(site, 'beside-the-crowd', 'Typed beside a thousand idle connections.\n');
+  const cookie = await site.cookie('beside');
+  const writer = await join(server, 'beside-the-crowd', cookie, 'beside writer');
+  const reader = await join(server, 'beside-the-crowd', cookie, 'beside reader');
+  const beside = await keystrokes(writer, reader, 100);
+  writer.disconnect();
+  reader.disconnect();
   const still = clients.filter((client) => client.connected).length;
   const after = rssMb(server.pid);
   for (const client of clients) client.disconnect();
@@ -338,6 +347,7 @@ async function memory(site: Site) {
     refused,
     people,
     cpu,
+    beside,
   };
 }
 
@@ -436,6 +446,9 @@ const lines = [
   ),
   row('server RSS with them all, MB', (r) => r.memory.connected.toFixed(1)),
   row('server CPU while they sit idle (1.0 = one core)', (r) => r.memory.cpu.toFixed(2)),
+  row('meanwhile, keystroke → visible on another page, p50 / p99 ms (100 keys)', (r) =>
+    pair(r.memory.beside.visible),
+  ),
 ];
 const table = lines.join('\n');
 console.log(table);
