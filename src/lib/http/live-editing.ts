@@ -64,7 +64,6 @@ export type LiveData = {
   checkedAt: number;
   /** Messages pass through here in order while the session is asked again. */
   chain: Promise<void>;
-  timer: ReturnType<typeof setInterval> | null;
   /** Closes the connection if its sync step 1 has not come by LIVE_HANDSHAKE_MS. */
   handshakeTimer: ReturnType<typeof setTimeout> | null;
   /** Its place in the per-person count, given back once (at close, or a failed upgrade). */
@@ -180,7 +179,6 @@ export function createLiveEditing({
         sessionId: id ?? '',
         checkedAt: Date.now(),
         chain: Promise.resolve(),
-        timer: null,
         handshakeTimer: null,
         release: place,
         member: null,
@@ -211,6 +209,73 @@ export function createLiveEditing({
     return ownership !== null && can(session.editor, 'page.edit', ownership);
   }
 
+  /** Closes a connection whose person may no longer edit its page (1008). */
+  function refuseConnection(ws: ServerWebSocket<LiveData>) {
+    if (ws.data.closed) return;
+    log.info(
+      'co-editing: a connection whose session ended or whose person may no longer edit the page was closed',
+      { pageId: ws.data.pageId },
+    );
+    ws.data.closed = true;
+    ws.close(CLOSE.policy, 'signed out, or no longer allowed to edit this page');
+  }
+
+  /** Every open connection here, for the sweep. */
+  const connections = new Set<ServerWebSocket<LiveData>>();
+  let sweeper: ReturnType<typeof setInterval> | null = null;
+  let sweeping = false;
+
+  /**
+   * Every LIVE_RECHECK_MS: asks again about every connection whose last answer is older than
+   * that, each session and each page once however many connections share it (a person's tabs
+   * share a session, a page's editors its owner), so a thousand idle connections cost a query
+   * per session and per page a second, not two per connection (bench --coedit: those ran on
+   * the server's thread and held up a typist's keystrokes).
+   */
+  async function sweep() {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      const due = [...connections].filter(
+        (ws) => !ws.data.closed && Date.now() - ws.data.checkedAt >= LIVE_RECHECK_MS,
+      );
+      if (due.length === 0) return;
+      const db = await database();
+      const sessionIds = [...new Set(due.map((ws) => ws.data.sessionId))];
+      const pageIds = [...new Set(due.map((ws) => ws.data.pageId))];
+      const [sessions, pages] = await Promise.all([
+        Promise.allSettled(sessionIds.map((id) => getSession(db, id))),
+        Promise.allSettled(pageIds.map((id) => store().pageOwnership(id))),
+      ]);
+      const sessionOf = new Map(sessionIds.map((id, i) => [id, sessions[i]]));
+      const pageOf = new Map(pageIds.map((id, i) => [id, pages[i]]));
+      for (const failed of [...sessions, ...pages])
+        if (failed.status === 'rejected') {
+          // The database out of reach: asked again at the next sweep.
+          if (isDatabaseUnavailable(failed.reason) || isDatabaseBusy(failed.reason)) continue;
+          reportUnexpectedError(failed.reason, { where: 'co-editing: a session check' });
+          break;
+        }
+      const at = Date.now();
+      for (const ws of due) {
+        const session = sessionOf.get(ws.data.sessionId);
+        const page = pageOf.get(ws.data.pageId);
+        if (session?.status !== 'fulfilled' || page?.status !== 'fulfilled') continue;
+        ws.data.checkedAt = at;
+        const allowed =
+          session.value !== null &&
+          page.value !== null &&
+          can(session.value.editor, 'page.edit', page.value);
+        if (!allowed) refuseConnection(ws);
+      }
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) && !isDatabaseBusy(error))
+        reportUnexpectedError(error, { where: 'co-editing: a session check' });
+    } finally {
+      sweeping = false;
+    }
+  }
+
   /**
    * Asks again when the last answer is older than `maxAgeMs`; closes the connection (1008) when
    * it is no.
@@ -228,16 +293,7 @@ export function createLiveEditing({
       if (isDatabaseUnavailable(error) || isDatabaseBusy(error)) return true;
       throw error;
     }
-    if (!allowed && !ws.data.closed) {
-      log.info(
-        'co-editing: a connection whose session ended or whose person may no longer edit the page was closed',
-        {
-          pageId: ws.data.pageId,
-        },
-      );
-      ws.data.closed = true;
-      ws.close(CLOSE.policy, 'signed out, or no longer allowed to edit this page');
-    }
+    if (!allowed) refuseConnection(ws);
     return allowed;
   }
 
@@ -291,11 +347,11 @@ export function createLiveEditing({
       ws.data.handshakeTimer = setTimeout(() => {
         connection.close(CLOSE.policy, 'no sync step 1 in time');
       }, LIVE_HANDSHAKE_MS);
-      ws.data.timer = setInterval(() => {
-        recheck(ws).catch((error) =>
-          reportUnexpectedError(error, { where: 'co-editing: a session check' }),
-        );
-      }, LIVE_RECHECK_MS);
+      connections.add(ws);
+      if (!sweeper) {
+        sweeper = setInterval(() => void sweep(), LIVE_RECHECK_MS);
+        sweeper.unref();
+      }
       registry
         .join(ws.data.pageId, connection)
         .then((member) => {
@@ -343,7 +399,11 @@ export function createLiveEditing({
     },
     close(ws: ServerWebSocket<LiveData>) {
       ws.data.closed = true;
-      if (ws.data.timer) clearInterval(ws.data.timer);
+      connections.delete(ws);
+      if (connections.size === 0 && sweeper) {
+        clearInterval(sweeper);
+        sweeper = null;
+      }
       if (ws.data.handshakeTimer) clearTimeout(ws.data.handshakeTimer);
       ws.data.release();
       ws.data.member?.leave();
