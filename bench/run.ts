@@ -1,5 +1,5 @@
 // `bun run bench [--duration 5] [--rounds 3] [--lighthouse] [--lighthouse-runs 5] [--no-build]`
-// (or `bun run bench --stack`: the deployment recipe's figures, bench/stack.ts; `bun run bench --scale …`: the scale benches, bench/scale.ts; `bun run bench --editor`: the
+// (or `bun run bench --stack`: the deployment recipe's figures, bench/stack.ts; `bun run bench --scale …`: the scale benches, bench/scale.ts; `bun run bench --coedit`: co-editing's, bench/coedit.ts; `bun run bench --editor`: the
 // page editor's typing, preview and JavaScript figures, bench/large-page.ts): one run that
 // measures Folio against the raw-Bun limit on this machine, on SQLite and on PostgreSQL (the
 // server at FOLIO_TEST_POSTGRES_URL, when one answers), and writes bench/results.md. All
@@ -67,6 +67,16 @@ if (Bun.argv.includes('--stack')) {
     stdio: ['inherit', 'inherit', 'inherit'],
   });
   process.exit(await stack.exited);
+}
+
+// `--coedit`: co-editing's figures instead (bench/coedit.ts, issue 30): keystroke → visible and
+// → acknowledged, updates a second, memory per document and per idle connection.
+if (Bun.argv.includes('--coedit')) {
+  const rest = Bun.argv.slice(2).filter((arg) => arg !== '--coedit');
+  const coedit = Bun.spawn(['bun', path.join(import.meta.dir, 'coedit.ts'), ...rest], {
+    stdio: ['inherit', 'inherit', 'inherit'],
+  });
+  process.exit(await coedit.exited);
 }
 
 // `--scale`: the scale benches instead (bench/scale.ts, issue 25), with the rest of the options.

@@ -15,11 +15,15 @@ export type Closed = { code: number; reason: string };
 export class CoeditClient {
   readonly doc = new Y.Doc();
   readonly text = this.doc.getText('body');
+  readonly title = this.doc.getText('title');
+  readonly summary = this.doc.getText('summary');
   /** Every update the server acknowledged (stored), from every connection. */
   readonly acknowledged: Uint8Array[] = [];
   socket: WebSocket | null = null;
   synced = false;
   lastClose: Closed | null = null;
+  /** Messages other than sync and acknowledgement (awareness: 1), for a test to read. */
+  onOther: ((kind: number, decoder: decoding.Decoder) => void) | null = null;
   /** Updates sent on the current connection, in order; the server acknowledges a count. */
   private sent: Uint8Array[] = [];
   private ackedHere = 0;
@@ -75,7 +79,10 @@ export class CoeditClient {
           }
           return;
         }
-        if (kind !== MESSAGE_SYNC) return;
+        if (kind !== MESSAGE_SYNC) {
+          this.onOther?.(kind, decoder);
+          return;
+        }
         const step = decoding.readVarUint(decoder);
         const payload = decoding.readVarUint8Array(decoder);
         if (step === syncProtocol.messageYjsSyncStep1) {

@@ -13,7 +13,7 @@ import { createContentStore } from '../content/content';
 import { type Database, openDatabase } from '../data/db';
 import type { Editor } from '../editors/accounts';
 import { type Connection, createCoeditRegistry, type Member } from './documents';
-import { storedText } from './storage';
+import { storedFields, storedText } from './storage';
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -92,16 +92,21 @@ async function joinSynced(
   return member;
 }
 
-/** Edits `doc` and sends the edit to the registry as its connection would. */
-function edit(doc: Y.Doc, member: Member, change: (text: Y.Text) => void) {
+/** Edits `doc`'s field (the body unless named) and sends the edit as its connection would. */
+function edit(doc: Y.Doc, member: Member, change: (text: Y.Text) => void, field = 'body') {
   const before = Y.encodeStateVector(doc);
-  change(doc.getText('body'));
+  change(doc.getText(field));
   member.receive(updateMessage(Y.encodeStateAsUpdate(doc, before)));
 }
 
-async function newPage(db: Database, slug: string, body: string): Promise<number> {
+async function newPage(
+  db: Database,
+  slug: string,
+  body: string,
+  { title = slug, summary = '' } = {},
+): Promise<number> {
   const store = createContentStore(db);
-  await store.putPage({ slug, title: slug, summary: '', body });
+  await store.putPage({ slug, title, summary, body });
   const page = await store.getPage(slug, { draft: true });
   if (!page) throw new Error('no page');
   return page.id;
@@ -236,5 +241,198 @@ describe(`co-editing documents (${TEST_ENGINE})`, () => {
           : undefined,
       { what: 'both editors to have the form’s text once' },
     );
+  });
+
+  test('title and summary are in the document beside the body: seeded from the draft, written back as it', async () => {
+    const [a, b] = await twoInstances();
+    const pageId = await newPage(a, 'fielded', 'Body.\n', {
+      title: 'A title',
+      summary: 'A summary.',
+    });
+    const [ra, rb] = [await registryOn(a), await registryOn(b)];
+    const writer = fakeEditor();
+    const reader = fakeEditor();
+    const member = await joinSynced(ra, pageId, writer);
+    await joinSynced(rb, pageId, reader);
+    expect(writer.doc.getText('title').toString()).toBe('A title');
+    expect(writer.doc.getText('summary').toString()).toBe('A summary.');
+    edit(writer.doc, member, (text) => text.insert(text.length, ', retitled'), 'title');
+    edit(writer.doc, member, (text) => text.insert(0, 'New. '), 'summary');
+    await waitFor(() => (writer.state.acks >= 2 ? true : undefined), { what: 'the acks' });
+    expect(await storedFields(b.query, pageId)).toEqual({
+      title: 'A title, retitled',
+      summary: 'New. A summary.',
+      body: 'Body.\n',
+    });
+    await waitFor(
+      () => (reader.doc.getText('title').toString() === 'A title, retitled' ? true : undefined),
+      { what: 'the other instance’s editor to see the title' },
+    );
+    const store = createContentStore(a);
+    await waitFor(
+      async () => {
+        const page = await store.getPage('fielded', { draft: true });
+        return page?.title === 'A title, retitled' && page.summary === 'New. A summary.'
+          ? true
+          : undefined;
+      },
+      { what: 'the draft to take the title and summary' },
+    );
+    // A title emptied while it is retyped: the body's edit is still written, under the page's
+    // last title; the document keeps what was typed (nothing).
+    edit(writer.doc, member, (text) => text.delete(0, text.length), 'title');
+    edit(writer.doc, member, (text) => text.insert(0, 'More. '));
+    await waitFor(
+      async () =>
+        (await store.getPage('fielded', { draft: true }))?.bodyMarkdown === 'More. Body.\n'
+          ? true
+          : undefined,
+      { what: 'the body to be written while the title is empty' },
+    );
+    expect((await store.getPage('fielded', { draft: true }))?.title).toBe('A title, retitled');
+    expect((await storedFields(a.query, pageId)).title).toBe('');
+  });
+
+  test('a title or summary over its limit is refused (1008) and nothing of it is stored', async () => {
+    const [a] = await twoInstances();
+    const pageId = await newPage(a, 'limited', 'Body.\n', { title: 'Short' });
+    const registry = await registryOn(a);
+    const seqOf = async () =>
+      Number(
+        (
+          await a.query<{ seq: number | string }>`
+            SELECT seq FROM coedit_documents WHERE page_id = ${pageId}`
+        )[0]?.seq,
+      );
+    for (const [field, limit] of [
+      ['title', 200],
+      ['summary', 500],
+    ] as const) {
+      const editor = fakeEditor();
+      const member = await joinSynced(registry, pageId, editor);
+      const before = await seqOf();
+      // Up to the limit is fine (code points, as a save counts: an emoji is one).
+      const current = editor.doc.getText(field).length;
+      edit(editor.doc, member, (text) => text.insert(0, '😀'.repeat(limit - current)), field);
+      await waitFor(() => (editor.state.acks >= 1 ? true : undefined), { what: `${field} full` });
+      edit(editor.doc, member, (text) => text.insert(0, 'x'), field);
+      await waitFor(() => (editor.state.closed !== null ? true : undefined), {
+        what: `the ${field} over its limit to be refused`,
+      });
+      expect(editor.state.closed).toBe(1008);
+      expect(await seqOf()).toBe(before + 1);
+      const fields = await storedFields(a.query, pageId);
+      expect([...fields[field]].length).toBe(limit);
+      member.leave();
+      // Back to short, for the next field.
+      const fixer = fakeEditor();
+      const fixing = await joinSynced(registry, pageId, fixer);
+      edit(
+        fixer.doc,
+        fixing,
+        (text) => text.delete(0, text.length - (field === 'title' ? 5 : 0)),
+        field,
+      );
+      await waitFor(() => (fixer.state.acks >= 1 ? true : undefined), { what: 'the fix' });
+      fixing.leave();
+    }
+  });
+
+  test('a map, formatting or an embed beside the text fields is refused (1008), unstored', async () => {
+    const [a] = await twoInstances();
+    const pageId = await newPage(a, 'typed', 'Body.\n');
+    const registry = await registryOn(a);
+    const attempts: ((doc: Y.Doc) => void)[] = [
+      (doc) => doc.getMap('fields').set('x', 'y'),
+      (doc) => doc.getText('body').format(0, 2, { bold: true }),
+      (doc) => doc.getText('title').insertEmbed(0, { image: 'x' }),
+      (doc) => doc.getArray('summary').insert(0, [1]),
+    ];
+    for (const attempt of attempts) {
+      const editor = fakeEditor();
+      const member = await joinSynced(registry, pageId, editor);
+      const before = await storedText(a.query, pageId);
+      const vector = Y.encodeStateVector(editor.doc);
+      attempt(editor.doc);
+      member.receive(updateMessage(Y.encodeStateAsUpdate(editor.doc, vector)));
+      await waitFor(() => (editor.state.closed !== null ? true : undefined), {
+        what: 'the refusal',
+      });
+      expect(editor.state.closed).toBe(1008);
+      expect(await storedText(a.query, pageId)).toBe(before);
+    }
+  });
+
+  test('a document made before title and summary were in it gets them from the page, once', async () => {
+    const [a, b] = await twoInstances();
+    const pageId = await newPage(a, 'legacy', 'Old body.\n', {
+      title: 'Old title',
+      summary: 'Old summary.',
+    });
+    // As the first slice stored it: the body alone, the page's version recorded as written.
+    const seed = new Y.Doc();
+    seed.getText('body').insert(0, 'Old body.\n');
+    const version = (await createContentStore(a).getPageById(pageId))?.version ?? 0;
+    const at = new Date().toISOString();
+    await a.query`INSERT INTO coedit_documents (page_id, seq, snapshot_seq, written_version, created_at)
+                  VALUES (${pageId}, 1, 0, ${version}, ${at})`;
+    await a.query`INSERT INTO coedit_updates (page_id, seq, data, created_at, created_by)
+                  VALUES (${pageId}, 1, ${Y.encodeStateAsUpdate(seed)}, ${at}, NULL)`;
+    const [ra, rb] = await Promise.all([registryOn(a), registryOn(b)]);
+    const one = fakeEditor();
+    const two = fakeEditor();
+    await Promise.all([joinSynced(ra, pageId, one), joinSynced(rb, pageId, two)]);
+    expect(await storedFields(a.query, pageId)).toEqual({
+      title: 'Old title',
+      summary: 'Old summary.',
+      body: 'Old body.\n',
+    });
+    await waitFor(
+      () =>
+        [one, two].every((editor) => editor.doc.getText('title').toString() === 'Old title')
+          ? true
+          : undefined,
+      { what: 'both editors to have the title once' },
+    );
+  });
+
+  test('a title and summary saved by the form while the document is open reach its editors', async () => {
+    const [a] = await twoInstances();
+    const pageId = await newPage(a, 'form-titled', 'Body.\n', { title: 'Before' });
+    const registry = await registryOn(a);
+    const editor = fakeEditor();
+    const member = await joinSynced(registry, pageId, editor);
+    edit(editor.doc, member, (text) => text.insert(0, 'Live. '));
+    const store = createContentStore(a);
+    await waitFor(
+      async () =>
+        (await store.getPage('form-titled', { draft: true }))?.bodyMarkdown === 'Live. Body.\n'
+          ? true
+          : undefined,
+      { what: 'the live edit to be the draft' },
+    );
+    const page = await store.getPage('form-titled', { draft: true });
+    await store.saveDraft({
+      slug: 'form-titled',
+      pageId,
+      title: 'After, from the form',
+      summary: 'Summed up by the form.',
+      body: 'Live. Body.\n',
+      expectedVersion: page?.version ?? 0,
+      editor: null,
+    });
+    await waitFor(
+      () =>
+        editor.doc.getText('title').toString() === 'After, from the form' &&
+        editor.doc.getText('summary').toString() === 'Summed up by the form.'
+          ? true
+          : undefined,
+      { what: () => `the form's title to reach the editor: ${editor.doc.getText('title')}` },
+    );
+    expect(await storedFields(a.query, pageId)).toEqual({
+      title: 'After, from the form',
+      summary: 'Summed up by the form.',
+      body: 'Live. Body.\n',
+    });
   });
 });

@@ -19,8 +19,9 @@ import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import type { ContentStore } from '../content/content';
 import { isContentError } from '../content/content';
-import { BODY_MAX } from '../content/field-limits';
+import { BODY_MAX, characterCount, SUMMARY_MAX, TITLE_MAX } from '../content/field-limits';
 import { mergeTexts } from '../content/merge';
+import { pageFieldsSchema } from '../content/page-fields';
 import type { Database } from '../data/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
 import type { Editor } from '../editors/accounts';
@@ -28,17 +29,28 @@ import { can } from '../editors/permissions';
 import { reportUnexpectedError } from '../observability/errors';
 import { log } from '../observability/log';
 import {
+  AWARENESS_CHANNEL,
+  AWARENESS_MAX_BYTES,
+  awarenessPayload,
+  publishAwareness,
+  readAwarenessPayload,
+} from './awareness-relay';
+import {
+  appendIfAt,
   appendReconciliation,
   appendUpdate,
   applyStored,
-  BODY_TEXT,
   COEDIT_CHANNEL,
   compact,
   createDocument,
+  type DocumentFields,
+  FIELD_TEXTS,
+  type FieldName,
+  fieldsOf,
   markWritten,
   readHead,
   readSeq,
-  storedText,
+  storedFields,
 } from './storage';
 
 export const MESSAGE_SYNC = 0;
@@ -50,12 +62,16 @@ export const MESSAGE_ACK = 4;
 export const COEDIT_LIMITS = {
   /** One update's bytes; a larger one closes its connection with 1009. */
   updateBytes: 256 * 1024,
-  /** The body's characters, as for a save (field-limits.ts). */
+  /** Each field's characters (code points), as for a save (field-limits.ts). */
   bodyCharacters: BODY_MAX,
+  titleCharacters: TITLE_MAX,
+  summaryCharacters: SUMMARY_MAX,
   /** Connections to one page on one instance. */
   connectionsPerPage: 20,
   /** Awareness messages a connection may send per second; more are dropped. */
   awarenessPerSecond: 20,
+  /** One awareness update's bytes (what fits a NOTIFY to the other instances); larger dropped. */
+  awarenessBytes: AWARENESS_MAX_BYTES,
   /** Updates between compactions into the snapshot. */
   compactEvery: 200,
 } as const;
@@ -79,8 +95,12 @@ export type Connection = {
 };
 
 export type Member = {
-  /** A binary frame from the connection; messages are handled one at a time, in order. */
-  receive(message: Uint8Array): void;
+  /**
+   * A binary frame from the connection; messages are handled one at a time, in order. Resolves
+   * once this one is handled (never rejects): the glue holds the next ones meanwhile, within
+   * its bound of what a connection may have waiting.
+   */
+  receive(message: Uint8Array): Promise<void>;
   /** The connection closed. */
   leave(): void;
 };
@@ -127,6 +147,11 @@ export type CoeditOptions = {
   now?: () => Date;
 };
 
+/** The origin of awareness changes that came from another instance (never sent back out). */
+const FROM_ELSEWHERE = Symbol('another instance');
+/** The origin of the removal of a connection's awareness when it leaves (sent out). */
+const LEFT = Symbol('a connection left');
+
 /** Why a connection may not join, said before the upgrade; null: it may. */
 export type JoinRefusal = 'full' | null;
 
@@ -156,6 +181,42 @@ function replaceText(text: Y.Text, from: string, to: string): void {
   if (inserted.length > 0) text.insert(start, inserted);
 }
 
+/** What each field may hold, in characters as a save counts them (COEDIT_LIMITS). */
+const FIELD_MAX: Record<FieldName, number> = {
+  title: COEDIT_LIMITS.titleCharacters,
+  summary: COEDIT_LIMITS.summaryCharacters,
+  body: COEDIT_LIMITS.bodyCharacters,
+};
+const FIELD_NAMES: ReadonlySet<string> = new Set(FIELD_TEXTS);
+/** A refusal's words, per field over its limit. */
+const TOO_LONG: Record<FieldName, string> = {
+  title: 'the title would be longer than a title may be',
+  summary: 'the summary would be longer than a summary may be',
+  body: 'the text would be longer than a page may be',
+};
+
+function pageFieldsOf(page: { title: string; summary: string; bodyMarkdown: string }) {
+  return { title: page.title, summary: page.summary, body: page.bodyMarkdown };
+}
+
+function sameFields(a: DocumentFields, b: DocumentFields): boolean {
+  return a.title === b.title && a.summary === b.summary && a.body === b.body;
+}
+
+/**
+ * The document's fields as the draft takes them: cleaned as a save cleans them (page-fields.ts,
+ * so a title typed with a trailing space is not a change). A title emptied while it is being
+ * retyped leaves the page's own in the draft meanwhile (a page must have one), so the body's
+ * edits are still written; the document keeps what was typed.
+ */
+function draftFieldsOf(fields: DocumentFields, page: DocumentFields): DocumentFields {
+  const parsed = pageFieldsSchema.safeParse(fields);
+  if (parsed.success) return parsed.data;
+  const kept = pageFieldsSchema.safeParse({ ...fields, title: page.title });
+  // Anything else invalid (the limits make it unlikely): the save refuses it and says why.
+  return kept.success ? kept.data : fields;
+}
+
 /** An expected failure of the database (out of reach, busy): said, not reported as a bug. */
 function isOutage(error: unknown): boolean {
   return isDatabaseUnavailable(error) || isDatabaseBusy(error);
@@ -174,6 +235,11 @@ export function createCoeditRegistry(
   const open = new Map<number, OpenDocument>();
   const loading = new Map<number, Promise<OpenDocument | null>>();
   let subscription: { unlisten(): Promise<void> } | null = null;
+  let awarenessSubscription: { unlisten(): Promise<void> } | null = null;
+  /** This instance's name in awareness notices (it skips its own). */
+  const instance = crypto.randomUUID().slice(0, 8);
+  /** Awareness notices on their way out (stop lets them go first). */
+  const publishing = new Set<Promise<void>>();
   let poller: ReturnType<typeof setInterval> | null = null;
   let stopped = false;
 
@@ -203,6 +269,9 @@ export function createCoeditRegistry(
    */
   const discard = (entry: OpenDocument, code: number, reason: string) => {
     if (entry.closed) return;
+    // Their cursors go from the other instances' editors now, not at the 30 s timeout.
+    const ids = [...entry.members].flatMap((member) => [...member.clientIds]);
+    if (ids.length > 0) awarenessProtocol.removeAwarenessStates(entry.awareness, ids, LEFT);
     entry.closed = true;
     if (open.get(entry.pageId) === entry) open.delete(entry.pageId);
     if (entry.idleTimer) clearTimeout(entry.idleTimer);
@@ -221,7 +290,8 @@ export function createCoeditRegistry(
     const page = await store.getPageById(pageId);
     if (!page) return null;
     const doc = new Y.Doc();
-    doc.getText(BODY_TEXT).insert(0, page.bodyMarkdown);
+    const fields = pageFieldsOf(page);
+    for (const field of FIELD_TEXTS) doc.getText(field).insert(0, fields[field]);
     const update = Y.encodeStateAsUpdate(doc);
     doc.destroy();
     return { update, version: page.version };
@@ -243,8 +313,8 @@ export function createCoeditRegistry(
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const page = await store.getPageById(pageId);
       if (!page) return true;
-      const text = await storedText(db.query, pageId);
-      if (text === page.bodyMarkdown) {
+      const fields = draftFieldsOf(await storedFields(db.query, pageId), pageFieldsOf(page));
+      if (sameFields(fields, pageFieldsOf(page))) {
         await markWritten(db, pageId, page.version);
         return true;
       }
@@ -256,9 +326,7 @@ export function createCoeditRegistry(
       const result = await store.saveDraft({
         slug: page.slug,
         pageId,
-        title: page.title,
-        summary: page.summary,
-        body: text,
+        ...fields,
         expectedVersion: page.version,
         editor: editor?.email ?? by,
         checkpoint: 'autosave',
@@ -329,8 +397,9 @@ export function createCoeditRegistry(
         entry.foreignSeen = null;
         return;
       }
-      const text = entry.doc.getText(BODY_TEXT).toString();
-      if (text === page.bodyMarkdown) {
+      const theirs = pageFieldsOf(page);
+      const mine = draftFieldsOf(fieldsOf(entry.doc), theirs);
+      if (sameFields(mine, theirs)) {
         entry.foreignSeen = null;
         await markWritten(db, entry.pageId, page.version);
         return;
@@ -344,12 +413,14 @@ export function createCoeditRegistry(
         head.writtenVersion === null
           ? null
           : await store.textAtVersion(entry.pageId, head.writtenVersion);
-      const fields = { title: page.title, summary: page.summary };
-      const merged = base
-        ? mergeTexts({ ...fields, body: text }, base, { ...fields, body: page.bodyMarkdown }).text
-            .body
-        : page.bodyMarkdown;
-      const update = replacementUpdate(entry.doc, text, merged);
+      // Title and summary are one value each (the form's merge): the save's, unless the
+      // document changed it too.
+      const merged = base ? mergeTexts(mine, base, theirs).text : theirs;
+      // Only what the merge changed is touched: the rest stays as typed.
+      const changes: Partial<DocumentFields> = {};
+      for (const field of FIELD_TEXTS)
+        if (merged[field] !== mine[field]) changes[field] = merged[field];
+      const update = replacementUpdate(entry.doc, changes);
       const seq = await appendReconciliation(
         db,
         entry.pageId,
@@ -363,7 +434,7 @@ export function createCoeditRegistry(
       if (seq === null) return;
       Y.applyUpdate(entry.doc, update, 'storage');
       entry.applied = seq;
-      if (merged !== page.bodyMarkdown) draftSoon(entry);
+      if (!sameFields(merged, theirs)) draftSoon(entry);
     }).catch((error) => {
       if (!isOutage(error))
         reportUnexpectedError(error, { where: 'co-editing: taking a draft saved elsewhere' });
@@ -399,6 +470,9 @@ export function createCoeditRegistry(
     }
     const doc = new Y.Doc({ gc: true });
     const applied = await applyStored(db.query, pageId, doc, 0, 'storage');
+    // Fields no stored update has touched: a document made before they were in it (or an empty
+    // one). Asked before anything here names them (which would make them).
+    const untouched = FIELD_TEXTS.filter((field) => !doc.share.has(field));
     const entry: OpenDocument = {
       pageId,
       doc,
@@ -439,23 +513,61 @@ export function createCoeditRegistry(
           for (const id of added) from.clientIds.add(id);
           for (const id of removed) from.clientIds.delete(id);
         }
+        const update = awarenessProtocol.encodeAwarenessUpdate(entry.awareness, changed);
         broadcast(
           entry,
           messageOf((encoder) => {
             encoding.writeVarUint(encoder, MESSAGE_AWARENESS);
-            encoding.writeVarUint8Array(
-              encoder,
-              awarenessProtocol.encodeAwarenessUpdate(entry.awareness, changed),
-            );
+            encoding.writeVarUint8Array(encoder, update);
           }),
         );
+        // What a connection here said or its leaving crosses; what came from elsewhere, and
+        // y-protocols' own timeouts (each instance times out states on its own), do not.
+        if (origin === LEFT || (from && typeof from === 'object' && 'clientIds' in from))
+          crossAwareness(entry.pageId, update);
       },
     );
-    if (!(await reconcileDraft(entry, head.writtenVersion))) {
+    if (
+      !(await fillUntouched(entry, untouched)) ||
+      !(await reconcileDraft(entry, head.writtenVersion))
+    ) {
       discard(entry, CLOSE.policy, 'the page was deleted');
       return null;
     }
     return entry;
+  };
+
+  /**
+   * At load: a document made before title and summary were in it has neither, and would write
+   * them as empty: they are filled from the page, stored like any update — only if nothing was
+   * stored meanwhile, so two instances loading it at once fill them once.
+   */
+  const fillUntouched = async (entry: OpenDocument, untouched: FieldName[]): Promise<boolean> => {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const page = await store.getPageById(entry.pageId);
+      if (!page) return false;
+      const fields = pageFieldsOf(page);
+      const changes: Partial<DocumentFields> = {};
+      for (const field of untouched)
+        if (!entry.doc.share.has(field) && fields[field] !== '') changes[field] = fields[field];
+      if (Object.keys(changes).length === 0) return true;
+      const update = replacementUpdate(entry.doc, changes);
+      const seq = await appendIfAt(db, entry.pageId, entry.applied, update, now().toISOString());
+      if (seq !== null) {
+        Y.applyUpdate(entry.doc, update, 'storage');
+        entry.applied = seq;
+        return true;
+      }
+      // Another instance stored something (perhaps these same fields): read it, look again.
+      entry.applied = await applyStored(
+        db.query,
+        entry.pageId,
+        entry.doc,
+        entry.applied,
+        'storage',
+      );
+    }
+    return true;
   };
 
   /**
@@ -470,13 +582,17 @@ export function createCoeditRegistry(
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const page = await store.getPageById(entry.pageId);
       if (!page) return false;
-      const text = entry.doc.getText(BODY_TEXT).toString();
-      if (text === page.bodyMarkdown) return true;
+      const theirs = pageFieldsOf(page);
+      const mine = fieldsOf(entry.doc);
+      if (sameFields(draftFieldsOf(mine, theirs), theirs)) return true;
       if (writtenVersion === page.version) {
         draftSoon(entry);
         return true;
       }
-      const update = replacementUpdate(entry.doc, text, page.bodyMarkdown);
+      const changes: Partial<DocumentFields> = {};
+      for (const field of FIELD_TEXTS)
+        if (mine[field] !== theirs[field]) changes[field] = theirs[field];
+      const update = replacementUpdate(entry.doc, changes);
       const seq = await appendReconciliation(
         db,
         entry.pageId,
@@ -514,7 +630,12 @@ export function createCoeditRegistry(
       loading.set(pageId, pending);
     }
     const entry = await pending;
-    if (entry && !open.has(pageId)) open.set(pageId, entry);
+    if (entry && !open.has(pageId)) {
+      open.set(pageId, entry);
+      // Whoever is on this page on other instances sends their states at once (once it is
+      // open here to take them), not at their next renewal.
+      crossAwareness(pageId, 'query');
+    }
     return open.get(pageId) ?? null;
   };
 
@@ -546,43 +667,39 @@ export function createCoeditRegistry(
     try {
       const decoded = Y.decodeUpdate(update);
       empty = decoded.structs.length === 0 && decoded.ds.clients.size === 0;
-      // Only the body is the page's: anything put beside it (another shared type, keys set on
-      // the text as if it were a map) would be stored and carried by every load, and shown
-      // nowhere.
+      // Only the page's fields are the page's, and only as text: anything put beside them
+      // (another shared type, keys set on a text as if it were a map, formatting, embedded
+      // objects) would be stored and carried by every load, and shown nowhere.
       elsewhere = decoded.structs.some(
         (struct) =>
           struct instanceof Y.Item &&
-          typeof struct.parent === 'string' &&
-          (struct.parent !== BODY_TEXT || struct.parentSub !== null),
+          ((typeof struct.parent === 'string' &&
+            (!FIELD_NAMES.has(struct.parent) || struct.parentSub !== null)) ||
+            !(
+              struct.content instanceof Y.ContentString ||
+              struct.content instanceof Y.ContentDeleted
+            )),
       );
     } catch {
       return refuse(member, CLOSE.malformed, 'malformed update');
     }
     if (elsewhere) {
-      log.info('co-editing: an update outside the page body was refused', {
+      log.info('co-editing: an update outside the page’s text fields was refused', {
         pageId: entry.pageId,
       });
-      return refuse(member, CLOSE.policy, 'only the page body can be edited here');
+      return refuse(member, CLOSE.policy, 'only the title, summary and body can be edited here');
     }
     await enqueue(entry, async () => {
       if (entry.closed || member.gone) return;
       // Nothing in it (a sync reply from a client with nothing new): acknowledged, not stored.
       if (empty) return acknowledge(member);
-      const text = entry.doc.getText(BODY_TEXT);
-      // An update adds at most as many characters as it has bytes: only one that could take the
-      // body over its limit is tried on a copy first.
-      if (text.length + update.byteLength > COEDIT_LIMITS.bodyCharacters) {
-        const probe = new Y.Doc();
-        Y.applyUpdate(probe, Y.encodeStateAsUpdate(entry.doc));
-        Y.applyUpdate(probe, update);
-        const length = probe.getText(BODY_TEXT).length;
-        probe.destroy();
-        if (length > COEDIT_LIMITS.bodyCharacters && length > text.length) {
-          log.info('co-editing: an update taking the body over its limit was refused', {
-            pageId: entry.pageId,
-          });
-          return refuse(member, CLOSE.policy, 'the text would be longer than a page may be');
-        }
+      const over = overLimit(entry.doc, update);
+      if (over) {
+        log.info('co-editing: an update taking a field over its limit was refused', {
+          pageId: entry.pageId,
+          field: over,
+        });
+        return refuse(member, CLOSE.policy, TOO_LONG[over]);
       }
       let stored: Awaited<ReturnType<typeof appendUpdate>>;
       try {
@@ -684,8 +801,15 @@ export function createCoeditRegistry(
       member.awarenessTimes.push(at);
       try {
         const update = decoding.readVarUint8Array(decoder);
-        if (update.byteLength > 16 * 1024)
-          return refuse(member, CLOSE.tooBig, 'awareness too large');
+        // Larger than crosses to the other instances: dropped here too (a real client's
+        // state is a few hundred bytes), and the connection kept.
+        if (update.byteLength > COEDIT_LIMITS.awarenessBytes) {
+          log.info('co-editing: an awareness update over the size limit was dropped', {
+            pageId: entry.pageId,
+            bytes: update.byteLength,
+          });
+          return;
+        }
         awarenessProtocol.applyAwarenessUpdate(entry.awareness, update, member);
       } catch {
         return refuse(member, CLOSE.malformed, 'malformed awareness');
@@ -709,6 +833,53 @@ export function createCoeditRegistry(
         );
       }),
     );
+  };
+
+  /**
+   * Sends an awareness change (or a request for others' states) to the other instances
+   * (PostgreSQL; awareness-relay.ts). Nothing is stored and nothing waits for it: a notice lost
+   * to an outage is made good by the client's next renewal (every 15 s).
+   */
+  const crossAwareness = (pageId: number, what: Uint8Array | 'query') => {
+    if (db.engine !== 'postgres' || stopped) return;
+    if (what !== 'query' && what.byteLength > COEDIT_LIMITS.awarenessBytes) {
+      log.info('co-editing: an awareness change too large to cross was not sent', {
+        pageId,
+        bytes: what.byteLength,
+      });
+      return;
+    }
+    const sending = publishAwareness(db, awarenessPayload(pageId, instance, what)).catch(
+      (error) => {
+        if (!isOutage(error))
+          reportUnexpectedError(error, { where: 'co-editing: sending awareness' });
+      },
+    );
+    publishing.add(sending);
+    void sending.finally(() => publishing.delete(sending));
+  };
+
+  /** An awareness notice from another instance, for a page open here. */
+  const onAwarenessNotify = (payload: string) => {
+    const notice = readAwarenessPayload(payload);
+    if (!notice || notice.instance === instance) return;
+    const entry = open.get(notice.pageId);
+    if (!entry || entry.closed) return;
+    if ('query' in notice) {
+      const ids = [...entry.members].flatMap((member) => [...member.clientIds]);
+      const here = ids.filter((id) => entry.awareness.getStates().has(id));
+      if (here.length > 0)
+        crossAwareness(
+          entry.pageId,
+          awarenessProtocol.encodeAwarenessUpdate(entry.awareness, here),
+        );
+      return;
+    }
+    try {
+      awarenessProtocol.applyAwarenessUpdate(entry.awareness, notice.update, FROM_ELSEWHERE);
+    } catch {
+      // Not one of ours after all (only instances send on the channel): ignored.
+    }
   };
 
   const onNotify = (payload: string) => {
@@ -766,12 +937,13 @@ export function createCoeditRegistry(
               reportUnexpectedError(error, { where: 'co-editing: a message' });
               refuse(member, CLOSE.internal, 'server error');
             });
+          return member.queue;
         },
         leave() {
           member.gone = true;
           entry.members.delete(member);
           if (member.clientIds.size > 0)
-            awarenessProtocol.removeAwarenessStates(entry.awareness, [...member.clientIds], null);
+            awarenessProtocol.removeAwarenessStates(entry.awareness, [...member.clientIds], LEFT);
           if (entry.members.size === 0 && !entry.closed) unloadLater(entry);
         },
       };
@@ -783,6 +955,11 @@ export function createCoeditRegistry(
         subscription = await db.client.listen(COEDIT_CHANNEL, onNotify, () => {
           // After every (re)connect: whatever was stored meanwhile is read now.
           for (const entry of open.values()) void catchUp(entry);
+        });
+      if (db.engine === 'postgres')
+        awarenessSubscription = await db.client.listen(AWARENESS_CHANNEL, onAwarenessNotify, () => {
+          // After a reconnect: states sent meanwhile were missed; ask for them again.
+          for (const entry of open.values()) crossAwareness(entry.pageId, 'query');
         });
       poller = setInterval(() => {
         for (const entry of open.values()) {
@@ -810,6 +987,27 @@ export function createCoeditRegistry(
       if (poller) clearInterval(poller);
       await subscription?.unlisten().catch(() => undefined);
       subscription = null;
+      await awarenessSubscription?.unlisten().catch(() => undefined);
+      awarenessSubscription = null;
+      // Sent out before the database is let go: the other instances drop these cursors at once.
+      const leaving: Promise<void>[] = [];
+      for (const entry of open.values()) {
+        const ids = [...entry.members].flatMap((member) => [...member.clientIds]);
+        if (db.engine === 'postgres' && ids.length > 0) {
+          awarenessProtocol.removeAwarenessStates(entry.awareness, ids, null);
+          leaving.push(
+            publishAwareness(
+              db,
+              awarenessPayload(
+                entry.pageId,
+                instance,
+                awarenessProtocol.encodeAwarenessUpdate(entry.awareness, ids),
+              ),
+            ).catch(() => undefined),
+          );
+        }
+      }
+      await Promise.race([Promise.all([...publishing, ...leaving]), Bun.sleep(1_000)]);
       for (const entry of [...open.values()]) {
         await entry.queue;
         if (entry.draftTimer) await saveDraftNow(entry);
@@ -823,14 +1021,46 @@ export function createCoeditRegistry(
 export type CoeditRegistry = ReturnType<typeof createCoeditRegistry>;
 
 /**
- * The update that turns `doc`'s body from `from` into `to`, made on a copy: the document itself
- * takes it only once it is stored.
+ * The field an update would take over its limit (FIELD_MAX), if any; a field already over
+ * (a limit lowered since) may still shrink. An update adds at most as many characters as it has
+ * bytes: only one that could take a field over is tried, on a copy.
  */
-function replacementUpdate(doc: Y.Doc, from: string, to: string): Uint8Array {
+function overLimit(doc: Y.Doc, update: Uint8Array): FieldName | null {
+  const near = FIELD_TEXTS.filter(
+    (field) => doc.getText(field).length + update.byteLength > FIELD_MAX[field],
+  );
+  if (near.length === 0) return null;
+  const probe = new Y.Doc();
+  try {
+    Y.applyUpdate(probe, Y.encodeStateAsUpdate(doc));
+    Y.applyUpdate(probe, update);
+    for (const field of near) {
+      const after = characterCount(probe.getText(field).toString());
+      if (after > FIELD_MAX[field] && after > characterCount(doc.getText(field).toString()))
+        return field;
+    }
+    return null;
+  } finally {
+    probe.destroy();
+  }
+}
+
+/**
+ * The update that makes each field of `doc` named in `to` say that, made on a copy: the
+ * document itself takes it only once it is stored.
+ */
+function replacementUpdate(doc: Y.Doc, to: Partial<DocumentFields>): Uint8Array {
   const copy = new Y.Doc();
   Y.applyUpdate(copy, Y.encodeStateAsUpdate(doc));
   const before = Y.encodeStateVector(copy);
-  copy.transact(() => replaceText(copy.getText(BODY_TEXT), from, to));
+  copy.transact(() => {
+    for (const field of FIELD_TEXTS) {
+      const wanted = to[field];
+      if (wanted === undefined) continue;
+      const text = copy.getText(field);
+      replaceText(text, text.toString(), wanted);
+    }
+  });
   const update = Y.encodeStateAsUpdate(copy, before);
   copy.destroy();
   return update;

@@ -11,6 +11,13 @@ import type { Database, Query } from '../data/db';
 export const COEDIT_CHANNEL = 'folio_coedit';
 /** The Y.Text of a page's body, in every document. */
 export const BODY_TEXT = 'body';
+/** The Y.Texts of a page's title and summary, beside its body (decision 0050, second slice). */
+export const TITLE_TEXT = 'title';
+export const SUMMARY_TEXT = 'summary';
+/** Every top-level type a document may hold: each a Y.Text named as the page's field. */
+export const FIELD_TEXTS = [TITLE_TEXT, SUMMARY_TEXT, BODY_TEXT] as const;
+export type FieldName = (typeof FIELD_TEXTS)[number];
+export type DocumentFields = Record<FieldName, string>;
 
 /** Bytes as Bun's SQL client gives them back (a Buffer on PostgreSQL): a plain Uint8Array. */
 function bytesOf(value: unknown): Uint8Array {
@@ -209,6 +216,52 @@ export async function applyStored(
     // A full batch: there may be more.
     if (rows.length < 500) return applied;
   }
+}
+
+/** The text of each of a document's fields. */
+export function fieldsOf(doc: Y.Doc): DocumentFields {
+  return {
+    title: doc.getText(TITLE_TEXT).toString(),
+    summary: doc.getText(SUMMARY_TEXT).toString(),
+    body: doc.getText(BODY_TEXT).toString(),
+  };
+}
+
+/** The stored document's fields, merged from the database (not from any instance's memory). */
+export async function storedFields(q: Query, pageId: number): Promise<DocumentFields> {
+  const doc = new Y.Doc();
+  try {
+    await applyStored(q, pageId, doc, 0, null);
+    return fieldsOf(doc);
+  } finally {
+    doc.destroy();
+  }
+}
+
+/**
+ * Stores `update` only if nothing was stored since `expectedSeq` (one transaction); says its
+ * number, or null when something was (the caller reads it and looks again). For an edit the
+ * server makes of its own accord, which two instances might each make at once: the fields a
+ * document made before they were in it lacks, filled from the page.
+ */
+export async function appendIfAt(
+  db: Database,
+  pageId: number,
+  expectedSeq: number,
+  update: Uint8Array,
+  at: string,
+): Promise<number | null> {
+  return db.transaction(async (q) => {
+    const head = await readHead(q, pageId);
+    if (!head || head.seq !== expectedSeq) return null;
+    const seq = head.seq + 1;
+    await q`UPDATE coedit_documents SET seq = ${seq} WHERE page_id = ${pageId}`;
+    await q`INSERT INTO coedit_updates (page_id, seq, data, created_at, created_by)
+            VALUES (${pageId}, ${seq}, ${update}, ${at}, NULL)`;
+    if (db.engine === 'postgres')
+      await q`SELECT pg_notify(${COEDIT_CHANNEL}, ${`${pageId}:${seq}`})`;
+    return seq;
+  });
 }
 
 /** The stored document's body text, merged from the database (not from any instance's memory). */

@@ -23,8 +23,20 @@ export const LIVE_PARAM = 'live';
 export const LIVE_IDLE_SECONDS = 120;
 /** Frames Bun reads at all; the registry closes anything over its own limit (256 KiB) with 1009. */
 const MAX_FRAME_BYTES = 1024 * 1024;
-/** Messages kept while the document loads; a client that sends more meanwhile is closed. */
-const MAX_WAITING_MESSAGES = 64;
+/**
+ * What one connection may hold in this process (docs/decisions/0050, the memory bound):
+ * messages waiting to be handled (while its document loads, while its session is asked again,
+ * while the one before is stored) — at most 64, and at most 1 MiB in all (64 frames of 1 MiB
+ * would be 64 MiB); a client that sends more meanwhile is closed (1013, try again) — and bytes
+ * queued to it that it has not read yet, at most 4 MiB: past that Bun would drop messages
+ * (a client missing one relayed update would silently fall out of step), so the connection
+ * is closed instead and the client reconnects and syncs afresh.
+ */
+export const LIVE_CONNECTION_BOUND = {
+  waitingMessages: 64,
+  waitingBytes: 1024 * 1024,
+  unsentBytes: 4 * 1024 * 1024,
+} as const;
 /**
  * How long a connection's session and permission are taken as still good: a message after that
  * asks again first, and every connection is asked as often, so a session signed out or ended by
@@ -52,13 +64,14 @@ export type LiveData = {
   checkedAt: number;
   /** Messages pass through here in order while the session is asked again. */
   chain: Promise<void>;
-  timer: ReturnType<typeof setInterval> | null;
   /** Closes the connection if its sync step 1 has not come by LIVE_HANDSHAKE_MS. */
   handshakeTimer: ReturnType<typeof setTimeout> | null;
   /** Its place in the per-person count, given back once (at close, or a failed upgrade). */
   release: () => void;
   member: Member | null;
   waiting: Uint8Array[];
+  /** The bytes of `waiting`. */
+  waitingBytes: number;
   closed: boolean;
 };
 
@@ -166,11 +179,11 @@ export function createLiveEditing({
         sessionId: id ?? '',
         checkedAt: Date.now(),
         chain: Promise.resolve(),
-        timer: null,
         handshakeTimer: null,
         release: place,
         member: null,
         waiting: [],
+        waitingBytes: 0,
         closed: false,
       };
       if (!server?.upgrade?.(request, { data })) {
@@ -196,6 +209,73 @@ export function createLiveEditing({
     return ownership !== null && can(session.editor, 'page.edit', ownership);
   }
 
+  /** Closes a connection whose person may no longer edit its page (1008). */
+  function refuseConnection(ws: ServerWebSocket<LiveData>) {
+    if (ws.data.closed) return;
+    log.info(
+      'co-editing: a connection whose session ended or whose person may no longer edit the page was closed',
+      { pageId: ws.data.pageId },
+    );
+    ws.data.closed = true;
+    ws.close(CLOSE.policy, 'signed out, or no longer allowed to edit this page');
+  }
+
+  /** Every open connection here, for the sweep. */
+  const connections = new Set<ServerWebSocket<LiveData>>();
+  let sweeper: ReturnType<typeof setInterval> | null = null;
+  let sweeping = false;
+
+  /**
+   * Every LIVE_RECHECK_MS: asks again about every connection whose last answer is older than
+   * that, each session and each page once however many connections share it (a person's tabs
+   * share a session, a page's editors its owner), so a thousand idle connections cost a query
+   * per session and per page a second, not two per connection (bench --coedit: those ran on
+   * the server's thread and held up a typist's keystrokes).
+   */
+  async function sweep() {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      const due = [...connections].filter(
+        (ws) => !ws.data.closed && Date.now() - ws.data.checkedAt >= LIVE_RECHECK_MS,
+      );
+      if (due.length === 0) return;
+      const db = await database();
+      const sessionIds = [...new Set(due.map((ws) => ws.data.sessionId))];
+      const pageIds = [...new Set(due.map((ws) => ws.data.pageId))];
+      const [sessions, pages] = await Promise.all([
+        Promise.allSettled(sessionIds.map((id) => getSession(db, id))),
+        Promise.allSettled(pageIds.map((id) => store().pageOwnership(id))),
+      ]);
+      const sessionOf = new Map(sessionIds.map((id, i) => [id, sessions[i]]));
+      const pageOf = new Map(pageIds.map((id, i) => [id, pages[i]]));
+      for (const failed of [...sessions, ...pages])
+        if (failed.status === 'rejected') {
+          // The database out of reach: asked again at the next sweep.
+          if (isDatabaseUnavailable(failed.reason) || isDatabaseBusy(failed.reason)) continue;
+          reportUnexpectedError(failed.reason, { where: 'co-editing: a session check' });
+          break;
+        }
+      const at = Date.now();
+      for (const ws of due) {
+        const session = sessionOf.get(ws.data.sessionId);
+        const page = pageOf.get(ws.data.pageId);
+        if (session?.status !== 'fulfilled' || page?.status !== 'fulfilled') continue;
+        ws.data.checkedAt = at;
+        const allowed =
+          session.value !== null &&
+          page.value !== null &&
+          can(session.value.editor, 'page.edit', page.value);
+        if (!allowed) refuseConnection(ws);
+      }
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) && !isDatabaseBusy(error))
+        reportUnexpectedError(error, { where: 'co-editing: a session check' });
+    } finally {
+      sweeping = false;
+    }
+  }
+
   /**
    * Asks again when the last answer is older than `maxAgeMs`; closes the connection (1008) when
    * it is no.
@@ -213,16 +293,7 @@ export function createLiveEditing({
       if (isDatabaseUnavailable(error) || isDatabaseBusy(error)) return true;
       throw error;
     }
-    if (!allowed && !ws.data.closed) {
-      log.info(
-        'co-editing: a connection whose session ended or whose person may no longer edit the page was closed',
-        {
-          pageId: ws.data.pageId,
-        },
-      );
-      ws.data.closed = true;
-      ws.close(CLOSE.policy, 'signed out, or no longer allowed to edit this page');
-    }
+    if (!allowed) refuseConnection(ws);
     return allowed;
   }
 
@@ -236,7 +307,11 @@ export function createLiveEditing({
         while (ws.data.waiting.length > 0 && ws.data.member && !ws.data.closed) {
           if (!(await recheck(ws, isWrite(ws.data.waiting[0]) ? 0 : LIVE_RECHECK_MS))) return;
           const next = ws.data.waiting.shift();
-          if (next) ws.data.member?.receive(next);
+          if (!next) continue;
+          // Handled before the next is taken: what a connection sends faster than it is stored
+          // waits here, within LIVE_CONNECTION_BOUND, not in an unbounded queue beyond it.
+          await ws.data.member?.receive(next);
+          ws.data.waitingBytes -= next.byteLength;
         }
       })
       .catch((error) => {
@@ -247,11 +322,21 @@ export function createLiveEditing({
   const websocket: WebSocketHandler<LiveData> = {
     maxPayloadLength: MAX_FRAME_BYTES,
     idleTimeout: LIVE_IDLE_SECONDS,
+    backpressureLimit: LIVE_CONNECTION_BOUND.unsentBytes,
+    closeOnBackpressureLimit: true,
     open(ws: ServerWebSocket<LiveData>) {
       const connection = {
         editor: ws.data.editor,
         send: (message: Uint8Array) => {
-          if (!ws.data.closed) ws.sendBinary(message);
+          if (ws.data.closed) return;
+          // 0: dropped, past the unsent bound (Bun closes it too): it must not go on without it.
+          if (ws.sendBinary(message) === 0) {
+            log.info('co-editing: a connection that was not reading was closed', {
+              pageId: ws.data.pageId,
+            });
+            ws.data.closed = true;
+            ws.close(CLOSE.tryAgain, 'too far behind; reconnect');
+          }
         },
         close: (code: number, reason: string) => {
           if (ws.data.closed) return;
@@ -262,11 +347,11 @@ export function createLiveEditing({
       ws.data.handshakeTimer = setTimeout(() => {
         connection.close(CLOSE.policy, 'no sync step 1 in time');
       }, LIVE_HANDSHAKE_MS);
-      ws.data.timer = setInterval(() => {
-        recheck(ws).catch((error) =>
-          reportUnexpectedError(error, { where: 'co-editing: a session check' }),
-        );
-      }, LIVE_RECHECK_MS);
+      connections.add(ws);
+      if (!sweeper) {
+        sweeper = setInterval(() => void sweep(), LIVE_RECHECK_MS);
+        sweeper.unref();
+      }
       registry
         .join(ws.data.pageId, connection)
         .then((member) => {
@@ -295,17 +380,30 @@ export function createLiveEditing({
         clearTimeout(ws.data.handshakeTimer);
         ws.data.handshakeTimer = null;
       }
-      if (ws.data.waiting.length >= MAX_WAITING_MESSAGES) {
+      if (
+        ws.data.waiting.length >= LIVE_CONNECTION_BOUND.waitingMessages ||
+        ws.data.waitingBytes + bytes.byteLength > LIVE_CONNECTION_BOUND.waitingBytes
+      ) {
+        // Sent faster than they are stored (or while the document loads): the client keeps
+        // them, reconnects and sends what the server lacks in its sync.
+        log.info('co-editing: a connection with too much waiting was closed', {
+          pageId: ws.data.pageId,
+        });
         ws.data.closed = true;
-        ws.close(CLOSE.policy, 'too many messages before the document was open');
+        ws.close(CLOSE.tryAgain, 'too many messages waiting; reconnect');
         return;
       }
       ws.data.waiting.push(bytes);
+      ws.data.waitingBytes += bytes.byteLength;
       pump(ws);
     },
     close(ws: ServerWebSocket<LiveData>) {
       ws.data.closed = true;
-      if (ws.data.timer) clearInterval(ws.data.timer);
+      connections.delete(ws);
+      if (connections.size === 0 && sweeper) {
+        clearInterval(sweeper);
+        sweeper = null;
+      }
       if (ws.data.handshakeTimer) clearTimeout(ws.data.handshakeTimer);
       ws.data.release();
       ws.data.member?.leave();
