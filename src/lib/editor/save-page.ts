@@ -3,9 +3,9 @@
 // changed, moved or went away meanwhile, with the editor's text kept in every case. A busy or
 // unreachable database is thrown on to the action wrapper (action.ts), which says so.
 import 'server-only';
+import { markWrittenIfNewer, readHead, storedText } from '../coedit/storage';
 import { contentStore, isContentError, type PageView } from '../content/content';
 import { BODY_MAX } from '../content/field-limits';
-import { markWrittenIfNewer, readHead, storedText } from '../coedit/storage';
 import { conflictsKey, type MergeConflict, type MergeText, mergeTexts } from '../content/merge';
 import type { SeoFields } from '../content/seo-fields';
 import { getDatabase } from '../data/db';
@@ -291,7 +291,11 @@ export async function saveEditorValues(
             slug:
               keepsTheirAddress && values.slug === values.originalSlug ? current.slug : values.slug,
           },
-          conflict: conflictOf(current, asked),
+          // Live, their body is the document's too: only the other fields are theirs to show.
+          conflict: conflictOf(
+            liveBody === null ? current : { ...current, bodyMarkdown: mine.body },
+            asked,
+          ),
           message: `${conflictMessage(
             renamed ? `was renamed to “${current.slug}”` : CHANGE_WORDS[current.lastChange],
             whoWords(current, session),
