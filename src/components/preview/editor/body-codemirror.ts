@@ -206,6 +206,10 @@ export function createBodyEditor(
           },
         }),
         EditorView.updateListener.of((update) => {
+          // Bound to a shared document, the caret moved elsewhere starts a new undo step, as
+          // CodeMirror's own history does: Yjs's would join typing in two places within half a
+          // second into one.
+          if (!update.docChanged && update.selectionSet) undoManager?.stopCapturing();
           if (!update.docChanged) return;
           if (update.transactions.every((tr) => tr.annotation(fromPage))) return;
           report();

@@ -1,0 +1,125 @@
+// Co-editing in the browser (issue 30, decision record 0051): two people, each in a browser
+// context of their own, edit one page through its shared document on the production server —
+// what one types appears in the other's editor, each sees the other's name at their caret and
+// in the who-is-here list, edits made at once end identical in both, Undo takes back only
+// one's own typing, and Publish publishes the document as it is.
+import type { Browser } from '@playwright/test';
+import { openDatabase } from '../../src/lib/data/db';
+import { addEditor, createSession } from '../../src/lib/editors/accounts';
+import {
+  bodyEditor,
+  databaseUrl,
+  EDITOR,
+  expect,
+  sessionCookie,
+  test,
+  watchPageErrors,
+} from './fixtures';
+
+const OTHER = { email: 'e2e-coeditor@example.com', password: 'e2e coeditor battery staple' };
+
+/** A browser context signed in as OTHER (a session minted as fixtures.ts does), at `at`. */
+async function otherPerson(browser: Browser, baseURL: string, at: string) {
+  const db = await openDatabase(databaseUrl(), { migrate: false, poolSize: 1 });
+  try {
+    let [row] = await db.query<{ id: number }>`SELECT id FROM editors WHERE email = ${OTHER.email}`;
+    if (!row) {
+      await addEditor(db, OTHER.email, OTHER.password, { role: 'editor' });
+      [row] = await db.query<{ id: number }>`SELECT id FROM editors WHERE email = ${OTHER.email}`;
+    }
+    if (!row) throw new Error('the second editor was not made');
+    const session = await createSession(db.query, Number(row.id));
+    const context = await browser.newContext();
+    await context.addCookies([
+      sessionCookie(baseURL, { value: session.id, expiresAt: session.expiresAt }),
+    ]);
+    const page = await context.newPage();
+    const problems = watchPageErrors(page);
+    await page.goto(at);
+    return { page, context, problems };
+  } finally {
+    await db.close();
+  }
+}
+
+test('two people edit one page live: typing, carets, who is here, both at once, Undo, Publish', async ({
+  page,
+  browser,
+  baseURL,
+  seedPage,
+  signIn,
+}) => {
+  const slug = `coedit-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Written together', body: 'First line.\n\nSecond line.' });
+  await signIn(page, `/preview/${slug}?edit`);
+  const other = await otherPerson(browser, baseURL ?? '', `/preview/${slug}?edit`);
+  try {
+    const mine = bodyEditor(page);
+    const theirs = bodyEditor(other.page);
+    await mine.ready();
+    await theirs.ready();
+
+    // Who is here: each lists the other (by e-mail: neither has an author profile).
+    const mineHere = page.getByRole('list', { name: 'Also editing now:' });
+    const theirsHere = other.page.getByRole('list', { name: 'Also editing now:' });
+    await expect(mineHere.getByRole('listitem')).toHaveText([OTHER.email]);
+    await expect(theirsHere.getByRole('listitem')).toHaveText([EDITOR.email]);
+
+    // Typed in one, shown in the other.
+    await mine.typeAtEnd(' Alpha');
+    await theirs.expectText('First line.\n\nSecond line. Alpha');
+
+    // The other's caret carries their name.
+    await theirs.select(5);
+    await expect(page.locator('.body-codemirror .cm-ySelectionInfo')).toHaveText(OTHER.email);
+    await mine.select(0);
+    await expect(other.page.locator('.body-codemirror .cm-ySelectionInfo')).toHaveText(
+      EDITOR.email,
+    );
+
+    // Both type at once, in different places: both texts end the same, with both.
+    await Promise.all([
+      (async () => {
+        await mine.select(0);
+        await page.keyboard.type('AAA ');
+      })(),
+      (async () => {
+        // The end by key, not by an offset read first: the other's typing may move it meanwhile.
+        await theirs.select(0);
+        await other.page.keyboard.press('Control+End');
+        await other.page.keyboard.type(' BBB');
+      })(),
+    ]);
+    const both = /^AAA First line\.\n\nSecond line\. Alpha BBB$/;
+    await mine.expectText(both);
+    await theirs.expectText(both);
+
+    // Undo in mine takes back my last typing only: theirs stays, in both.
+    await mine.select(4);
+    await page.keyboard.press('Control+z');
+    const undone = 'First line.\n\nSecond line. Alpha BBB';
+    await mine.expectText(undone);
+    await theirs.expectText(undone);
+
+    // Saved: every change acknowledged (the status line says so in both).
+    await expect(page.locator('.editor-status')).toHaveText(/^Saved/);
+    await expect(other.page.locator('.editor-status')).toHaveText(/^Saved/);
+
+    // Publish publishes the document as it is now, both people's words.
+    await theirs.typeAtEnd(' Omega');
+    await mine.expectText(`${undone} Omega`);
+    await page
+      .getByRole('region', { name: 'Preview' })
+      .getByRole('button', { name: 'Publish', exact: true })
+      .click();
+    await expect(page.getByText('Published. Visitors see this version now.')).toBeVisible();
+    const published = await page.request.get(`/${slug}`);
+    expect(published.status()).toBe(200);
+    const html = await published.text();
+    expect(html).toContain('Second line. Alpha BBB Omega');
+    expect(html).not.toContain('AAA');
+    expect(other.problems(), 'errors the other page logged').toEqual([]);
+  } finally {
+    await other.context.close();
+  }
+});
