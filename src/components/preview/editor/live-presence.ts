@@ -29,8 +29,10 @@ export type LiveUser = {
 };
 
 /**
- * Colours with at least 4.5:1 against white (the name label's text) and 3:1 against both
- * themes' page backgrounds, and far enough apart to tell two people apart.
+ * Colours with at least 4.5:1 against white (the name label's text, on the colour itself, so the
+ * label reads the same on both themes) and 3:1 against the light theme's page (the caret line;
+ * on the dark theme preview.css draws the caret wider with a light edge), far enough apart to
+ * tell two people apart.
  */
 export const PRESENCE_COLOURS = [
   '#b3261e',
