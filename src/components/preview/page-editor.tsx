@@ -117,7 +117,15 @@ export function PageEditor({
   });
   const { values, setValues, setSaved, status, setStatus, conflict, setConflict } = editor;
   const { fieldErrors, autosaveOff, dirty, update } = editor;
-  const recovery = useDraftRecovery({ initial, savedAt, values, setValues, dirty, enhanced });
+  const recovery = useDraftRecovery({
+    initial,
+    savedAt,
+    values,
+    setValues,
+    // Live, the body is kept here too while changes typed in this tab are not stored yet.
+    dirty: dirty || (liveBody && live.state.pending > 0),
+    enhanced,
+  });
   useAutosave(editor, { enhanced, pending });
   const preview = useLivePreview({ initialHtml, formState, body: values.body, enhanced });
   useUnsavedPrompt(editor.unsaved);
