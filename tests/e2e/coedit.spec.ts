@@ -3,7 +3,7 @@
 // what one types appears in the other's editor, each sees the other's name at their caret and
 // in the who-is-here list, edits made at once end identical in both, Undo takes back only
 // one's own typing, and Publish publishes the document as it is.
-import type { Browser } from '@playwright/test';
+import type { Browser, WebSocketRoute } from '@playwright/test';
 import { openDatabase } from '../../src/lib/data/db';
 import { addEditor, createSession } from '../../src/lib/editors/accounts';
 import {
@@ -122,4 +122,77 @@ test('two people edit one page live: typing, carets, who is here, both at once, 
   } finally {
     await other.context.close();
   }
+});
+
+test('a dropped connection: typing goes on in the tab and reaches the other when it is back', async ({
+  page,
+  browser,
+  baseURL,
+  seedPage,
+  signIn,
+  store,
+}) => {
+  const slug = `coedit-drop-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Dropped', body: 'Start.' });
+  // This tab's socket goes through the test: passed on to the server, or refused while "down".
+  let down = false;
+  let open: WebSocketRoute | null = null;
+  await page.routeWebSocket(/\?live$/, (socket) => {
+    if (down) {
+      socket.close({ code: 1006, reason: 'down' });
+      return;
+    }
+    socket.connectToServer();
+    open = socket;
+  });
+  await signIn(page, `/preview/${slug}?edit`);
+  const other = await otherPerson(browser, baseURL ?? '', `/preview/${slug}?edit`);
+  try {
+    const mine = bodyEditor(page);
+    const theirs = bodyEditor(other.page);
+    await expect(page.getByRole('list', { name: 'Also editing now:' })).toBeVisible();
+    await expect(other.page.getByRole('list', { name: 'Also editing now:' })).toBeVisible();
+
+    down = true;
+    (open as WebSocketRoute | null)?.close({ code: 1006, reason: 'dropped' });
+    const status = page.locator('.editor-status');
+    await expect(status).toHaveText(/Reconnecting|Not connected/);
+    await mine.typeAtEnd(' Typed offline.');
+    await expect(status).toHaveText(/Not connected/);
+    // Nothing of it reached the other: it is in this tab only.
+    expect(await theirs.text()).toBe('Start.');
+
+    down = false;
+    await theirs.expectText('Start. Typed offline.');
+    await expect(status).toHaveText(/^Saved/);
+    await expect
+      .poll(async () => (await store.getPage(slug, { draft: true }))?.bodyMarkdown, {
+        timeout: 20_000,
+      })
+      .toBe('Start. Typed offline.');
+    expect(await mine.text()).toBe('Start. Typed offline.');
+  } finally {
+    await other.context.close();
+  }
+});
+
+test('without a WebSocket the editor saves as it always has', async ({
+  page,
+  seedPage,
+  signIn,
+  store,
+}) => {
+  const slug = `coedit-none-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Alone', body: 'Start.' });
+  // Every live socket refused at once (a proxy that does not pass WebSockets on).
+  await page.routeWebSocket(/\?live$/, (socket) => socket.close({ code: 1011, reason: 'no' }));
+  await signIn(page, `/preview/${slug}?edit`);
+  const mine = bodyEditor(page);
+  await mine.ready();
+  await mine.typeAtEnd(' Saved the old way.');
+  await expect(page.locator('.editor-status')).toHaveText(/^Saved/, { timeout: 20_000 });
+  expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
+    'Start. Saved the old way.',
+  );
+  await expect(page.locator('.who-is-here')).toHaveCount(0);
 });
