@@ -197,6 +197,12 @@ export function PageEditor({
             if (name && !isTextField(name)) editor.setFieldsChanged(true);
           }}
           onSubmit={(event) => {
+            // Never send what cannot be saved: the request would be refused, the text with it.
+            if (characterCount(values.body) > BODY_MAX) {
+              event.preventDefault();
+              setStatus({ kind: 'failed', message: tooLongMessage(characterCount(values.body)) });
+              return;
+            }
             // Live, the server saves (or publishes) the document as stored: every change typed
             // here must be stored first, or the last words would be left out.
             if (liveBody && !acknowledged.current && live.state.pending > 0) {
@@ -222,18 +228,18 @@ export function PageEditor({
               });
               return;
             }
-            // Never send what cannot be saved: the request would be refused, the text with it.
-            if (characterCount(values.body) > BODY_MAX) {
-              event.preventDefault();
-              setStatus({ kind: 'failed', message: tooLongMessage(characterCount(values.body)) });
-              return;
-            }
             setStatus({ kind: 'saving' });
             editor.setFieldsChanged(false);
           }}
         >
           <EditorStatus
-            status={status}
+            // Live, the document keeps back a text longer than a page may be (live-document.ts):
+            // said as the autosave says it, until it is short enough again.
+            status={
+              liveBody && values.body.length > BODY_MAX
+                ? { kind: 'failed', message: tooLongMessage(characterCount(values.body)) }
+                : status
+            }
             dirty={editor.unsaved}
             live={live.bound ? live.state : undefined}
           />

@@ -10,7 +10,7 @@ import { markdownKeymap, markdownLanguage, pasteURLAsLink } from '@codemirror/la
 import { LanguageSupport, syntaxHighlighting } from '@codemirror/language';
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
 import { Annotation, Compartment, EditorState, Prec, Transaction } from '@codemirror/state';
-import { type Command, EditorView, keymap } from '@codemirror/view';
+import { type Command, EditorView, keymap, ViewPlugin } from '@codemirror/view';
 import { tagHighlighter, tags } from '@lezer/highlight';
 import { yCollab, yUndoManagerKeymap } from 'y-codemirror.next';
 import type { Awareness } from 'y-protocols/awareness';
@@ -211,6 +211,8 @@ export function createBodyEditor(
           // second into one.
           if (!update.docChanged && update.selectionSet) undoManager?.stopCapturing();
           if (!update.docChanged) return;
+          if (update.transactions.some((tr) => tr.annotation(isolateHistory)))
+            undoManager?.stopCapturing();
           if (update.transactions.every((tr) => tr.annotation(fromPage))) return;
           report();
         }),
@@ -279,6 +281,15 @@ export function createBodyEditor(
         annotations: Transaction.addToHistory.of(false),
         effects: collaboration.reconfigure([
           Prec.high(keymap.of(yUndoManagerKeymap)),
+          // Before yCollab's sync plugin (plugins update in order): a change CodeMirror's history
+          // would keep as its own step (isolateHistory: a toolbar action, Enter ending a list)
+          // starts a new Yjs undo step, and the updateListener above ends it.
+          ViewPlugin.define(() => ({
+            update: (update) => {
+              if (update.transactions.some((tr) => tr.annotation(isolateHistory)))
+                live.undoManager.stopCapturing();
+            },
+          })),
           yCollab(live.text, live.awareness, { undoManager: live.undoManager }),
         ]),
       });

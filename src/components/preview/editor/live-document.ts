@@ -12,6 +12,7 @@ import * as encoding from 'lib0/encoding';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
+import { BODY_MAX } from '../../../lib/content/field-limits';
 import { type LivePhase, type LiveUser, liveSocketUrl, retryDelayMs } from './live-presence';
 
 // The server's numbers (src/lib/coedit/documents.ts, a server-only module; live-presence.test.ts
@@ -55,6 +56,13 @@ export class LiveDocument {
   private unsent = false;
   /** This connection has answered the server's sync step 1: updates may follow it. */
   private answered = false;
+  /**
+   * Changes kept back because the text is longer than a page may be (the server would refuse
+   * them and close the connection), and the state the server has from this tab at least: once
+   * the text is short enough again, everything since goes in one update.
+   */
+  private held = false;
+  private sentVector: Uint8Array = new Uint8Array([0]);
   private everSynced = false;
   private attempts = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -69,9 +77,13 @@ export class LiveDocument {
     this.awareness.setLocalStateField('user', user);
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin === REMOTE) return;
-      if (this.isOpen() && this.answered) {
-        this.sendSync((encoder) => syncProtocol.writeUpdate(encoder, update));
+      if (this.text.length > BODY_MAX) this.held = true;
+      else if (this.isOpen() && this.answered) {
+        const send = this.held ? sinceWithoutDeleted(this.doc, this.sentVector) : update;
+        this.held = false;
+        this.sendSync((encoder) => syncProtocol.writeUpdate(encoder, send));
         this.sent += 1;
+        this.sentVector = Y.encodeStateVector(this.doc);
       } else this.unsent = true;
       this.changed();
     });
@@ -138,7 +150,7 @@ export class LiveDocument {
   }
 
   private pendingCount(): number {
-    return this.sent - this.acked + (this.unsent ? 1 : 0);
+    return this.sent - this.acked + (this.unsent || this.held ? 1 : 0);
   }
 
   private set(next: Partial<LiveSnapshot>) {
@@ -226,11 +238,23 @@ export class LiveDocument {
       const step = decoding.readVarUint(decoder);
       const payload = decoding.readVarUint8Array(decoder);
       if (step === syncProtocol.messageYjsSyncStep1) {
+        this.answered = true;
+        this.sentVector = payload;
+        if (this.text.length > BODY_MAX) {
+          // Too long to be taken: kept back until it is short enough (the next local change).
+          this.held = this.held || this.unsent;
+          this.unsent = false;
+          this.changed();
+          return;
+        }
         // What the server lacks: everything typed while offline, in one message.
-        this.sendSync((encoder) => syncProtocol.writeSyncStep2(encoder, this.doc, payload));
+        this.sendSync((encoder) => {
+          encoding.writeVarUint(encoder, syncProtocol.messageYjsSyncStep2);
+          encoding.writeVarUint8Array(encoder, sinceWithoutDeleted(this.doc, payload));
+        });
         this.sent += 1;
         this.unsent = false;
-        this.answered = true;
+        this.sentVector = Y.encodeStateVector(this.doc);
         this.changed();
         return;
       }
@@ -273,5 +297,21 @@ export class LiveDocument {
       awarenessProtocol.encodeAwarenessUpdate(this.awareness, ids),
     );
     this.socket?.send(encoding.toUint8Array(encoder));
+  }
+}
+
+/**
+ * What `doc` has beyond `vector`, with the text of what was deleted meanwhile left out. The
+ * UndoManager keeps deleted text in the document (to bring it back on Undo), and Yjs would send
+ * it too: a megabyte pasted and replaced while held back made a 1.2 MB update the server refuses
+ * (1009). Applied to a copy in one transaction, what is deleted there is collected as it lands.
+ */
+function sinceWithoutDeleted(doc: Y.Doc, vector: Uint8Array): Uint8Array {
+  const copy = new Y.Doc({ gc: true });
+  try {
+    Y.applyUpdate(copy, Y.encodeStateAsUpdate(doc));
+    return Y.encodeStateAsUpdate(copy, vector);
+  } finally {
+    copy.destroy();
   }
 }
