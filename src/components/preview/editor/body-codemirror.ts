@@ -91,6 +91,8 @@ export type BodyEditor = {
    * takes back this person's own changes only.
    */
   bind: (live: { text: Y.Text; awareness: Awareness; undoManager: Y.UndoManager }) => void;
+  /** Lets the document go (it is being closed): the text stays, with CodeMirror's own history. */
+  unbind: () => void;
   focus: () => void;
   destroy: () => void;
 };
@@ -293,6 +295,11 @@ export function createBodyEditor(
           yCollab(live.text, live.awareness, { undoManager: live.undoManager }),
         ]),
       });
+    },
+    unbind: () => {
+      if (undoManager === null) return;
+      undoManager = null;
+      view.dispatch({ effects: collaboration.reconfigure([history(), keymap.of(historyKeymap)]) });
     },
     report,
     focus: () => view.focus(),

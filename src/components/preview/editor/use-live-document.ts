@@ -75,6 +75,13 @@ export function useLiveDocument({
     return () => {
       cancelled = true;
       window.removeEventListener('pagehide', leave);
+      // The editor stops writing into the document before it goes (a page renamed by Save opens
+      // its new address's); an editor already gone has nothing to let go of.
+      try {
+        editor.current?.unbind();
+      } catch {
+        // Destroyed with the page.
+      }
       made?.destroy();
       setLive(null);
       setBound(false);
