@@ -3,7 +3,8 @@
 // what one types appears in the other's editor, each sees the other's name at their caret and
 // in the who-is-here list, edits made at once end identical in both, Undo takes back only
 // one's own typing, and Publish publishes the document as it is.
-import type { Browser, WebSocketRoute } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page, WebSocketRoute } from '@playwright/test';
 import { openDatabase } from '../../src/lib/data/db';
 import { addEditor, createSession } from '../../src/lib/editors/accounts';
 import {
@@ -17,6 +18,22 @@ import {
 } from './fixtures';
 
 const OTHER = { email: 'e2e-coeditor@example.com', password: 'e2e coeditor battery staple' };
+
+/** WCAG 2.2 AA on both themes (the name labels and who-is-here among the rest). */
+async function accessibilityProblems(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const found = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .analyze();
+    for (const violation of found.violations)
+      for (const node of violation.nodes)
+        problems.push(`${colorScheme} ${violation.id}: ${node.target.join(' ')}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return problems;
+}
 
 /** A browser context signed in as OTHER (a session minted as fixtures.ts does), at `at`. */
 async function otherPerson(browser: Browser, baseURL: string, at: string) {
@@ -76,6 +93,7 @@ test('two people edit one page live: typing, carets, who is here, both at once, 
     await expect(other.page.locator('.body-codemirror .cm-ySelectionInfo')).toHaveText(
       EDITOR.email,
     );
+    expect(await accessibilityProblems(page)).toEqual([]);
 
     // Both type at once, in different places: both texts end the same, with both.
     await Promise.all([
