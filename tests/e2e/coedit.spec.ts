@@ -6,7 +6,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page, WebSocketRoute } from '@playwright/test';
 import { openDatabase } from '../../src/lib/data/db';
-import { addEditor, createSession } from '../../src/lib/editors/accounts';
+import { addEditor, createSession, endSession } from '../../src/lib/editors/accounts';
 import {
   bodyEditor,
   databaseUrl,
@@ -53,7 +53,7 @@ async function otherPerson(browser: Browser, baseURL: string, at: string) {
     const page = await context.newPage();
     const problems = watchPageErrors(page);
     await page.goto(at);
-    return { page, context, problems };
+    return { page, context, problems, session: session.id };
   } finally {
     await db.close();
   }
@@ -213,4 +213,34 @@ test('without a WebSocket the editor saves as it always has', async ({
     'Start. Saved the old way.',
   );
   await expect(page.locator('.who-is-here')).toHaveCount(0);
+});
+
+test('a session ended while live: the editor says so, keeps the text and saves it as a form again', async ({
+  browser,
+  baseURL,
+  seedPage,
+}) => {
+  const slug = `coedit-ended-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Ended', body: 'Start.' });
+  const other = await otherPerson(browser, baseURL ?? '', `/preview/${slug}?edit`);
+  try {
+    const theirs = bodyEditor(other.page);
+    await expect(other.page.getByText('Only you are editing this page now.')).toBeVisible();
+    await expect(other.page.locator('input[name="live"]')).toHaveCount(1);
+    const db = await openDatabase(databaseUrl(), { migrate: false, poolSize: 1 });
+    try {
+      await endSession(db.query, other.session);
+    } finally {
+      await db.close();
+    }
+    // The server closes the connection (1008) within about a second: not tried again, said.
+    await expect(other.page.getByRole('alert')).toContainText('Live editing stopped');
+    await theirs.typeAtEnd(' Kept.');
+    await theirs.expectText('Start. Kept.');
+    // The form's body again: a save after signing in sends the text itself.
+    await expect(other.page.locator('input[name="live"]')).toHaveCount(0);
+    expect(other.problems(), 'errors the page logged').toEqual([]);
+  } finally {
+    await other.context.close();
+  }
 });
