@@ -123,9 +123,11 @@ test('two people edit one page live: typing, carets, who is here, both at once, 
     await expect(page.locator('.editor-status')).toHaveText(/^Saved/);
     await expect(other.page.locator('.editor-status')).toHaveText(/^Saved/);
 
-    // Publish publishes the document as it is now, both people's words.
+    // Publish publishes the document as it is now, both people's words — the last keystrokes
+    // of the person publishing too, pressed just before (the submit waits for their ack).
     await theirs.typeAtEnd(' Omega');
     await mine.expectText(`${undone} Omega`);
+    await mine.typeAtEnd(' Fin');
     await page
       .getByRole('region', { name: 'Preview' })
       .getByRole('button', { name: 'Publish', exact: true })
@@ -134,7 +136,7 @@ test('two people edit one page live: typing, carets, who is here, both at once, 
     const published = await page.request.get(`/${slug}`);
     expect(published.status()).toBe(200);
     const html = await published.text();
-    expect(html).toContain('Second line. Alpha BBB Omega');
+    expect(html).toContain('Second line. Alpha BBB Omega Fin');
     expect(html).not.toContain('AAA');
     expect(other.problems(), 'errors the other page logged').toEqual([]);
   } finally {
