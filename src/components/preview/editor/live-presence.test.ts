@@ -10,6 +10,7 @@ import * as client from './live-document';
 import {
   bodySourceOf,
   colourOf,
+  firstSyncText,
   liveSocketUrl,
   liveStatusOf,
   liveUserOf,
@@ -105,6 +106,27 @@ describe('saving while live', () => {
     expect(liveStatusOf('offline', 1)?.message).toMatch(/kept in this tab/);
     expect(liveStatusOf('refused', 0)?.kind).toBe('refused');
     expect(liveStatusOf('unavailable', 0)).toBeNull();
+  });
+});
+
+describe('the first sync', () => {
+  const rendered = 'One.\n\nTwo.\n';
+  test('nothing typed before it: the document’s text, whatever it holds', () => {
+    expect(firstSyncText(rendered, rendered, 'One.\n\nTwo.\n\nThree, by another.\n')).toBe(
+      'One.\n\nTwo.\n\nThree, by another.\n',
+    );
+  });
+
+  test('typed before it: the typing merged in once, the document’s own text never twice', () => {
+    const typed = 'One, typed early.\n\nTwo.\n';
+    // The document is still the rendered text: the typing as it is.
+    expect(firstSyncText(typed, rendered, rendered)).toBe(typed);
+    // Another changed another paragraph meanwhile: both.
+    expect(firstSyncText(typed, rendered, 'One.\n\nTwo, by another.\n')).toBe(
+      'One, typed early.\n\nTwo, by another.\n',
+    );
+    // The document already holds the typing (an earlier bind): taken as it is, not doubled.
+    expect(firstSyncText(typed, rendered, typed)).toBe(typed);
   });
 });
 

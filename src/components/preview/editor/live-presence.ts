@@ -2,6 +2,7 @@
 // are tested alone (live-presence.test.ts): who a person is to the others (name, colour), who
 // is here (one entry a person, however many tabs), where the socket is, how long to wait before
 // trying again, and where a save takes the body from.
+import { mergeTexts } from '../../../lib/content/merge';
 import { previewPath } from '../../../lib/http/routes';
 
 /** Where the page's shared document stands in this tab. */
@@ -133,6 +134,22 @@ export function liveStatusOf(
         'Live editing stopped: this page no longer accepts your changes (your session ended or your permission changed). Your text is kept here: sign in again in another tab, then Save draft.',
     };
   return null;
+}
+
+/**
+ * The text the editor shows at its first sync: the document's, with what was typed before it
+ * (from the body the page was rendered with) merged in as this person's edit — three ways, so
+ * neither the document's text nor the typing is put in twice, and where both changed the same
+ * lines the typing is kept (as the form's merge keeps the editor's words).
+ */
+export function firstSyncText(typed: string, rendered: string, remote: string): string {
+  if (typed === rendered || typed === remote) return remote;
+  const fields = { title: '', summary: '' };
+  return mergeTexts(
+    { ...fields, body: typed },
+    { ...fields, body: rendered },
+    { ...fields, body: remote },
+  ).text.body;
 }
 
 /**

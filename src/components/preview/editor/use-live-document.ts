@@ -4,11 +4,11 @@
 // who else is here. Without a socket (the dev server, a blocked WebSocket) nothing changes: the
 // phase says 'unavailable' and the editor saves its text as it always has.
 import { type RefObject, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
-import { mergeTexts } from '../../../lib/content/merge';
 import type { BodyEditor } from './body-codemirror';
 import type { LiveDocument, LiveSnapshot } from './live-document';
 import {
   bodySourceOf,
+  firstSyncText,
   type LiveUser,
   othersHere,
   type Present,
@@ -101,16 +101,7 @@ export function useLiveDocument({
     const view = editor.current;
     if (!live || bound || !editorReady || !view || state.phase !== 'synced') return;
     const remote = live.text.toString();
-    const typed = view.text();
-    let target = remote;
-    if (typed !== initialBody && typed !== remote) {
-      const fields = { title: '', summary: '' };
-      target = mergeTexts(
-        { ...fields, body: typed },
-        { ...fields, body: initialBody },
-        { ...fields, body: remote },
-      ).text.body;
-    }
+    const target = firstSyncText(view.text(), initialBody, remote);
     if (target !== remote) {
       const edit = smallestEdit(remote, target);
       live.doc.transact(() => {
