@@ -12,6 +12,7 @@ import {
   requestsInFlight,
   test,
   watchPageErrors,
+  withoutCoediting,
 } from './fixtures';
 
 const editorStatus = (page: Page) => page.locator('.editor-status');
@@ -22,8 +23,12 @@ const livePreview = (page: Page) =>
 const AUTOSAVE_AFTER_MS = 3_000;
 
 /** The editor on `slug`, hydrated, with Playwright's clock installed: it runs in real time
- * until a test moves it on (`page.clock.runFor`) instead of sleeping through autosave's wait. */
+ * until a test moves it on (`page.clock.runFor`) instead of sleeping through autosave's wait.
+ * Without co-editing: these tests are about the form's own saving (its autosave, merges and
+ * conflicts), which a page bound to its shared document leaves to the document
+ * (coedit.spec.ts tests that). */
 async function openEditor(page: Page, slug: string) {
+  await withoutCoediting(page);
   await page.clock.install();
   await page.goto(`/preview/${slug}?edit`);
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');

@@ -322,3 +322,15 @@ function plainBody(page: Page): BodyField {
   };
   return plain;
 }
+
+/**
+ * Keeps this page off the page's shared document (decision record 0051): its live socket is
+ * closed before it syncs, so the editor saves as it does without co-editing (a dev server, a
+ * proxy without WebSockets) — the form's body, its autosave, its merges and conflicts, which
+ * the tests calling this are about. tests/e2e/coedit.spec.ts checks this fallback too.
+ */
+export async function withoutCoediting(page: Page): Promise<void> {
+  await page.routeWebSocket(/\/preview\/[^?]+\?live$/, (socket) =>
+    socket.close({ code: 1011, reason: 'co-editing is off in this test' }),
+  );
+}

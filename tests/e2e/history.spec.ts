@@ -3,7 +3,14 @@
 // change, two tabs changing different paragraphs both keep theirs, the same paragraph asks and
 // keeps the choice — with JavaScript and without.
 import type { Browser, Page } from '@playwright/test';
-import { bodyEditor, expect, requestsInFlight, test, watchPageErrors } from './fixtures';
+import {
+  bodyEditor,
+  expect,
+  requestsInFlight,
+  test,
+  watchPageErrors,
+  withoutCoediting,
+} from './fixtures';
 
 const editorStatus = (page: Page) => page.locator('.editor-status');
 const body = (page: Page) => bodyEditor(page);
@@ -23,7 +30,10 @@ const berlin = new Intl.DateTimeFormat('en-US', {
   minute: '2-digit',
 });
 
+/** Without co-editing: these tests are about the form's own autosave, merges and conflicts
+ * (a page bound to its shared document leaves the body to the document: coedit.spec.ts). */
 async function openEditor(page: Page, slug: string) {
+  await withoutCoediting(page);
   await page.clock.install();
   await page.goto(`/preview/${slug}?edit`);
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');

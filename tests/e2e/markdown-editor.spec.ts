@@ -6,7 +6,7 @@
 // always shown, and without JavaScript the plain text box still saves.
 import type { Locator, Page, Response } from '@playwright/test';
 import { BODY_MAX } from '../../src/lib/content/field-limits';
-import { bodyEditor, expect, test } from './fixtures';
+import { bodyEditor, expect, test, withoutCoediting } from './fixtures';
 
 const status = (page: Page) => page.locator('.editor-status');
 
@@ -510,6 +510,10 @@ test('after a conflict, Take theirs is one undo step: Ctrl+Z brings back what wa
   const second = await (await browser.newContext()).newPage();
   await signIn(first);
   await signIn(second);
+  // The form's conflict, which a page bound to its shared document never has (both tabs would
+  // edit one document): without co-editing.
+  await withoutCoediting(first);
+  await withoutCoediting(second);
   const firstBody = await openEditor(first, slug);
   const secondBody = await openEditor(second, slug);
   await firstBody.fill('Text from the first tab.');
@@ -539,6 +543,8 @@ test('typing on while an autosave goes out and the page re-renders loses no keys
   const slug = 'e2e-md-typing-autosave';
   await seedPage({ slug, title: 'Typing through', body: 'Start.' });
   await signIn(page);
+  // The form's autosave of the body, which the shared document replaces: without co-editing.
+  await withoutCoediting(page);
   const body = await openEditor(page, slug);
   let expected = 'Start.';
   for (let round = 0; round < 3; round += 1) {

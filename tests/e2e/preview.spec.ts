@@ -11,6 +11,7 @@ import {
   sessionCookie,
   test,
   watchPageErrors,
+  withoutCoediting,
 } from './fixtures';
 
 test('signed out, /preview answers 401 with the sign-in form and no draft content', async ({
@@ -162,6 +163,10 @@ test('two editors saving the same page: the second is refused and keeps their te
   const first = await (await browser.newContext()).newPage();
   const second = await (await browser.newContext()).newPage();
   const problems = [watchPageErrors(first), watchPageErrors(second)];
+  // The form's conflict, which two editors bound to the page's shared document never have:
+  // without co-editing (coedit.spec.ts has them typing together).
+  await withoutCoediting(first);
+  await withoutCoediting(second);
   await signIn(first);
   await signIn(second);
   await first.goto(`/preview/${slug}?edit`);

@@ -19,6 +19,7 @@ import {
 import { HOME_SLUG, MAX_SLUG_LENGTH } from '../../lib/http/routes';
 import { Article } from '../article';
 import { BackupNotice } from './editor/backup-notice';
+import type { BodyEditor as CodeMirrorEditor } from './editor/body-codemirror';
 import { BodyEditor } from './editor/body-editor';
 import { ConflictPanel } from './editor/conflict-panel';
 import { EditorStatus } from './editor/editor-status';
@@ -35,6 +36,7 @@ import { FieldError } from './editor/field-error';
 import { LinkDialog } from './editor/link-dialog';
 import { liveBylineOf } from './editor/live-byline';
 import { LivePaneFrame } from './editor/live-pane-frame';
+import { liveUserOf } from './editor/live-presence';
 import { LivePreviewBody } from './editor/live-preview-body';
 import { MergedNoteText } from './editor/merged-note';
 import { useAutosave } from './editor/use-autosave';
@@ -42,15 +44,19 @@ import { useBodyText } from './editor/use-body-text';
 import { useDraftRecovery } from './editor/use-draft-recovery';
 import { useEditorState } from './editor/use-editor-state';
 import { useImageDrop } from './editor/use-image-drop';
+import { useLiveDocument } from './editor/use-live-document';
 import { useLivePreview } from './editor/use-live-preview';
 import { useSaveShortcut } from './editor/use-save-shortcut';
 import { useUnsavedPrompt } from './editor/use-unsaved-prompt';
+import { WhoIsHere } from './editor/who-is-here';
 import { EditorImageUpload } from './editor-image-upload';
 import { SeoSection, type SharingContext } from './seo-section';
 
 const TITLE_SHOWN = 60;
 const SUMMARY_SHOWN = 160;
 const WORDS_PER_MINUTE = 220;
+/** How long a save waits for this tab's changes to the shared document to be stored. */
+const ACK_WAIT_MS = 10_000;
 
 export type { LibraryImage };
 
@@ -63,7 +69,10 @@ export function PageEditor({
   topicNames = [],
   authorChoices = [],
   sharing,
+  me,
 }: {
+  /** The signed-in person, as the others editing the page see them (none: no co-editing). */
+  me?: { email: string; name: string | null };
   /** What the Search and sharing section's previews need (none: the section is not shown). */
   sharing?: SharingContext;
   /** The site's authors (the first AUTHORS_LISTED_MAX by name), for the Authors checkboxes. */
@@ -84,10 +93,39 @@ export function PageEditor({
   // After hydration the toolbar, live preview and autosave take over from the buttons.
   const [enhanced, setEnhanced] = useState(false);
   useEffect(() => setEnhanced(true), []);
-  const editor = useEditorState({ initial, savedAt, formState });
+  // The body's CodeMirror editor, once loaded (body-editor.tsx), and the shared document it is
+  // bound to after its first sync (an existing page, with JavaScript and a WebSocket).
+  const codeMirror = useRef<CodeMirrorEditor | null>(null);
+  const [editorReady, setEditorReady] = useState(false);
+  // A new object each render: the live hook keys on its contents.
+  const liveUser = me ? liveUserOf(me) : null;
+  const live = useLiveDocument({
+    slug: initial.originalSlug,
+    user: liveUser,
+    enabled: enhanced && initial.pageId !== '',
+    editor: codeMirror,
+    editorReady,
+    initialBody: initial.body,
+  });
+  const liveBody = live.bodySource === 'document';
+  const editor = useEditorState({
+    initial,
+    savedAt,
+    formState,
+    liveBody,
+    livePending: live.state.pending,
+  });
   const { values, setValues, setSaved, status, setStatus, conflict, setConflict } = editor;
   const { fieldErrors, autosaveOff, dirty, update } = editor;
-  const recovery = useDraftRecovery({ initial, savedAt, values, setValues, dirty, enhanced });
+  const recovery = useDraftRecovery({
+    initial,
+    savedAt,
+    values,
+    setValues,
+    // Live, the body is kept here too while changes typed in this tab are not stored yet.
+    dirty: dirty || (liveBody && live.state.pending > 0),
+    enhanced,
+  });
   useAutosave(editor, { enhanced, pending });
   const preview = useLivePreview({ initialHtml, formState, body: values.body, enhanced });
   useUnsavedPrompt(editor.unsaved);
@@ -116,7 +154,9 @@ export function PageEditor({
     setView('write');
   }, []);
   const dragging = useImageDrop(enhanced, offerImage);
-  const text = useBodyText(update);
+  const text = useBodyText(update, codeMirror);
+  // A submit waiting for this tab's changes to the document to be stored, then sent again.
+  const acknowledged = useRef(false);
   const { insertImage, applyWrap } = text;
   // The link dialog, and the text it will link (read when it opens).
   const [linking, setLinking] = useState<string | null>(null);
@@ -163,11 +203,49 @@ export function PageEditor({
               setStatus({ kind: 'failed', message: tooLongMessage(characterCount(values.body)) });
               return;
             }
+            // Live, the server saves (or publishes) the document as stored: every change typed
+            // here must be stored first, or the last words would be left out.
+            if (liveBody && !acknowledged.current && live.state.pending > 0) {
+              event.preventDefault();
+              const submitter = (event.nativeEvent as SubmitEvent).submitter;
+              const owner = event.currentTarget;
+              setStatus({ kind: 'saving' });
+              void live.whenAcknowledged(ACK_WAIT_MS).then((stored) => {
+                if (!stored) {
+                  setStatus({
+                    kind: 'failed',
+                    message:
+                      'Not saved yet: the server has not confirmed your last changes. They are kept here and sent when the connection is back; try again then.',
+                  });
+                  return;
+                }
+                acknowledged.current = true;
+                try {
+                  owner.requestSubmit(submitter ?? undefined);
+                } finally {
+                  acknowledged.current = false;
+                }
+              });
+              return;
+            }
             setStatus({ kind: 'saving' });
             editor.setFieldsChanged(false);
           }}
         >
-          <EditorStatus status={status} dirty={editor.unsaved} />
+          <EditorStatus
+            // Live, the document keeps back a text longer than a page may be (live-document.ts):
+            // said as the autosave says it, until it is short enough again.
+            status={
+              liveBody && values.body.length > BODY_MAX
+                ? { kind: 'failed', message: tooLongMessage(characterCount(values.body)) }
+                : status
+            }
+            dirty={editor.unsaved}
+            live={live.bound ? live.state : undefined}
+          />
+          {live.bound ? (
+            <WhoIsHere others={live.others} synced={live.state.phase === 'synced'} />
+          ) : null}
           {editor.mergedNote ? (
             <p className="notice-box" role="status">
               <MergedNoteText note={editor.mergedNote} />
@@ -198,7 +276,8 @@ export function PageEditor({
                   body: conflict.body,
                   version: String(conflict.version),
                 };
-                setValues(theirs);
+                // Live, the body is the document's: only their other fields are taken.
+                setValues(editor.bodyIsLive.current ? { ...theirs, body: values.body } : theirs);
                 setSaved(theirs);
                 setConflict(undefined);
                 autosaveOff.current = false;
@@ -211,6 +290,8 @@ export function PageEditor({
           {/* The version the text started from, also after a conflict: a save merges against it
             (the conflict panel says which version of theirs it has seen). */}
           <input type="hidden" name="version" value={values.version} />
+          {/* The body is the shared document's: the server takes it from there (save-page.ts). */}
+          {liveBody ? <input type="hidden" name="live" value="1" /> : null}
           <label>
             Title
             <input
@@ -278,6 +359,7 @@ export function PageEditor({
               editor={text.editor}
               invalid={invalid('body')}
               dragging={dragging}
+              onReady={setEditorReady}
               hooks={{
                 onChange: (next) => update('body', next),
                 onWrap: applyWrap,

@@ -180,6 +180,20 @@ export async function markWritten(db: Database, pageId: number, version: number)
 }
 
 /**
+ * Records `version` as the one the document wrote, unless a later one is recorded already: an
+ * editor's live save (save-page.ts) writes the document's text as the draft itself, and must not
+ * move the mark back behind a draft the document wrote meanwhile.
+ */
+export async function markWrittenIfNewer(
+  db: Database,
+  pageId: number,
+  version: number,
+): Promise<void> {
+  await db.query`UPDATE coedit_documents SET written_version = ${version}
+    WHERE page_id = ${pageId} AND (written_version IS NULL OR written_version < ${version})`;
+}
+
+/**
  * Applies to `doc` every stored update after `after` (the snapshot first when updates it holds
  * are wanted), and says the number it has applied up to. Applying twice is harmless (Yjs
  * updates are idempotent), so a snapshot written meanwhile is simply applied whole.

@@ -367,6 +367,9 @@ export const editorSubmitSchema = z.object({
   seoCanonical: optionalFieldUpTo(CANONICAL_MAX + 100),
   // A checkbox, sent only when ticked: read beside seoTitle, which every such form sends.
   seoNoindex: optionalFieldUpTo(10),
+  // '1' from an editor bound to the page's shared document: the body is the document's
+  // (save-page.ts liveBodyOf, decision record 0051). Absent: the form's body, as ever.
+  live: optionalFieldUpTo(1).transform((value) => value === '1'),
   // No intent is Save (a browser submitting with Enter may send none); an unknown one is forged.
   intent: field
     .transform((value) => value || 'save')
@@ -398,6 +401,12 @@ export const autosaveSchema = z.object({
   kind: z.string().max(10).default(''),
   topics: z.string().max(5_000).default(''),
   authors: z.string().max(20_000).default(''),
+  // As the form's hidden field (editorSubmitSchema).
+  live: z
+    .string()
+    .max(1)
+    .optional()
+    .transform((value) => value === '1'),
 });
 
 /** The live preview's call: the body as typed, and the ids of the blocks the pane shows. */

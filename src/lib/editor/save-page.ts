@@ -3,6 +3,7 @@
 // changed, moved or went away meanwhile, with the editor's text kept in every case. A busy or
 // unreachable database is thrown on to the action wrapper (action.ts), which says so.
 import 'server-only';
+import { markWrittenIfNewer, readHead, storedText } from '../coedit/storage';
 import { contentStore, isContentError, type PageView } from '../content/content';
 import { BODY_MAX } from '../content/field-limits';
 import { conflictsKey, type MergeConflict, type MergeText, mergeTexts } from '../content/merge';
@@ -145,10 +146,19 @@ export async function saveEditorValues(
     publish = false,
     keepAddress = false,
     answer,
-  }: { publish?: boolean; keepAddress?: boolean; answer?: MergeAnswer } = {},
+    live = false,
+  }: {
+    publish?: boolean;
+    keepAddress?: boolean;
+    answer?: MergeAnswer;
+    /** The form's body is the page's shared document (decision record 0051): see liveBodyOf. */
+    live?: boolean;
+  } = {},
 ): Promise<SaveOutcome> {
+  const liveBody = live ? await liveBodyOf(values.pageId) : null;
+  const own = liveBody === null ? values : { ...values, body: liveBody };
   const submitted =
-    keepAddress && values.pageId !== '' ? { ...values, slug: values.originalSlug } : values;
+    keepAddress && values.pageId !== '' ? { ...own, slug: values.originalSlug } : own;
   const parsed = editorFormSchema.safeParse(submitted);
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
@@ -218,6 +228,10 @@ export async function saveEditorValues(
         },
         { publish: publish && !withheld },
       );
+      if (result.ok && liveBody !== null && input.pageId !== null)
+        // The draft is now the document's text: the document's next write goes on from it
+        // rather than merging it back in as another editor's save.
+        await markWrittenIfNewer(await getDatabase(), input.pageId, result.version);
       if (result.ok)
         return {
           saved: true,
@@ -240,8 +254,16 @@ export async function saveEditorValues(
       // renaming it too. Their text stays in every field.
       const renamed = current.slug !== input.originalSlug;
       const keepsTheirAddress = renamed && input.slug === input.originalSlug;
-      const theirs = { title: current.title, summary: current.summary, body: current.bodyMarkdown };
-      const base = await store.textAtVersion(current.id, input.version);
+      const stored = await store.textAtVersion(current.id, input.version);
+      // Live, the body is the document's, which wrote the drafts since the form's version
+      // itself: only the title and summary are merged (a body merged against those drafts
+      // would double lines typed since, or ask about the editor's own words).
+      const theirs = {
+        title: current.title,
+        summary: current.summary,
+        body: liveBody === null ? current.bodyMarkdown : mine.body,
+      };
+      const base = stored && liveBody !== null ? { ...stored, body: mine.body } : stored;
       const asked = mergeTexts(mine, base, theirs);
       const seen = answer?.seenVersion === current.version;
       // Choices made for other conflicts (the text changed since they were shown) ask again.
@@ -254,7 +276,9 @@ export async function saveEditorValues(
           slug = keepsTheirAddress ? current.slug : input.slug;
           expectedVersion = current.version;
           mergedWith = current;
-          unseen = !answered;
+          // The document's own draft writes are not news to a live editor: they are the text
+          // on screen. Anything else (an unpublish, a rename, a restore) still is.
+          unseen = !answered && !(liveBody !== null && current.lastChange === 'saved');
           continue;
         }
       }
@@ -267,7 +291,11 @@ export async function saveEditorValues(
             slug:
               keepsTheirAddress && values.slug === values.originalSlug ? current.slug : values.slug,
           },
-          conflict: conflictOf(current, asked),
+          // Live, their body is the document's too: only the other fields are theirs to show.
+          conflict: conflictOf(
+            liveBody === null ? current : { ...current, bodyMarkdown: mine.body },
+            asked,
+          ),
           message: `${conflictMessage(
             renamed ? `was renamed to “${current.slug}”` : CHANGE_WORDS[current.lastChange],
             whoWords(current, session),
@@ -325,6 +353,20 @@ export async function saveEditorValues(
       },
     };
   }
+}
+
+/**
+ * The body of the page's shared document as stored now (merged from the database, so every
+ * update any instance acknowledged is in it), for a save sent by an editor bound to it: the
+ * client waits until its own updates are acknowledged before it sends (page-editor.tsx). Null
+ * for a new page or a page without a document: the form's body is the text then.
+ */
+async function liveBodyOf(pageId: string): Promise<string | null> {
+  const id = Number(pageId);
+  if (pageId === '' || !Number.isSafeInteger(id)) return null;
+  const db = await getDatabase();
+  if ((await readHead(db.query, id)) === null) return null;
+  return storedText(db.query, id);
 }
 
 /**

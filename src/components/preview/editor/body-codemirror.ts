@@ -10,8 +10,12 @@ import { markdownKeymap, markdownLanguage, pasteURLAsLink } from '@codemirror/la
 import { LanguageSupport, syntaxHighlighting } from '@codemirror/language';
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
 import { Annotation, Compartment, EditorState, Prec, Transaction } from '@codemirror/state';
-import { type Command, EditorView, keymap } from '@codemirror/view';
+import { type Command, EditorView, keymap, ViewPlugin } from '@codemirror/view';
 import { tagHighlighter, tags } from '@lezer/highlight';
+import { yCollab, yUndoManagerKeymap } from 'y-codemirror.next';
+import type { Awareness } from 'y-protocols/awareness';
+import type * as Y from 'yjs';
+import { smallestEdit } from './live-presence';
 import { type Edit, WRAPS, type Wrap } from './markdown-edits';
 import { pastedHtmlText } from './pasted-html';
 import { pastedImage } from './use-image-drop';
@@ -80,6 +84,15 @@ export type BodyEditor = {
   setText: (text: string, undoable?: boolean) => void;
   /** The content element's attributes that follow the form (aria-invalid, describedby). */
   setAttributes: (attributes: Record<string, string>) => void;
+  /**
+   * Binds the text to a page's shared document (use-live-document.ts), whose text it must
+   * already hold or take now: from then on every change goes both ways through the document,
+   * the others' carets and selections show with their names, and Undo (Yjs's UndoManager)
+   * takes back this person's own changes only.
+   */
+  bind: (live: { text: Y.Text; awareness: Awareness; undoManager: Y.UndoManager }) => void;
+  /** Lets the document go (it is being closed): the text stays, with CodeMirror's own history. */
+  unbind: () => void;
   focus: () => void;
   destroy: () => void;
 };
@@ -110,6 +123,9 @@ export function createBodyEditor(
   carried?: { anchor: number; head: number; focused: boolean },
 ): BodyEditor {
   const contentAttributes = new Compartment();
+  // CodeMirror's own history until the editor is bound to a shared document, then Yjs's.
+  const collaboration = new Compartment();
+  let undoManager: Y.UndoManager | null = null;
   const attributesOf = (extra: Record<string, string>) =>
     EditorView.contentAttributes.of({
       // In the tab order as it is anyway (contenteditable), said outright: axe's check that a
@@ -141,7 +157,7 @@ export function createBodyEditor(
         ? { anchor: Math.min(carried.anchor, doc.length), head: Math.min(carried.head, doc.length) }
         : undefined,
       extensions: [
-        history(),
+        collaboration.of([history(), keymap.of(historyKeymap)]),
         // Before the default keymap: its Mod-i selects the syntax node around the caret.
         Prec.high(
           keymap.of([
@@ -150,7 +166,7 @@ export function createBodyEditor(
             { key: 'Mod-k', run: run(hooks.onLink) },
           ]),
         ),
-        keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap]),
+        keymap.of([...defaultKeymap, ...searchKeymap]),
         // Markdown (with GitHub's tables and strikethrough, as markdown-it renders them); Enter
         // continues a list or quote (an empty item ends it); a URL pasted over a selection makes
         // it a link. Not lang-markdown's markdown(): it brings the HTML, CSS and JavaScript
@@ -192,7 +208,13 @@ export function createBodyEditor(
           },
         }),
         EditorView.updateListener.of((update) => {
+          // Bound to a shared document, the caret moved elsewhere starts a new undo step, as
+          // CodeMirror's own history does: Yjs's would join typing in two places within half a
+          // second into one.
+          if (!update.docChanged && update.selectionSet) undoManager?.stopCapturing();
           if (!update.docChanged) return;
+          if (update.transactions.some((tr) => tr.annotation(isolateHistory)))
+            undoManager?.stopCapturing();
           if (update.transactions.every((tr) => tr.annotation(fromPage))) return;
           report();
         }),
@@ -209,6 +231,8 @@ export function createBodyEditor(
       return { from, to };
     },
     apply: (edit, userEvent) => {
+      // Its own undo step in a shared document too.
+      undoManager?.stopCapturing();
       view.dispatch({
         changes: { from: edit.from, to: edit.to, insert: edit.insert },
         selection: { anchor: edit.anchor, head: edit.head },
@@ -218,6 +242,7 @@ export function createBodyEditor(
         userEvent,
         scrollIntoView: true,
       });
+      undoManager?.stopCapturing();
       view.focus();
     },
     setText: (text, undoable = true) => {
@@ -247,6 +272,34 @@ export function createBodyEditor(
     },
     setAttributes: (extra) => {
       view.dispatch({ effects: contentAttributes.reconfigure(attributesOf(extra)) });
+    },
+    bind: (live) => {
+      undoManager = live.undoManager;
+      const edit = smallestEdit(view.state.doc.toString(), live.text.toString());
+      view.dispatch({
+        // The document's text, as one change the page hears of (its state follows), kept out of
+        // Undo (the caret stays where the text is unchanged); the binding starts from it.
+        changes: { from: edit.at, to: edit.at + edit.remove, insert: edit.insert },
+        annotations: Transaction.addToHistory.of(false),
+        effects: collaboration.reconfigure([
+          Prec.high(keymap.of(yUndoManagerKeymap)),
+          // Before yCollab's sync plugin (plugins update in order): a change CodeMirror's history
+          // would keep as its own step (isolateHistory: a toolbar action, Enter ending a list)
+          // starts a new Yjs undo step, and the updateListener above ends it.
+          ViewPlugin.define(() => ({
+            update: (update) => {
+              if (update.transactions.some((tr) => tr.annotation(isolateHistory)))
+                live.undoManager.stopCapturing();
+            },
+          })),
+          yCollab(live.text, live.awareness, { undoManager: live.undoManager }),
+        ]),
+      });
+    },
+    unbind: () => {
+      if (undoManager === null) return;
+      undoManager = null;
+      view.dispatch({ effects: collaboration.reconfigure([history(), keymap.of(historyKeymap)]) });
     },
     report,
     focus: () => view.focus(),

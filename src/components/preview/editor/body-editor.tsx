@@ -29,8 +29,11 @@ export function BodyEditor({
   hooks,
   invalid,
   dragging,
+  onReady,
   children,
 }: {
+  /** The CodeMirror editor is on screen (true) or gone (false): the live binding waits for it. */
+  onReady?: (ready: boolean) => void;
   value: string;
   /** The body as the last merge of another editor's changes left it (not an undo step). */
   mergedBody: RefObject<string | null>;
@@ -48,8 +51,8 @@ export function BodyEditor({
   const holder = useRef<HTMLDivElement>(null);
   const [ready, setReady] = useState(false);
   // The latest props for the editor's callbacks, which are made once.
-  const latest = useRef({ value, hooks });
-  latest.current = { value, hooks };
+  const latest = useRef({ value, hooks, onReady });
+  latest.current = { value, hooks, onReady };
   // The text the editor last reported, and the few before it. React may commit a render that
   // lags the latest report (a route re-render in a transition, after an autosave): its `value`
   // is one the editor reported a moment ago, not a change from outside, and putting it back in
@@ -109,6 +112,7 @@ export function BodyEditor({
         reportOnSubmit = () => flushSync(() => view.report());
         window.addEventListener('submit', reportOnSubmit, true);
         setReady(true);
+        latest.current.onReady?.(true);
       })
       .catch(() => {
         // The editor's code did not load (a deploy meanwhile, a network fault): the plain text
@@ -120,6 +124,7 @@ export function BodyEditor({
       made?.destroy();
       editor.current = null;
       setReady(false);
+      latest.current.onReady?.(false);
     };
   }, [enhanced]);
 

@@ -1,22 +1,53 @@
 // The editor's status line: a refusal is said at once (an alert); saving and saved are polite
-// news, and "Unsaved changes" is "saved" with text that differs since.
+// news, and "Unsaved changes" is "saved" with text that differs since. While the body is a
+// shared document (decision record 0051) its side is said too: "Saving…" until the server has
+// acknowledged every change typed here as stored, "Saved" once it has (the server writes the
+// draft about a second later), and a lost or refused connection in words.
+
 import { LocalTime } from '../local-time';
 import type { Status } from './editor-text';
+import { type LivePhase, liveStatusOf } from './live-presence';
 
-export function EditorStatus({ status, dirty }: { status: Status; dirty: boolean }) {
-  return status.kind === 'failed' ? (
-    <p className="editor-status failed" role="alert">
-      {status.message}
-    </p>
-  ) : (
+export function EditorStatus({
+  status,
+  dirty,
+  live,
+}: {
+  status: Status;
+  dirty: boolean;
+  /** The shared document's side, while the editor is bound to it. */
+  live?: { phase: LivePhase; pending: number; ackedAt: string | null };
+}) {
+  const document = live ? liveStatusOf(live.phase, live.pending) : null;
+  if (status.kind === 'failed')
+    return (
+      <p className="editor-status failed" role="alert">
+        {status.message}
+      </p>
+    );
+  if (document?.kind === 'refused')
+    return (
+      <p className="editor-status failed" role="alert">
+        {document.message}
+      </p>
+    );
+  const at =
+    document?.kind === 'saved'
+      ? (live?.ackedAt ?? (status.kind === 'saved' ? status.at : null))
+      : status.kind === 'saved'
+        ? status.at
+        : null;
+  return (
     <p className="editor-status" role="status" aria-live="polite">
-      {status.kind === 'saving' ? (
+      {document?.kind === 'offline' ? (
+        document.message
+      ) : status.kind === 'saving' || document?.kind === 'saving' ? (
         'Saving…'
       ) : dirty ? (
         'Unsaved changes'
-      ) : status.at ? (
+      ) : at ? (
         <>
-          Saved <LocalTime iso={status.at} />
+          Saved <LocalTime iso={at} />
         </>
       ) : (
         'Not saved yet'

@@ -32,10 +32,14 @@ export function isTextField(name: string): boolean {
   return (TEXT_FIELDS as readonly string[]).includes(name);
 }
 
-export function sameText(a: EditorFormValues, b: EditorFormValues): boolean {
+/**
+ * `withBody` false: the body is left out — while it is the shared document's (decision record
+ * 0051), the document saves it, and the form's own saves are about the other fields.
+ */
+export function sameText(a: EditorFormValues, b: EditorFormValues, withBody = true): boolean {
   // Equal strings first: the cleaning (a few passes over a 200 000-character body) only runs
   // for text that differs, not at every render.
-  return TEXT_FIELDS.every(
+  return (withBody ? TEXT_FIELDS : TEXT_FIELDS.filter((field) => field !== 'body')).every(
     (field) => a[field] === b[field] || AS_KEPT[field](a[field]) === AS_KEPT[field](b[field]),
   );
 }

@@ -25,6 +25,7 @@ export function useAutosave(
     setMergedNote,
     autosaveOff,
     mergedBody,
+    bodyIsLive,
     dirty,
   }: EditorState,
   { enhanced, pending }: { enhanced: boolean; pending: boolean },
@@ -43,10 +44,12 @@ export function useAutosave(
     if (values.pageId === '' && (!values.title.trim() || !values.body.trim() || !values.slug))
       return;
     const sent = values;
+    // Live, the body is the document's, which saves it: the server takes it from there.
+    const live = bodyIsLive.current;
     setStatus({ kind: 'saving' });
     let result: AutosaveResult;
     try {
-      result = await autosaveDraft(sent);
+      result = await autosaveDraft(live ? { ...sent, live: '1' } : sent);
     } catch {
       setStatus({
         kind: 'failed',
@@ -64,11 +67,13 @@ export function useAutosave(
           ...(merged
             ? mergeTexts(current, sent, merged, Array(CHOICES_MAX).fill('both')).text
             : {}),
+          // The document's body is on screen already, newer than any the save read.
+          ...(live ? { body: current.body } : {}),
           version: String(result.version),
           pageId: String(result.pageId),
           originalSlug: sent.pageId === '' ? result.slug : current.originalSlug,
         };
-        if (merged) mergedBody.current = next.body;
+        if (merged && !live) mergedBody.current = next.body;
         return next;
       });
       setSaved({
@@ -114,6 +119,7 @@ export function useAutosave(
     setMergedNote,
     autosaveOff,
     mergedBody,
+    bodyIsLive,
   ]);
 
   // Autosave a few seconds after typing stops.

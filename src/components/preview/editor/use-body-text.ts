@@ -3,7 +3,7 @@
 // placed as a paragraph of its own (markdown-edits.ts says what each puts where). In the
 // CodeMirror editor each is one transaction, so Undo takes back exactly it; in the plain text
 // box (before the editor has loaded) it goes through the form's state.
-import { useRef } from 'react';
+import { type RefObject, useRef } from 'react';
 import type { EditorFormValues } from '../../../lib/editor/forms';
 import type { BodyEditor } from './body-codemirror';
 import {
@@ -17,9 +17,12 @@ import {
 
 export type { Wrap };
 
-export function useBodyText(update: (field: keyof EditorFormValues, value: string) => void) {
+export function useBodyText(
+  update: (field: keyof EditorFormValues, value: string) => void,
+  /** The CodeMirror editor once loaded (the page makes the ref: the live binding uses it too). */
+  editor: RefObject<BodyEditor | null>,
+) {
   const body = useRef<HTMLTextAreaElement>(null);
-  const editor = useRef<BodyEditor | null>(null);
   // Whether the editor has been in the text box: until then an image goes at the end, not
   // at the top where an untouched caret sits.
   const caretPlaced = useRef(false);

@@ -31,6 +31,12 @@ export type EditorState = {
   autosaveOff: { current: boolean };
   /** The body a merge of another editor's changes made (not an undo step in the editor). */
   mergedBody: { current: string | null };
+  /**
+   * The body is the page's shared document's (decision record 0051): the document saves it,
+   * saves send `live=1`, and no answer from a save puts a body into the editor (the document
+   * moved on since; its text is already there).
+   */
+  bodyIsLive: { current: boolean };
   /** The text differs from what the server last saved. */
   dirty: boolean;
   /** The text, or a field the state does not hold, differs from what was last sent. */
@@ -49,11 +55,19 @@ export function useEditorState({
   initial,
   savedAt,
   formState,
+  liveBody = false,
+  livePending = 0,
 }: {
   initial: EditorFormValues;
   savedAt: string | null;
   formState: EditorFormState | undefined;
+  /** The body is the shared document's (use-live-document.ts bodySource). */
+  liveBody?: boolean;
+  /** The document's changes from this tab not yet stored. */
+  livePending?: number;
 }): EditorState {
+  const bodyIsLive = useRef(liveBody);
+  bodyIsLive.current = liveBody;
   // When the server last had this page's text (for the status line after a refused submit).
   const lastSavedAt = useRef(savedAt);
   lastSavedAt.current = savedAt;
@@ -85,21 +99,25 @@ export function useEditorState({
   // alone showed no Publish, and closing the tab lost it without a word).
   // The autosave sends the text only, so it follows `dirty`; the rest follows `unsaved`.
   const [fieldsChanged, setFieldsChanged] = useState(false);
-  const dirty = !sameText(values, saved);
-  const unsaved = dirty || fieldsChanged;
-  // The banner's Publish for a page with no draft follows it (unsaved-text.ts).
+  const dirty = !sameText(values, saved, !liveBody);
+  const unsaved = dirty || fieldsChanged || (liveBody && livePending > 0);
+  // The banner's Publish for a page with no draft follows it (unsaved-text.ts); a live body the
+  // document changed since the page was rendered has a draft now, which the banner cannot see.
+  const newDraft = unsaved || (liveBody && values.body !== saved.body);
   useEffect(() => {
-    reportUnsavedText(unsaved);
+    reportUnsavedText(newDraft);
     // Gone with the editor (a screen without one has no unsaved text).
     return () => reportUnsavedText(false);
-  }, [unsaved]);
+  }, [newDraft]);
 
   // What a submit without JavaScript (or with it) came back with: the form shows it. A save
   // that succeeded redirected instead, and React leaves no state behind (undefined).
   useEffect(() => {
     if (!formState) return;
-    if (formState.merged && formState.values) mergedBody.current = formState.values.body;
-    if (formState.values) setValues(formState.values);
+    const live = bodyIsLive.current;
+    if (formState.merged && formState.values && !live) mergedBody.current = formState.values.body;
+    const answered = formState.values;
+    if (answered) setValues((current) => (live ? { ...answered, body: current.body } : answered));
     setConflict(formState.conflict);
     setMergedNote(formState.merged);
     // Saved merged: the merged text is what the server has now.
@@ -132,8 +150,10 @@ export function useEditorState({
     adopted.current = `${now.pageId}:${now.version}`;
     setSaved(now);
     setValues((current) =>
-      sameText(current, now)
-        ? now
+      sameText(current, now, !bodyIsLive.current)
+        ? bodyIsLive.current
+          ? { ...now, body: current.body }
+          : now
         : { ...current, pageId: now.pageId, version: now.version, originalSlug: now.originalSlug },
     );
     setConflict(undefined);
@@ -161,6 +181,7 @@ export function useEditorState({
     setFieldErrors,
     autosaveOff,
     mergedBody,
+    bodyIsLive,
     dirty,
     unsaved,
     setFieldsChanged,

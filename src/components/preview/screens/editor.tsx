@@ -41,6 +41,8 @@ export async function EditorScreen({ asked }: ScreenProps) {
     requestContext().request.method !== 'POST'
   )
     return <ForbiddenScreen asked={asked} message={refusalOf(person, 'page.edit')} />;
+  // Who the others editing this page see (decision record 0051): their author name, if any.
+  const profile = person ? await contentStore().authorOfEditor(person.id) : null;
   return (
     <>
       <title>{`${page.title} · Folio preview`}</title>
@@ -51,6 +53,7 @@ export async function EditorScreen({ asked }: ScreenProps) {
           initial={await editorValuesOf(page)}
           initialHtml={await withListings(rewriteLinksForPreview(page.bodyHtml))}
           savedAt={page.draftUpdatedAt ?? page.updatedAt}
+          {...(person ? { me: { email: person.email, name: profile?.name ?? null } } : {})}
         />
       </WithSiteFrame>
     </>

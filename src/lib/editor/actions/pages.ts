@@ -63,13 +63,13 @@ function savingAsks(pageId: string, publish: boolean, renames = false): Asked[] 
  */
 export const saveDraft = editorForm({
   read: (input) => {
-    const { intent, ...values } = readForm(editorSubmitSchema, input);
+    const { intent, live, ...values } = readForm(editorSubmitSchema, input);
     const formPage = Number(values.pageId);
     if (values.pageId !== '' && Number.isSafeInteger(formPage) && formPage >= 0)
       noteFormPage(formPage);
     // After a conflict: the version of theirs the form showed, and a choice per conflict.
     const answer = mergeAnswerOf(readForm(mergeAnswerSchema, input));
-    return { intent, values: values as EditorFormValues, answer };
+    return { intent, values: values as EditorFormValues, answer, live };
   },
   // A preview or taking theirs writes nothing: only a save or a publish renames.
   may: ({ intent, values }) =>
@@ -79,7 +79,7 @@ export const saveDraft = editorForm({
       (intent === 'save' || intent === 'publish') && values.slug !== values.originalSlug,
     ),
   refused: ({ values }, { message }): EditorFormState => ({ values, message }),
-  run: async ({ intent, values, answer }, editor): Promise<EditorFormState> => {
+  run: async ({ intent, values, answer, live }, editor): Promise<EditorFormState> => {
     if (intent === 'preview') {
       const length = characterCount(values.body);
       if (length <= BODY_MAX)
@@ -102,7 +102,7 @@ export const saveDraft = editorForm({
       };
     }
     const publish = intent === 'publish';
-    const outcome = await saveEditorValues(values, editor, { publish, answer });
+    const outcome = await saveEditorValues(values, editor, { publish, answer, live });
     if (!outcome.saved) {
       // Refused by the fields or by the page's version (a busy database was thrown on to the
       // wrapper, which answers it with a 200: not the request's fault).
@@ -151,8 +151,8 @@ export const autosaveDraft = editorCall({
     // The session ended: the editor stops autosaving until the editor signs in again.
     signedOut: reason === 'signed-out' ? true : undefined,
   }),
-  run: async (values, editor): Promise<AutosaveResult> => {
-    const outcome = await saveEditorValues(values, editor, { keepAddress: true });
+  run: async ({ live, ...values }, editor): Promise<AutosaveResult> => {
+    const outcome = await saveEditorValues(values, editor, { keepAddress: true, live });
     if (!outcome.saved)
       return {
         ok: false,

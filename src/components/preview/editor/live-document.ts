@@ -1,0 +1,317 @@
+// Owns the browser's end of a page's shared document (decision records 0050 and 0051): a local
+// Y.Doc with the Y.Text `body`, kept in step with the server over the WebSocket at
+// `/preview/<slug>?live` with y-protocols' sync (0) and awareness (1) messages, and Folio's
+// acknowledgement (4: how many of this connection's updates are stored). It counts what is
+// sent against what is acknowledged, so the editor knows when every keystroke is durable, and
+// reconnects with backoff: the local document keeps taking edits meanwhile, and the sync step 2
+// answering the server's step 1 on the next connection carries whatever the server lacks.
+//
+// No React here: use-live-document.ts gives it to the editor.
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+import * as awarenessProtocol from 'y-protocols/awareness';
+import * as syncProtocol from 'y-protocols/sync';
+import * as Y from 'yjs';
+import { BODY_MAX } from '../../../lib/content/field-limits';
+import { type LivePhase, type LiveUser, liveSocketUrl, retryDelayMs } from './live-presence';
+
+// The server's numbers (src/lib/coedit/documents.ts, a server-only module; live-presence.test.ts
+// holds them equal) and the name of the body's Y.Text (storage.ts BODY_TEXT).
+export const MESSAGE_SYNC = 0;
+export const MESSAGE_AWARENESS = 1;
+export const MESSAGE_QUERY_AWARENESS = 3;
+export const MESSAGE_ACK = 4;
+export const BODY_TEXT = 'body';
+
+/** Close codes after which trying again would only be refused again (documents.ts CLOSE). */
+const FINAL_CLOSES = new Set([1003, 1007, 1008, 1009]);
+/** Without a first sync this long after opening, the editor goes on without the document. */
+const FIRST_SYNC_MS = 10_000;
+
+/** Marks what the server sent, so it is not sent back. */
+const REMOTE = Symbol('remote');
+
+export type LiveSnapshot = {
+  phase: LivePhase;
+  /** Local changes not yet acknowledged as stored. */
+  pending: number;
+  /** When everything was last acknowledged (ISO), null before. */
+  ackedAt: string | null;
+  /** Why the server refused the connection for good (its close reason), with phase 'refused'. */
+  reason: string | null;
+};
+
+export class LiveDocument {
+  readonly doc = new Y.Doc();
+  readonly text: Y.Text = this.doc.getText(BODY_TEXT);
+  readonly awareness = new awarenessProtocol.Awareness(this.doc);
+  readonly undoManager = new Y.UndoManager(this.text);
+  private socket: WebSocket | null = null;
+  private snapshot: LiveSnapshot = { phase: 'connecting', pending: 0, ackedAt: null, reason: null };
+  private listeners = new Set<() => void>();
+  /** Updates (and sync step 2s) sent on this connection; the server acknowledges each. */
+  private sent = 0;
+  private acked = 0;
+  /** Local changes made while no connection could take them (sent in the next sync step 2). */
+  private unsent = false;
+  /** This connection has answered the server's sync step 1: updates may follow it. */
+  private answered = false;
+  /**
+   * Changes kept back because the text is longer than a page may be (the server would refuse
+   * them and close the connection), and the state the server has from this tab at least: once
+   * the text is short enough again, everything since goes in one update.
+   */
+  private held = false;
+  private sentVector: Uint8Array = new Uint8Array([0]);
+  private everSynced = false;
+  private attempts = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private firstSyncTimer: ReturnType<typeof setTimeout> | null = null;
+  private destroyed = false;
+  private waiting = new Set<() => void>();
+
+  constructor(
+    private readonly slug: string,
+    user: LiveUser,
+  ) {
+    this.awareness.setLocalStateField('user', user);
+    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      if (origin === REMOTE) return;
+      if (this.text.length > BODY_MAX) this.held = true;
+      else if (this.isOpen() && this.answered) {
+        const send = this.held ? sinceWithoutDeleted(this.doc, this.sentVector) : update;
+        this.held = false;
+        this.sendSync((encoder) => syncProtocol.writeUpdate(encoder, send));
+        this.sent += 1;
+        this.sentVector = Y.encodeStateVector(this.doc);
+      } else this.unsent = true;
+      this.changed();
+    });
+    this.awareness.on(
+      'update',
+      ({ added, updated, removed }: Record<string, number[]>, origin: unknown) => {
+        // Only this tab's own state: the server relays the others' itself.
+        if (origin !== 'local' || !this.isOpen()) return;
+        const ids = [...(added ?? []), ...(updated ?? []), ...(removed ?? [])];
+        this.sendAwareness(ids);
+      },
+    );
+    this.connect();
+  }
+
+  /** What the editor shows (the same object until something changes). */
+  get state(): LiveSnapshot {
+    return this.snapshot;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Resolves true once every local change is acknowledged as stored, false after `timeoutMs`
+   * (a save then says it could not confirm the text, and keeps it).
+   */
+  whenAcknowledged(timeoutMs: number): Promise<boolean> {
+    if (this.pendingCount() === 0 && this.snapshot.phase === 'synced') return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.pendingCount() !== 0 || this.snapshot.phase !== 'synced') return;
+        clearTimeout(timer);
+        this.waiting.delete(check);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.waiting.delete(check);
+        resolve(false);
+      }, timeoutMs);
+      this.waiting.add(check);
+    });
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.firstSyncTimer) clearTimeout(this.firstSyncTimer);
+    // Gone at once from the others' lists, rather than after the awareness timeout.
+    if (this.isOpen())
+      awarenessProtocol.removeAwarenessStates(this.awareness, [this.doc.clientID], 'local');
+    this.socket?.close(1000, 'editor closed');
+    this.socket = null;
+    this.undoManager.destroy();
+    this.awareness.destroy();
+    this.doc.destroy();
+    this.listeners.clear();
+  }
+
+  private isOpen(): boolean {
+    return this.socket?.readyState === WebSocket.OPEN;
+  }
+
+  private pendingCount(): number {
+    return this.sent - this.acked + (this.unsent || this.held ? 1 : 0);
+  }
+
+  private set(next: Partial<LiveSnapshot>) {
+    this.snapshot = { ...this.snapshot, ...next };
+    for (const listener of this.listeners) listener();
+  }
+
+  /** The counts moved: the snapshot follows, and waiting saves hear of it. */
+  private changed() {
+    const pending = this.pendingCount();
+    const ackedAt =
+      pending === 0 && this.snapshot.phase === 'synced'
+        ? new Date().toISOString()
+        : this.snapshot.ackedAt;
+    if (pending !== this.snapshot.pending || ackedAt !== this.snapshot.ackedAt)
+      this.set({ pending, ackedAt });
+    for (const check of [...this.waiting]) check();
+  }
+
+  private connect() {
+    if (this.destroyed) return;
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(liveSocketUrl(window.location, this.slug));
+    } catch {
+      this.set({ phase: 'unavailable' });
+      return;
+    }
+    socket.binaryType = 'arraybuffer';
+    this.socket = socket;
+    this.sent = 0;
+    this.acked = 0;
+    this.answered = false;
+    if (!this.everSynced)
+      this.firstSyncTimer = setTimeout(() => {
+        // Opened (or not) but never synced: the editor goes on as it does without JavaScript's
+        // socket, and this connection is let go.
+        if (this.everSynced || this.destroyed) return;
+        this.set({ phase: 'unavailable' });
+        socket.close(1000, 'no first sync');
+      }, FIRST_SYNC_MS);
+    socket.onopen = () => {
+      this.sendSync((encoder) => syncProtocol.writeSyncStep1(encoder, this.doc));
+      if (this.awareness.getLocalState() !== null) this.sendAwareness([this.doc.clientID]);
+    };
+    socket.onmessage = (event) => {
+      if (this.socket !== socket || !(event.data instanceof ArrayBuffer)) return;
+      this.receive(new Uint8Array(event.data));
+    };
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      // The others' cursors are no longer known: the next connection brings them again.
+      const others = [...this.awareness.getStates().keys()].filter(
+        (id) => id !== this.doc.clientID,
+      );
+      awarenessProtocol.removeAwarenessStates(this.awareness, others, REMOTE);
+      // Sent but not acknowledged: not known to be stored, so sent again (sync step 2 sends
+      // everything the server lacks; Yjs updates are idempotent).
+      if (this.sent > this.acked) this.unsent = true;
+      this.sent = 0;
+      this.acked = 0;
+      if (this.destroyed || this.snapshot.phase === 'unavailable') return;
+      if (!this.everSynced) {
+        // Never synced (the dev server, a proxy without WebSockets, a refusal before the
+        // upgrade or before the first sync): the editor works as it does without the document.
+        this.set({ phase: 'unavailable' });
+        return;
+      }
+      if (FINAL_CLOSES.has(event.code)) {
+        this.set({ phase: 'refused', reason: event.reason || null });
+        return;
+      }
+      this.set({ phase: this.everSynced ? 'offline' : 'connecting' });
+      this.changed();
+      this.attempts += 1;
+      this.retryTimer = setTimeout(() => this.connect(), retryDelayMs(this.attempts));
+    };
+  }
+
+  private receive(message: Uint8Array) {
+    const decoder = decoding.createDecoder(message);
+    const kind = decoding.readVarUint(decoder);
+    if (kind === MESSAGE_SYNC) {
+      const step = decoding.readVarUint(decoder);
+      const payload = decoding.readVarUint8Array(decoder);
+      if (step === syncProtocol.messageYjsSyncStep1) {
+        this.answered = true;
+        this.sentVector = payload;
+        if (this.text.length > BODY_MAX) {
+          // Too long to be taken: kept back until it is short enough (the next local change).
+          this.held = this.held || this.unsent;
+          this.unsent = false;
+          this.changed();
+          return;
+        }
+        // What the server lacks: everything typed while offline, in one message.
+        this.sendSync((encoder) => {
+          encoding.writeVarUint(encoder, syncProtocol.messageYjsSyncStep2);
+          encoding.writeVarUint8Array(encoder, sinceWithoutDeleted(this.doc, payload));
+        });
+        this.sent += 1;
+        this.unsent = false;
+        this.sentVector = Y.encodeStateVector(this.doc);
+        this.changed();
+        return;
+      }
+      Y.applyUpdate(this.doc, payload, REMOTE);
+      if (step === syncProtocol.messageYjsSyncStep2 && this.snapshot.phase !== 'synced') {
+        this.everSynced = true;
+        this.attempts = 0;
+        if (this.firstSyncTimer) clearTimeout(this.firstSyncTimer);
+        this.set({ phase: 'synced' });
+        this.changed();
+      }
+      return;
+    }
+    if (kind === MESSAGE_AWARENESS) {
+      awarenessProtocol.applyAwarenessUpdate(
+        this.awareness,
+        decoding.readVarUint8Array(decoder),
+        REMOTE,
+      );
+      return;
+    }
+    if (kind === MESSAGE_ACK) {
+      this.acked = Math.max(this.acked, decoding.readVarUint(decoder));
+      this.changed();
+    }
+  }
+
+  private sendSync(write: (encoder: encoding.Encoder) => void) {
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, MESSAGE_SYNC);
+    write(encoder);
+    this.socket?.send(encoding.toUint8Array(encoder));
+  }
+
+  private sendAwareness(ids: number[]) {
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, MESSAGE_AWARENESS);
+    encoding.writeVarUint8Array(
+      encoder,
+      awarenessProtocol.encodeAwarenessUpdate(this.awareness, ids),
+    );
+    this.socket?.send(encoding.toUint8Array(encoder));
+  }
+}
+
+/**
+ * What `doc` has beyond `vector`, with the text of what was deleted meanwhile left out. The
+ * UndoManager keeps deleted text in the document (to bring it back on Undo), and Yjs would send
+ * it too: a megabyte pasted and replaced while held back made a 1.2 MB update the server refuses
+ * (1009). Applied to a copy in one transaction, what is deleted there is collected as it lands.
+ */
+function sinceWithoutDeleted(doc: Y.Doc, vector: Uint8Array): Uint8Array {
+  const copy = new Y.Doc({ gc: true });
+  try {
+    Y.applyUpdate(copy, Y.encodeStateAsUpdate(doc));
+    return Y.encodeStateAsUpdate(copy, vector);
+  } finally {
+    copy.destroy();
+  }
+}

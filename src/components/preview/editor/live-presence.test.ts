@@ -1,0 +1,167 @@
+import { describe, expect, test } from 'bun:test';
+import {
+  MESSAGE_ACK,
+  MESSAGE_AWARENESS,
+  MESSAGE_QUERY_AWARENESS,
+  MESSAGE_SYNC,
+} from '../../../lib/coedit/documents';
+import { BODY_TEXT as SERVER_BODY_TEXT } from '../../../lib/coedit/storage';
+import * as client from './live-document';
+import {
+  bodySourceOf,
+  colourOf,
+  firstSyncText,
+  liveSocketUrl,
+  liveStatusOf,
+  liveUserOf,
+  othersHere,
+  PRESENCE_COLOURS,
+  retryDelayMs,
+  smallestEdit,
+} from './live-presence';
+
+/** WCAG's relative luminance and contrast ratio. */
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+describe('who a person is to the others', () => {
+  test('a colour from their identity: the same every time, case and spaces aside', () => {
+    expect(colourOf('ada@example.com')).toBe(colourOf('ada@example.com'));
+    expect(liveUserOf({ email: ' Ada@Example.com', name: null }).color).toBe(
+      colourOf('ada@example.com'),
+    );
+    // Spread over the palette: 40 people use more than half of it.
+    const used = new Set(Array.from({ length: 40 }, (_, i) => colourOf(`p${i}@example.com`)));
+    expect(used.size).toBeGreaterThan(PRESENCE_COLOURS.length / 2);
+  });
+
+  test('every colour is readable under white text and visible on the light page', () => {
+    for (const colour of PRESENCE_COLOURS) {
+      expect(contrast(colour, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+      // The light theme's page (site.css --bg).
+      expect(contrast(colour, '#fdfcfa')).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  test('the name shown is the profile name, else the e-mail', () => {
+    expect(liveUserOf({ email: 'ada@example.com', name: 'Ada Lovelace' }).name).toBe(
+      'Ada Lovelace',
+    );
+    expect(liveUserOf({ email: 'ada@example.com', name: '  ' }).name).toBe('ada@example.com');
+  });
+});
+
+describe('who is here', () => {
+  const user = (key: string, name = key) => ({ user: { key, name, color: colourOf(key) } });
+
+  test('one entry a person however many tabs, never oneself, in name order', () => {
+    const states = new Map<number, unknown>([
+      [1, user('me@example.com')],
+      [2, user('me@example.com')],
+      [3, user('zoe@example.com', 'Zoe')],
+      [4, user('bo@example.com', 'Bo')],
+      [5, user('zoe@example.com', 'Zoe')],
+    ]);
+    expect(othersHere(states, 'me@example.com').map((p) => p.name)).toEqual(['Bo', 'Zoe']);
+  });
+
+  test('a state without a usable user is left out; a bad colour is replaced', () => {
+    const states = new Map<number, unknown>([
+      [1, null],
+      [2, { cursor: {} }],
+      [3, { user: { key: 5, name: 'x' } }],
+      [4, { user: { key: 'eve@example.com', name: 'Eve', color: 'red; background: url(x)' } }],
+    ]);
+    expect(othersHere(states, 'me@example.com')).toEqual([
+      { key: 'eve@example.com', name: 'Eve', color: colourOf('eve@example.com') },
+    ]);
+  });
+});
+
+describe('saving while live', () => {
+  test('the body comes from the document once bound and while bound, else from the form', () => {
+    expect(bodySourceOf('connecting', false)).toBe('form');
+    expect(bodySourceOf('unavailable', false)).toBe('form');
+    expect(bodySourceOf('synced', false)).toBe('form');
+    expect(bodySourceOf('synced', true)).toBe('document');
+    // Offline after binding: the document still holds the body (sent on reconnect); a form
+    // body now would be merged in again when the updates arrive.
+    expect(bodySourceOf('offline', true)).toBe('document');
+    // Refused for good: the form's body is the only way left to keep the text.
+    expect(bodySourceOf('refused', true)).toBe('form');
+  });
+
+  test('the status line: saved only when nothing is pending', () => {
+    expect(liveStatusOf('synced', 0)).toEqual({ kind: 'saved' });
+    expect(liveStatusOf('synced', 2)).toEqual({ kind: 'saving' });
+    expect(liveStatusOf('offline', 1)?.message).toMatch(/kept in this tab/);
+    expect(liveStatusOf('refused', 0)?.kind).toBe('refused');
+    expect(liveStatusOf('unavailable', 0)).toBeNull();
+  });
+});
+
+describe('the first sync', () => {
+  const rendered = 'One.\n\nTwo.\n';
+  test('nothing typed before it: the document’s text, whatever it holds', () => {
+    expect(firstSyncText(rendered, rendered, 'One.\n\nTwo.\n\nThree, by another.\n')).toBe(
+      'One.\n\nTwo.\n\nThree, by another.\n',
+    );
+  });
+
+  test('typed before it: the typing merged in once, the document’s own text never twice', () => {
+    const typed = 'One, typed early.\n\nTwo.\n';
+    // The document is still the rendered text: the typing as it is.
+    expect(firstSyncText(typed, rendered, rendered)).toBe(typed);
+    // Another changed another paragraph meanwhile: both.
+    expect(firstSyncText(typed, rendered, 'One.\n\nTwo, by another.\n')).toBe(
+      'One, typed early.\n\nTwo, by another.\n',
+    );
+    // The document already holds the typing (an earlier bind): taken as it is, not doubled.
+    expect(firstSyncText(typed, rendered, typed)).toBe(typed);
+  });
+});
+
+describe('the connection', () => {
+  test('the socket is on the page’s own host, wss beside https', () => {
+    expect(liveSocketUrl({ protocol: 'http:', host: 'localhost:3000' }, 'about')).toBe(
+      'ws://localhost:3000/preview/about?live',
+    );
+    expect(liveSocketUrl({ protocol: 'https:', host: 'example.com' }, 'about')).toBe(
+      'wss://example.com/preview/about?live',
+    );
+  });
+
+  test('reconnects back off to 30 s', () => {
+    const mid = () => 0.5;
+    expect(retryDelayMs(1, mid)).toBe(1_000);
+    expect(retryDelayMs(2, mid)).toBe(2_000);
+    expect(retryDelayMs(10, mid)).toBe(30_000);
+  });
+
+  test('the client speaks the server’s message numbers and body name', () => {
+    expect([
+      client.MESSAGE_SYNC,
+      client.MESSAGE_AWARENESS,
+      client.MESSAGE_QUERY_AWARENESS,
+      client.MESSAGE_ACK,
+    ]).toEqual([MESSAGE_SYNC, MESSAGE_AWARENESS, MESSAGE_QUERY_AWARENESS, MESSAGE_ACK]);
+    expect(client.BODY_TEXT).toBe(SERVER_BODY_TEXT);
+  });
+
+  test('the smallest edit keeps the common ends and never splits a surrogate pair', () => {
+    expect(smallestEdit('abcdef', 'abXYef')).toEqual({ at: 2, remove: 2, insert: 'XY' });
+    const edit = smallestEdit('a😀b', 'a😃b');
+    const result = `a😀b`.slice(0, edit.at) + edit.insert + 'a😀b'.slice(edit.at + edit.remove);
+    expect(result).toBe('a😃b');
+    expect(edit.insert).toBe('😃');
+  });
+});

@@ -1,0 +1,175 @@
+// Owns the co-editing rules that need no socket and no React (decision record 0051), so they
+// are tested alone (live-presence.test.ts): who a person is to the others (name, colour), who
+// is here (one entry a person, however many tabs), where the socket is, how long to wait before
+// trying again, and where a save takes the body from.
+import { mergeTexts } from '../../../lib/content/merge';
+import { previewPath } from '../../../lib/http/routes';
+
+/** Where the page's shared document stands in this tab. */
+export type LivePhase =
+  /** The first connection is on its way: the editor is the plain one meanwhile. */
+  | 'connecting'
+  /** Bound and in step with the server. */
+  | 'synced'
+  /** Bound, the connection lost: typing goes on in the local document, sent on reconnect. */
+  | 'offline'
+  /** Bound, then refused for good (a session ended, a permission lost): not tried again. */
+  | 'refused'
+  /** Never synced (no WebSocket here, refused before it opened): the editor as without it. */
+  | 'unavailable';
+
+/** What this tab tells the others about its person (awareness field `user`). */
+export type LiveUser = {
+  /** One a person, the same in every tab: their e-mail, lower case. */
+  key: string;
+  name: string;
+  /** The caret's and the name label's colour (white text on it is readable). */
+  color: string;
+  /** Their selection's background, light enough for the text over it to stay readable. */
+  colorLight: string;
+};
+
+/**
+ * Colours with at least 4.5:1 against white (the name label's text, on the colour itself, so the
+ * label reads the same on both themes) and 3:1 against the light theme's page (the caret line;
+ * on the dark theme preview.css draws the caret wider with a light edge), far enough apart to
+ * tell two people apart.
+ */
+export const PRESENCE_COLOURS = [
+  '#b3261e',
+  '#1b6e3a',
+  '#0b57d0',
+  '#8e24aa',
+  '#9a4a00',
+  '#00695c',
+  '#c2185b',
+  '#4a3fb5',
+] as const;
+
+/** A person's colour: the same in every tab and on every visit (a hash of their key). */
+export function colourOf(key: string): string {
+  let hash = 2166136261;
+  for (let i = 0; i < key.length; i += 1) {
+    hash ^= key.charCodeAt(i);
+    hash = Math.imul(hash, 16777619);
+  }
+  return PRESENCE_COLOURS[(hash >>> 0) % PRESENCE_COLOURS.length] as string;
+}
+
+export function liveUserOf(person: { email: string; name: string | null }): LiveUser {
+  const key = person.email.trim().toLowerCase();
+  const color = colourOf(key);
+  // 20% opacity over the page: the selected text stays readable on both themes.
+  return { key, name: person.name?.trim() || person.email, color, colorLight: `${color}33` };
+}
+
+export type Present = { key: string; name: string; color: string };
+
+/**
+ * The other people on the page now, from the awareness states: one entry a person (two tabs of
+ * theirs are one), never this person (another tab of their own is not someone else), in a
+ * steady order (by name) so the list does not jump as cursors move. A state without a usable
+ * `user` (a client of another make) is left out.
+ */
+export function othersHere(states: ReadonlyMap<number, unknown>, selfKey: string): Present[] {
+  const people = new Map<string, Present>();
+  for (const state of states.values()) {
+    const user = (state as { user?: Partial<LiveUser> } | null)?.user;
+    if (!user || typeof user.key !== 'string' || typeof user.name !== 'string') continue;
+    if (user.key === selfKey || people.has(user.key)) continue;
+    const color =
+      typeof user.color === 'string' && /^#[0-9a-f]{6}$/i.test(user.color)
+        ? user.color
+        : colourOf(user.key);
+    people.set(user.key, { key: user.key, name: user.name.slice(0, 200), color });
+  }
+  return [...people.values()].sort(
+    (a, b) => a.name.localeCompare(b.name) || a.key.localeCompare(b.key),
+  );
+}
+
+/** The page's live socket, on this page's own host (ws: beside http:, wss: beside https:). */
+export function liveSocketUrl(location: { protocol: string; host: string }, slug: string): string {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}${previewPath(slug)}?live`;
+}
+
+/** Waits between reconnects: 1 s, 2 s, 4 s… up to 30 s, with a little jitter. */
+export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(30_000, 1_000 * 2 ** Math.max(0, attempt - 1));
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+/**
+ * Where a save, an autosave or a publish takes the body from. Once the editor is bound to the
+ * document, the document is the body's one source: the form says `live=1` and the server takes
+ * the document's stored text, after this tab's updates are all acknowledged (a body sent from
+ * the form would be merged against the document's own draft writes, doubling lines). Before the
+ * binding, without one, or refused for good, the form's body is sent, as without co-editing.
+ * `bound`: the editor took the document's text at least once.
+ */
+export function bodySourceOf(phase: LivePhase, bound: boolean): 'document' | 'form' {
+  if (!bound) return 'form';
+  return phase === 'synced' || phase === 'offline' ? 'document' : 'form';
+}
+
+/** The status line's words for the document's side of saving; null: the form's status says. */
+export function liveStatusOf(
+  phase: LivePhase,
+  pending: number,
+): { kind: 'saved' | 'saving' | 'offline' | 'refused'; message?: string } | null {
+  if (phase === 'synced') return pending === 0 ? { kind: 'saved' } : { kind: 'saving' };
+  if (phase === 'offline')
+    return {
+      kind: 'offline',
+      message:
+        pending === 0
+          ? 'Reconnecting… Everything you typed is saved.'
+          : 'Not connected: what you type is kept in this tab and sent when the connection is back. Do not close it.',
+    };
+  if (phase === 'refused')
+    return {
+      kind: 'refused',
+      message:
+        'Live editing stopped: this page no longer accepts your changes (your session ended or your permission changed). Your text is kept here: sign in again in another tab, then Save draft.',
+    };
+  return null;
+}
+
+/**
+ * The text the editor shows at its first sync: the document's, with what was typed before it
+ * (from the body the page was rendered with) merged in as this person's edit — three ways, so
+ * neither the document's text nor the typing is put in twice, and where both changed the same
+ * lines the typing is kept (as the form's merge keeps the editor's words).
+ */
+export function firstSyncText(typed: string, rendered: string, remote: string): string {
+  if (typed === rendered || typed === remote) return remote;
+  const fields = { title: '', summary: '' };
+  return mergeTexts(
+    { ...fields, body: typed },
+    { ...fields, body: rendered },
+    { ...fields, body: remote },
+  ).text.body;
+}
+
+/**
+ * The smallest edit that turns `from` into `to` (the common start and end kept), never splitting
+ * a surrogate pair: what the binding applies to the document for text typed before it synced.
+ */
+export function smallestEdit(
+  from: string,
+  to: string,
+): { at: number; remove: number; insert: string } {
+  let start = 0;
+  const shortest = Math.min(from.length, to.length);
+  while (start < shortest && from.charCodeAt(start) === to.charCodeAt(start)) start += 1;
+  if (start > 0 && /[\uD800-\uDBFF]/.test(from.charAt(start - 1))) start -= 1;
+  let end = 0;
+  while (
+    end < shortest - start &&
+    from.charCodeAt(from.length - 1 - end) === to.charCodeAt(to.length - 1 - end)
+  )
+    end += 1;
+  if (end > 0 && /[\uDC00-\uDFFF]/.test(from.charAt(from.length - end))) end -= 1;
+  return { at: start, remove: from.length - start - end, insert: to.slice(start, to.length - end) };
+}

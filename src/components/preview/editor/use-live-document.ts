@@ -1,0 +1,153 @@
+// Owns the editor's side of co-editing (decision record 0051): the page's shared document opened
+// once the editor has hydrated (live-document.ts), the CodeMirror body bound to it after its
+// first sync — the text typed before that merged in once, never inserted a second time — and
+// who else is here. Without a socket (the dev server, a blocked WebSocket) nothing changes: the
+// phase says 'unavailable' and the editor saves its text as it always has.
+import { type RefObject, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import type { BodyEditor } from './body-codemirror';
+import type { LiveDocument, LiveSnapshot } from './live-document';
+import {
+  bodySourceOf,
+  firstSyncText,
+  type LiveUser,
+  othersHere,
+  type Present,
+  smallestEdit,
+} from './live-presence';
+
+const IDLE: LiveSnapshot = { phase: 'unavailable', pending: 0, ackedAt: null, reason: null };
+const NOBODY: Present[] = [];
+
+export type LiveEditing = {
+  document: LiveDocument | null;
+  state: LiveSnapshot;
+  /** The editor shows the document (bound after its first sync). */
+  bound: boolean;
+  /** Where saves take the body from (live-presence.ts bodySourceOf). */
+  bodySource: 'document' | 'form';
+  /** The other people on this page now. */
+  others: Present[];
+  /** Resolves once every local change is stored (true), or false after `timeoutMs`. */
+  whenAcknowledged: (timeoutMs: number) => Promise<boolean>;
+};
+
+export function useLiveDocument({
+  slug,
+  user,
+  enabled,
+  editor,
+  editorReady,
+  initialBody,
+}: {
+  slug: string;
+  user: LiveUser | null;
+  /** Hydrated, an existing page, a signed-in person. */
+  enabled: boolean;
+  editor: RefObject<BodyEditor | null>;
+  /** The CodeMirror editor is on screen (body-editor.tsx). */
+  editorReady: boolean;
+  /** The body the page was rendered with: the base for text typed before the first sync. */
+  initialBody: string;
+}): LiveEditing {
+  const [live, setLive] = useState<LiveDocument | null>(null);
+  const [bound, setBound] = useState(false);
+  const userKey = user ? JSON.stringify(user) : '';
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the person is read through its key
+  useEffect(() => {
+    if (!enabled || !user || typeof WebSocket === 'undefined') return;
+    let made: LiveDocument | null = null;
+    let cancelled = false;
+    const leave = () => made?.destroy();
+    // Loaded only here (Yjs and the protocol), as the CodeMirror editor is: a visitor's page and
+    // the editor's first paint never carry it.
+    import('./live-document')
+      .then(({ LiveDocument }) => {
+        if (cancelled) return;
+        made = new LiveDocument(slug, user);
+        setLive(made);
+        // Gone from the others' lists at once when the tab closes.
+        window.addEventListener('pagehide', leave);
+      })
+      .catch(() => {
+        // Its code did not load (a deploy meanwhile): the editor saves as without it.
+      });
+    return () => {
+      cancelled = true;
+      window.removeEventListener('pagehide', leave);
+      // The editor stops writing into the document before it goes (a page renamed by Save opens
+      // its new address's); an editor already gone has nothing to let go of.
+      try {
+        editor.current?.unbind();
+      } catch {
+        // Destroyed with the page.
+      }
+      made?.destroy();
+      setLive(null);
+      setBound(false);
+    };
+  }, [enabled, slug, userKey]);
+
+  const state = useSyncExternalStore(
+    useCallback((listener) => (live ? live.subscribe(listener) : () => undefined), [live]),
+    () => live?.state ?? IDLE,
+    () => IDLE,
+  );
+
+  // The first sync: the editor takes the document's text, with what was typed before it (from
+  // the text the page was rendered with) merged in as this person's edit — once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: initialBody is the base at mount
+  useEffect(() => {
+    const view = editor.current;
+    if (!live || bound || !editorReady || !view || state.phase !== 'synced') return;
+    const remote = live.text.toString();
+    const target = firstSyncText(view.text(), initialBody, remote);
+    if (target !== remote) {
+      const edit = smallestEdit(remote, target);
+      live.doc.transact(() => {
+        if (edit.remove > 0) live.text.delete(edit.at, edit.remove);
+        if (edit.insert) live.text.insert(edit.at, edit.insert);
+      });
+    }
+    view.bind({ text: live.text, awareness: live.awareness, undoManager: live.undoManager });
+    setBound(true);
+  }, [live, bound, editorReady, state.phase, editor]);
+
+  const others = useSyncExternalStore(
+    useCallback(
+      (listener) => {
+        if (!live) return () => undefined;
+        live.awareness.on('change', listener);
+        return () => live.awareness.off('change', listener);
+      },
+      [live],
+    ),
+    usePeopleSnapshot(live, user?.key ?? ''),
+    () => NOBODY,
+  );
+
+  return {
+    document: live,
+    state,
+    bound,
+    bodySource: bodySourceOf(state.phase, bound),
+    others,
+    whenAcknowledged: (timeoutMs) =>
+      live ? live.whenAcknowledged(timeoutMs) : Promise.resolve(true),
+  };
+}
+
+/** A snapshot function for the people here that returns the same array while nobody changed. */
+function usePeopleSnapshot(live: LiveDocument | null, selfKey: string): () => Present[] {
+  const [cache] = useState(() => ({ key: '', people: NOBODY }));
+  return () => {
+    if (!live) return NOBODY;
+    const people = othersHere(live.awareness.getStates(), selfKey);
+    const key = people.map((p) => `${p.key} ${p.name} ${p.color}`).join('\n');
+    if (key !== cache.key) {
+      cache.key = key;
+      cache.people = people;
+    }
+    return cache.people;
+  };
+}

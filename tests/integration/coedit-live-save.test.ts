@@ -1,0 +1,153 @@
+// Saving while live (decision record 0051), against the server as the README starts it: an
+// autosave that says `live=1` takes the body from the page's stored shared document — never the
+// form's, however stale — merges only the title and summary against the document's own draft
+// writes (no conflict), and leaves the document writing its drafts on from there. The same call
+// without `live` is the control: the form's stale body is merged in as another save's.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { ContentStore } from '../../src/lib/content/content';
+import { addEditor } from '../../src/lib/editors/accounts';
+import { CoeditClient } from '../coedit-client';
+import { TEST_ENGINE } from '../databases';
+import { signInWithForm } from '../forms';
+import { type RunningFolio, startFolio, waitFor, withStore as withStoreOf } from '../harness';
+
+let folio: RunningFolio;
+let cookie = '';
+let autosaveId = '';
+
+const withStore = <T>(work: (store: ContentStore) => Promise<T>): Promise<T> =>
+  withStoreOf(folio, work);
+
+beforeAll(async () => {
+  folio = await startFolio();
+  await addEditor(await folio.database(), 'live@example.com', 'the live passphrase');
+  cookie = (await signInWithForm(folio.url, 'live@example.com', 'the live passphrase')).cookie;
+  for await (const path of new Bun.Glob('dist/public/assets/*.js').scan('.')) {
+    const found = (await Bun.file(path).text()).match(/([0-9a-f]{12})#autosaveDraft\b/);
+    if (found?.[1]) autosaveId = found[1];
+  }
+  if (!autosaveId) throw new Error('the build names no autosaveDraft (bun run build first)');
+}, 60_000);
+afterAll(async () => {
+  await folio?.stop();
+});
+
+const page = (slug: string) => withStore((store) => store.getPage(slug, { draft: true }));
+
+/** The action's answer, from the route's payload it comes in (one JSON value after `_value`). */
+async function answerOf(response: Response): Promise<Record<string, unknown>> {
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  const start = text.indexOf('"_value":') + '"_value":'.length;
+  if (start < '"_value":'.length) throw new Error('no answer in the response');
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i += 1) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i += 1;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth += 1;
+    else if (c === '}' || c === ']') {
+      depth -= 1;
+      if (depth === 0) return JSON.parse(text.slice(start, i + 1)) as Record<string, unknown>;
+    }
+  }
+  throw new Error('an answer cut short');
+}
+
+function autosave(slug: string, values: Record<string, string>): Promise<Response> {
+  return fetch(`${folio.url}/preview/${slug}`, {
+    method: 'POST',
+    body: JSON.stringify([values]),
+    redirect: 'manual',
+    headers: {
+      origin: folio.url,
+      cookie,
+      'content-type': 'text/plain;charset=UTF-8',
+      'x-folio-action': `/RSC/F/${autosaveId}/autosaveDraft.txt`,
+      'x-waku-action-location': `/preview/${slug}?edit`,
+    },
+  });
+}
+
+/** A page with a live editor who has typed, and the version a form opened before that had. */
+async function typedLive(slug: string) {
+  await withStore((store) =>
+    store.putPage({ slug, title: 'Before', summary: '', body: 'One.\n\nTwo.\n' }),
+  );
+  const opened = await page(slug);
+  if (!opened) throw new Error('no page');
+  const client = new CoeditClient(slug);
+  await client.connect(`${folio.url.replace(/^http/, 'ws')}/preview/${slug}?live`, {
+    cookie,
+    origin: folio.url,
+  });
+  client.text.insert(client.text.length, 'Three, typed live.\n');
+  await waitFor(() => (client.allAcknowledged ? true : undefined), { what: 'the acks' });
+  // The document writes its draft about a second later: the form's version is then stale.
+  await waitFor(
+    async () => ((await page(slug))?.bodyMarkdown.includes('Three') ? true : undefined),
+    { what: 'the document’s draft', timeoutMs: 15_000 },
+  );
+  const form = {
+    slug,
+    originalSlug: slug,
+    pageId: String(opened.id),
+    version: String(opened.version),
+    title: 'After',
+    summary: '',
+    // Stale, and changed: a body the form's path would merge in (the control shows it does).
+    body: 'One.\n\nTwo, edited.\n',
+    kind: '',
+    topics: '',
+    authors: '',
+  };
+  return { client, form };
+}
+
+describe(`saving while live (${TEST_ENGINE})`, () => {
+  test('live=1: the body is the document’s, the title is saved, no conflict, nothing doubled', async () => {
+    const { client, form } = await typedLive('live-save');
+    try {
+      const answer = await answerOf(await autosave('live-save', { ...form, live: '1' }));
+      expect(answer.ok).toBe(true);
+      expect(answer.conflict).toBeUndefined();
+      expect(answer.merged).toBeUndefined();
+      const saved = await page('live-save');
+      expect(saved?.title).toBe('After');
+      expect(saved?.bodyMarkdown).toBe('One.\n\nTwo.\nThree, typed live.\n');
+
+      // The document goes on from there: the next edit is written once, not merged twice.
+      client.text.insert(client.text.length, 'Four.\n');
+      await waitFor(() => (client.allAcknowledged ? true : undefined), { what: 'the acks' });
+      await waitFor(
+        async () => ((await page('live-save'))?.bodyMarkdown.includes('Four') ? true : undefined),
+        { what: 'the next draft', timeoutMs: 15_000 },
+      );
+      // Two polls of the server (3 s each) would have merged a save taken for another's.
+      await Bun.sleep(7_000);
+      expect((await page('live-save'))?.bodyMarkdown).toBe(
+        'One.\n\nTwo.\nThree, typed live.\nFour.\n',
+      );
+      expect(client.text.toString()).toBe('One.\n\nTwo.\nThree, typed live.\nFour.\n');
+      expect(folio.unexpectedErrors()).toEqual([]);
+    } finally {
+      client.disconnect();
+    }
+  }, 60_000);
+
+  test('the control: without live, the same call is a conflict with the document’s own draft', async () => {
+    const { client, form } = await typedLive('form-save');
+    try {
+      const answer = await answerOf(await autosave('form-save', form));
+      // The form's stale body merged against the document's draft: asked about, not saved.
+      expect(answer.ok).toBe(false);
+      expect(answer.conflict).toBeDefined();
+      expect((await page('form-save'))?.title).toBe('Before');
+    } finally {
+      client.disconnect();
+    }
+  }, 60_000);
+});
