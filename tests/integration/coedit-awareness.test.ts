@@ -25,6 +25,8 @@ import {
 let made: ThrowAwayDatabase;
 let servers: RunningFolio[] = [];
 let cookie: string;
+/** A second person, who may edit the same pages. */
+let otherCookie: string;
 const awarenesses: awarenessProtocol.Awareness[] = [];
 
 beforeAll(async () => {
@@ -37,10 +39,12 @@ beforeAll(async () => {
   try {
     const editor = await addEditor(db, 'cursor@example.com', 'the cursor passphrase');
     cookie = `${SESSION_COOKIE}=${(await createSession(db.query, editor.id)).id}`;
+    const mallory = await addEditor(db, 'mallory@example.com', 'the other passphrase');
+    otherCookie = `${SESSION_COOKIE}=${(await createSession(db.query, mallory.id)).id}`;
   } finally {
     await db.close();
   }
-  for (const slug of ['cursors', 'too-large', 'stopping'])
+  for (const slug of ['cursors', 'too-large', 'stopping', 'spoofing'])
     await withStore(servers[0] as RunningFolio, (store) =>
       store.putPage({ slug, title: slug, summary: '', body: 'Text.\n' }),
     );
@@ -57,7 +61,7 @@ const first = () => servers[0] as RunningFolio;
 const other = () => servers[servers.length - 1] as RunningFolio;
 
 /** An editor with its awareness, as a browser's binding would have it. */
-async function editorOn(server: RunningFolio, slug: string, name: string) {
+async function editorOn(server: RunningFolio, slug: string, name: string, as = cookie) {
   const client = new CoeditClient(name);
   const awareness = new awarenessProtocol.Awareness(client.doc);
   awarenesses.push(awareness);
@@ -70,7 +74,7 @@ async function editorOn(server: RunningFolio, slug: string, name: string) {
       );
   };
   await client.connect(`${server.url.replace('http:', 'ws:')}/preview/${slug}?live`, {
-    cookie,
+    cookie: as,
     origin: server.url,
   });
   const id = client.doc.clientID;
@@ -81,12 +85,13 @@ async function editorOn(server: RunningFolio, slug: string, name: string) {
     /** Sets this editor's state and sends it, as y-protocols' clients do. */
     say(state: Record<string, unknown>) {
       awareness.setLocalState(state);
+      this.send(awarenessProtocol.encodeAwarenessUpdate(awareness, [id]));
+    },
+    /** Sends an awareness update as it is. */
+    send(update: Uint8Array) {
       const encoder = encoding.createEncoder();
       encoding.writeVarUint(encoder, 1);
-      encoding.writeVarUint8Array(
-        encoder,
-        awarenessProtocol.encodeAwarenessUpdate(awareness, [id]),
-      );
+      encoding.writeVarUint8Array(encoder, update);
       client.sendRaw(encoding.toUint8Array(encoder) as Uint8Array<ArrayBuffer>);
     },
     /** What this editor knows of another's state. */
@@ -108,7 +113,11 @@ describe(`awareness ${across} (${TEST_ENGINE})`, () => {
     await waitFor(() => (b.stateOf(a.id)?.cursor === 3 ? true : undefined), {
       what: () => `a's state at b: ${JSON.stringify(b.stateOf(a.id))}`,
     });
-    expect(b.stateOf(a.id)?.user).toEqual({ name: 'Ada' });
+    // The server names the person signed in on the connection (no author profile: the e-mail).
+    expect(b.stateOf(a.id)?.user).toEqual({
+      key: 'cursor@example.com',
+      name: 'cursor@example.com',
+    });
     a.say({ user: { name: 'Ada' }, cursor: 7 });
     b.say({ user: { name: 'Bo' }, cursor: 1 });
     await waitFor(() => (b.stateOf(a.id)?.cursor === 7 ? true : undefined), {
@@ -138,6 +147,56 @@ describe(`awareness ${across} (${TEST_ENGINE})`, () => {
     expect(a.client.connected).toBe(true);
     a.client.disconnect();
     b.client.disconnect();
+  }, 30_000);
+
+  test("a state names the person signed in, a colour is a colour, and another's caret is not anyone else's to move or remove", async () => {
+    const a = await editorOn(first(), 'spoofing', 'a');
+    const m = await editorOn(other(), 'spoofing', 'm', otherCookie);
+    a.say({ user: { key: 'cursor@example.com', name: 'Ada', color: '#1b6e3a' }, cursor: 1 });
+    m.say({
+      user: {
+        key: 'cursor@example.com',
+        name: 'Ada',
+        color: 'red; background-image: url(https://example.com/who-reads)',
+        colorLight: '#0b57d033',
+      },
+      cursor: 2,
+    });
+    await waitFor(() => (a.stateOf(m.id)?.cursor === 2 ? true : undefined), {
+      what: "m's state at a",
+    });
+    // Neither the name nor the key m claimed: the account m signed in with. The colour that
+    // would have gone into a style attribute is gone; a plain one stays.
+    expect(a.stateOf(m.id)?.user).toEqual({
+      key: 'mallory@example.com',
+      name: 'mallory@example.com',
+      colorLight: '#0b57d033',
+    });
+    await waitFor(() => (m.stateOf(a.id)?.cursor === 1 ? true : undefined), {
+      what: "a's state at m",
+    });
+    // m speaks for a's client id: moving a's caret, then removing it (a null state, a later
+    // clock). Neither reaches a, nor m's own view from the server.
+    const forged = new awarenessProtocol.Awareness(new (await import('yjs')).Doc());
+    awarenesses.push(forged);
+    forged.clientID = a.id;
+    forged.setLocalState({ user: { key: 'cursor@example.com', name: 'Ada' }, cursor: 99 });
+    for (let i = 0; i < 5; i += 1) forged.setLocalState({ cursor: 99 });
+    m.send(awarenessProtocol.encodeAwarenessUpdate(forged, [a.id]));
+    forged.setLocalState(null);
+    m.send(awarenessProtocol.encodeAwarenessUpdate(forged, [a.id]));
+    // a's own next move arrives at m after whatever m sent: by then the forgeries would have
+    // landed, had they been taken.
+    a.say({ user: { key: 'cursor@example.com', name: 'Ada' }, cursor: 5 });
+    await waitFor(() => (m.stateOf(a.id)?.cursor === 5 ? true : undefined), {
+      what: "a's next move at m",
+    });
+    const b = await editorOn(first(), 'spoofing', 'b');
+    await waitFor(() => (b.stateOf(a.id)?.cursor === 5 ? true : undefined), {
+      what: "a's state at a newcomer",
+    });
+    expect(a.client.connected && m.client.connected).toBe(true);
+    for (const editor of [a, m, b]) editor.client.disconnect();
   }, 30_000);
 
   test.if(TEST_ENGINE === 'postgres')(

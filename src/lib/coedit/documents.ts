@@ -29,6 +29,12 @@ import { can } from '../editors/permissions';
 import { reportUnexpectedError } from '../observability/errors';
 import { log } from '../observability/log';
 import {
+  type AwarenessPerson,
+  awarenessPersonOf,
+  keyOfState,
+  stampAwarenessUpdate,
+} from './awareness-identity';
+import {
   AWARENESS_CHANNEL,
   AWARENESS_MAX_BYTES,
   awarenessPayload,
@@ -70,6 +76,8 @@ export const COEDIT_LIMITS = {
   connectionsPerPage: 20,
   /** Awareness messages a connection may send per second; more are dropped. */
   awarenessPerSecond: 20,
+  /** Awareness client ids one connection may speak for (a tab has one; reloads make more). */
+  awarenessClientsPerConnection: 4,
   /** One awareness update's bytes (what fits a NOTIFY to the other instances); larger dropped. */
   awarenessBytes: AWARENESS_MAX_BYTES,
   /** Updates between compactions into the snapshot. */
@@ -90,6 +98,11 @@ export const CLOSE = {
 /** A connection as the registry sees it: the WebSocket glue (src/lib/http) makes one. */
 export type Connection = {
   editor: Editor;
+  /**
+   * Who the others see at this connection's caret (awareness-identity.ts); without it, the
+   * person's e-mail.
+   */
+  person?: AwarenessPerson;
   send(message: Uint8Array): void;
   close(code: number, reason: string): void;
 };
@@ -810,7 +823,13 @@ export function createCoeditRegistry(
           });
           return;
         }
-        awarenessProtocol.applyAwarenessUpdate(entry.awareness, update, member);
+        const person =
+          member.connection.person ?? awarenessPersonOf(member.connection.editor.email, null);
+        const stampedUpdate = stampAwarenessUpdate(update, person, (clientId) =>
+          mayAnnounce(entry, member, clientId, person.key),
+        );
+        if (!stampedUpdate) return;
+        awarenessProtocol.applyAwarenessUpdate(entry.awareness, stampedUpdate, member);
       } catch {
         return refuse(member, CLOSE.malformed, 'malformed awareness');
       }
@@ -818,6 +837,23 @@ export function createCoeditRegistry(
     }
     if (kind === MESSAGE_QUERY_AWARENESS) return sendAwareness(entry, member);
     return refuse(member, CLOSE.unsupported, 'unknown message type');
+  };
+
+  /**
+   * Whether `member` may speak for awareness client `clientId`: one it announced, or a new one
+   * (a tab's document has one; a few allow for reloads), or one another instance relayed for the
+   * same person (their tab came back here after its instance went away). Never another
+   * connection's here, nor another person's: a caret is not someone else's to move or remove.
+   */
+  const mayAnnounce = (entry: OpenDocument, member: Joined, clientId: number, key: string) => {
+    if (member.clientIds.has(clientId)) return true;
+    for (const other of entry.members)
+      if (other !== member && other.clientIds.has(clientId)) return false;
+    const known = entry.awareness.getStates().get(clientId);
+    if (known !== undefined && keyOfState(known) !== key) return false;
+    if (member.clientIds.size >= COEDIT_LIMITS.awarenessClientsPerConnection) return false;
+    member.clientIds.add(clientId);
+    return true;
   };
 
   const sendAwareness = (entry: OpenDocument, member: Joined) => {

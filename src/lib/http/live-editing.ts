@@ -6,6 +6,7 @@
 import 'server-only';
 import type { ServerWebSocket, WebSocketHandler } from 'bun';
 import { parse } from 'hono/utils/cookie';
+import { type AwarenessPerson, awarenessPersonOf } from '../coedit/awareness-identity';
 import { CLOSE, type CoeditRegistry, MESSAGE_SYNC, type Member } from '../coedit/documents';
 import type { ContentStore } from '../content/content';
 import type { Database } from '../data/db';
@@ -59,6 +60,8 @@ export const LIVE_PER_PERSON = { page: 4, instance: 24 } as const;
 export type LiveData = {
   pageId: number;
   editor: Editor;
+  /** Who the others see at this connection's caret. */
+  person: AwarenessPerson;
   /** The session cookie's value it was opened with. */
   sessionId: string;
   checkedAt: number;
@@ -173,9 +176,13 @@ export function createLiveEditing({
         return plain(429, 'You have too many pages open live; close some and try again.', {
           'retry-after': '10',
         });
+      // The name the others see at this person's caret, as the editor screen gives it to the
+      // browser: the server stamps it on every awareness state (awareness-identity.ts).
+      const profile = await store().authorOfEditor(session.editor.id);
       const data: LiveData = {
         pageId: page.id,
         editor: session.editor,
+        person: awarenessPersonOf(session.editor.email, profile?.name ?? null),
         sessionId: id ?? '',
         checkedAt: Date.now(),
         chain: Promise.resolve(),
@@ -327,6 +334,7 @@ export function createLiveEditing({
     open(ws: ServerWebSocket<LiveData>) {
       const connection = {
         editor: ws.data.editor,
+        person: ws.data.person,
         send: (message: Uint8Array) => {
           if (ws.data.closed) return;
           // 0: dropped, past the unsent bound (Bun closes it too): it must not go on without it.
