@@ -22,6 +22,7 @@ let owner: string;
 let author: string;
 let ownersPage: number;
 let hostilePage: number;
+let forgedPage: number;
 
 beforeAll(async () => {
   folio = await startFolio();
@@ -35,6 +36,7 @@ beforeAll(async () => {
   ownersPage = await pageOf('owners', first.id);
   await pageOf('authors', second.id);
   hostilePage = await pageOf('hostile', first.id);
+  forgedPage = await pageOf('forged', first.id);
 }, 60_000);
 afterAll(async () => {
   await folio?.stop();
@@ -172,6 +174,63 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
     expect((await closed(client)).code).toBe(1008);
     expect(await storedUpdates(ownersPage)).toBe(before + 1);
   });
+
+  test('an update that builds on text the page does not have is refused (1008), unstored: held-back pieces cannot pass the limit or hide in the store, nor a deletion wait for text not typed yet', async () => {
+    const watcher = await joined('forged');
+    const textBefore = watcher.text.toString();
+    const updatesBefore = await storedUpdates(forgedPage);
+    /** Sends `update` as a sync update on a new connection; resolves with how it closed. */
+    const sendAlone = async (update: Uint8Array) => {
+      const client = await joined('forged');
+      const encoder = encoding.createEncoder();
+      encoding.writeVarUint(encoder, 0);
+      encoding.writeVarUint(encoder, 2);
+      encoding.writeVarUint8Array(encoder, update);
+      client.sendRaw(encoding.toUint8Array(encoder) as Uint8Array<ArrayBuffer>);
+      return (await closed(client)).code;
+    };
+    // A writer of its own that builds a chain on the page's text: the first piece is kept back,
+    // the next ones build on it (the hostile pass sent 2.7 million characters so, then the
+    // first piece, and every editor took it whole, past the 200 000-character limit).
+    const forger = new Y.Doc();
+    Y.applyUpdate(forger, Y.encodeStateAsUpdate(watcher.doc));
+    const step = (edit: () => void) => {
+      const before = Y.encodeStateVector(forger);
+      edit();
+      return Y.encodeStateAsUpdate(forger, before);
+    };
+    const body = forger.getText('body');
+    const keptBack = step(() => body.insert(0, 'X'));
+    const following = step(() => body.insert(body.length, 'A'.repeat(90_000)));
+    expect(await sendAlone(following)).toBe(1008);
+    // A deletion of text this writer has not typed yet: stored, it waited for that text and
+    // took it away as it came, so a person's next words were stored and shown nowhere.
+    const future = (() => {
+      const copy = new Y.Doc();
+      copy.clientID = forger.clientID;
+      Y.applyUpdate(copy, Y.encodeStateAsUpdate(watcher.doc));
+      copy.getText('body').insert(0, 'not typed yet');
+      const typed = Y.encodeStateVector(copy);
+      copy.getText('body').delete(0, 13);
+      // Only the deletion: the text it deletes is left out.
+      return Y.encodeStateAsUpdate(copy, typed);
+    })();
+    expect(await sendAlone(future)).toBe(1008);
+    // Nothing of either was stored, the watcher's text is untouched and it is still connected;
+    // the kept-back piece alone (it builds on the page's text) is an ordinary edit.
+    expect(await storedUpdates(forgedPage)).toBe(updatesBefore);
+    expect(watcher.text.toString()).toBe(textBefore);
+    expect(watcher.connected).toBe(true);
+    const honest = await joined('forged');
+    Y.applyUpdate(honest.doc, keptBack);
+    await waitFor(() => (honest.allAcknowledged ? true : undefined), { what: 'its ack' });
+    await waitFor(() => (watcher.text.toString() === `X${textBefore}` ? true : undefined), {
+      what: 'the kept-back piece at the watcher',
+    });
+    expect(honest.connected).toBe(true);
+    honest.disconnect();
+    watcher.disconnect();
+  }, 60_000);
 
   test('a malformed frame closes that connection only (1007); a text frame 1003; an edit beside the body 1008, unstored; the other editor goes on', async () => {
     const hostile = await joined('hostile');

@@ -58,6 +58,7 @@ import {
   readSeq,
   storedFields,
 } from './storage';
+import { unresolvedIn } from './update-dependencies';
 
 export const MESSAGE_SYNC = 0;
 export const MESSAGE_AWARENESS = 1;
@@ -677,8 +678,9 @@ export function createCoeditRegistry(
     }
     let empty: boolean;
     let elsewhere: boolean;
+    let decoded: ReturnType<typeof Y.decodeUpdate>;
     try {
-      const decoded = Y.decodeUpdate(update);
+      decoded = Y.decodeUpdate(update);
       empty = decoded.structs.length === 0 && decoded.ds.clients.size === 0;
       // Only the page's fields are the page's, and only as text: anything put beside them
       // (another shared type, keys set on a text as if it were a map, formatting, embedded
@@ -706,6 +708,31 @@ export function createCoeditRegistry(
       if (entry.closed || member.gone) return;
       // Nothing in it (a sync reply from a client with nothing new): acknowledged, not stored.
       if (empty) return acknowledge(member);
+      let unresolved = unresolvedIn(entry.doc, decoded);
+      if (unresolved) {
+        // It may build on what another instance stored a moment ago (a browser back from an
+        // instance that went away): what is stored is read first, then it is asked again.
+        try {
+          entry.applied = await applyStored(
+            db.query,
+            entry.pageId,
+            entry.doc,
+            entry.applied,
+            'storage',
+          );
+        } catch (error) {
+          if (!isOutage(error)) throw error;
+          return refuse(member, CLOSE.tryAgain, 'the database is out of reach');
+        }
+        unresolved = unresolvedIn(entry.doc, decoded);
+      }
+      if (unresolved) {
+        log.info('co-editing: an update building on text the page does not have was refused', {
+          pageId: entry.pageId,
+          why: unresolved,
+        });
+        return refuse(member, CLOSE.policy, 'this change builds on text the page does not have');
+      }
       const over = overLimit(entry.doc, update);
       if (over) {
         log.info('co-editing: an update taking a field over its limit was refused', {
