@@ -138,6 +138,40 @@ describe(`saving while live (${TEST_ENGINE})`, () => {
     }
   }, 60_000);
 
+  test('live=1: the title and summary are the document’s, and stay past its next draft write', async () => {
+    const { client, form } = await typedLive('live-title');
+    try {
+      // Typed into the document, as a bound editor's inputs do; the form's own title ('After')
+      // is not the document's: the save must not write one the document would write back over.
+      client.doc.transact(() => {
+        client.title.delete(0, client.title.length);
+        client.title.insert(0, 'Typed live');
+        client.summary.insert(0, 'A summary typed live.');
+      });
+      await waitFor(() => (client.allAcknowledged ? true : undefined), { what: 'the acks' });
+      const answer = await answerOf(await autosave('live-title', { ...form, live: '1' }));
+      expect(answer.ok).toBe(true);
+      expect(answer.conflict).toBeUndefined();
+      const saved = await page('live-title');
+      expect(saved?.title).toBe('Typed live');
+      expect(saved?.summary).toBe('A summary typed live.');
+
+      // A body edit over the socket: the document's next draft keeps the title and summary.
+      client.text.insert(client.text.length, 'Four.\n');
+      await waitFor(() => (client.allAcknowledged ? true : undefined), { what: 'the acks' });
+      await waitFor(
+        async () => ((await page('live-title'))?.bodyMarkdown.includes('Four') ? true : undefined),
+        { what: 'the next draft', timeoutMs: 15_000 },
+      );
+      const after = await page('live-title');
+      expect(after?.title).toBe('Typed live');
+      expect(after?.summary).toBe('A summary typed live.');
+      expect(folio.unexpectedErrors()).toEqual([]);
+    } finally {
+      client.disconnect();
+    }
+  }, 60_000);
+
   test('the control: without live, the same call is a conflict with the document’s own draft', async () => {
     const { client, form } = await typedLive('form-save');
     try {
