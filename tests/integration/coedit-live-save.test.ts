@@ -1,7 +1,8 @@
 // Saving while live (decision record 0051), against the server as the README starts it: an
-// autosave that says `live=1` takes the body from the page's stored shared document — never the
-// form's, however stale — merges only the title and summary against the document's own draft
-// writes (no conflict), and leaves the document writing its drafts on from there. The same call
+// autosave that says `live=1` takes the title, summary and body from the page's stored shared
+// document — never the form's, however stale — with no conflict against the document's own draft
+// writes, and leaves the document writing its drafts on from there (issue 30: a title taken from
+// the form was written back over by the document's next draft). The same call
 // without `live` is the control: the form's stale body is merged in as another save's.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { ContentStore } from '../../src/lib/content/content';
@@ -108,7 +109,7 @@ async function typedLive(slug: string) {
 }
 
 describe(`saving while live (${TEST_ENGINE})`, () => {
-  test('live=1: the body is the document’s, the title is saved, no conflict, nothing doubled', async () => {
+  test('live=1: the text is the document’s, not the form’s; no conflict, nothing doubled', async () => {
     const { client, form } = await typedLive('live-save');
     try {
       const answer = await answerOf(await autosave('live-save', { ...form, live: '1' }));
@@ -116,7 +117,9 @@ describe(`saving while live (${TEST_ENGINE})`, () => {
       expect(answer.conflict).toBeUndefined();
       expect(answer.merged).toBeUndefined();
       const saved = await page('live-save');
-      expect(saved?.title).toBe('After');
+      // The form's 'After' never reached the document: the document's next draft would write
+      // 'Before' back, so the save does not write it either.
+      expect(saved?.title).toBe('Before');
       expect(saved?.bodyMarkdown).toBe('One.\n\nTwo.\nThree, typed live.\n');
 
       // The document goes on from there: the next edit is written once, not merged twice.
