@@ -175,6 +175,46 @@ describe(`saving while live (${TEST_ENGINE})`, () => {
     }
   }, 60_000);
 
+  test('live=1 over a form’s save the document has not taken yet: its title merged, and kept', async () => {
+    const { client, form } = await typedLive('live-over-form');
+    try {
+      // Another path's save (a form without the socket), at the current version: a new title.
+      const current = await page('live-over-form');
+      const other = await answerOf(
+        await autosave('live-over-form', {
+          ...form,
+          version: String(current?.version),
+          title: 'From a form',
+          body: current?.bodyMarkdown ?? '',
+        }),
+      );
+      expect(other.ok).toBe(true);
+      // At once, before the server's poll merges that save into the document: a live save.
+      const answer = await answerOf(await autosave('live-over-form', { ...form, live: '1' }));
+      expect(answer.ok).toBe(true);
+      expect((await page('live-over-form'))?.title).toBe('From a form');
+
+      // The document takes it in (its poll), and its next draft keeps it.
+      await waitFor(() => (client.title.toString() === 'From a form' ? true : undefined), {
+        what: 'the form’s title in the document',
+        timeoutMs: 15_000,
+      });
+      client.text.insert(client.text.length, 'Four.\n');
+      await waitFor(() => (client.allAcknowledged ? true : undefined), { what: 'the acks' });
+      await waitFor(
+        async () =>
+          (await page('live-over-form'))?.bodyMarkdown.includes('Four') ? true : undefined,
+        { what: 'the next draft', timeoutMs: 15_000 },
+      );
+      const after = await page('live-over-form');
+      expect(after?.title).toBe('From a form');
+      expect(after?.bodyMarkdown).toBe('One.\n\nTwo.\nThree, typed live.\nFour.\n');
+      expect(folio.unexpectedErrors()).toEqual([]);
+    } finally {
+      client.disconnect();
+    }
+  }, 60_000);
+
   test('the control: without live, the same call is a conflict with the document’s own draft', async () => {
     const { client, form } = await typedLive('form-save');
     try {

@@ -230,9 +230,11 @@ export async function saveEditorValues(
         },
         { publish: publish && !withheld },
       );
-      if (result.ok && liveText !== null && input.pageId !== null)
+      if (result.ok && liveText !== null && input.pageId !== null && !merged)
         // The draft is now the document's text: the document's next write goes on from it
-        // rather than merging it back in as another editor's save.
+        // rather than merging it back in as another editor's save. Not when it holds another
+        // path's title or summary (merged above): the document has not got them, and takes
+        // them by merging this version in as that save's (0050), or its next write drops them.
         await markWrittenIfNewer(await getDatabase(), input.pageId, result.version);
       if (result.ok)
         return {
