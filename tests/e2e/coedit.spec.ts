@@ -138,6 +138,16 @@ test('two people edit one page live: typing, carets, who is here, both at once, 
     await other.page.keyboard.type('and ');
     await expect(myTitle).toHaveValue('Now Written and together');
     await expect(theirTitle).toHaveValue('Now Written and together');
+    // Undo in an input is the browser's own (it groups the typing as it does: a word, a
+    // space), it takes back their typing only, and what it takes back reaches the other too.
+    await other.page.keyboard.press('Control+z');
+    await expect(theirTitle).not.toHaveValue('Now Written and together');
+    const undoneTitle = await theirTitle.inputValue();
+    expect(undoneTitle).toMatch(/^Now Written (and?)? ?together$/);
+    await expect(myTitle).toHaveValue(undoneTitle);
+    await other.page.keyboard.press('Control+Shift+z');
+    await expect(theirTitle).toHaveValue('Now Written and together');
+    await expect(myTitle).toHaveValue('Now Written and together');
 
     // Publish publishes the document as it is now, both people's words — the last keystrokes
     // of the person publishing too, pressed just before (the submit waits for their ack).
