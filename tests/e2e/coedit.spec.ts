@@ -2,7 +2,8 @@
 // context of their own, edit one page through its shared document on the production server —
 // what one types appears in the other's editor, each sees the other's name at their caret and
 // in the who-is-here list, edits made at once end identical in both, Undo takes back only
-// one's own typing, and Publish publishes the document as it is.
+// one's own typing, a title typed by one is in the other's Title input (their caret kept), and
+// Publish publishes the document as it is, its title too.
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page, WebSocketRoute } from '@playwright/test';
 import { openDatabase } from '../../src/lib/data/db';
@@ -59,7 +60,7 @@ async function otherPerson(browser: Browser, baseURL: string, at: string) {
   }
 }
 
-test('two people edit one page live: typing, carets, who is here, both at once, Undo, Publish', async ({
+test('two people edit one page live: typing, carets, who is here, both at once, Undo, title, Publish', async ({
   page,
   browser,
   baseURL,
@@ -123,6 +124,31 @@ test('two people edit one page live: typing, carets, who is here, both at once, 
     await expect(page.locator('.editor-status')).toHaveText(/^Saved/);
     await expect(other.page.locator('.editor-status')).toHaveText(/^Saved/);
 
+    // The title is the document's too: typed in one, in the other's input at once, with the
+    // other's caret kept between the same letters; and both people's typing in it kept.
+    const myTitle = page.locator('input[name="title"]');
+    const theirTitle = other.page.locator('input[name="title"]');
+    await theirTitle.focus();
+    await theirTitle.evaluate((input: HTMLInputElement) => input.setSelectionRange(8, 8));
+    await myTitle.focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.type('Now ');
+    await expect(theirTitle).toHaveValue('Now Written together');
+    expect(await theirTitle.evaluate((input: HTMLInputElement) => input.selectionStart)).toBe(12);
+    await other.page.keyboard.type('and ');
+    await expect(myTitle).toHaveValue('Now Written and together');
+    await expect(theirTitle).toHaveValue('Now Written and together');
+    // Undo in an input is the browser's own (it groups the typing as it does: a word, a
+    // space), it takes back their typing only, and what it takes back reaches the other too.
+    await other.page.keyboard.press('Control+z');
+    await expect(theirTitle).not.toHaveValue('Now Written and together');
+    const undoneTitle = await theirTitle.inputValue();
+    expect(undoneTitle).toMatch(/^Now Written (and?)? ?together$/);
+    await expect(myTitle).toHaveValue(undoneTitle);
+    await other.page.keyboard.press('Control+Shift+z');
+    await expect(theirTitle).toHaveValue('Now Written and together');
+    await expect(myTitle).toHaveValue('Now Written and together');
+
     // Publish publishes the document as it is now, both people's words — the last keystrokes
     // of the person publishing too, pressed just before (the submit waits for their ack).
     await theirs.typeAtEnd(' Omega');
@@ -137,6 +163,8 @@ test('two people edit one page live: typing, carets, who is here, both at once, 
     expect(published.status()).toBe(200);
     const html = await published.text();
     expect(html).toContain('Second line. Alpha BBB Omega Fin');
+    expect(html).toContain('Now Written and together');
+    expect(html).not.toContain('>Written together<');
     expect(html).not.toContain('AAA');
     expect(other.problems(), 'errors the other page logged').toEqual([]);
   } finally {

@@ -1,7 +1,8 @@
 // Saving while live (decision record 0051), against the server as the README starts it: an
-// autosave that says `live=1` takes the body from the page's stored shared document — never the
-// form's, however stale — merges only the title and summary against the document's own draft
-// writes (no conflict), and leaves the document writing its drafts on from there. The same call
+// autosave that says `live=1` takes the title, summary and body from the page's stored shared
+// document — never the form's, however stale — with no conflict against the document's own draft
+// writes, and leaves the document writing its drafts on from there (issue 30: a title taken from
+// the form was written back over by the document's next draft). The same call
 // without `live` is the control: the form's stale body is merged in as another save's.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { ContentStore } from '../../src/lib/content/content';
@@ -108,7 +109,7 @@ async function typedLive(slug: string) {
 }
 
 describe(`saving while live (${TEST_ENGINE})`, () => {
-  test('live=1: the body is the document’s, the title is saved, no conflict, nothing doubled', async () => {
+  test('live=1: the text is the document’s, not the form’s; no conflict, nothing doubled', async () => {
     const { client, form } = await typedLive('live-save');
     try {
       const answer = await answerOf(await autosave('live-save', { ...form, live: '1' }));
@@ -116,7 +117,9 @@ describe(`saving while live (${TEST_ENGINE})`, () => {
       expect(answer.conflict).toBeUndefined();
       expect(answer.merged).toBeUndefined();
       const saved = await page('live-save');
-      expect(saved?.title).toBe('After');
+      // The form's 'After' never reached the document: the document's next draft would write
+      // 'Before' back, so the save does not write it either.
+      expect(saved?.title).toBe('Before');
       expect(saved?.bodyMarkdown).toBe('One.\n\nTwo.\nThree, typed live.\n');
 
       // The document goes on from there: the next edit is written once, not merged twice.
@@ -132,6 +135,80 @@ describe(`saving while live (${TEST_ENGINE})`, () => {
         'One.\n\nTwo.\nThree, typed live.\nFour.\n',
       );
       expect(client.text.toString()).toBe('One.\n\nTwo.\nThree, typed live.\nFour.\n');
+      expect(folio.unexpectedErrors()).toEqual([]);
+    } finally {
+      client.disconnect();
+    }
+  }, 60_000);
+
+  test('live=1: the title and summary are the document’s, and stay past its next draft write', async () => {
+    const { client, form } = await typedLive('live-title');
+    try {
+      // Typed into the document, as a bound editor's inputs do; the form's own title ('After')
+      // is not the document's: the save must not write one the document would write back over.
+      client.doc.transact(() => {
+        client.title.delete(0, client.title.length);
+        client.title.insert(0, 'Typed live');
+        client.summary.insert(0, 'A summary typed live.');
+      });
+      await waitFor(() => (client.allAcknowledged ? true : undefined), { what: 'the acks' });
+      const answer = await answerOf(await autosave('live-title', { ...form, live: '1' }));
+      expect(answer.ok).toBe(true);
+      expect(answer.conflict).toBeUndefined();
+      const saved = await page('live-title');
+      expect(saved?.title).toBe('Typed live');
+      expect(saved?.summary).toBe('A summary typed live.');
+
+      // A body edit over the socket: the document's next draft keeps the title and summary.
+      client.text.insert(client.text.length, 'Four.\n');
+      await waitFor(() => (client.allAcknowledged ? true : undefined), { what: 'the acks' });
+      await waitFor(
+        async () => ((await page('live-title'))?.bodyMarkdown.includes('Four') ? true : undefined),
+        { what: 'the next draft', timeoutMs: 15_000 },
+      );
+      const after = await page('live-title');
+      expect(after?.title).toBe('Typed live');
+      expect(after?.summary).toBe('A summary typed live.');
+      expect(folio.unexpectedErrors()).toEqual([]);
+    } finally {
+      client.disconnect();
+    }
+  }, 60_000);
+
+  test('live=1 over a form’s save the document has not taken yet: its title merged, and kept', async () => {
+    const { client, form } = await typedLive('live-over-form');
+    try {
+      // Another path's save (a form without the socket), at the current version: a new title.
+      const current = await page('live-over-form');
+      const other = await answerOf(
+        await autosave('live-over-form', {
+          ...form,
+          version: String(current?.version),
+          title: 'From a form',
+          body: current?.bodyMarkdown ?? '',
+        }),
+      );
+      expect(other.ok).toBe(true);
+      // At once, before the server's poll merges that save into the document: a live save.
+      const answer = await answerOf(await autosave('live-over-form', { ...form, live: '1' }));
+      expect(answer.ok).toBe(true);
+      expect((await page('live-over-form'))?.title).toBe('From a form');
+
+      // The document takes it in (its poll), and its next draft keeps it.
+      await waitFor(() => (client.title.toString() === 'From a form' ? true : undefined), {
+        what: 'the form’s title in the document',
+        timeoutMs: 15_000,
+      });
+      client.text.insert(client.text.length, 'Four.\n');
+      await waitFor(() => (client.allAcknowledged ? true : undefined), { what: 'the acks' });
+      await waitFor(
+        async () =>
+          (await page('live-over-form'))?.bodyMarkdown.includes('Four') ? true : undefined,
+        { what: 'the next draft', timeoutMs: 15_000 },
+      );
+      const after = await page('live-over-form');
+      expect(after?.title).toBe('From a form');
+      expect(after?.bodyMarkdown).toBe('One.\n\nTwo.\nThree, typed live.\nFour.\n');
       expect(folio.unexpectedErrors()).toEqual([]);
     } finally {
       client.disconnect();

@@ -45,6 +45,7 @@ import { useDraftRecovery } from './editor/use-draft-recovery';
 import { useEditorState } from './editor/use-editor-state';
 import { useImageDrop } from './editor/use-image-drop';
 import { useLiveDocument } from './editor/use-live-document';
+import { useLiveFields } from './editor/use-live-fields';
 import { useLivePreview } from './editor/use-live-preview';
 import { useSaveShortcut } from './editor/use-save-shortcut';
 import { useUnsavedPrompt } from './editor/use-unsaved-prompt';
@@ -117,6 +118,17 @@ export function PageEditor({
   });
   const { values, setValues, setSaved, status, setStatus, conflict, setConflict } = editor;
   const { fieldErrors, autosaveOff, dirty, update } = editor;
+  // Title and summary are the document's too once bound (use-live-fields.ts).
+  const titleInput = useRef<HTMLInputElement>(null);
+  const summaryInput = useRef<HTMLTextAreaElement>(null);
+  const fields = useLiveFields({
+    document: live.document,
+    bound: live.bound,
+    initial,
+    values,
+    update,
+    inputs: { title: titleInput, summary: summaryInput },
+  });
   const recovery = useDraftRecovery({
     initial,
     savedAt,
@@ -290,14 +302,16 @@ export function PageEditor({
           {/* The version the text started from, also after a conflict: a save merges against it
             (the conflict panel says which version of theirs it has seen). */}
           <input type="hidden" name="version" value={values.version} />
-          {/* The body is the shared document's: the server takes it from there (save-page.ts). */}
+          {/* The title, summary and body are the shared document's: the server takes them from
+            there (save-page.ts). */}
           {liveBody ? <input type="hidden" name="live" value="1" /> : null}
           <label>
             Title
             <input
+              ref={titleInput}
               name="title"
               value={values.title}
-              onChange={(event) => update('title', event.target.value)}
+              onChange={(event) => fields.edit('title', event.target.value)}
               required
               maxLength={TITLE_MAX}
               {...invalid('title')}
@@ -337,9 +351,10 @@ export function PageEditor({
           <label>
             Summary
             <textarea
+              ref={summaryInput}
               name="summary"
               value={values.summary}
-              onChange={(event) => update('summary', event.target.value)}
+              onChange={(event) => fields.edit('summary', event.target.value)}
               rows={2}
               maxLength={SUMMARY_MAX}
               {...invalid('summary')}

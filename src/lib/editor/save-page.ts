@@ -3,7 +3,7 @@
 // changed, moved or went away meanwhile, with the editor's text kept in every case. A busy or
 // unreachable database is thrown on to the action wrapper (action.ts), which says so.
 import 'server-only';
-import { markWrittenIfNewer, readHead, storedText } from '../coedit/storage';
+import { type DocumentFields, markWrittenIfNewer, readHead, storedFields } from '../coedit/storage';
 import { contentStore, isContentError, type PageView } from '../content/content';
 import { BODY_MAX } from '../content/field-limits';
 import { conflictsKey, type MergeConflict, type MergeText, mergeTexts } from '../content/merge';
@@ -151,12 +151,14 @@ export async function saveEditorValues(
     publish?: boolean;
     keepAddress?: boolean;
     answer?: MergeAnswer;
-    /** The form's body is the page's shared document (decision record 0051): see liveBodyOf. */
+    /** The form's text is the page's shared document (decision record 0051): see liveFieldsOf. */
     live?: boolean;
   } = {},
 ): Promise<SaveOutcome> {
-  const liveBody = live ? await liveBodyOf(values.pageId) : null;
-  const own = liveBody === null ? values : { ...values, body: liveBody };
+  const liveText = live ? await liveFieldsOf(values.pageId) : null;
+  // Title, summary and body alike: a field taken from the form would be saved, then written
+  // over by the document's next draft (issue 30: a title typed live was lost that way).
+  const own = liveText === null ? values : { ...values, ...liveText };
   const submitted =
     keepAddress && values.pageId !== '' ? { ...own, slug: values.originalSlug } : own;
   const parsed = editorFormSchema.safeParse(submitted);
@@ -228,9 +230,11 @@ export async function saveEditorValues(
         },
         { publish: publish && !withheld },
       );
-      if (result.ok && liveBody !== null && input.pageId !== null)
+      if (result.ok && liveText !== null && input.pageId !== null && !merged)
         // The draft is now the document's text: the document's next write goes on from it
-        // rather than merging it back in as another editor's save.
+        // rather than merging it back in as another editor's save. Not when it holds another
+        // path's title or summary (merged above): the document has not got them, and takes
+        // them by merging this version in as that save's (0050), or its next write drops them.
         await markWrittenIfNewer(await getDatabase(), input.pageId, result.version);
       if (result.ok)
         return {
@@ -255,15 +259,22 @@ export async function saveEditorValues(
       const renamed = current.slug !== input.originalSlug;
       const keepsTheirAddress = renamed && input.slug === input.originalSlug;
       const stored = await store.textAtVersion(current.id, input.version);
-      // Live, the body is the document's, which wrote the drafts since the form's version
-      // itself: only the title and summary are merged (a body merged against those drafts
-      // would double lines typed since, or ask about the editor's own words).
-      const theirs = {
-        title: current.title,
-        summary: current.summary,
-        body: liveBody === null ? current.bodyMarkdown : mine.body,
-      };
-      const base = stored && liveBody !== null ? { ...stored, body: mine.body } : stored;
+      // Live, the text is the document's. A draft the document wrote itself is no conflict for
+      // any field (merged against it, lines typed since would be doubled, or the editor asked
+      // about their own words); only another path's save not yet in the document (a form
+      // without the socket) has a title and summary to merge. The body is the document's always.
+      const ownDraft =
+        liveText !== null &&
+        (await readHead((await getDatabase()).query, current.id))?.writtenVersion ===
+          current.version;
+      const theirs = ownDraft
+        ? mine
+        : {
+            title: current.title,
+            summary: current.summary,
+            body: liveText === null ? current.bodyMarkdown : mine.body,
+          };
+      const base = stored && liveText !== null ? { ...stored, body: mine.body } : stored;
       const asked = mergeTexts(mine, base, theirs);
       const seen = answer?.seenVersion === current.version;
       // Choices made for other conflicts (the text changed since they were shown) ask again.
@@ -278,7 +289,7 @@ export async function saveEditorValues(
           mergedWith = current;
           // The document's own draft writes are not news to a live editor: they are the text
           // on screen. Anything else (an unpublish, a rename, a restore) still is.
-          unseen = !answered && !(liveBody !== null && current.lastChange === 'saved');
+          unseen = !answered && !(liveText !== null && current.lastChange === 'saved');
           continue;
         }
       }
@@ -293,7 +304,7 @@ export async function saveEditorValues(
           },
           // Live, their body is the document's too: only the other fields are theirs to show.
           conflict: conflictOf(
-            liveBody === null ? current : { ...current, bodyMarkdown: mine.body },
+            liveText === null ? current : { ...current, bodyMarkdown: mine.body },
             asked,
           ),
           message: `${conflictMessage(
@@ -356,17 +367,17 @@ export async function saveEditorValues(
 }
 
 /**
- * The body of the page's shared document as stored now (merged from the database, so every
- * update any instance acknowledged is in it), for a save sent by an editor bound to it: the
- * client waits until its own updates are acknowledged before it sends (page-editor.tsx). Null
- * for a new page or a page without a document: the form's body is the text then.
+ * The title, summary and body of the page's shared document as stored now (merged from the
+ * database, so every update any instance acknowledged is in them), for a save sent by an editor
+ * bound to it: the client waits until its own updates are acknowledged before it sends
+ * (page-editor.tsx). Null for a new page or a page without a document: the form's text then.
  */
-async function liveBodyOf(pageId: string): Promise<string | null> {
+async function liveFieldsOf(pageId: string): Promise<DocumentFields | null> {
   const id = Number(pageId);
   if (pageId === '' || !Number.isSafeInteger(id)) return null;
   const db = await getDatabase();
   if ((await readHead(db.query, id)) === null) return null;
-  return storedText(db.query, id);
+  return storedFields(db.query, id);
 }
 
 /**

@@ -1,5 +1,5 @@
 // Owns the browser's end of a page's shared document (decision records 0050 and 0051): a local
-// Y.Doc with the Y.Text `body`, kept in step with the server over the WebSocket at
+// Y.Doc with the Y.Texts `title`, `summary` and `body`, kept in step with the server over the WebSocket at
 // `/preview/<slug>?live` with y-protocols' sync (0) and awareness (1) messages, and Folio's
 // acknowledgement (4: how many of this connection's updates are stored). It counts what is
 // sent against what is acknowledged, so the editor knows when every keystroke is durable, and
@@ -12,16 +12,36 @@ import * as encoding from 'lib0/encoding';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
-import { BODY_MAX } from '../../../lib/content/field-limits';
-import { type LivePhase, type LiveUser, liveSocketUrl, retryDelayMs } from './live-presence';
+import {
+  BODY_MAX,
+  characterCount,
+  SUMMARY_MAX,
+  TITLE_MAX,
+} from '../../../lib/content/field-limits';
+import {
+  type LivePhase,
+  type LiveUser,
+  liveSocketUrl,
+  retryDelayMs,
+  smallestEdit,
+} from './live-presence';
 
 // The server's numbers (src/lib/coedit/documents.ts, a server-only module; live-presence.test.ts
-// holds them equal) and the name of the body's Y.Text (storage.ts BODY_TEXT).
+// holds them equal) and the names of the fields' Y.Texts (storage.ts BODY_TEXT, TITLE_TEXT,
+// SUMMARY_TEXT).
 export const MESSAGE_SYNC = 0;
 export const MESSAGE_AWARENESS = 1;
 export const MESSAGE_QUERY_AWARENESS = 3;
 export const MESSAGE_ACK = 4;
 export const BODY_TEXT = 'body';
+export const TITLE_TEXT = 'title';
+export const SUMMARY_TEXT = 'summary';
+
+/** The fields bound to an input (the body is CodeMirror's, body-codemirror.ts). */
+export type LiveField = 'title' | 'summary';
+
+/** Marks this tab's edits to the title and summary (the body's are yCollab's own origin). */
+export const FIELD_EDIT = Symbol('field edit');
 
 /** Close codes after which trying again would only be refused again (documents.ts CLOSE). */
 const FINAL_CLOSES = new Set([1003, 1007, 1008, 1009]);
@@ -44,6 +64,8 @@ export type LiveSnapshot = {
 export class LiveDocument {
   readonly doc = new Y.Doc();
   readonly text: Y.Text = this.doc.getText(BODY_TEXT);
+  readonly title: Y.Text = this.doc.getText(TITLE_TEXT);
+  readonly summary: Y.Text = this.doc.getText(SUMMARY_TEXT);
   readonly awareness = new awarenessProtocol.Awareness(this.doc);
   readonly undoManager = new Y.UndoManager(this.text);
   private socket: WebSocket | null = null;
@@ -77,7 +99,7 @@ export class LiveDocument {
     this.awareness.setLocalStateField('user', user);
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin === REMOTE) return;
-      if (this.text.length > BODY_MAX) this.held = true;
+      if (this.tooLong()) this.held = true;
       else if (this.isOpen() && this.answered) {
         const send = this.held ? sinceWithoutDeleted(this.doc, this.sentVector) : update;
         this.held = false;
@@ -130,6 +152,22 @@ export class LiveDocument {
     });
   }
 
+  /**
+   * Makes the field say `value` with the smallest edit (what the input changed), in one
+   * transaction of this tab: the Y.Text moves as typed, so others' edits elsewhere in it stay.
+   * The body's UndoManager does not track it: Undo in an input stays the browser's own.
+   */
+  editField(field: LiveField, value: string): void {
+    const text = this[field];
+    const from = text.toString();
+    if (from === value) return;
+    const edit = smallestEdit(from, value);
+    this.doc.transact(() => {
+      if (edit.remove > 0) text.delete(edit.at, edit.remove);
+      if (edit.insert) text.insert(edit.at, edit.insert);
+    }, FIELD_EDIT);
+  }
+
   destroy(): void {
     this.destroyed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
@@ -143,6 +181,18 @@ export class LiveDocument {
     this.awareness.destroy();
     this.doc.destroy();
     this.listeners.clear();
+  }
+
+  /**
+   * A field longer than a page's may be: the server would refuse the update and close the
+   * connection (1008), so this tab's changes are kept back until it is short enough again.
+   */
+  private tooLong(): boolean {
+    return (
+      this.text.length > BODY_MAX ||
+      characterCount(this.title.toString()) > TITLE_MAX ||
+      characterCount(this.summary.toString()) > SUMMARY_MAX
+    );
   }
 
   private isOpen(): boolean {
@@ -240,7 +290,7 @@ export class LiveDocument {
       if (step === syncProtocol.messageYjsSyncStep1) {
         this.answered = true;
         this.sentVector = payload;
-        if (this.text.length > BODY_MAX) {
+        if (this.tooLong()) {
           // Too long to be taken: kept back until it is short enough (the next local change).
           this.held = this.held || this.unsent;
           this.unsent = false;

@@ -1,11 +1,16 @@
 import { describe, expect, test } from 'bun:test';
+import * as Y from 'yjs';
 import {
   MESSAGE_ACK,
   MESSAGE_AWARENESS,
   MESSAGE_QUERY_AWARENESS,
   MESSAGE_SYNC,
 } from '../../../lib/coedit/documents';
-import { BODY_TEXT as SERVER_BODY_TEXT } from '../../../lib/coedit/storage';
+import {
+  BODY_TEXT as SERVER_BODY_TEXT,
+  SUMMARY_TEXT as SERVER_SUMMARY_TEXT,
+  TITLE_TEXT as SERVER_TITLE_TEXT,
+} from '../../../lib/coedit/storage';
 import * as client from './live-document';
 import {
   bodySourceOf,
@@ -14,6 +19,7 @@ import {
   liveSocketUrl,
   liveStatusOf,
   liveUserOf,
+  mapCaret,
   othersHere,
   PRESENCE_COLOURS,
   retryDelayMs,
@@ -147,7 +153,7 @@ describe('the connection', () => {
     expect(retryDelayMs(10, mid)).toBe(30_000);
   });
 
-  test('the client speaks the server’s message numbers and body name', () => {
+  test('the client speaks the server’s message numbers and field names', () => {
     expect([
       client.MESSAGE_SYNC,
       client.MESSAGE_AWARENESS,
@@ -155,6 +161,8 @@ describe('the connection', () => {
       client.MESSAGE_ACK,
     ]).toEqual([MESSAGE_SYNC, MESSAGE_AWARENESS, MESSAGE_QUERY_AWARENESS, MESSAGE_ACK]);
     expect(client.BODY_TEXT).toBe(SERVER_BODY_TEXT);
+    expect(client.TITLE_TEXT).toBe(SERVER_TITLE_TEXT);
+    expect(client.SUMMARY_TEXT).toBe(SERVER_SUMMARY_TEXT);
   });
 
   test('the smallest edit keeps the common ends and never splits a surrogate pair', () => {
@@ -163,5 +171,71 @@ describe('the connection', () => {
     const result = `a😀b`.slice(0, edit.at) + edit.insert + 'a😀b'.slice(edit.at + edit.remove);
     expect(result).toBe('a😃b');
     expect(edit.insert).toBe('😃');
+  });
+});
+
+describe('the title and summary inputs, bound', () => {
+  /** Another person's edit (Yjs's own delta for it) and where a caret at `at` goes. */
+  function remote(before: string, edit: (text: Y.Text) => void, at: number) {
+    const doc = new Y.Doc();
+    const text = doc.getText('title');
+    text.insert(0, before);
+    let delta: Y.YTextEvent['delta'] = [];
+    text.observe((event) => {
+      delta = event.delta;
+    });
+    edit(text);
+    const after = text.toString();
+    doc.destroy();
+    return { after, caret: mapCaret(at, delta) };
+  }
+
+  test('a caret keeps its place in the words around it as another person edits', () => {
+    // Inserted before the caret: pushed on, still before the same letter.
+    const before = remote('Hello world', (t) => t.insert(0, 'Oh, '), 6);
+    expect(before.after.slice(before.caret)).toBe('world');
+    // After it: not moved.
+    expect(remote('Hello world', (t) => t.insert(11, '!'), 6).caret).toBe(6);
+    // Deleted before it: pulled back, still before the same letter.
+    const deleted = remote('Hello big world', (t) => t.delete(6, 4), 10);
+    expect(deleted.after.slice(deleted.caret)).toBe('world');
+    // Inside what was deleted: where that text was.
+    expect(remote('Hello big world', (t) => t.delete(5, 6), 8).caret).toBe(5);
+    // Several changes in one transaction.
+    const both = remote(
+      'a title here',
+      (t) =>
+        t.doc?.transact(() => {
+          t.insert(0, 'A ');
+          t.delete(4, 6);
+        }),
+      8,
+    );
+    expect(both.after).toBe('A a here');
+    expect(both.after.slice(both.caret)).toBe('here');
+  });
+
+  test('an input change reaches the document as the smallest edit: both people’s typing kept', () => {
+    // Two copies of the document, each changed as its input was (the smallest edit from what
+    // the input showed), then exchanged: neither person's letters are lost or doubled.
+    const [a, b] = [new Y.Doc(), new Y.Doc()];
+    a.getText('title').insert(0, 'Spring notes');
+    Y.applyUpdate(b, Y.encodeStateAsUpdate(a));
+    const typed = (doc: Y.Doc, value: string) => {
+      const text = doc.getText('title');
+      const edit = smallestEdit(text.toString(), value);
+      doc.transact(() => {
+        if (edit.remove > 0) text.delete(edit.at, edit.remove);
+        if (edit.insert) text.insert(edit.at, edit.insert);
+      });
+    };
+    typed(a, 'Early spring notes');
+    typed(b, 'Spring notes, revised');
+    Y.applyUpdate(a, Y.encodeStateAsUpdate(b));
+    Y.applyUpdate(b, Y.encodeStateAsUpdate(a));
+    expect(a.getText('title').toString()).toBe('Early spring notes, revised');
+    expect(b.getText('title').toString()).toBe('Early spring notes, revised');
+    a.destroy();
+    b.destroy();
   });
 });

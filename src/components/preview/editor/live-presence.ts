@@ -173,3 +173,31 @@ export function smallestEdit(
   if (end > 0 && /[\uDC00-\uDFFF]/.test(from.charAt(from.length - end))) end -= 1;
   return { at: start, remove: from.length - start - end, insert: to.slice(start, to.length - end) };
 }
+
+/** A change to a text as Yjs describes it (Y.YTextEvent's delta): kept, inserted, deleted. */
+export type TextDelta = readonly { retain?: number; insert?: unknown; delete?: number }[];
+
+/**
+ * Where a caret at `position` in the text before `delta` is in the text after it: text inserted
+ * before it (or where it is) pushes it on, text deleted before it pulls it back, and a caret in
+ * deleted text goes to where that text was. An input's caret follows another person's edit of
+ * the title or summary this way, as CodeMirror's does in the body.
+ */
+export function mapCaret(position: number, delta: TextDelta): number {
+  let old = 0;
+  let mapped = position;
+  for (const op of delta) {
+    if (old > position) break;
+    if (op.retain !== undefined) old += op.retain;
+    else if (typeof op.insert === 'string') {
+      // Inserted where the caret is: before it (the caret stays after the other's words only if
+      // it was past them; typing at the same place, theirs land before ours).
+      if (old <= position) mapped += op.insert.length;
+    } else if (op.delete !== undefined) {
+      const gone = Math.min(op.delete, Math.max(0, position - old));
+      mapped -= gone;
+      old += op.delete;
+    }
+  }
+  return Math.max(0, mapped);
+}
