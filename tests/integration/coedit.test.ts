@@ -494,6 +494,40 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
     second.disconnect();
   }, 60_000);
 
+  test('an outside save that changed the same line as the live editors keeps both lines: nothing of a save answered "saved" is thrown away', async () => {
+    await pageOf('overlap', 1);
+    const live = await joined('overlap');
+    const draftBody = () =>
+      withStore(
+        folio,
+        async (store) => (await store.getPage('overlap', { draft: true }))?.bodyMarkdown,
+      );
+    // The document's draft write is the base the outside save is merged against.
+    live.text.insert(0, 'Live words. ');
+    await waitFor(async () => ((await draftBody()) === 'Live words. Text.\n' ? true : undefined), {
+      what: 'the live edit to be the draft',
+    });
+    // Meanwhile, both change that one line: the live editor at its end, the save at its start.
+    live.text.insert(live.text.toString().indexOf('Text.') + 'Text.'.length, ' Typed live.');
+    await waitFor(() => (live.allAcknowledged ? true : undefined), { what: 'the live edit' });
+    await withStore(folio, (store) =>
+      store.putPage({
+        slug: 'overlap',
+        title: 'overlap',
+        summary: '',
+        body: 'Saved outside. Live words. Text.\n',
+      }),
+    );
+    await waitFor(() => (live.text.toString().includes('Saved outside.') ? true : undefined), {
+      timeoutMs: 20_000,
+      what: 'the outside save to reach the live editor',
+    });
+    expect(live.text.toString()).toBe(
+      'Live words. Text. Typed live.\n\nSaved outside. Live words. Text.\n',
+    );
+    live.disconnect();
+  }, 60_000);
+
   test('title and summary are live too: an edit of either becomes the draft’s, a page put’s reaches the clients', async () => {
     await pageOf('titled', 1);
     const first = await joined('titled');

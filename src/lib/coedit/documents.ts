@@ -428,8 +428,18 @@ export function createCoeditRegistry(
           ? null
           : await store.textAtVersion(entry.pageId, head.writtenVersion);
       // Title and summary are one value each (the form's merge): the save's, unless the
-      // document changed it too.
-      const merged = base ? mergeTexts(mine, base, theirs).text : theirs;
+      // document changed it too. Where both changed the same lines of the body, both are kept
+      // (the document's, then the save's): the save was answered "saved", and the live editors
+      // see both and choose — keeping only the document's threw the save's lines away (hostile
+      // pass). With no base kept, every difference is such a place.
+      const merged = mergeTexts(
+        mine,
+        base,
+        theirs,
+        mergeTexts(mine, base, theirs).conflicts.map((conflict) =>
+          conflict.field === 'body' ? 'both' : 'mine',
+        ),
+      ).text;
       // Only what the merge changed is touched: the rest stays as typed.
       const changes: Partial<DocumentFields> = {};
       for (const field of FIELD_TEXTS)
