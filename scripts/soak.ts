@@ -7,6 +7,9 @@
 // run at 5000 requests, the flood of 20 000 junk page-data keys and the co-editing convergence
 // fuzz at 5000 operations a seed (`--no-full-size` skips them); the same test files, only the
 // counts differ.
+// `bun run soak --coedit-browser` runs only the co-editing fault-injection run in Chromium
+// (bench/coedit-faults.ts: two browsers, two instances, reloads, SIGKILL, PostgreSQL restart,
+// network drop, session end; at most 4 minutes) and exits with its code.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createContentStore } from '../src/lib/content/content';
@@ -23,8 +26,16 @@ const { values } = parseArgs({
     visitors: { type: 'string', default: '8' },
     editors: { type: 'string', default: '2' },
     'no-full-size': { type: 'boolean', default: false },
+    'coedit-browser': { type: 'boolean', default: false },
   },
 });
+
+if (values['coedit-browser']) {
+  const run = Bun.spawn(['bun', './bench/coedit-faults.ts'], {
+    stdio: ['inherit', 'inherit', 'inherit'],
+  });
+  process.exit(await run.exited);
+}
 
 let fullSizePassed = true;
 if (!values['no-full-size']) {
