@@ -215,6 +215,56 @@ describe(`saving while live (${TEST_ENGINE})`, () => {
     }
   }, 60_000);
 
+  test('live=1 over a form’s save the document has not taken yet: its body kept, once, in the draft and the document', async () => {
+    const { client, form } = await typedLive('live-over-body');
+    try {
+      // Another path's save (a session that ended saves by the form): a line of its own.
+      const current = await page('live-over-body');
+      const saved = `${current?.bodyMarkdown ?? ''}Saved by the form.\n`;
+      const other = await answerOf(
+        await autosave('live-over-body', {
+          ...form,
+          title: 'Before',
+          version: String(current?.version),
+          body: saved,
+        }),
+      );
+      expect(other.ok).toBe(true);
+      // Meanwhile the live editor changes the same last line, and at once (before the server's
+      // poll takes the form's save) a live save goes out: the fault run lost the form's words so.
+      client.text.insert(client.text.toString().indexOf('Three') + 'Three'.length, ' (still)');
+      await waitFor(() => (client.allAcknowledged ? true : undefined), { what: 'the acks' });
+      const answer = await answerOf(
+        await autosave('live-over-body', { ...form, title: 'Before', live: '1' }),
+      );
+      expect(answer.ok).toBe(true);
+      expect((await page('live-over-body'))?.bodyMarkdown).toContain('Saved by the form.');
+      await waitFor(
+        () => (client.text.toString().includes('Saved by the form.') ? true : undefined),
+        { what: 'the form’s line in the document', timeoutMs: 15_000 },
+      );
+      client.text.insert(client.text.length, 'Four.\n');
+      await waitFor(() => (client.allAcknowledged ? true : undefined), { what: 'the acks' });
+      await waitFor(
+        async () =>
+          (await page('live-over-body'))?.bodyMarkdown.includes('Four') ? true : undefined,
+        { what: 'the next draft', timeoutMs: 15_000 },
+      );
+      // Past the poll's two looks (3 s each): it must not merge that save in a second time.
+      const taken = client.text.toString();
+      await Bun.sleep(7_000);
+      const body = client.text.toString();
+      expect(body).toBe(taken);
+      expect(body.split('Saved by the form.').length).toBe(2);
+      // Both changed the end of the text (adjacent lines): both kept, the document's first.
+      expect(body).toContain('Three (still), typed live.');
+      expect((await page('live-over-body'))?.bodyMarkdown).toBe(body);
+      expect(folio.unexpectedErrors()).toEqual([]);
+    } finally {
+      client.disconnect();
+    }
+  }, 60_000);
+
   test('the control: without live, the same call is a conflict with the document’s own draft', async () => {
     const { client, form } = await typedLive('form-save');
     try {

@@ -56,6 +56,7 @@ import {
   markWritten,
   readHead,
   readSeq,
+  replaceText,
   storedFields,
 } from './storage';
 import { unresolvedIn } from './update-dependencies';
@@ -173,26 +174,6 @@ function messageOf(write: (encoder: encoding.Encoder) => void): Uint8Array {
   const encoder = encoding.createEncoder();
   write(encoder);
   return encoding.toUint8Array(encoder);
-}
-
-/** The smallest edit from `from` to `to`: the common start and end kept, the middle replaced. */
-function replaceText(text: Y.Text, from: string, to: string): void {
-  let start = 0;
-  const shortest = Math.min(from.length, to.length);
-  while (start < shortest && from.charCodeAt(start) === to.charCodeAt(start)) start += 1;
-  // Never split a surrogate pair.
-  if (start > 0 && /[\uD800-\uDBFF]/.test(from.charAt(start - 1))) start -= 1;
-  let end = 0;
-  while (
-    end < shortest - start &&
-    from.charCodeAt(from.length - 1 - end) === to.charCodeAt(to.length - 1 - end)
-  )
-    end += 1;
-  if (end > 0 && /[\uDC00-\uDFFF]/.test(from.charAt(from.length - end))) end -= 1;
-  const removed = from.length - start - end;
-  if (removed > 0) text.delete(start, removed);
-  const inserted = to.slice(start, to.length - end);
-  if (inserted.length > 0) text.insert(start, inserted);
 }
 
 /** What each field may hold, in characters as a save counts them (COEDIT_LIMITS). */

@@ -6,6 +6,8 @@
 // (delivered at its commit, dropped with a rollback).
 import 'server-only';
 import * as Y from 'yjs';
+import { BODY_MAX, characterCount } from '../content/field-limits';
+import { mergeTexts } from '../content/merge';
 import type { Database, Query } from '../data/db';
 
 export const COEDIT_CHANNEL = 'folio_coedit';
@@ -287,4 +289,89 @@ export async function storedText(q: Query, pageId: number): Promise<string> {
   } finally {
     doc.destroy();
   }
+}
+
+/** The smallest edit from `from` to `to`: the common start and end kept, the middle replaced. */
+export function replaceText(text: Y.Text, from: string, to: string): void {
+  let start = 0;
+  const shortest = Math.min(from.length, to.length);
+  while (start < shortest && from.charCodeAt(start) === to.charCodeAt(start)) start += 1;
+  // Never split a surrogate pair.
+  if (start > 0 && /[\uD800-\uDBFF]/.test(from.charAt(start - 1))) start -= 1;
+  let end = 0;
+  while (
+    end < shortest - start &&
+    from.charCodeAt(from.length - 1 - end) === to.charCodeAt(to.length - 1 - end)
+  )
+    end += 1;
+  if (end > 0 && /[\uDC00-\uDFFF]/.test(from.charAt(from.length - end))) end -= 1;
+  const removed = from.length - start - end;
+  if (removed > 0) text.delete(start, removed);
+  const inserted = to.slice(start, to.length - end);
+  if (inserted.length > 0) text.insert(start, inserted);
+}
+
+/**
+ * Makes the document say what a live save just wrote as the draft (`saved`, version `version`)
+ * when that save took in another path's save the document had not merged yet (save-page.ts),
+ * and records the version as the document's own — one transaction. Left to the document's poll,
+ * that version would be merged again three ways from the text the document last wrote, and
+ * where the live editors had changed the same lines their lines would be doubled. `read` is the
+ * document's text the save was made from: a field the editors changed since keeps their text
+ * (the body merged with it three ways, both kept where both changed). Says false, touching
+ * nothing, when the page has no document or the body would go over its limit (the poll then
+ * takes the save as any other).
+ */
+export async function takeIntoDocument(
+  db: Database,
+  pageId: number,
+  read: DocumentFields,
+  saved: DocumentFields,
+  version: number,
+  by: string | null,
+  at: string,
+): Promise<boolean> {
+  return db.transaction(async (q) => {
+    const head = await readHead(q, pageId);
+    if (!head) return false;
+    const doc = new Y.Doc();
+    try {
+      await applyStored(q, pageId, doc, 0, null);
+      const now = fieldsOf(doc);
+      const target: DocumentFields = { ...now };
+      for (const field of FIELD_TEXTS) if (now[field] === read[field]) target[field] = saved[field];
+      if (now.body !== read.body) {
+        const only = (body: string) => ({ title: '', summary: '', body });
+        const places = mergeTexts(only(now.body), only(read.body), only(saved.body)).conflicts;
+        target.body = mergeTexts(
+          only(now.body),
+          only(read.body),
+          only(saved.body),
+          places.map(() => 'both' as const),
+        ).text.body;
+      }
+      if (characterCount(target.body) > BODY_MAX) return false;
+      const before = Y.encodeStateVector(doc);
+      doc.transact(() => {
+        for (const field of FIELD_TEXTS)
+          if (target[field] !== now[field])
+            replaceText(doc.getText(field), now[field], target[field]);
+      });
+      const update = Y.encodeStateAsUpdate(doc, before);
+      if (FIELD_TEXTS.every((field) => target[field] === now[field])) {
+        await q`UPDATE coedit_documents SET written_version = ${version} WHERE page_id = ${pageId}`;
+        return true;
+      }
+      const seq = head.seq + 1;
+      await q`UPDATE coedit_documents SET seq = ${seq}, written_version = ${version}
+              WHERE page_id = ${pageId}`;
+      await q`INSERT INTO coedit_updates (page_id, seq, data, created_at, created_by)
+              VALUES (${pageId}, ${seq}, ${update}, ${at}, ${by})`;
+      if (db.engine === 'postgres')
+        await q`SELECT pg_notify(${COEDIT_CHANNEL}, ${`${pageId}:${seq}`})`;
+      return true;
+    } finally {
+      doc.destroy();
+    }
+  });
 }

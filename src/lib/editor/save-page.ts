@@ -3,7 +3,13 @@
 // changed, moved or went away meanwhile, with the editor's text kept in every case. A busy or
 // unreachable database is thrown on to the action wrapper (action.ts), which says so.
 import 'server-only';
-import { type DocumentFields, markWrittenIfNewer, readHead, storedFields } from '../coedit/storage';
+import {
+  type DocumentFields,
+  markWrittenIfNewer,
+  readHead,
+  storedFields,
+  takeIntoDocument,
+} from '../coedit/storage';
 import { contentStore, isContentError, type PageView } from '../content/content';
 import { BODY_MAX } from '../content/field-limits';
 import { conflictsKey, type MergeConflict, type MergeText, mergeTexts } from '../content/merge';
@@ -230,12 +236,24 @@ export async function saveEditorValues(
         },
         { publish: publish && !withheld },
       );
-      if (result.ok && liveText !== null && input.pageId !== null && !merged)
+      if (result.ok && liveText !== null && input.pageId !== null) {
         // The draft is now the document's text: the document's next write goes on from it
-        // rather than merging it back in as another editor's save. Not when it holds another
-        // path's title or summary (merged above): the document has not got them, and takes
-        // them by merging this version in as that save's (0050), or its next write drops them.
-        await markWrittenIfNewer(await getDatabase(), input.pageId, result.version);
+        // rather than merging it back in as another editor's save.
+        if (!merged) await markWrittenIfNewer(await getDatabase(), input.pageId, result.version);
+        // It holds another path's save merged in (a form without the socket, the CLI): the
+        // document takes what was saved, as one edit, so that its next write keeps it — and
+        // merging this version again later would double lines the live editors changed too.
+        else
+          await takeIntoDocument(
+            await getDatabase(),
+            input.pageId,
+            liveText,
+            { title: text.title, summary: text.summary, body: text.body },
+            result.version,
+            session.editor.email,
+            new Date().toISOString(),
+          );
+      }
       if (result.ok)
         return {
           saved: true,
@@ -263,16 +281,18 @@ export async function saveEditorValues(
       // any field (merged against it, lines typed since would be doubled, or the editor asked
       // about their own words); only another path's save not yet in the document (a form
       // without the socket) has a title and summary to merge. The body is the document's always.
-      const ownDraft =
-        liveText !== null &&
-        (await readHead((await getDatabase()).query, current.id))?.writtenVersion ===
-          current.version;
+      const head =
+        liveText === null ? null : await readHead((await getDatabase()).query, current.id);
+      const ownDraft = liveText !== null && head?.writtenVersion === current.version;
       const theirs = ownDraft
         ? mine
         : {
             title: current.title,
             summary: current.summary,
-            body: liveText === null ? current.bodyMarkdown : mine.body,
+            body:
+              liveText === null
+                ? current.bodyMarkdown
+                : await bodyWithForeignSave(mine.body, current, head?.writtenVersion ?? null),
           };
       const base = stored && liveText !== null ? { ...stored, body: mine.body } : stored;
       const asked = mergeTexts(mine, base, theirs);
@@ -364,6 +384,30 @@ export async function saveEditorValues(
       },
     };
   }
+}
+
+/**
+ * The document's body with another path's save in it (a form without the socket, the CLI, a
+ * session that ended and saved by the form) that the document has not merged yet: three ways,
+ * from the text the document last wrote as the draft to that save's, onto the document's; where
+ * both changed the same lines, both are kept (the document's, then the save's), as the
+ * document's own merge of such a save keeps them (0050). Taking the document's body alone threw
+ * that save away, and marked its version the document's own so nothing brought it back (the
+ * fault run: words typed while a session was ended, saved by the form, gone on the next save).
+ */
+async function bodyWithForeignSave(
+  documentBody: string,
+  current: PageView,
+  writtenVersion: number | null,
+): Promise<string> {
+  const base =
+    writtenVersion === null ? null : await contentStore().textAtVersion(current.id, writtenVersion);
+  const only = (body: string) => ({ title: '', summary: '', body });
+  const mine = only(documentBody);
+  const from = base ? only(base.body) : null;
+  const theirs = only(current.bodyMarkdown);
+  const places = mergeTexts(mine, from, theirs).conflicts.map(() => 'both' as const);
+  return mergeTexts(mine, from, theirs, places).text.body;
 }
 
 /**

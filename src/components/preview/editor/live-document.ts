@@ -40,8 +40,7 @@ export const SUMMARY_TEXT = 'summary';
 /** The fields bound to an input (the body is CodeMirror's, body-codemirror.ts). */
 export type LiveField = 'title' | 'summary';
 
-/** Marks this tab's edits to the title and summary (the body's are yCollab's own origin). */
-export const FIELD_EDIT = Symbol('field edit');
+import { FIELD_EDIT } from './live-presence';
 
 /** Close codes after which trying again would only be refused again (documents.ts CLOSE). */
 const FINAL_CLOSES = new Set([1003, 1007, 1008, 1009]);

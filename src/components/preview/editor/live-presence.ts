@@ -5,6 +5,14 @@
 import { mergeTexts } from '../../../lib/content/merge';
 import { previewPath } from '../../../lib/http/routes';
 
+/**
+ * Marks this tab's edits to the title and summary (the body's are yCollab's own origin). Here,
+ * not in live-document.ts: use-live-fields.ts reads it on the server's render too, and importing
+ * live-document.ts there put a second Yjs in the server process beside the co-editing server's
+ * ("Yjs was already imported" at every start).
+ */
+export const FIELD_EDIT = Symbol('field edit');
+
 /** Where the page's shared document stands in this tab. */
 export type LivePhase =
   /** The first connection is on its way: the editor is the plain one meanwhile. */

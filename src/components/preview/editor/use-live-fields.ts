@@ -7,8 +7,8 @@
 import { type RefObject, useEffect, useRef } from 'react';
 import type { YTextEvent } from 'yjs';
 import type { EditorFormValues } from '../../../lib/editor/forms';
-import { FIELD_EDIT, type LiveDocument, type LiveField } from './live-document';
-import { firstSyncText, mapCaret } from './live-presence';
+import type { LiveDocument, LiveField } from './live-document';
+import { FIELD_EDIT, firstSyncText, mapCaret } from './live-presence';
 
 const FIELDS: readonly LiveField[] = ['title', 'summary'];
 
