@@ -9,6 +9,7 @@ import type { Browser, Page, WebSocketRoute } from '@playwright/test';
 import { openDatabase } from '../../src/lib/data/db';
 import { addEditor, createSession, endSession } from '../../src/lib/editors/accounts';
 import {
+  allowPageErrors,
   bodyEditor,
   databaseUrl,
   EDITOR,
@@ -270,6 +271,90 @@ test('a session ended while live: the editor says so, keeps the text and saves i
     // The form's body again: a save after signing in sends the text itself.
     await expect(other.page.locator('input[name="live"]')).toHaveCount(0);
     expect(other.problems(), 'errors the page logged').toEqual([]);
+  } finally {
+    await other.context.close();
+  }
+});
+
+/** Puts the caret at the end of the line that starts with `tag:` (each person types on their own). */
+async function caretToOwnLine(page: Page, tag: string) {
+  await page.locator('.body-codemirror .cm-content').evaluate((node, own) => {
+    type View = {
+      state: { doc: { toString(): string } };
+      dispatch: (spec: unknown) => void;
+      focus: () => void;
+    };
+    const view = (node as unknown as { cmTile?: { root?: { view?: View } } }).cmTile?.root?.view;
+    if (!view) throw new Error('no CodeMirror view on .cm-content');
+    const text = view.state.doc.toString();
+    const start = text.indexOf(`${own}:`);
+    const end = text.indexOf('\n', start);
+    view.focus();
+    view.dispatch({ selection: { anchor: end } });
+  }, tag);
+}
+
+test('a network drop while both type: every word once, on the line of its typist, in both and stored (issue 30)', async ({
+  page,
+  browser,
+  baseURL,
+  seedPage,
+  signIn,
+  store,
+}) => {
+  test.setTimeout(90_000);
+  // The form's requests (autosave) fail while offline, as they should.
+  allowPageErrors(page, /ERR_INTERNET_DISCONNECTED/);
+  const slug = `coedit-offline-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Offline', body: 'A:\nB:\nEnd.' });
+  await signIn(page, `/preview/${slug}?edit`);
+  const other = await otherPerson(browser, baseURL ?? '', `/preview/${slug}?edit`);
+  try {
+    const mine = bodyEditor(page);
+    const theirs = bodyEditor(other.page);
+    await expect(page.getByRole('list', { name: 'Also editing now:' })).toBeVisible();
+    await expect(other.page.getByRole('list', { name: 'Also editing now:' })).toBeVisible();
+    const typed: Record<'A' | 'B', string[]> = { A: [], B: [] };
+    let stop = false;
+    // Tagged words at a steady pace, in bursts, each burst from the end of the typist's line
+    // (as the fault run types: bench/coedit-faults.ts).
+    const typing = async (person: Page, tag: 'A' | 'B') => {
+      for (let burst = 0; !stop; burst += 1) {
+        await caretToOwnLine(person, tag);
+        for (let i = 0; i < 3 && !stop; i += 1) {
+          const word = `${tag}${String(typed[tag].length + 1).padStart(3, '0')}`;
+          await person.keyboard.type(` ${word}`, { delay: 40 });
+          typed[tag].push(word);
+        }
+        await person.waitForTimeout(150 + ((burst * 173) % 300));
+      }
+    };
+    const both = Promise.all([typing(page, 'A'), typing(other.page, 'B')]);
+    await page.waitForTimeout(1500);
+    // Offline for 6 s, as in the fault run: the socket stays open (Chromium holds its frames),
+    // the form's requests fail meanwhile.
+    await page.context().setOffline(true);
+    await page.waitForTimeout(6000);
+    await page.context().setOffline(false);
+    await page.waitForTimeout(4000);
+    stop = true;
+    await both;
+
+    const expected = (text: string) => {
+      const lines = text.split('\n');
+      const wordsOf = (tag: string) =>
+        (lines.find((line) => line.startsWith(`${tag}:`)) ?? '').split(' ').slice(1);
+      return { A: wordsOf('A'), B: wordsOf('B'), lines: lines.length };
+    };
+    const want = { A: typed.A, B: typed.B, lines: 3 };
+    await expect.poll(async () => expected(await mine.text()), { timeout: 20_000 }).toEqual(want);
+    await expect.poll(async () => expected(await theirs.text()), { timeout: 20_000 }).toEqual(want);
+    await expect
+      .poll(
+        async () => expected((await store.getPage(slug, { draft: true }))?.bodyMarkdown ?? ''),
+        { timeout: 20_000 },
+      )
+      .toEqual(want);
   } finally {
     await other.context.close();
   }

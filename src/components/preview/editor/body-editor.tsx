@@ -17,8 +17,13 @@ import { pastedImage } from './use-image-drop';
 
 const LABEL_ID = 'editor-body-label';
 
-/** Reports a render may lag behind (a few keystrokes on a loaded machine). */
-const RECENT_REPORTS = 16;
+/**
+ * At most this many reports kept while React is behind: a burst of another person's changes
+ * (dozens of updates arriving at once when a connection comes back) is one report each, and a
+ * render that lagged 16 of them was put back as if from outside, undoing them in the shared
+ * document (issue 30's misplaced words). React catching up empties the list.
+ */
+const RECENT_REPORTS = 2_000;
 
 export function BodyEditor({
   value,
@@ -131,7 +136,12 @@ export function BodyEditor({
   // biome-ignore lint/correctness/useExhaustiveDependencies: mergedBody is a ref, read as the text arrives
   useEffect(() => {
     const view = editor.current;
-    if (!ready || !view || value === reported.current) return;
+    if (!ready || !view) return;
+    if (value === reported.current) {
+      // Caught up: no later render carries an older report.
+      recent.current = [];
+      return;
+    }
     if (recent.current.includes(value)) {
       // A render behind the editor: the page is told the text again, and catches up.
       view.report();
