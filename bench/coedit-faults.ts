@@ -624,6 +624,8 @@ async function main(): Promise<number> {
   const header =
     '# Co-editing fault-injection run in Chromium (issue 30)\n\nEach run appends its section (newest last).\n\n';
   await Bun.write(resultsFile, `${previous || header}${report}\n`);
+  // As the other benches do: the file is committed, and `bun run check` lints it.
+  Bun.spawnSync(['bunx', 'biome', 'format', '--write', resultsFile], { stdout: 'ignore' });
   for (const server of servers)
     for (const line of server.unexpectedErrors())
       console.log(`  server unexpected error: ${JSON.stringify(line).slice(0, 300)}`);
