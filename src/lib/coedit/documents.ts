@@ -20,7 +20,7 @@ import * as Y from 'yjs';
 import type { ContentStore } from '../content/content';
 import { isContentError } from '../content/content';
 import { BODY_MAX, characterCount, SUMMARY_MAX, TITLE_MAX } from '../content/field-limits';
-import { mergeTexts } from '../content/merge';
+import { mergeBodiesKeepingBoth, mergeTexts } from '../content/merge';
 import { pageFieldsSchema } from '../content/page-fields';
 import type { Database } from '../data/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
@@ -230,6 +230,9 @@ export function createCoeditRegistry(
   const open = new Map<number, OpenDocument>();
   const loading = new Map<number, Promise<OpenDocument | null>>();
   let subscription: { unlisten(): Promise<void> } | null = null;
+  /** Applies what is stored after the document's last update; says where it has got to. */
+  const readStored = (entry: OpenDocument): Promise<number> =>
+    applyStored(db.query, entry.pageId, entry.doc, entry.applied, 'storage');
   let awarenessSubscription: { unlisten(): Promise<void> } | null = null;
   /** This instance's name in awareness notices (it skips its own). */
   const instance = crypto.randomUUID().slice(0, 8);
@@ -413,14 +416,10 @@ export function createCoeditRegistry(
       // (the document's, then the save's): the save was answered "saved", and the live editors
       // see both and choose — keeping only the document's threw the save's lines away (hostile
       // pass). With no base kept, every difference is such a place.
-      const merged = mergeTexts(
-        mine,
-        base,
-        theirs,
-        mergeTexts(mine, base, theirs).conflicts.map((conflict) =>
-          conflict.field === 'body' ? 'both' : 'mine',
-        ),
-      ).text;
+      const merged = {
+        ...mergeTexts(mine, base, theirs).text,
+        body: mergeBodiesKeepingBoth(mine.body, base?.body ?? null, theirs.body),
+      };
       // Only what the merge changed is touched: the rest stays as typed.
       const changes: Partial<DocumentFields> = {};
       for (const field of FIELD_TEXTS)
@@ -450,13 +449,7 @@ export function createCoeditRegistry(
     enqueue(entry, async () => {
       if (entry.closed) return;
       try {
-        entry.applied = await applyStored(
-          db.query,
-          entry.pageId,
-          entry.doc,
-          entry.applied,
-          'storage',
-        );
+        entry.applied = await readStored(entry);
       } catch (error) {
         if (!isOutage(error)) throw error;
         // The poll tries again in a few seconds.
@@ -564,13 +557,7 @@ export function createCoeditRegistry(
         return true;
       }
       // Another instance stored something (perhaps these same fields): read it, look again.
-      entry.applied = await applyStored(
-        db.query,
-        entry.pageId,
-        entry.doc,
-        entry.applied,
-        'storage',
-      );
+      entry.applied = await readStored(entry);
     }
     return true;
   };
@@ -614,13 +601,7 @@ export function createCoeditRegistry(
       }
       // Another instance stored something meanwhile (perhaps this same difference): read it,
       // and look again.
-      entry.applied = await applyStored(
-        db.query,
-        entry.pageId,
-        entry.doc,
-        entry.applied,
-        'storage',
-      );
+      entry.applied = await readStored(entry);
       writtenVersion = (await readHead(db.query, entry.pageId))?.writtenVersion ?? null;
     }
     return true;
@@ -704,13 +685,7 @@ export function createCoeditRegistry(
         // It may build on what another instance stored a moment ago (a browser back from an
         // instance that went away): what is stored is read first, then it is asked again.
         try {
-          entry.applied = await applyStored(
-            db.query,
-            entry.pageId,
-            entry.doc,
-            entry.applied,
-            'storage',
-          );
+          entry.applied = await readStored(entry);
         } catch (error) {
           if (!isOutage(error)) throw error;
           return refuse(member, CLOSE.tryAgain, 'the database is out of reach');
@@ -752,14 +727,7 @@ export function createCoeditRegistry(
       if (!stored) return discard(entry, CLOSE.policy, 'the page was deleted');
       Y.applyUpdate(entry.doc, update, member);
       if (stored.seq === entry.applied + 1) entry.applied = stored.seq;
-      else
-        entry.applied = await applyStored(
-          db.query,
-          entry.pageId,
-          entry.doc,
-          entry.applied,
-          'storage',
-        );
+      else entry.applied = await readStored(entry);
       acknowledge(member);
       entry.lastEditor = member.connection.editor;
       draftSoon(entry);

@@ -7,7 +7,7 @@
 import 'server-only';
 import * as Y from 'yjs';
 import { BODY_MAX, characterCount } from '../content/field-limits';
-import { mergeTexts } from '../content/merge';
+import { mergeBodiesKeepingBoth } from '../content/merge';
 import type { Database, Query } from '../data/db';
 
 export const COEDIT_CHANNEL = 'folio_coedit';
@@ -101,6 +101,24 @@ export async function createDocument(
 }
 
 /**
+ * Inserts update `seq` inside a write transaction and, on PostgreSQL, tells the other instances
+ * (the NOTIFY is delivered at the commit, dropped with a rollback).
+ */
+async function insertUpdate(
+  q: Query,
+  engine: Database['engine'],
+  pageId: number,
+  seq: number,
+  update: Uint8Array,
+  by: string | null,
+  at: string,
+): Promise<void> {
+  await q`INSERT INTO coedit_updates (page_id, seq, data, created_at, created_by)
+          VALUES (${pageId}, ${seq}, ${update}, ${at}, ${by})`;
+  if (engine === 'postgres') await q`SELECT pg_notify(${COEDIT_CHANNEL}, ${`${pageId}:${seq}`})`;
+}
+
+/**
  * Stores one update (committed when this returns) and says its number; null when the page's
  * document is gone (the page was deleted).
  */
@@ -117,10 +135,7 @@ export async function appendUpdate(
       RETURNING seq, snapshot_seq`;
     if (!row) return null;
     const seq = Number(row.seq);
-    await q`INSERT INTO coedit_updates (page_id, seq, data, created_at, created_by)
-            VALUES (${pageId}, ${seq}, ${update}, ${at}, ${by})`;
-    if (db.engine === 'postgres')
-      await q`SELECT pg_notify(${COEDIT_CHANNEL}, ${`${pageId}:${seq}`})`;
+    await insertUpdate(q, db.engine, pageId, seq, update, by, at);
     return { seq, snapshotSeq: Number(row.snapshot_seq) };
   });
 }
@@ -147,10 +162,7 @@ export async function appendReconciliation(
     const seq = head.seq + 1;
     await q`UPDATE coedit_documents SET seq = ${seq}, written_version = ${version}
             WHERE page_id = ${pageId}`;
-    await q`INSERT INTO coedit_updates (page_id, seq, data, created_at, created_by)
-            VALUES (${pageId}, ${seq}, ${update}, ${at}, ${by})`;
-    if (db.engine === 'postgres')
-      await q`SELECT pg_notify(${COEDIT_CHANNEL}, ${`${pageId}:${seq}`})`;
+    await insertUpdate(q, db.engine, pageId, seq, update, by, at);
     return seq;
   });
 }
@@ -272,10 +284,7 @@ export async function appendIfAt(
     if (!head || head.seq !== expectedSeq) return null;
     const seq = head.seq + 1;
     await q`UPDATE coedit_documents SET seq = ${seq} WHERE page_id = ${pageId}`;
-    await q`INSERT INTO coedit_updates (page_id, seq, data, created_at, created_by)
-            VALUES (${pageId}, ${seq}, ${update}, ${at}, NULL)`;
-    if (db.engine === 'postgres')
-      await q`SELECT pg_notify(${COEDIT_CHANNEL}, ${`${pageId}:${seq}`})`;
+    await insertUpdate(q, db.engine, pageId, seq, update, null, at);
     return seq;
   });
 }
@@ -340,16 +349,8 @@ export async function takeIntoDocument(
       const now = fieldsOf(doc);
       const target: DocumentFields = { ...now };
       for (const field of FIELD_TEXTS) if (now[field] === read[field]) target[field] = saved[field];
-      if (now.body !== read.body) {
-        const only = (body: string) => ({ title: '', summary: '', body });
-        const places = mergeTexts(only(now.body), only(read.body), only(saved.body)).conflicts;
-        target.body = mergeTexts(
-          only(now.body),
-          only(read.body),
-          only(saved.body),
-          places.map(() => 'both' as const),
-        ).text.body;
-      }
+      if (now.body !== read.body)
+        target.body = mergeBodiesKeepingBoth(now.body, read.body, saved.body);
       if (characterCount(target.body) > BODY_MAX) return false;
       const before = Y.encodeStateVector(doc);
       doc.transact(() => {
@@ -365,10 +366,7 @@ export async function takeIntoDocument(
       const seq = head.seq + 1;
       await q`UPDATE coedit_documents SET seq = ${seq}, written_version = ${version}
               WHERE page_id = ${pageId}`;
-      await q`INSERT INTO coedit_updates (page_id, seq, data, created_at, created_by)
-              VALUES (${pageId}, ${seq}, ${update}, ${at}, ${by})`;
-      if (db.engine === 'postgres')
-        await q`SELECT pg_notify(${COEDIT_CHANNEL}, ${`${pageId}:${seq}`})`;
+      await insertUpdate(q, db.engine, pageId, seq, update, by, at);
       return true;
     } finally {
       doc.destroy();

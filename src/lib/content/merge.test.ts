@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { conflictsKey, mergeTexts } from './merge';
+import { conflictsKey, mergeBodiesKeepingBoth, mergeTexts } from './merge';
 
 const text = (body: string, title = 'Title', summary = '') => ({ title, summary, body });
 
@@ -89,4 +89,15 @@ describe('mergeTexts', () => {
     expect(merged.text.body).toContain('Paragraph 10 of the long page. Mine.');
     expect(merged.text.body).toContain('Paragraph 4000 of the long page. Theirs.');
   });
+});
+
+test('mergeBodiesKeepingBoth: separate changes both taken; the same lines changed keep both, mine first', () => {
+  expect(
+    mergeBodiesKeepingBoth('One, mine.\n\nTwo.\n', 'One.\n\nTwo.\n', 'One.\n\nTwo, theirs.\n'),
+  ).toBe('One, mine.\n\nTwo, theirs.\n');
+  expect(mergeBodiesKeepingBoth('One, mine.\n', 'One.\n', 'One, theirs.\n')).toBe(
+    'One, mine.\n\nOne, theirs.\n',
+  );
+  // No base kept: every difference is such a place, and nothing of either is dropped.
+  expect(mergeBodiesKeepingBoth('Mine.', null, 'Theirs.')).toBe('Mine.\n\nTheirs.');
 });

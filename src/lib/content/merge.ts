@@ -155,6 +155,24 @@ export function mergeTexts(
   return { text: { title, summary, body }, conflicts };
 }
 
+/**
+ * `mine` and `theirs` bodies merged from `base` with nothing asked: where both changed the same
+ * lines, both are kept (mine, then theirs). For merges no one is there to answer — a save by
+ * another path taken into a page's shared document (0050, 0051) — where dropping either side's
+ * lines would throw away text someone was told was saved.
+ */
+export function mergeBodiesKeepingBoth(mine: string, base: string | null, theirs: string): string {
+  const only = (body: string): MergeText => ({ title: '', summary: '', body });
+  const from = base === null ? null : only(base);
+  const places = mergeTexts(only(mine), from, only(theirs)).conflicts;
+  return mergeTexts(
+    only(mine),
+    from,
+    only(theirs),
+    places.map(() => 'both' as const),
+  ).text.body;
+}
+
 /** A short fingerprint of a merge's conflicts: choices made for one set never apply to another. */
 export function conflictsKey(conflicts: readonly MergeConflict[]): string {
   let hash = 5381;

@@ -12,7 +12,13 @@ import {
 } from '../coedit/storage';
 import { contentStore, isContentError, type PageView } from '../content/content';
 import { BODY_MAX } from '../content/field-limits';
-import { conflictsKey, type MergeConflict, type MergeText, mergeTexts } from '../content/merge';
+import {
+  conflictsKey,
+  type MergeConflict,
+  type MergeText,
+  mergeBodiesKeepingBoth,
+  mergeTexts,
+} from '../content/merge';
 import type { SeoFields } from '../content/seo-fields';
 import { getDatabase } from '../data/db';
 import { can, mayBylineOthers, refusalOf } from '../editors/permissions';
@@ -402,12 +408,7 @@ async function bodyWithForeignSave(
 ): Promise<string> {
   const base =
     writtenVersion === null ? null : await contentStore().textAtVersion(current.id, writtenVersion);
-  const only = (body: string) => ({ title: '', summary: '', body });
-  const mine = only(documentBody);
-  const from = base ? only(base.body) : null;
-  const theirs = only(current.bodyMarkdown);
-  const places = mergeTexts(mine, from, theirs).conflicts.map(() => 'both' as const);
-  return mergeTexts(mine, from, theirs, places).text.body;
+  return mergeBodiesKeepingBoth(documentBody, base?.body ?? null, current.bodyMarkdown);
 }
 
 /**
