@@ -434,10 +434,10 @@ async function main(): Promise<number> {
     );
     if (cli.exitCode !== 0)
       findings.push(`CLI revoke exited ${cli.exitCode}: ${cli.stderr.toString().slice(0, 200)}`);
-    const refused = b.page.getByText('Live editing stopped');
+    const refused = b.page.getByText('Live editing paused');
     await refused.waitFor({ timeout: 30_000 }).then(
-      () => fault('B: "Live editing stopped" shown'),
-      () => findings.push('B never said "Live editing stopped" within 30 s of the revoke'),
+      () => fault('B: "Live editing paused" shown'),
+      () => findings.push('B never said "Live editing paused" within 30 s of the revoke'),
     );
     // B types on for a few seconds (the text stays in the tab), then signs in again.
     await Bun.sleep(5000);
@@ -468,9 +468,10 @@ async function main(): Promise<number> {
       fault('B: conflict panel', `${places} place(s); Save with these choices`);
       await conflict.getByRole('button', { name: /^Save with/ }).click();
     }
-    // The form's save answers in place: the editor stays refused ("Live editing stopped"
-    // remains, 0051). A person reloads to edit live again: the run does, once the save is
-    // answered, and reports what the save left on the page.
+    // Signed in again, Save draft connects the paused document first: the typing kept in the
+    // tab goes up as live edits, and the save takes the document (0051, "Signed out"); a
+    // conflict panel above is a finding now. The run then reloads B and reports what the save
+    // left on the page.
     await b.page
       .locator('.editor-status')
       .filter({ hasNotText: 'Saving' })

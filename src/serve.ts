@@ -21,7 +21,7 @@ import {
   setBusyTimeout,
 } from './lib/data/db';
 import { IDLE_TIMEOUT_SECONDS } from './lib/http/connection-limits';
-import { createLiveEditing, type LiveData } from './lib/http/live-editing';
+import { createLiveEditing, type SocketData } from './lib/http/live-editing';
 import { purgeTargetOf, startPurger } from './lib/http/purge';
 import { loadStaticAssets } from './lib/http/static-assets';
 import { log } from './lib/observability/log';
@@ -110,7 +110,7 @@ async function serve() {
   });
   frontDoor.serveLive(live.upgrade);
 
-  let server: Bun.Server<LiveData>;
+  let server: Bun.Server<SocketData>;
   try {
     server = Bun.serve({
       port: env.PORT,

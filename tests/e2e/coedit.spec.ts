@@ -246,30 +246,72 @@ test('without a WebSocket the editor saves as it always has', async ({
   await expect(page.locator('.who-is-here')).toHaveCount(0);
 });
 
-test('a session ended while live: the editor says so, keeps the text and saves it as a form again', async ({
+test('a session ended while live: the tab keeps typing, and once signed in again Save draft saves it with the others’ lines, each once — no conflict (the fault run’s doubled lines)', async ({
+  page,
   browser,
   baseURL,
   seedPage,
+  signIn,
+  store,
 }) => {
   const slug = `coedit-ended-${test.info().workerIndex}-${Date.now().toString(36)}`;
   await seedPage({ slug, title: 'Ended', body: 'Start.' });
+  await signIn(page, `/preview/${slug}?edit`);
   const other = await otherPerson(browser, baseURL ?? '', `/preview/${slug}?edit`);
   try {
+    const mine = bodyEditor(page);
     const theirs = bodyEditor(other.page);
-    await expect(other.page.getByText('Only you are editing this page now.')).toBeVisible();
-    await expect(other.page.locator('input[name="live"]')).toHaveCount(1);
+    await mine.ready();
+    await theirs.ready();
+    await expect(other.page.getByText('Also editing now:')).toBeVisible();
+    // Both type live first: the page as rendered is long behind the document by then.
+    await mine.typeAtEnd('\n\nMine, live.');
+    await theirs.expectText('Start.\n\nMine, live.');
     const db = await openDatabase(databaseUrl(), { migrate: false, poolSize: 1 });
+    let fresh: { id: string; expiresAt: Date };
     try {
       await endSession(db.query, other.session);
+      // The server closes the connection within about a second; the tab says so and keeps going.
+      await expect(other.page.getByRole('alert')).toContainText('Live editing paused');
+      await theirs.typeAtEnd(' Kept while signed out.');
+      await mine.typeAtEnd(' And mine meanwhile.');
+      await theirs.expectText('Start.\n\nMine, live. Kept while signed out.');
+      await expect(other.page.getByRole('alert')).toContainText('kept in this tab');
+      // Save draft while still signed out: refused, said, nothing lost.
+      await other.page.getByRole('button', { name: 'Save draft', exact: true }).first().click();
+      await expect(other.page.getByRole('alert')).toContainText('Not saved: you are signed out', {
+        timeout: 20_000,
+      });
+      // Signed in again (in another tab, as the status says: here a new session cookie).
+      const [row] = await db.query<{
+        id: number;
+      }>`SELECT id FROM editors WHERE email = ${OTHER.email}`;
+      fresh = await createSession(db.query, Number(row?.id));
     } finally {
       await db.close();
     }
-    // The server closes the connection (1008) within about a second: not tried again, said.
-    await expect(other.page.getByRole('alert')).toContainText('Live editing stopped');
-    await theirs.typeAtEnd(' Kept.');
-    await theirs.expectText('Start. Kept.');
-    // The form's body again: a save after signing in sends the text itself.
-    await expect(other.page.locator('input[name="live"]')).toHaveCount(0);
+    await other.context.addCookies([
+      sessionCookie(baseURL ?? '', { value: fresh.id, expiresAt: fresh.expiresAt }),
+    ]);
+    await other.page.getByRole('button', { name: 'Save draft', exact: true }).first().click();
+    // Both typed at the end at once: the two sentences in either order (Yjs orders concurrent
+    // inserts by client), each once.
+    const eachOnce = /^Start\.\n\nMine, live\.( Kept while signed out\.| And mine meanwhile\.){2}$/;
+    await expect
+      .poll(
+        async () => {
+          const body = (await store.getPage(slug, { draft: true }))?.bodyMarkdown ?? '';
+          return eachOnce.test(body) && body.includes('Kept') && body.includes('meanwhile');
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    const both = (await store.getPage(slug, { draft: true }))?.bodyMarkdown ?? '';
+    await theirs.expectText(both);
+    await mine.expectText(both);
+    await expect(other.page.locator('.editor-status')).toHaveText(/^Saved/, { timeout: 20_000 });
+    // Saved as the document, not merged from a stale base: nothing to choose.
+    await expect(other.page.getByRole('region', { name: 'Saved meanwhile' })).toHaveCount(0);
     expect(other.problems(), 'errors the page logged').toEqual([]);
   } finally {
     await other.context.close();

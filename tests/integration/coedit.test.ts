@@ -569,7 +569,7 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
     second.disconnect();
   }, 60_000);
 
-  test('a session ended while connected: an update sent at once closes it (1008), unstored; one that only listens is closed too', async () => {
+  test('a session ended while connected: an update sent at once closes it (4401, signed out: the tab waits for a new session), unstored; one that only listens is closed too', async () => {
     const db = await folio.database();
     const first = await db.query<{
       id: number;
@@ -583,13 +583,36 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
     // At once, well inside the second a session is otherwise taken as good: a write is asked
     // about every time.
     client.text.insert(0, 'Written after signing out. ');
-    expect((await closed(client)).code).toBe(1008);
+    expect((await closed(client)).code).toBe(4401);
     expect(await storedUpdates(ownersPage)).toBe(before);
     expect(listener.text.toString()).not.toContain('Written after signing out.');
     // The listener sends nothing: the check every LIVE_RECHECK_MS closes it, so it stops
     // receiving the page's changes.
     await endSession(db.query, listening.id);
-    expect((await closed(listener)).code).toBe(1008);
+    expect((await closed(listener)).code).toBe(4401);
+  }, 30_000);
+
+  test('a paused tab’s try with its ended session’s cookie: let in only to be closed at once (4401), reading nothing — no failed handshake for the browser to log every half minute', async () => {
+    const db = await folio.database();
+    const [row] = await db.query<{
+      id: number;
+    }>`SELECT id FROM editors WHERE email = 'owner@example.com'`;
+    const ended = await createSession(db.query, Number(row?.id));
+    await endSession(db.query, ended.id);
+    const client = new CoeditClient('owners');
+    await expect(
+      client.connect(liveUrl('owners'), {
+        cookie: `${SESSION_COOKIE}=${ended.id}`,
+        origin: folio.url,
+      }),
+    ).rejects.toThrow(/closed \(4401 signed out/);
+    expect(client.lastClose?.code).toBe(4401);
+    // Nothing of the page came before the close.
+    expect(client.text.toString()).toBe('');
+    // Without any cookie it is still a plain refusal before the upgrade (the door's test).
+    expect((await upgradeRequest('/preview/owners?live', [`Origin: ${folio.url}`])).status).toBe(
+      401,
+    );
   }, 30_000);
 
   test('none of it was reported as an error of the server', () => {

@@ -227,7 +227,9 @@ export function PageEditor({
                   setStatus({
                     kind: 'failed',
                     message:
-                      'Not saved yet: the server has not confirmed your last changes. They are kept here and sent when the connection is back; try again then.',
+                      live.document?.state.phase === 'paused'
+                        ? 'Not saved: you are signed out, or may no longer edit this page. Your text is kept in this tab: sign in again in another tab, then Save draft here.'
+                        : 'Not saved yet: the server has not confirmed your last changes. They are kept here and sent when the connection is back; try again then.',
                   });
                   return;
                 }

@@ -95,6 +95,12 @@ export const CLOSE = {
   internal: 1011,
   restart: 1012,
   tryAgain: 1013,
+  /**
+   * The person is signed out, or may no longer edit the page. An application code (4000–4999):
+   * the browser's WebSocket tells it apart from the refusals above, which are for good, and the
+   * tab keeps its typing and connects again once it is signed in (live-document.ts 'paused').
+   */
+  signedOut: 4401,
 } as const;
 
 /** A connection as the registry sees it: the WebSocket glue (src/lib/http) makes one. */

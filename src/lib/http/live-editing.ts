@@ -80,7 +80,7 @@ export type LiveData = {
 
 /** What the front door hands over: the server, to upgrade the request with. */
 export type Upgrader = {
-  upgrade?: (request: Request, options: { data: LiveData }) => boolean;
+  upgrade?: (request: Request, options: { data: SocketData }) => boolean;
 };
 
 /** Whether a message would change the document: a sync step 2 or an update. */
@@ -97,6 +97,24 @@ function plain(status: number, text: string, headers: Record<string, string> = {
       ...headers,
     },
   });
+}
+
+/**
+ * A tab's try whose session cookie names no session any more (signed out, ended by an
+ * Administrator): upgraded only to be closed at once with 4401, the code the tab stays paused
+ * on (live-document.ts). Refused before the upgrade instead, the browser would log a failed
+ * handshake in its console at every try (every half minute while the tab waits). It joins no
+ * document and reads nothing.
+ */
+export type SignedOutTry = { signedOut: true };
+
+/** What a socket of the front door carries. */
+export type SocketData = LiveData | SignedOutTry;
+
+const SIGNED_OUT_REASON = 'signed out, or no longer allowed to edit this page';
+
+function isLive(ws: ServerWebSocket<SocketData>): ws is ServerWebSocket<LiveData> {
+  return !('signedOut' in ws.data);
 }
 
 export function createLiveEditing({
@@ -157,6 +175,10 @@ export function createLiveEditing({
       const header = request.headers.get('cookie');
       const id = header ? parse(header, SESSION_COOKIE)[SESSION_COOKIE] : undefined;
       const session = await getSession(await database(), id);
+      if (!session && id) {
+        const signedOut: SignedOutTry = { signedOut: true };
+        if (server?.upgrade?.(request, { data: signedOut })) return undefined;
+      }
       if (!session) return plain(401, 'Sign in to edit this page.');
       const page = await store().getPage(slug, { draft: true });
       if (!page) return plain(404, 'There is no page at this address.');
@@ -216,7 +238,7 @@ export function createLiveEditing({
     return ownership !== null && can(session.editor, 'page.edit', ownership);
   }
 
-  /** Closes a connection whose person may no longer edit its page (1008). */
+  /** Closes a connection whose person may no longer edit its page (4401: the tab waits for a new session). */
   function refuseConnection(ws: ServerWebSocket<LiveData>) {
     if (ws.data.closed) return;
     log.info(
@@ -224,7 +246,7 @@ export function createLiveEditing({
       { pageId: ws.data.pageId },
     );
     ws.data.closed = true;
-    ws.close(CLOSE.policy, 'signed out, or no longer allowed to edit this page');
+    ws.close(CLOSE.signedOut, SIGNED_OUT_REASON);
   }
 
   /** Every open connection here, for the sweep. */
@@ -284,7 +306,7 @@ export function createLiveEditing({
   }
 
   /**
-   * Asks again when the last answer is older than `maxAgeMs`; closes the connection (1008) when
+   * Asks again when the last answer is older than `maxAgeMs`; closes the connection (4401) when
    * it is no.
    */
   async function recheck(
@@ -326,12 +348,14 @@ export function createLiveEditing({
       });
   }
 
-  const websocket: WebSocketHandler<LiveData> = {
+  const websocket: WebSocketHandler<SocketData> = {
     maxPayloadLength: MAX_FRAME_BYTES,
     idleTimeout: LIVE_IDLE_SECONDS,
     backpressureLimit: LIVE_CONNECTION_BOUND.unsentBytes,
     closeOnBackpressureLimit: true,
-    open(ws: ServerWebSocket<LiveData>) {
+    open(socket: ServerWebSocket<SocketData>) {
+      if (!isLive(socket)) return socket.close(CLOSE.signedOut, SIGNED_OUT_REASON);
+      const ws = socket;
       const connection = {
         editor: ws.data.editor,
         person: ws.data.person,
@@ -375,7 +399,9 @@ export function createLiveEditing({
           connection.close(CLOSE.tryAgain, 'try again');
         });
     },
-    message(ws: ServerWebSocket<LiveData>, message: string | Buffer) {
+    message(socket: ServerWebSocket<SocketData>, message: string | Buffer) {
+      if (!isLive(socket)) return;
+      const ws = socket;
       if (ws.data.closed) return;
       if (typeof message === 'string') {
         ws.data.closed = true;
@@ -405,7 +431,9 @@ export function createLiveEditing({
       ws.data.waitingBytes += bytes.byteLength;
       pump(ws);
     },
-    close(ws: ServerWebSocket<LiveData>) {
+    close(socket: ServerWebSocket<SocketData>) {
+      if (!isLive(socket)) return;
+      const ws = socket;
       ws.data.closed = true;
       connections.delete(ws);
       if (connections.size === 0 && sweeper) {

@@ -44,6 +44,13 @@ import { FIELD_EDIT } from './live-presence';
 
 /** Close codes after which trying again would only be refused again (documents.ts CLOSE). */
 const FINAL_CLOSES = new Set([1003, 1007, 1008, 1009]);
+/** The person is signed out or may no longer edit (documents.ts CLOSE.signedOut): paused. */
+export const SIGNED_OUT_CLOSE = 4401;
+/**
+ * Paused, a connection is tried this often, besides when the tab is shown or focused (after
+ * signing in in another tab) and on Save: each try the server refuses costs one request.
+ */
+const PAUSED_RETRY_MS = 30_000;
 /** Without a first sync this long after opening, the editor goes on without the document. */
 const FIRST_SYNC_MS = 10_000;
 
@@ -117,8 +124,14 @@ export class LiveDocument {
         this.sendAwareness(ids);
       },
     );
+    window.addEventListener('focus', this.shown);
+    document.addEventListener('visibilitychange', this.shown);
     this.connect();
   }
+
+  private readonly shown = () => {
+    if (document.visibilityState === 'visible') this.resume();
+  };
 
   /** What the editor shows (the same object until something changes). */
   get state(): LiveSnapshot {
@@ -136,6 +149,9 @@ export class LiveDocument {
    */
   whenAcknowledged(timeoutMs: number): Promise<boolean> {
     if (this.pendingCount() === 0 && this.snapshot.phase === 'synced') return Promise.resolve(true);
+    // A save while paused asks for the connection back: signed in again meanwhile, the typing
+    // kept here goes up and the save goes on.
+    this.resume();
     return new Promise((resolve) => {
       const check = () => {
         if (this.pendingCount() !== 0 || this.snapshot.phase !== 'synced') return;
@@ -167,8 +183,21 @@ export class LiveDocument {
     }, FIELD_EDIT);
   }
 
+  /**
+   * Paused (signed out): tries a connection now rather than at the next half minute — the tab
+   * shown or focused again (the person may have signed in in another), or a save.
+   */
+  resume(): void {
+    if (this.destroyed || this.snapshot.phase !== 'paused' || this.socket) return;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.connect();
+  }
+
   destroy(): void {
     this.destroyed = true;
+    window.removeEventListener('focus', this.shown);
+    document.removeEventListener('visibilitychange', this.shown);
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.firstSyncTimer) clearTimeout(this.firstSyncTimer);
     // Gone at once from the others' lists, rather than after the awareness timeout.
@@ -271,6 +300,14 @@ export class LiveDocument {
       }
       if (FINAL_CLOSES.has(event.code)) {
         this.set({ phase: 'refused', reason: event.reason || null });
+        return;
+      }
+      // Signed out (or a try while so, which the server refuses before the upgrade: 1006):
+      // the typing stays in this document, as offline, until a connection is let in again.
+      if (event.code === SIGNED_OUT_CLOSE || this.snapshot.phase === 'paused') {
+        this.set({ phase: 'paused', reason: event.reason || this.snapshot.reason });
+        this.changed();
+        this.retryTimer = setTimeout(() => this.connect(), PAUSED_RETRY_MS);
         return;
       }
       this.set({ phase: this.everSynced ? 'offline' : 'connecting' });

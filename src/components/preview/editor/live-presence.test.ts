@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import * as Y from 'yjs';
 import {
+  CLOSE,
   MESSAGE_ACK,
   MESSAGE_AWARENESS,
   MESSAGE_QUERY_AWARENESS,
@@ -102,6 +103,10 @@ describe('saving while live', () => {
     // Offline after binding: the document still holds the body (sent on reconnect); a form
     // body now would be merged in again when the updates arrive.
     expect(bodySourceOf('offline', true)).toBe('document');
+    // Signed out: as offline, the document keeps the typing and sends it once signed in again
+    // (a form save against the version the page was rendered with conflicted with every line
+    // typed live since, and "mine" put the others' lines in twice: the fault run, 0051).
+    expect(bodySourceOf('paused', true)).toBe('document');
     // Refused for good: the form's body is the only way left to keep the text.
     expect(bodySourceOf('refused', true)).toBe('form');
   });
@@ -111,6 +116,10 @@ describe('saving while live', () => {
     expect(liveStatusOf('synced', 2)).toEqual({ kind: 'saving' });
     expect(liveStatusOf('offline', 1)?.message).toMatch(/kept in this tab/);
     expect(liveStatusOf('refused', 0)?.kind).toBe('refused');
+    expect(liveStatusOf('paused', 1)?.message).toMatch(
+      /kept in this tab and sent once you are signed in/,
+    );
+    expect(liveStatusOf('paused', 0)?.message).toMatch(/Everything you typed is saved/);
     expect(liveStatusOf('unavailable', 0)).toBeNull();
   });
 });
@@ -160,6 +169,7 @@ describe('the connection', () => {
       client.MESSAGE_QUERY_AWARENESS,
       client.MESSAGE_ACK,
     ]).toEqual([MESSAGE_SYNC, MESSAGE_AWARENESS, MESSAGE_QUERY_AWARENESS, MESSAGE_ACK]);
+    expect(client.SIGNED_OUT_CLOSE).toBe(CLOSE.signedOut);
     expect(client.BODY_TEXT).toBe(SERVER_BODY_TEXT);
     expect(client.TITLE_TEXT).toBe(SERVER_TITLE_TEXT);
     expect(client.SUMMARY_TEXT).toBe(SERVER_SUMMARY_TEXT);

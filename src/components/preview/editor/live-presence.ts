@@ -21,7 +21,13 @@ export type LivePhase =
   | 'synced'
   /** Bound, the connection lost: typing goes on in the local document, sent on reconnect. */
   | 'offline'
-  /** Bound, then refused for good (a session ended, a permission lost): not tried again. */
+  /**
+   * Bound, then closed because the person is signed out (or may no longer edit the page):
+   * typing goes on in the local document, as offline, and is sent when a connection is let in
+   * again — tried when the tab is shown or focused, on Save, and every half minute.
+   */
+  | 'paused'
+  /** Bound, then refused for good (a malformed or oversized change, the page deleted). */
   | 'refused'
   /** Never synced (no WebSocket here, refused before it opened): the editor as without it. */
   | 'unavailable';
@@ -118,7 +124,7 @@ export function retryDelayMs(attempt: number, random: () => number = Math.random
  */
 export function bodySourceOf(phase: LivePhase, bound: boolean): 'document' | 'form' {
   if (!bound) return 'form';
-  return phase === 'synced' || phase === 'offline' ? 'document' : 'form';
+  return phase === 'synced' || phase === 'offline' || phase === 'paused' ? 'document' : 'form';
 }
 
 /** The status line's words for the document's side of saving; null: the form's status says. */
@@ -135,11 +141,19 @@ export function liveStatusOf(
           ? 'Reconnecting… Everything you typed is saved.'
           : 'Not connected: what you type is kept in this tab and sent when the connection is back. Do not close it.',
     };
+  if (phase === 'paused')
+    return {
+      kind: 'refused',
+      message:
+        pending === 0
+          ? 'Live editing paused: your session ended, or you may no longer edit this page. Everything you typed is saved. Sign in again in another tab, then come back here.'
+          : 'Live editing paused: your session ended, or you may no longer edit this page. What you type is kept in this tab and sent once you are signed in again: sign in in another tab, then come back here. Do not close this one.',
+    };
   if (phase === 'refused')
     return {
       kind: 'refused',
       message:
-        'Live editing stopped: this page no longer accepts your changes (your session ended or your permission changed). Your text is kept here: sign in again in another tab, then Save draft.',
+        'Live editing stopped: this page no longer accepts your changes. Your text is kept here: Save draft saves it.',
     };
   return null;
 }
