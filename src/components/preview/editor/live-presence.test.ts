@@ -3,6 +3,7 @@ import * as Y from 'yjs';
 import {
   MESSAGE_ACK,
   MESSAGE_AWARENESS,
+  MESSAGE_IDENTITY,
   MESSAGE_QUERY_AWARENESS,
   MESSAGE_SYNC,
 } from '../../../lib/coedit/documents';
@@ -159,7 +160,14 @@ describe('the connection', () => {
       client.MESSAGE_AWARENESS,
       client.MESSAGE_QUERY_AWARENESS,
       client.MESSAGE_ACK,
-    ]).toEqual([MESSAGE_SYNC, MESSAGE_AWARENESS, MESSAGE_QUERY_AWARENESS, MESSAGE_ACK]);
+      client.MESSAGE_IDENTITY,
+    ]).toEqual([
+      MESSAGE_SYNC,
+      MESSAGE_AWARENESS,
+      MESSAGE_QUERY_AWARENESS,
+      MESSAGE_ACK,
+      MESSAGE_IDENTITY,
+    ]);
     expect(client.BODY_TEXT).toBe(SERVER_BODY_TEXT);
     expect(client.TITLE_TEXT).toBe(SERVER_TITLE_TEXT);
     expect(client.SUMMARY_TEXT).toBe(SERVER_SUMMARY_TEXT);
