@@ -24,6 +24,7 @@ import {
   TOPICS_SCREEN,
   WEBHOOKS_SCREEN,
 } from '../../lib/http/routes';
+import { ForgetLocalCopies } from './forget-local-copies';
 import { TimeZoneName } from './local-time';
 import { SessionSeen } from './session-seen';
 
@@ -110,6 +111,8 @@ export function PreviewHeader({ editor }: { editor: EditorSession | null }) {
                 <a href={AUTHOR_PROFILE} title="Your public profile">
                   {editor.editor.email}
                 </a>
+                {/* The copies of documents this browser keeps for offline typing go too. */}
+                <ForgetLocalCopies />
                 <button type="submit">Sign out</button>
                 <button type="submit" name="everywhere" value="1">
                   Sign out everywhere

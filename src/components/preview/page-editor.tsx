@@ -137,6 +137,7 @@ export function PageEditor({
     // Live, the body is kept here too while changes typed in this tab are not stored yet.
     dirty: dirty || (liveBody && live.state.pending > 0),
     enhanced,
+    liveBound: live.bound,
   });
   useAutosave(editor, { enhanced, pending });
   const preview = useLivePreview({ initialHtml, formState, body: values.body, enhanced });

@@ -12,7 +12,8 @@ import { waitFor } from '../../../tests/harness';
 import { createContentStore } from '../content/content';
 import { type Database, openDatabase } from '../data/db';
 import type { Editor } from '../editors/accounts';
-import { type Connection, createCoeditRegistry, type Member } from './documents';
+import { type Connection, createCoeditRegistry, MESSAGE_IDENTITY, type Member } from './documents';
+import { documentIdentity } from './identity';
 import { storedFields, storedText } from './storage';
 
 const stops: (() => Promise<void>)[] = [];
@@ -112,7 +113,76 @@ async function newPage(
   return page.id;
 }
 
+/** A connection that keeps the identities it is told (Folio's message 5) and its close. */
+function identityListener() {
+  const heard = {
+    kinds: [] as number[],
+    identities: [] as string[],
+    closed: null as number | null,
+  };
+  const connection: Connection = {
+    editor: EDITOR,
+    send(message) {
+      const decoder = decoding.createDecoder(message);
+      const kind = decoding.readVarUint(decoder);
+      heard.kinds.push(kind);
+      if (kind === MESSAGE_IDENTITY) heard.identities.push(decoding.readVarString(decoder));
+    },
+    close(code) {
+      heard.closed = code;
+    },
+  };
+  return { heard, connection };
+}
+
 describe(`co-editing documents (${TEST_ENGINE})`, () => {
+  test('a connection is told the document’s identity first; a row made again is another document, the loaded one let go', async () => {
+    const [a] = await twoInstances();
+    const pageId = await newPage(a, 'identity', 'Start.');
+    // The poll slow: the join alone must find the row made again.
+    const registry = await registryOn(a, { ...FAST, pollMs: 60_000 });
+    const first = identityListener();
+    expect(await registry.join(pageId, first.connection)).not.toBeNull();
+    expect(first.heard.kinds[0]).toBe(MESSAGE_IDENTITY);
+    expect(first.heard.kinds[1]).toBe(0);
+    const [identity] = first.heard.identities;
+    const [row] = await a.query<{ created_at: string }>`
+      SELECT created_at FROM coedit_documents WHERE page_id = ${pageId}`;
+    expect(identity).toBe(documentIdentity(pageId, String(row?.created_at)));
+    // Another connection to the same document: the same identity.
+    const second = identityListener();
+    await registry.join(pageId, second.connection);
+    expect(second.heard.identities).toEqual([identity as string]);
+
+    // The row deleted while the document is loaded (db copy leaves a site without one).
+    await Bun.sleep(5);
+    await a.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
+    await a.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+    const third = identityListener();
+    expect(await registry.join(pageId, third.connection)).not.toBeNull();
+    const [fresh] = third.heard.identities;
+    expect(fresh).toBeDefined();
+    expect(fresh).not.toBe(identity);
+    // The connections to the old one are closed to come back (1013), told the new identity then.
+    expect(first.heard.closed).toBe(1013);
+    expect(second.heard.closed).toBe(1013);
+    expect(third.heard.closed).toBeNull();
+    expect(await storedText(a.query, pageId)).toBe('Start.');
+  });
+
+  test('the poll lets go of a loaded document whose row was made again', async () => {
+    const [a] = await twoInstances();
+    const pageId = await newPage(a, 'identity-poll', 'Start.');
+    const registry = await registryOn(a);
+    const first = identityListener();
+    await registry.join(pageId, first.connection);
+    await a.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
+    await a.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+    await waitFor(() => (first.heard.closed === 1013 ? true : undefined), {
+      what: 'the old document’s connection closed',
+    });
+  });
+
   test('two instances opening a page at once seed it once, from its draft, and agree', async () => {
     const [a, b] = await twoInstances();
     const pageId = await newPage(a, 'seeded', 'Once upon a time.\n');

@@ -9,8 +9,11 @@
 // NOTIFY, to other instances') → acknowledged to its sender. "Acknowledged" therefore means
 // "committed": an instance that dies after it loses nothing its editors were told was kept.
 //
-// The protocol is y-protocols' sync and awareness messages, and one of Folio's own: 4, an
-// acknowledgement, carrying how many of the connection's updates are now stored.
+// The protocol is y-protocols' sync and awareness messages, and two of Folio's own: 4, an
+// acknowledgement, carrying how many of the connection's updates are now stored; and 5, sent
+// first on every connection, the document's identity (identity.ts): a browser keeps its copy
+// of the document under it (IndexedDB, decision record 0051) and never merges a copy of
+// another document of the page into this one.
 import 'server-only';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
@@ -41,6 +44,7 @@ import {
   publishAwareness,
   readAwarenessPayload,
 } from './awareness-relay';
+import { documentIdentity } from './identity';
 import {
   appendIfAt,
   appendReconciliation,
@@ -66,6 +70,8 @@ export const MESSAGE_AWARENESS = 1;
 export const MESSAGE_QUERY_AWARENESS = 3;
 /** Folio's own: the sender's updates stored so far (a varUint count). */
 export const MESSAGE_ACK = 4;
+/** Folio's own: the document's identity (a varString), sent before anything else. */
+export const MESSAGE_IDENTITY = 5;
 
 export const COEDIT_LIMITS = {
   /** One update's bytes; a larger one closes its connection with 1009. */
@@ -128,6 +134,8 @@ export type Member = {
 
 type OpenDocument = {
   pageId: number;
+  /** Which of the page's documents this is (identity.ts): its row's page id and creation. */
+  identity: string;
   doc: Y.Doc;
   awareness: awarenessProtocol.Awareness;
   members: Set<Joined>;
@@ -479,6 +487,7 @@ export function createCoeditRegistry(
     const untouched = FIELD_TEXTS.filter((field) => !doc.share.has(field));
     const entry: OpenDocument = {
       pageId,
+      identity: documentIdentity(pageId, head.createdAt),
       doc,
       awareness: new awarenessProtocol.Awareness(doc),
       members: new Set(),
@@ -611,6 +620,27 @@ export function createCoeditRegistry(
       writtenVersion = (await readHead(db.query, entry.pageId))?.writtenVersion ?? null;
     }
     return true;
+  };
+
+  /**
+   * Whether the stored row is still the one this document was loaded from. One made again (its
+   * row deleted by hand while loaded here, the page still there) is another document: this one
+   * is let go (1013: its clients connect again, are told the new identity, and do not merge
+   * into it what they hold of the old one). A page deleted is left to the next update's refusal.
+   */
+  const stillTheSame = async (
+    entry: OpenDocument,
+    stored: { createdAt: string } | null,
+  ): Promise<boolean> => {
+    if (entry.closed) return false;
+    if (stored !== null && documentIdentity(entry.pageId, stored.createdAt) === entry.identity)
+      return true;
+    if (stored === null && !(await store.getPageById(entry.pageId))) return true;
+    log.info('co-editing: the page’s document was made again; the loaded one is let go', {
+      pageId: entry.pageId,
+    });
+    discard(entry, CLOSE.tryAgain, 'the page’s shared document was made again');
+    return false;
   };
 
   const documentOf = async (pageId: number): Promise<OpenDocument | null> => {
@@ -931,9 +961,16 @@ export function createCoeditRegistry(
     async join(pageId: number, connection: Connection): Promise<Member | null> {
       if (stopped) return null;
       let entry = await documentOf(pageId);
-      // Unloaded while this one was on its way: open it again.
-      while (entry?.closed) entry = await documentOf(pageId);
-      if (!entry) return null;
+      for (let attempt = 0; entry && attempt < 5; attempt += 1) {
+        // Unloaded while this one was on its way: open it again.
+        if (entry.closed) entry = await documentOf(pageId);
+        // Its row made again meanwhile (deleted by hand): the new one is loaded, or a
+        // browser's copy of the old one would be merged into it through this connection.
+        else if (!(await stillTheSame(entry, await readSeq(db.query, pageId))))
+          entry = await documentOf(pageId);
+        else break;
+      }
+      if (!entry || entry.closed) return null;
       const member: Joined = {
         connection,
         stored: 0,
@@ -949,6 +986,15 @@ export function createCoeditRegistry(
       entry.members.add(member);
       if (entry.idleTimer) clearTimeout(entry.idleTimer);
       entry.idleTimer = null;
+      // First: the client opens its copy of this document only, and refuses to go on with a
+      // document of another identity than the one it has been editing (identity.ts).
+      send(
+        member,
+        messageOf((encoder) => {
+          encoding.writeVarUint(encoder, MESSAGE_IDENTITY);
+          encoding.writeVarString(encoder, entry.identity);
+        }),
+      );
       send(
         member,
         messageOf((encoder) => {
@@ -992,8 +1038,9 @@ export function createCoeditRegistry(
       poller = setInterval(() => {
         for (const entry of open.values()) {
           readSeq(db.query, entry.pageId)
-            .then((seq) => {
-              if (seq !== null && seq > entry.applied) void catchUp(entry);
+            .then(async (stored) => {
+              if (!(await stillTheSame(entry, stored))) return;
+              if (stored !== null && stored.seq > entry.applied) void catchUp(entry);
               void takeForeignDraft(entry);
             })
             .catch(() => undefined);

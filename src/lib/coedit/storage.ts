@@ -35,6 +35,8 @@ export type StoredHead = {
   snapshot: Uint8Array | null;
   /** The page version this document last wrote as the draft; null: none yet. */
   writtenVersion: number | null;
+  /** When the row was made: with the page's id, the document's identity (identity.ts). */
+  createdAt: string;
 };
 
 export async function readHead(q: Query, pageId: number): Promise<StoredHead | null> {
@@ -43,7 +45,8 @@ export async function readHead(q: Query, pageId: number): Promise<StoredHead | n
     snapshot_seq: number | string;
     snapshot: Uint8Array | null;
     written_version: number | string | null;
-  }>`SELECT seq, snapshot_seq, snapshot, written_version FROM coedit_documents
+    created_at: string;
+  }>`SELECT seq, snapshot_seq, snapshot, written_version, created_at FROM coedit_documents
      WHERE page_id = ${pageId}`;
   if (!row) return null;
   return {
@@ -51,14 +54,21 @@ export async function readHead(q: Query, pageId: number): Promise<StoredHead | n
     snapshotSeq: Number(row.snapshot_seq),
     snapshot: row.snapshot === null ? null : bytesOf(row.snapshot),
     writtenVersion: row.written_version === null ? null : Number(row.written_version),
+    createdAt: String(row.created_at),
   };
 }
 
-/** The last update's number alone (the fallback poll asks it every few seconds). */
-export async function readSeq(q: Query, pageId: number): Promise<number | null> {
-  const [row] = await q<{ seq: number | string }>`
-    SELECT seq FROM coedit_documents WHERE page_id = ${pageId}`;
-  return row ? Number(row.seq) : null;
+/**
+ * The last update's number and when the row was made (the fallback poll asks every few
+ * seconds; a row made again since the document was loaded is another document).
+ */
+export async function readSeq(
+  q: Query,
+  pageId: number,
+): Promise<{ seq: number; createdAt: string } | null> {
+  const [row] = await q<{ seq: number | string; created_at: string }>`
+    SELECT seq, created_at FROM coedit_documents WHERE page_id = ${pageId}`;
+  return row ? { seq: Number(row.seq), createdAt: String(row.created_at) } : null;
 }
 
 export async function readUpdates(

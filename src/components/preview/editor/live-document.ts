@@ -6,12 +6,22 @@
 // reconnects with backoff: the local document keeps taking edits meanwhile, and the sync step 2
 // answering the server's step 1 on the next connection carries whatever the server lacks.
 //
+// The document is also kept in this browser (IndexedDB, y-indexeddb; decision record 0051,
+// "IndexedDB"), under the identity the server names first on every connection (Folio's message
+// 5): a tab closed, crashed or reloaded while offline leaves its typing there, and the next tab
+// of that person on that document merges it in (a CRDT merge: once, with the others' edits) and
+// sends what the server lacks. A connection naming another identity than the one this tab has
+// been editing is another document of the page: nothing more is merged either way.
+//
 // No React here: use-live-document.ts gives it to the editor.
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
+import * as idb from 'lib0/indexeddb';
+import { IndexeddbPersistence } from 'y-indexeddb';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
+import { parseIdentity } from '../../../lib/coedit/identity';
 import {
   BODY_MAX,
   characterCount,
@@ -25,6 +35,14 @@ import {
   retryDelayMs,
   smallestEdit,
 } from './live-presence';
+import {
+  copyName,
+  deleteCopy,
+  dropStaleCopies,
+  forgottenLately,
+  noteCopyChanged,
+  onForget,
+} from './local-copy';
 
 // The server's numbers (src/lib/coedit/documents.ts, a server-only module; live-presence.test.ts
 // holds them equal) and the names of the fields' Y.Texts (storage.ts BODY_TEXT, TITLE_TEXT,
@@ -33,6 +51,7 @@ export const MESSAGE_SYNC = 0;
 export const MESSAGE_AWARENESS = 1;
 export const MESSAGE_QUERY_AWARENESS = 3;
 export const MESSAGE_ACK = 4;
+export const MESSAGE_IDENTITY = 5;
 export const BODY_TEXT = 'body';
 export const TITLE_TEXT = 'title';
 export const SUMMARY_TEXT = 'summary';
@@ -53,6 +72,12 @@ export const SIGNED_OUT_CLOSE = 4401;
 const PAUSED_RETRY_MS = 30_000;
 /** Without a first sync this long after opening, the editor goes on without the document. */
 const FIRST_SYNC_MS = 10_000;
+/** The first sync waits this long at most for the browser's copy to be read. */
+const COPY_WAIT_MS = 3_000;
+/** How often the list of copies is told this one changed (its age counts from then). */
+const COPY_NOTE_MS = 60_000;
+/** The close reason (and the refusal's) when the server names another document than this one. */
+export const REPLACED = 'the page’s shared document was made again: reload the page';
 
 /** Marks what the server sent, so it is not sent back. */
 const REMOTE = Symbol('remote');
@@ -97,13 +122,25 @@ export class LiveDocument {
   private firstSyncTimer: ReturnType<typeof setTimeout> | null = null;
   private destroyed = false;
   private waiting = new Set<() => void>();
+  /** The document's identity as the server named it on the first connection. */
+  private identity: string | null = null;
+  /** This browser's copy of the document (IndexedDB), once open. */
+  private copy: IndexeddbPersistence | null = null;
+  /** Resolves once the copy is read into the document (or could not be). */
+  private copyRead: Promise<void> | null = null;
+  private copyNoted = 0;
+  private stopForget: () => void = () => undefined;
 
   constructor(
     private readonly slug: string,
-    user: LiveUser,
+    private readonly user: LiveUser,
   ) {
     this.awareness.setLocalStateField('user', user);
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      if (this.copy && origin !== this.copy && Date.now() - this.copyNoted > COPY_NOTE_MS) {
+        this.copyNoted = Date.now();
+        noteCopyChanged(this.copy.name);
+      }
       if (origin === REMOTE) return;
       if (this.tooLong()) this.held = true;
       else if (this.isOpen() && this.answered) {
@@ -198,6 +235,11 @@ export class LiveDocument {
     this.destroyed = true;
     window.removeEventListener('focus', this.shown);
     document.removeEventListener('visibilitychange', this.shown);
+    this.stopForget();
+    // Everything in the copy is stored: nothing is left for a later tab, so it goes (kept, it
+    // would hold this draft text in the browser for nothing). Otherwise the doc's destroy
+    // below closes it, and the next visit merges it.
+    if (this.copy && this.everSynced && this.pendingCount() === 0) this.dropCopy();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.firstSyncTimer) clearTimeout(this.firstSyncTimer);
     // Gone at once from the others' lists, rather than after the awareness timeout.
@@ -346,11 +388,19 @@ export class LiveDocument {
       }
       Y.applyUpdate(this.doc, payload, REMOTE);
       if (step === syncProtocol.messageYjsSyncStep2 && this.snapshot.phase !== 'synced') {
-        this.everSynced = true;
-        this.attempts = 0;
-        if (this.firstSyncTimer) clearTimeout(this.firstSyncTimer);
-        this.set({ phase: 'synced' });
-        this.changed();
+        // The first time, the browser's copy is read in first: the editor binds to the text
+        // with it, and Save waits for what it brought to be stored.
+        const socket = this.socket;
+        const synced = () => {
+          if (this.socket !== socket || this.destroyed || this.snapshot.phase === 'synced') return;
+          this.everSynced = true;
+          this.attempts = 0;
+          if (this.firstSyncTimer) clearTimeout(this.firstSyncTimer);
+          this.set({ phase: 'synced' });
+          this.changed();
+        };
+        if (this.everSynced || !this.copyRead) synced();
+        else void this.copyRead.then(synced, synced);
       }
       return;
     }
@@ -365,7 +415,87 @@ export class LiveDocument {
     if (kind === MESSAGE_ACK) {
       this.acked = Math.max(this.acked, decoding.readVarUint(decoder));
       this.changed();
+      return;
     }
+    if (kind === MESSAGE_IDENTITY) this.identify(decoding.readVarString(decoder));
+  }
+
+  /**
+   * The server names the document (first, on every connection). The first name opens this
+   * browser's copy of it; another name later is another document of the page (its row made
+   * again): this tab's document is not merged into it, nor it into this one — the tab stops
+   * live editing, the text kept, as refused (the form's save then merges it three ways).
+   */
+  private identify(value: string) {
+    const parsed = parseIdentity(value);
+    if (!parsed) return;
+    if (this.identity === null) {
+      this.identity = parsed.identity;
+      this.copyRead = this.openCopy(parsed.identity);
+      return;
+    }
+    if (parsed.identity === this.identity) return;
+    const socket = this.socket;
+    this.socket = null;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    socket?.close(1000, 'another document');
+    if (this.sent > this.acked) this.unsent = true;
+    this.set({ phase: 'refused', reason: REPLACED });
+    this.changed();
+  }
+
+  /**
+   * Opens this person's copy of the document in IndexedDB and reads it into the document: what
+   * it holds that the server lacks goes up as this tab's own change (pending until
+   * acknowledged). Without IndexedDB (a private window may refuse it) nothing changes.
+   */
+  private async openCopy(identity: string): Promise<void> {
+    if (typeof indexedDB === 'undefined' || this.destroyed) return;
+    const name = copyName(identity, this.user.key);
+    try {
+      // Opened once first so a refusal is caught here: y-indexeddb's own would go unhandled.
+      const probe = await idb.openDB(name, (db) =>
+        idb.createStores(db, [['updates', { autoIncrement: true }], ['custom']]),
+      );
+      probe.close();
+    } catch {
+      return;
+    }
+    if (this.destroyed || this.identity !== identity) return;
+    const copy = new IndexeddbPersistence(name, this.doc);
+    this.copy = copy;
+    this.stopForget();
+    this.stopForget = onForget(() => this.dropCopy());
+    noteCopyChanged(name);
+    this.copyNoted = Date.now();
+    copy._db
+      .then((db) => {
+        // Deleted under this tab (another tab's copy, all stored, closing; the age cap; a
+        // sign-out): closed and let go at once — written to once closed, every keystroke would
+        // throw — then written again whole, unless the person signed out.
+        db.onversionchange = () => {
+          db.close();
+          void copy.destroy();
+          if (this.copy !== copy) return;
+          this.copy = null;
+          if (!this.destroyed && !forgottenLately() && this.identity === identity)
+            this.copyRead = this.openCopy(identity);
+        };
+      })
+      .catch(() => undefined);
+    void copy.whenSynced.then(() => dropStaleCopies(identity)).catch(() => undefined);
+    await Promise.race([
+      copy.whenSynced,
+      new Promise<void>((resolve) => setTimeout(resolve, COPY_WAIT_MS)),
+    ]);
+  }
+
+  /** Lets go of the copy and deletes it (all of it stored, or the person signed out). */
+  private dropCopy() {
+    const copy = this.copy;
+    if (!copy) return;
+    this.copy = null;
+    void copy.destroy().then(() => deleteCopy(copy.name));
   }
 
   private sendSync(write: (encoder: encoding.Encoder) => void) {

@@ -4,6 +4,7 @@ import {
   CLOSE,
   MESSAGE_ACK,
   MESSAGE_AWARENESS,
+  MESSAGE_IDENTITY,
   MESSAGE_QUERY_AWARENESS,
   MESSAGE_SYNC,
 } from '../../../lib/coedit/documents';
@@ -168,7 +169,14 @@ describe('the connection', () => {
       client.MESSAGE_AWARENESS,
       client.MESSAGE_QUERY_AWARENESS,
       client.MESSAGE_ACK,
-    ]).toEqual([MESSAGE_SYNC, MESSAGE_AWARENESS, MESSAGE_QUERY_AWARENESS, MESSAGE_ACK]);
+      client.MESSAGE_IDENTITY,
+    ]).toEqual([
+      MESSAGE_SYNC,
+      MESSAGE_AWARENESS,
+      MESSAGE_QUERY_AWARENESS,
+      MESSAGE_ACK,
+      MESSAGE_IDENTITY,
+    ]);
     expect(client.SIGNED_OUT_CLOSE).toBe(CLOSE.signedOut);
     expect(client.BODY_TEXT).toBe(SERVER_BODY_TEXT);
     expect(client.TITLE_TEXT).toBe(SERVER_TITLE_TEXT);

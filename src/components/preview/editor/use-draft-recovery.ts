@@ -3,6 +3,7 @@
 import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from 'react';
 import type { EditorFormValues } from '../../../lib/editor/forms';
 import { sameText } from './editor-text';
+import { backupCovered } from './local-copy';
 
 export type Backup = { values: EditorFormValues; at: string };
 
@@ -26,6 +27,7 @@ export function useDraftRecovery({
   setValues,
   dirty,
   enhanced,
+  liveBound = false,
 }: {
   initial: EditorFormValues;
   savedAt: string | null;
@@ -33,6 +35,8 @@ export function useDraftRecovery({
   setValues: Dispatch<SetStateAction<EditorFormValues>>;
   dirty: boolean;
   enhanced: boolean;
+  /** The editor shows the page's shared document (and this browser's copy of it, merged in). */
+  liveBound?: boolean;
 }) {
   const [backup, setBackup] = useState<Backup | null>(null);
 
@@ -58,6 +62,13 @@ export function useDraftRecovery({
     )
       setBackup(found);
   }, [initial, savedAt]);
+
+  // Bound to the shared document, with this browser's copy of it merged in (live-document.ts):
+  // a backup whose typing is all on screen now has nothing of its own, and putting it back
+  // (the whole text) would drop what the others typed since — so it is no longer offered.
+  useEffect(() => {
+    if (liveBound && backup && backupCovered(backup.values, initial, values)) setBackup(null);
+  }, [liveBound, backup, initial, values]);
 
   // A copy of unsaved text stays in this browser until the server has it.
   useEffect(() => {

@@ -1,0 +1,222 @@
+// Co-editing offline across a closed tab (issue 30, decision record 0051 "IndexedDB"): a person
+// types while offline and closes the tab; their browser's copy of the page's shared document
+// (IndexedDB) is merged into the document when they open the page again — once, beside what the
+// other person typed meanwhile. A copy of another document of the page (its row made again, as
+// `folio db copy` leaves it) is never merged into the new one: it would double every line.
+import type { BrowserContext, Page, WebSocketRoute } from '@playwright/test';
+import { openDatabase } from '../../src/lib/data/db';
+import { otherPerson } from './coedit-people';
+import {
+  allowPageErrors,
+  bodyEditor,
+  databaseUrl,
+  expect,
+  test,
+  watchPageErrors,
+} from './fixtures';
+
+/** How many times `part` is in `text`. */
+function count(text: string, part: string): number {
+  return text.split(part).length - 1;
+}
+
+/** This browser's copies of documents (IndexedDB databases named folio-coedit:…). */
+async function copiesIn(page: Page): Promise<string[]> {
+  return page.evaluate(async () =>
+    (await indexedDB.databases())
+      .map((db) => db.name ?? '')
+      .filter((name) => name.startsWith('folio-coedit:'))
+      .sort(),
+  );
+}
+
+/**
+ * The live sockets of `context`'s tabs, through the test: passed on to the server, or, while
+ * `down`, closed as a dropped network closes them (Chromium's `setOffline` alone holds a
+ * socket's frames and delivers them later, even after the tab closed).
+ */
+async function liveSwitch(context: BrowserContext) {
+  let down = false;
+  const open = new Set<WebSocketRoute>();
+  await context.routeWebSocket(/\?live$/, (socket) => {
+    if (down) {
+      socket.close({ code: 1006, reason: 'offline' });
+      return;
+    }
+    socket.connectToServer();
+    open.add(socket);
+  });
+  return {
+    async offline() {
+      down = true;
+      await context.setOffline(true);
+      for (const socket of open) await socket.close({ code: 1006, reason: 'offline' });
+      open.clear();
+    },
+    async online() {
+      await context.setOffline(false);
+      down = false;
+    },
+  };
+}
+
+/**
+ * Takes `page`'s browser offline, types `line` at the end of the body, and closes the tab with
+ * the line in this browser only; then the browser is online again.
+ */
+async function typeOfflineAndClose(
+  page: Page,
+  network: Awaited<ReturnType<typeof liveSwitch>>,
+  line: string,
+) {
+  const mine = bodyEditor(page);
+  await network.offline();
+  await expect(page.locator('.editor-status')).toHaveText(/Reconnecting|Not connected/);
+  await mine.typeAtEnd(line);
+  await expect(page.locator('.editor-status')).toHaveText(/Not connected/);
+  // The copy is written as each key lands (an IndexedDB transaction each): let the last commit.
+  await page.waitForTimeout(500);
+  await page.close();
+  await network.online();
+}
+
+/** The page opened again in a new tab of `context` (online), its errors watched. */
+async function reopen(context: BrowserContext, slug: string) {
+  const page = await context.newPage();
+  const problems = watchPageErrors(page);
+  await page.goto(`/preview/${slug}?edit`);
+  await bodyEditor(page).ready();
+  return { page, problems };
+}
+
+test('typed offline, the tab closed: opened again, the line is merged once, beside the other’s', async ({
+  page,
+  browser,
+  baseURL,
+  seedPage,
+  signIn,
+  store,
+}) => {
+  test.setTimeout(90_000);
+  // The form's requests fail while offline, as they should.
+  allowPageErrors(page, /ERR_INTERNET_DISCONNECTED/);
+  const slug = `coedit-idb-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Offline copy', body: 'Start.' });
+  const context = page.context();
+  const network = await liveSwitch(context);
+  await signIn(page, `/preview/${slug}?edit`);
+  const other = await otherPerson(browser, baseURL ?? '', `/preview/${slug}?edit`);
+  try {
+    const theirs = bodyEditor(other.page);
+    await expect(page.getByRole('list', { name: 'Also editing now:' })).toBeVisible();
+    await expect(other.page.getByRole('list', { name: 'Also editing now:' })).toBeVisible();
+
+    await typeOfflineAndClose(page, network, '\n\nMine, typed offline.');
+    // Meanwhile the other person types, online.
+    await theirs.typeAtEnd('\n\nTheirs, typed meanwhile.');
+    await expect(other.page.locator('.editor-status')).toHaveText(/^Saved/);
+    expect(await theirs.text()).not.toContain('Mine, typed offline.');
+
+    const again = await reopen(context, slug);
+    const mine = bodyEditor(again.page);
+    const both = (text: string) => ({
+      mine: count(text, 'Mine, typed offline.'),
+      theirs: count(text, 'Theirs, typed meanwhile.'),
+      start: count(text, 'Start.'),
+    });
+    const once = { mine: 1, theirs: 1, start: 1 };
+    await expect.poll(async () => both(await mine.text())).toEqual(once);
+    await expect.poll(async () => both(await theirs.text())).toEqual(once);
+    await expect(again.page.locator('.editor-status')).toHaveText(/^Saved/);
+    await expect
+      .poll(async () => both((await store.getPage(slug, { draft: true }))?.bodyMarkdown ?? ''), {
+        timeout: 20_000,
+      })
+      .toEqual(once);
+    // Everything the form's backup held is on screen: it is not offered (its "put back" would
+    // replace the whole text, the other's line with it).
+    await expect(again.page.getByText('this browser kept it')).toHaveCount(0);
+    expect(await mine.text()).toBe(await theirs.text());
+    expect(again.problems(), 'errors the reopened page logged').toEqual([]);
+    expect(other.problems(), 'errors the other page logged').toEqual([]);
+  } finally {
+    await other.context.close();
+  }
+});
+
+test('the page’s document made again (as `db copy` leaves it): a copy of the old one is not merged', async ({
+  page,
+  seedPage,
+  signIn,
+  store,
+}) => {
+  test.setTimeout(90_000);
+  allowPageErrors(page, /ERR_INTERNET_DISCONNECTED/);
+  const slug = `coedit-idb-new-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Made again', body: 'Start.' });
+  const context = page.context();
+  const network = await liveSwitch(context);
+  await signIn(page, `/preview/${slug}?edit`);
+  await expect(page.getByText('Only you are editing this page now.')).toBeVisible();
+  const pageId = (await store.getPage(slug, { draft: true }))?.id;
+  if (!pageId) throw new Error('the page was not made');
+
+  await typeOfflineAndClose(page, network, '\n\nStale, typed offline.');
+  // The document's row and its updates deleted, as a database copied by `db copy` has none:
+  // the server seeds a new document from the draft (which never had the line).
+  const db = await openDatabase(databaseUrl(), { migrate: false, poolSize: 1 });
+  try {
+    await db.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
+    await db.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+  } finally {
+    await db.close();
+  }
+
+  const first = await reopen(context, slug);
+  const mine = bodyEditor(first.page);
+  await expect(first.page.getByText('Only you are editing this page now.')).toBeVisible();
+  await expect(first.page.locator('.editor-status')).toHaveText(/^Saved/);
+  // The new document's text alone: not the stale copy's, and nothing twice.
+  expect(await mine.text()).toBe('Start.');
+  // The line is not lost without a word: the form's backup offers it.
+  await expect(first.page.getByText('this browser kept it')).toBeVisible();
+  // The stale copy is deleted; one copy is left, the new document's.
+  await expect.poll(async () => (await copiesIn(first.page)).length).toBe(1);
+
+  // And the new document's copy works as the first did: typed offline, closed, merged once.
+  allowPageErrors(first.page, /ERR_INTERNET_DISCONNECTED/);
+  await typeOfflineAndClose(first.page, network, '\n\nFresh, typed offline.');
+  const second = await reopen(context, slug);
+  const again = bodyEditor(second.page);
+  await expect(second.page.getByText('Only you are editing this page now.')).toBeVisible();
+  await expect.poll(again.text).toBe('Start.\n\nFresh, typed offline.');
+  await expect
+    .poll(async () => (await store.getPage(slug, { draft: true }))?.bodyMarkdown, {
+      timeout: 20_000,
+    })
+    .toBe('Start.\n\nFresh, typed offline.');
+  expect(first.problems().filter((p) => !/ERR_INTERNET_DISCONNECTED/.test(p))).toEqual([]);
+  expect(second.problems(), 'errors the reopened page logged').toEqual([]);
+});
+
+test('Folio’s sign-out deletes the browser’s copies, a second tab’s open one too', async ({
+  page,
+  seedPage,
+  signIn,
+}) => {
+  const slug = `coedit-idb-out-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Signed out', body: 'Start.' });
+  await signIn(page, `/preview/${slug}?edit`);
+  await expect(page.getByText('Only you are editing this page now.')).toBeVisible();
+  const second = await reopen(page.context(), slug);
+  await expect(second.page.getByText('Only you are editing this page now.')).toBeVisible();
+  await expect.poll(async () => (await copiesIn(page)).length).toBe(1);
+
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to preview' })).toBeVisible();
+  // Gone, and not written again by the tab still open on the page.
+  await expect.poll(() => copiesIn(page)).toEqual([]);
+  await second.page.waitForTimeout(1000);
+  expect(await copiesIn(page)).toEqual([]);
+  expect(second.problems(), 'errors the other tab logged').toEqual([]);
+});
