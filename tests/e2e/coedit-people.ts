@@ -1,6 +1,5 @@
 // The second person of the co-editing specs: a browser context of their own, signed in as
-// another editor (a session minted as fixtures.ts mints the first's). coedit.spec.ts still has
-// its own copy of this helper (it was being changed elsewhere when this file was made).
+// another editor (a session minted as fixtures.ts mints the first's).
 import type { Browser } from '@playwright/test';
 import { openDatabase } from '../../src/lib/data/db';
 import { addEditor, createSession } from '../../src/lib/editors/accounts';

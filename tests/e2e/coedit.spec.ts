@@ -7,7 +7,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page, WebSocketRoute } from '@playwright/test';
 import { openDatabase } from '../../src/lib/data/db';
-import { addEditor, createSession, endSession } from '../../src/lib/editors/accounts';
+import { createSession, endSession } from '../../src/lib/editors/accounts';
+import { OTHER, otherPerson } from './coedit-people';
 import {
   allowPageErrors,
   bodyEditor,
@@ -18,8 +19,6 @@ import {
   test,
   watchPageErrors,
 } from './fixtures';
-
-const OTHER = { email: 'e2e-coeditor@example.com', password: 'e2e coeditor battery staple' };
 
 /** WCAG 2.2 AA on both themes (the name labels and who-is-here among the rest). */
 async function accessibilityProblems(page: Page): Promise<string[]> {
@@ -35,30 +34,6 @@ async function accessibilityProblems(page: Page): Promise<string[]> {
   }
   await page.emulateMedia({ colorScheme: 'light' });
   return problems;
-}
-
-/** A browser context signed in as OTHER (a session minted as fixtures.ts does), at `at`. */
-async function otherPerson(browser: Browser, baseURL: string, at: string) {
-  const db = await openDatabase(databaseUrl(), { migrate: false, poolSize: 1 });
-  try {
-    let [row] = await db.query<{ id: number }>`SELECT id FROM editors WHERE email = ${OTHER.email}`;
-    if (!row) {
-      await addEditor(db, OTHER.email, OTHER.password, { role: 'editor' });
-      [row] = await db.query<{ id: number }>`SELECT id FROM editors WHERE email = ${OTHER.email}`;
-    }
-    if (!row) throw new Error('the second editor was not made');
-    const session = await createSession(db.query, Number(row.id));
-    const context = await browser.newContext();
-    await context.addCookies([
-      sessionCookie(baseURL, { value: session.id, expiresAt: session.expiresAt }),
-    ]);
-    const page = await context.newPage();
-    const problems = watchPageErrors(page);
-    await page.goto(at);
-    return { page, context, problems, session: session.id };
-  } finally {
-    await db.close();
-  }
 }
 
 test('two people edit one page live: typing, carets, who is here, both at once, Undo, title, Publish', async ({
