@@ -5,7 +5,7 @@
 // one's own typing, a title typed by one is in the other's Title input (their caret kept), and
 // Publish publishes the document as it is, its title too.
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page, WebSocketRoute } from '@playwright/test';
+import type { Page, WebSocketRoute } from '@playwright/test';
 import { openDatabase } from '../../src/lib/data/db';
 import { createSession, endSession } from '../../src/lib/editors/accounts';
 import { OTHER, otherPerson } from './coedit-people';
@@ -17,7 +17,6 @@ import {
   expect,
   sessionCookie,
   test,
-  watchPageErrors,
 } from './fixtures';
 
 /** WCAG 2.2 AA on both themes (the name labels and who-is-here among the rest). */
