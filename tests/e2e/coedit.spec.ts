@@ -292,6 +292,53 @@ test('a session ended while live: the tab keeps typing, and once signed in again
   }
 });
 
+test('paused, then someone else signs in in the same browser: the tab stops, nothing typed in it is sent or saved as theirs, and they are not offered it (hostile pass)', async ({
+  browser,
+  baseURL,
+  seedPage,
+  mintSession,
+  store,
+}) => {
+  const slug = `coedit-switch-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Switch', body: 'Start.' });
+  const other = await otherPerson(browser, baseURL ?? '', `/preview/${slug}?edit`);
+  try {
+    const theirs = bodyEditor(other.page);
+    await theirs.ready();
+    await expect(other.page.locator('input[name="live"]')).toHaveCount(1);
+    const db = await openDatabase(databaseUrl(), { migrate: false, poolSize: 1 });
+    try {
+      await endSession(db.query, other.session);
+    } finally {
+      await db.close();
+    }
+    await expect(other.page.getByRole('alert')).toContainText('Live editing paused');
+    await theirs.typeAtEnd(' Not for the next person.');
+    // The e2e editor (another person) signs in in this browser; the paused tab tries again.
+    const next = await mintSession();
+    await other.context.addCookies([sessionCookie(baseURL ?? '', next)]);
+    await other.page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect(other.page.getByRole('alert')).toContainText('someone else is signed in', {
+      timeout: 20_000,
+    });
+    await other.page.getByRole('button', { name: 'Save draft', exact: true }).first().click();
+    await expect(other.page.getByRole('alert')).toContainText('someone else is signed in');
+    // Nothing of it reached the page, its draft or the document, well past a draft write.
+    await other.page.waitForTimeout(3_000);
+    expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe('Start.');
+    // A new tab of the next person: the page as stored, and no offer of the other's text.
+    const fresh = await other.context.newPage();
+    await fresh.goto(`${baseURL}/preview/${slug}?edit`);
+    const mine = bodyEditor(fresh);
+    await mine.ready();
+    await mine.expectText('Start.');
+    await expect(fresh.getByRole('button', { name: 'Put it back' })).toHaveCount(0);
+    expect(other.problems(), 'errors the page logged').toEqual([]);
+  } finally {
+    await other.context.close();
+  }
+});
+
 /** Puts the caret at the end of the line that starts with `tag:` (each person types on their own). */
 async function caretToOwnLine(page: Page, tag: string) {
   await page.locator('.body-codemirror .cm-content').evaluate((node, own) => {

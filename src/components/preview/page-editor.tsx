@@ -36,7 +36,7 @@ import { FieldError } from './editor/field-error';
 import { LinkDialog } from './editor/link-dialog';
 import { liveBylineOf } from './editor/live-byline';
 import { LivePaneFrame } from './editor/live-pane-frame';
-import { liveUserOf } from './editor/live-presence';
+import { liveUserOf, SOMEONE_ELSE } from './editor/live-presence';
 import { LivePreviewBody } from './editor/live-preview-body';
 import { MergedNoteText } from './editor/merged-note';
 import { useAutosave } from './editor/use-autosave';
@@ -138,8 +138,11 @@ export function PageEditor({
     dirty: dirty || (liveBody && live.state.pending > 0),
     enhanced,
     liveBound: live.bound,
+    person: me?.email ?? '',
   });
-  useAutosave(editor, { enhanced, pending });
+  // Let in again under another person's session: nothing of this tab is saved as theirs.
+  const someoneElse = live.state.phase === 'someoneElse';
+  useAutosave(editor, { enhanced, pending, person: me?.email ?? '', stopped: someoneElse });
   const preview = useLivePreview({ initialHtml, formState, body: values.body, enhanced });
   useUnsavedPrompt(editor.unsaved);
   const form = useRef<HTMLFormElement>(null);
@@ -210,6 +213,11 @@ export function PageEditor({
             if (name && !isTextField(name)) editor.setFieldsChanged(true);
           }}
           onSubmit={(event) => {
+            if (live.document?.state.phase === 'someoneElse') {
+              event.preventDefault();
+              setStatus({ kind: 'failed', message: SOMEONE_ELSE });
+              return;
+            }
             // Never send what cannot be saved: the request would be refused, the text with it.
             if (characterCount(values.body) > BODY_MAX) {
               event.preventDefault();

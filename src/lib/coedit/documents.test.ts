@@ -12,7 +12,13 @@ import { waitFor } from '../../../tests/harness';
 import { createContentStore } from '../content/content';
 import { type Database, openDatabase } from '../data/db';
 import type { Editor } from '../editors/accounts';
-import { type Connection, createCoeditRegistry, MESSAGE_IDENTITY, type Member } from './documents';
+import {
+  type Connection,
+  createCoeditRegistry,
+  MESSAGE_IDENTITY,
+  MESSAGE_PERSON,
+  type Member,
+} from './documents';
 import { documentIdentity } from './identity';
 import { storedFields, storedText } from './storage';
 
@@ -118,6 +124,7 @@ function identityListener() {
   const heard = {
     kinds: [] as number[],
     identities: [] as string[],
+    people: [] as string[],
     closed: null as number | null,
   };
   const connection: Connection = {
@@ -127,6 +134,7 @@ function identityListener() {
       const kind = decoding.readVarUint(decoder);
       heard.kinds.push(kind);
       if (kind === MESSAGE_IDENTITY) heard.identities.push(decoding.readVarString(decoder));
+      if (kind === MESSAGE_PERSON) heard.people.push(decoding.readVarString(decoder));
     },
     close(code) {
       heard.closed = code;
@@ -144,7 +152,10 @@ describe(`co-editing documents (${TEST_ENGINE})`, () => {
     const first = identityListener();
     expect(await registry.join(pageId, first.connection)).not.toBeNull();
     expect(first.heard.kinds[0]).toBe(MESSAGE_IDENTITY);
-    expect(first.heard.kinds[1]).toBe(0);
+    // Then who the connection's person is (a tab of another stops before its sync), then sync.
+    expect(first.heard.kinds[1]).toBe(MESSAGE_PERSON);
+    expect(first.heard.people).toEqual([EDITOR.email.toLowerCase()]);
+    expect(first.heard.kinds[2]).toBe(0);
     const [identity] = first.heard.identities;
     const [row] = await a.query<{ created_at: string }>`
       SELECT created_at FROM coedit_documents WHERE page_id = ${pageId}`;

@@ -72,6 +72,13 @@ export const MESSAGE_QUERY_AWARENESS = 3;
 export const MESSAGE_ACK = 4;
 /** Folio's own: the document's identity (a varString), sent before anything else. */
 export const MESSAGE_IDENTITY = 5;
+/**
+ * Folio's own: who the connection's session is (their key, a varString), sent before the sync:
+ * a tab opened by one person and let in again under another's session (signed in in the same
+ * browser meanwhile) stops before it sends what the first typed as the second's (hostile pass,
+ * 2026-11-27).
+ */
+export const MESSAGE_PERSON = 6;
 
 export const COEDIT_LIMITS = {
   /** One update's bytes; a larger one closes its connection with 1009. */
@@ -993,6 +1000,16 @@ export function createCoeditRegistry(
         messageOf((encoder) => {
           encoding.writeVarUint(encoder, MESSAGE_IDENTITY);
           encoding.writeVarString(encoder, entry.identity);
+        }),
+      );
+      send(
+        member,
+        messageOf((encoder) => {
+          encoding.writeVarUint(encoder, MESSAGE_PERSON);
+          encoding.writeVarString(
+            encoder,
+            connection.person?.key ?? connection.editor.email.trim().toLowerCase(),
+          );
         }),
       );
       send(

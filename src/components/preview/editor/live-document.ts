@@ -52,6 +52,7 @@ export const MESSAGE_AWARENESS = 1;
 export const MESSAGE_QUERY_AWARENESS = 3;
 export const MESSAGE_ACK = 4;
 export const MESSAGE_IDENTITY = 5;
+export const MESSAGE_PERSON = 6;
 export const BODY_TEXT = 'body';
 export const TITLE_TEXT = 'title';
 export const SUMMARY_TEXT = 'summary';
@@ -418,6 +419,24 @@ export class LiveDocument {
       return;
     }
     if (kind === MESSAGE_IDENTITY) this.identify(decoding.readVarString(decoder));
+    if (kind === MESSAGE_PERSON) this.checkPerson(decoding.readVarString(decoder));
+  }
+
+  /**
+   * The server names the session's person before the sync: another than this tab's (someone
+   * signed in in this browser meanwhile) and this tab stops before its step 2 — what was typed
+   * here goes nowhere as theirs. Its copy in this browser stays under its own person.
+   */
+  private checkPerson(key: string) {
+    if (key === this.user.key) return;
+    const socket = this.socket;
+    this.socket = null;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    socket?.close(1000, 'another person');
+    if (this.sent > this.acked) this.unsent = true;
+    this.set({ phase: 'someoneElse', reason: null });
+    this.changed();
   }
 
   /**

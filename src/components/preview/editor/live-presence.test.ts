@@ -5,6 +5,7 @@ import {
   MESSAGE_ACK,
   MESSAGE_AWARENESS,
   MESSAGE_IDENTITY,
+  MESSAGE_PERSON,
   MESSAGE_QUERY_AWARENESS,
   MESSAGE_SYNC,
 } from '../../../lib/coedit/documents';
@@ -108,6 +109,9 @@ describe('saving while live', () => {
     // (a form save against the version the page was rendered with conflicted with every line
     // typed live since, and "mine" put the others' lines in twice: the fault run, 0051).
     expect(bodySourceOf('paused', true)).toBe('document');
+    // Someone else signed in in this browser: never the form's body, which would save the first
+    // person's text as the second's.
+    expect(bodySourceOf('someoneElse', true)).toBe('document');
     // Refused for good: the form's body is the only way left to keep the text.
     expect(bodySourceOf('refused', true)).toBe('form');
   });
@@ -170,12 +174,14 @@ describe('the connection', () => {
       client.MESSAGE_QUERY_AWARENESS,
       client.MESSAGE_ACK,
       client.MESSAGE_IDENTITY,
+      client.MESSAGE_PERSON,
     ]).toEqual([
       MESSAGE_SYNC,
       MESSAGE_AWARENESS,
       MESSAGE_QUERY_AWARENESS,
       MESSAGE_ACK,
       MESSAGE_IDENTITY,
+      MESSAGE_PERSON,
     ]);
     expect(client.SIGNED_OUT_CLOSE).toBe(CLOSE.signedOut);
     expect(client.BODY_TEXT).toBe(SERVER_BODY_TEXT);

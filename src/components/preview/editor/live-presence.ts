@@ -29,6 +29,12 @@ export type LivePhase =
   | 'paused'
   /** Bound, then refused for good (a malformed or oversized change, the page deleted). */
   | 'refused'
+  /**
+   * Bound, then let in again under another person's session (signed in in this browser
+   * meanwhile): nothing more is sent or saved from this tab — what was typed here is the first
+   * person's (kept in this browser for them), never the second's.
+   */
+  | 'someoneElse'
   /** Never synced (no WebSocket here, refused before it opened): the editor as without it. */
   | 'unavailable';
 
@@ -124,8 +130,14 @@ export function retryDelayMs(attempt: number, random: () => number = Math.random
  */
 export function bodySourceOf(phase: LivePhase, bound: boolean): 'document' | 'form' {
   if (!bound) return 'form';
-  return phase === 'synced' || phase === 'offline' || phase === 'paused' ? 'document' : 'form';
+  return phase === 'synced' || phase === 'offline' || phase === 'paused' || phase === 'someoneElse'
+    ? 'document'
+    : 'form';
 }
+
+/** Said, and a save refused with it, once another person is signed in in this tab's browser. */
+export const SOMEONE_ELSE =
+  'Live editing stopped: someone else is signed in in this browser now, and nothing typed in this tab is sent or saved as theirs. What you typed and did not save is kept in this browser for you. To edit as the person signed in now, reload the page.';
 
 /** The status line's words for the document's side of saving; null: the form's status says. */
 export function liveStatusOf(
@@ -148,6 +160,11 @@ export function liveStatusOf(
         pending === 0
           ? 'Live editing paused: your session ended, or you may no longer edit this page. Everything you typed is saved. Sign in again in another tab, then come back here.'
           : 'Live editing paused: your session ended, or you may no longer edit this page. What you type is kept in this tab and sent once you are signed in again: sign in in another tab, then come back here. Do not close this one.',
+    };
+  if (phase === 'someoneElse')
+    return {
+      kind: 'refused',
+      message: SOMEONE_ELSE,
     };
   if (phase === 'refused')
     return {

@@ -28,7 +28,19 @@ export function useAutosave(
     bodyIsLive,
     dirty,
   }: EditorState,
-  { enhanced, pending }: { enhanced: boolean; pending: boolean },
+  {
+    enhanced,
+    pending,
+    person,
+    stopped = false,
+  }: {
+    enhanced: boolean;
+    pending: boolean;
+    /** Whose backup (use-draft-recovery.ts). */
+    person: string;
+    /** Nothing may be saved from this tab (another person signed in in its browser). */
+    stopped?: boolean;
+  },
 ) {
   // Through a ref: a new router object on a render must not restart autosave's wait.
   const navigation = useRouter();
@@ -86,7 +98,7 @@ export function useAutosave(
       setStatus({ kind: 'saved', at: result.savedAt });
       setFieldErrors(undefined);
       if (sent.pageId === '') {
-        window.localStorage.removeItem(backupKey(sent));
+        window.localStorage.removeItem(backupKey(sent, person));
         // The new page is a page now: its editor's address, rendered by the server, gives it
         // its banner (Publish, Schedule, Share, History) at once, as a click on Save would
         // (issue 26). The same editor stays mounted through it (one screen, the same tree
@@ -120,12 +132,13 @@ export function useAutosave(
     autosaveOff,
     mergedBody,
     bodyIsLive,
+    person,
   ]);
 
   // Autosave a few seconds after typing stops.
   useEffect(() => {
-    if (!enhanced || !dirty || pending || autosaveOff.current) return;
+    if (!enhanced || !dirty || pending || stopped || autosaveOff.current) return;
     const timer = setTimeout(autosave, AUTOSAVE_AFTER_MS);
     return () => clearTimeout(timer);
-  }, [enhanced, dirty, pending, autosave, autosaveOff]);
+  }, [enhanced, dirty, pending, stopped, autosave, autosaveOff]);
 }

@@ -1,14 +1,22 @@
 // Owns the copy of unsaved text this browser keeps (localStorage, one per page) until the
 // server has it, and the offer to put back a copy an earlier visit left.
 import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from 'react';
+import { hashOf } from '../../../lib/coedit/identity';
 import type { EditorFormValues } from '../../../lib/editor/forms';
 import { sameText } from './editor-text';
 import { backupCovered } from './local-copy';
 
 export type Backup = { values: EditorFormValues; at: string };
 
-export function backupKey(values: EditorFormValues): string {
-  return `folio:unsaved:${values.pageId || 'new'}`;
+/**
+ * Where this browser keeps a page's unsaved text for one person: another person signed in in
+ * the same browser is never offered it, nor saves it as theirs (hostile pass, 2026-11-27: a
+ * revoked editor's unsent text was put back and saved by the next person to sign in). The
+ * person is a hash of their e-mail, as for the document's IndexedDB copy (local-copy.ts).
+ * Copies kept before this (`folio:unsaved:<page>`) are whose nobody can tell: not offered.
+ */
+export function backupKey(values: EditorFormValues, person: string): string {
+  return `folio:unsaved:${values.pageId || 'new'}:${hashOf(person.trim().toLowerCase())}`;
 }
 
 function readBackup(key: string): Backup | null {
@@ -28,6 +36,7 @@ export function useDraftRecovery({
   dirty,
   enhanced,
   liveBound = false,
+  person,
 }: {
   initial: EditorFormValues;
   savedAt: string | null;
@@ -37,6 +46,8 @@ export function useDraftRecovery({
   enhanced: boolean;
   /** The editor shows the page's shared document (and this browser's copy of it, merged in). */
   liveBound?: boolean;
+  /** The signed-in person's e-mail: whose copy it is. */
+  person: string;
 }) {
   const [backup, setBackup] = useState<Backup | null>(null);
 
@@ -48,7 +59,7 @@ export function useDraftRecovery({
   // meanwhile, kept under that id, is the text on screen, not an earlier visit's (issue 26).
   const written = useRef(new Set<string>());
   useEffect(() => {
-    const key = backupKey(initial);
+    const key = backupKey(initial, person);
     if (backupOffered.current === key) return;
     backupOffered.current = key;
     if (written.current.has(key)) return;
@@ -61,7 +72,7 @@ export function useDraftRecovery({
       (!savedAt || found.at > savedAt || found.values.version !== initial.version)
     )
       setBackup(found);
-  }, [initial, savedAt]);
+  }, [initial, savedAt, person]);
 
   // Bound to the shared document, with this browser's copy of it merged in (live-document.ts):
   // a backup whose typing is all on screen now has nothing of its own, and putting it back
@@ -73,7 +84,7 @@ export function useDraftRecovery({
   // A copy of unsaved text stays in this browser until the server has it.
   useEffect(() => {
     if (!enhanced) return;
-    const key = backupKey(values);
+    const key = backupKey(values, person);
     if (dirty)
       try {
         written.current.add(key);
@@ -82,7 +93,7 @@ export function useDraftRecovery({
         // Over the browser's storage quota (a body of megabytes): the text stays in the form.
       }
     else window.localStorage.removeItem(key);
-  }, [values, dirty, enhanced]);
+  }, [values, dirty, enhanced, person]);
 
   return {
     backup,
@@ -105,7 +116,7 @@ export function useDraftRecovery({
       setBackup(null);
     },
     discard() {
-      window.localStorage.removeItem(backupKey(initial));
+      window.localStorage.removeItem(backupKey(initial, person));
       setBackup(null);
     },
   };
