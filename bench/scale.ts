@@ -7,6 +7,7 @@
 // own throw-away databases and stops its own servers; a bench that fails is named, and the
 // others still run. 100 000 pages on both engines takes the better part of an hour here.
 import { writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -183,47 +184,77 @@ function rowsOf(run: Run, output: string): Row[] {
 
 const rows: Row[] = [];
 const failed: string[] = [];
-for (const run of runs) {
+/** What each run took, and the machine's load when it ended: read the figures beside it. */
+const ran: string[] = [];
+const started = new Date().toISOString().slice(0, 16);
+
+const key = (row: Row) => [row.bench, row.engine, row.what, row.measure].join('\u0000');
+
+/** The table so far, written to `--out`: one line per figure, its sizes side by side, each
+ * beside its ratio to the smallest size's. */
+function write(done: number): string {
+  const grouped = new Map<string, Row[]>();
+  for (const row of rows) grouped.set(key(row), [...(grouped.get(key(row)) ?? []), row]);
+  const lines = [
+    `# bench --scale: ${started}Z, \`bun run bench --scale --sizes ${list} --engine ${values.engine} --only ${values.only}\``,
+    '',
+    'Each figure beside its ratio to the smallest size (×). Read the ratios: the milliseconds are',
+    "this machine's, on the day.",
+    '',
+    done < runs.length
+      ? `**In progress: ${done} of ${runs.length} runs done** (written after each run, so a run stopped part-way keeps what it measured).`
+      : `All ${runs.length} runs done.`,
+    '',
+    `| bench | engine | what | measure | ${sizes.map((size) => `${size} | ×`).join(' | ')} |`,
+    `|---|---|---|---|${sizes.map(() => '---:|---:').join('|')}|`,
+  ];
+  for (const group of grouped.values()) {
+    const first = group[0] as Row;
+    const base = group.find((row) => row.size === sizes[0])?.value;
+    const cells = sizes.map((size) => {
+      const row = group.find((candidate) => candidate.size === size);
+      if (!row) return '— | —';
+      // A count out of a sample (`200 of 200`) is read as it is: its ratio says nothing.
+      const ratio = base && !row.unit.startsWith('of') ? (row.value / base).toFixed(2) : '—';
+      const value = row.unit ? `${row.value} ${row.unit}` : String(row.value);
+      return `${value} | ${ratio}`;
+    });
+    lines.push(
+      `| ${first.bench} | ${first.engine} | ${first.what} | ${first.measure} | ${cells.join(' | ')} |`,
+    );
+  }
+  if (failed.length > 0) lines.push('', `Failed: ${failed.join('; ')}`);
+  lines.push(
+    '',
+    'Runs (wall time, load average when each ended):',
+    '',
+    ...ran.map((line) => `- ${line}`),
+  );
+  const table = lines.join('\n');
+  writeFileSync(path.resolve(ROOT, values.out), `${table}\n`);
+  return table;
+}
+
+for (const [index, run] of runs.entries()) {
   // Built once above; scale-stream runs the CLI only and builds nothing.
   const command = ['bun', ...run.command, ...(run.bench === 'stream' ? [] : ['--no-build'])];
   console.error(`bench --scale: ${command.join(' ')}`);
+  const began = performance.now();
   const child = Bun.spawn(command, { cwd: ROOT, stdout: 'pipe', stderr: 'inherit' });
   const [output, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
   if (code !== 0) failed.push(`${run.command.join(' ')} (exit ${code})`);
   rows.push(...rowsOf(run, output));
-}
-
-// One line per figure, its sizes side by side, each beside its ratio to the smallest size's.
-const key = (row: Row) => [row.bench, row.engine, row.what, row.measure].join('\u0000');
-const grouped = new Map<string, Row[]>();
-for (const row of rows) grouped.set(key(row), [...(grouped.get(key(row)) ?? []), row]);
-const lines = [
-  `# bench --scale: ${new Date().toISOString().slice(0, 16)}Z, \`bun run bench --scale --sizes ${list} --engine ${values.engine} --only ${values.only}\``,
-  '',
-  'Each figure beside its ratio to the smallest size (×). Read the ratios: the milliseconds are',
-  "this machine's, on the day.",
-  '',
-  `| bench | engine | what | measure | ${sizes.map((size) => `${size} | ×`).join(' | ')} |`,
-  `|---|---|---|---|${sizes.map(() => '---:|---:').join('|')}|`,
-];
-for (const group of grouped.values()) {
-  const first = group[0] as Row;
-  const base = group.find((row) => row.size === sizes[0])?.value;
-  const cells = sizes.map((size) => {
-    const row = group.find((candidate) => candidate.size === size);
-    if (!row) return '— | —';
-    // A count out of a sample (`200 of 200`) is read as it is: its ratio says nothing.
-    const ratio = base && !row.unit.startsWith('of') ? (row.value / base).toFixed(2) : '—';
-    const value = row.unit ? `${row.value} ${row.unit}` : String(row.value);
-    return `${value} | ${ratio}`;
-  });
-  lines.push(
-    `| ${first.bench} | ${first.engine} | ${first.what} | ${first.measure} | ${cells.join(' | ')} |`,
+  const load = os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
+  const seconds = (performance.now() - began) / 1000;
+  const took = seconds < 120 ? `${seconds.toFixed(1)} s` : `${(seconds / 60).toFixed(1)} min`;
+  ran.push(
+    `\`${run.command.join(' ')}\`: ${took}, load ${load}${code === 0 ? '' : `, exit ${code}`}`,
   );
+  write(index + 1);
 }
-if (failed.length > 0) lines.push('', `Failed: ${failed.join('; ')}`);
-const table = lines.join('\n');
-console.log(table);
-writeFileSync(path.resolve(ROOT, values.out), `${table}\n`);
+console.log(write(runs.length));
 console.error(`bench --scale: written to ${values.out}`);
 process.exit(failed.length > 0 ? 1 : 0);
