@@ -199,6 +199,56 @@ test('a dropped connection: typing goes on in the tab and reaches the other when
   }
 });
 
+test('someone else discards the draft while I type live: my editor says who did, and where the draft went (hostile pass)', async ({
+  page,
+  browser,
+  baseURL,
+  seedPage,
+  signIn,
+  store,
+}) => {
+  const slug = `coedit-discard-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Discarded', body: 'Published line.' });
+  await signIn(page, `/preview/${slug}?edit`);
+  const mine = bodyEditor(page);
+  await mine.ready();
+  await mine.typeAtEnd(' Draft words.');
+  await expect
+    .poll(async () => (await store.getPage(slug, { draft: true }))?.bodyMarkdown, {
+      timeout: 20_000,
+    })
+    .toBe('Published line. Draft words.');
+
+  // The other person discards the draft, from its confirmation page.
+  const other = await otherPerson(browser, baseURL ?? '', `/preview/${slug}?confirm=discard`);
+  try {
+    await other.page.getByRole('button', { name: 'Discard draft' }).click();
+    await expect(other.page.getByText('Draft discarded.')).toBeVisible();
+
+    // My editor shows the published text again, and says why, naming them and the history.
+    await mine.expectText('Published line.');
+    const notice = page.locator('[data-notice="discarded"]');
+    await expect(notice).toContainText(`${OTHER.email} discarded the draft`);
+    await expect(notice.getByRole('link', { name: 'the page’s history' })).toHaveAttribute(
+      'href',
+      `/preview/${slug}?history`,
+    );
+    // What was discarded is there: the history keeps the saves, and one is restored as the
+    // draft — taken into the document at once, so the editor opens on it, not on the old text.
+    await notice.getByRole('link', { name: 'the page’s history' }).click();
+    const saves = page.locator('.checkpoint-list > li');
+    await expect(saves.first()).toContainText(`by ${EDITOR.email}`);
+    await saves.first().getByRole('button', { name: 'Restore as draft' }).click();
+    await expect(page).toHaveURL(/\?edit=?&notice=restored/);
+    await mine.expectText('Published line. Draft words.');
+    // The other, on the confirmation page, is not live; nobody else is told of my restore.
+    await expect(page.locator('[data-notice]')).toHaveCount(0);
+    expect(other.problems()).toEqual([]);
+  } finally {
+    await other.context.close();
+  }
+});
+
 test('without a WebSocket the editor saves as it always has', async ({
   page,
   seedPage,
@@ -288,6 +338,43 @@ test('a session ended while live: the tab keeps typing, and once signed in again
     await expect(other.page.getByRole('region', { name: 'Saved meanwhile' })).toHaveCount(0);
     expect(other.problems(), 'errors the page logged').toEqual([]);
   } finally {
+    await other.context.close();
+  }
+});
+
+test('paused, and the page renamed meanwhile: signed in again, the tab says where the page is now instead of asking to sign in every half minute (hostile pass)', async ({
+  browser,
+  baseURL,
+  seedPage,
+  store,
+}) => {
+  const slug = `coedit-moved-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Moving', body: 'Start.' });
+  const other = await otherPerson(browser, baseURL ?? '', `/preview/${slug}?edit`);
+  const db = await openDatabase(databaseUrl(), { migrate: false, poolSize: 1 });
+  try {
+    const theirs = bodyEditor(other.page);
+    await theirs.ready();
+    await expect(other.page.locator('.editor-status')).toHaveText(/^Saved/);
+    await endSession(db.query, other.session);
+    await expect(other.page.getByRole('alert')).toContainText('Live editing paused');
+    await store.renameSlug(slug, `${slug}-moved`);
+    const [row] = await db.query<{
+      id: number;
+    }>`SELECT id FROM editors WHERE email = ${OTHER.email}`;
+    const fresh = await createSession(db.query, Number(row?.id));
+    await other.context.addCookies([
+      sessionCookie(baseURL ?? '', { value: fresh.id, expiresAt: fresh.expiresAt }),
+    ]);
+    // Back to the tab (as after signing in in another): it tries at once, and is told.
+    await other.page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect(other.page.getByRole('alert')).toContainText(
+      `this page was renamed: it is at /preview/${slug}-moved now`,
+    );
+    expect(await theirs.text()).toBe('Start.');
+    expect(other.problems(), 'errors the page logged').toEqual([]);
+  } finally {
+    await db.close();
     await other.context.close();
   }
 });

@@ -22,6 +22,7 @@ import { BackupNotice } from './editor/backup-notice';
 import type { BodyEditor as CodeMirrorEditor } from './editor/body-codemirror';
 import { BodyEditor } from './editor/body-editor';
 import { ConflictPanel } from './editor/conflict-panel';
+import { DraftNoticeBox } from './editor/draft-notice';
 import { EditorStatus } from './editor/editor-status';
 import {
   EditorTabs,
@@ -268,6 +269,14 @@ export function PageEditor({
           />
           {live.bound ? (
             <WhoIsHere others={live.others} synced={live.state.phase === 'synced'} />
+          ) : null}
+          {live.bound && live.state.notice ? (
+            <DraftNoticeBox
+              notice={live.state.notice}
+              me={liveUser?.key ?? null}
+              slug={values.originalSlug}
+              onDismiss={() => live.document?.dismissNotice()}
+            />
           ) : null}
           {editor.mergedNote ? (
             <p className="notice-box" role="status">

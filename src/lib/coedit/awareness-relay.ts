@@ -6,7 +6,9 @@
 // A payload is `<page id>:<instance>:<what>`: the instance that sent it (so it skips its own),
 // and either the base64 of a y-protocols awareness update or `?`, an instance that has just
 // opened the page asking the others for their connections' states (it would otherwise wait up
-// to 15 s for their next renewal).
+// to 15 s for their next renewal), or `!` and the base64 of a notice for the page's live
+// editors (notice.ts: the page's text changed from outside the document, taken in by the
+// instance that saw it first; the others' editors are told too).
 import 'server-only';
 import type { Database } from '../data/db';
 
@@ -20,17 +22,23 @@ export const AWARENESS_CHANNEL = 'folio_coedit_awareness';
  */
 export const AWARENESS_MAX_BYTES = 5_800;
 
-/** What the other instances send: states to apply, or a request for the sender's. */
+/** What the other instances send: states to apply, a request for the sender's, or a notice. */
 export type AwarenessNotice =
   | { pageId: number; instance: string; update: Uint8Array }
-  | { pageId: number; instance: string; query: true };
+  | { pageId: number; instance: string; query: true }
+  | { pageId: number; instance: string; notice: string };
 
 export function awarenessPayload(
   pageId: number,
   instance: string,
-  what: Uint8Array | 'query',
+  what: Uint8Array | 'query' | { notice: string },
 ): string {
-  const body = what === 'query' ? '?' : Buffer.from(what).toString('base64');
+  const body =
+    what === 'query'
+      ? '?'
+      : what instanceof Uint8Array
+        ? Buffer.from(what).toString('base64')
+        : `!${Buffer.from(what.notice).toString('base64')}`;
   return `${pageId}:${instance}:${body}`;
 }
 
@@ -41,7 +49,10 @@ export function readAwarenessPayload(payload: string): AwarenessNotice | null {
   if (!Number.isSafeInteger(pageId) || !instance || body === undefined || extra !== undefined)
     return null;
   if (body === '?') return { pageId, instance, query: true };
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body)) return null;
+  const notice = body.startsWith('!');
+  const base64 = notice ? body.slice(1) : body;
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) return null;
+  if (notice) return { pageId, instance, notice: Buffer.from(base64, 'base64').toString('utf8') };
   return { pageId, instance, update: new Uint8Array(Buffer.from(body, 'base64')) };
 }
 

@@ -16,10 +16,12 @@ import {
   type Connection,
   createCoeditRegistry,
   MESSAGE_IDENTITY,
+  MESSAGE_NOTICE,
   MESSAGE_PERSON,
   type Member,
 } from './documents';
 import { documentIdentity } from './identity';
+import { type DraftNotice, parseNotice } from './notice';
 import { storedFields, storedText } from './storage';
 
 const stops: (() => Promise<void>)[] = [];
@@ -515,5 +517,99 @@ describe(`co-editing documents (${TEST_ENGINE})`, () => {
       summary: 'Summed up by the form.',
       body: 'Live. Body.\n',
     });
+  });
+});
+
+describe(`co-editing: told of a change from outside the document (${TEST_ENGINE})`, () => {
+  /** A connection that keeps the notices it is told (Folio's message 7). */
+  function noticeListener(editor: Editor = EDITOR) {
+    const notices: DraftNotice[] = [];
+    const doc = new Y.Doc();
+    const connection: Connection = {
+      editor,
+      send(message) {
+        const decoder = decoding.createDecoder(message);
+        const kind = decoding.readVarUint(decoder);
+        if (kind === MESSAGE_NOTICE) {
+          const notice = parseNotice(decoding.readVarString(decoder));
+          if (notice) notices.push(notice);
+        }
+        if (kind !== 0) return;
+        const step = decoding.readVarUint(decoder);
+        const payload = decoding.readVarUint8Array(decoder);
+        if (step !== 0) Y.applyUpdate(doc, payload, 'server');
+      },
+      close() {},
+    };
+    return { notices, doc, connection };
+  }
+
+  test('a Discard draft by someone else is taken in and every live editor, on every instance, is told who discarded it', async () => {
+    const [a, b] = await twoInstances();
+    const store = createContentStore(a);
+    await store.putPage(
+      { slug: 'told', title: 'Told', summary: '', body: 'Published text.\n' },
+      { publish: true },
+    );
+    const pageId = (await store.getPage('told', { draft: true }))?.id ?? 0;
+    const first = await registryOn(a);
+    // On SQLite one process serves the site: one registry. On PostgreSQL the other instance's
+    // editor must hear it too (the notice crosses on the awareness channel).
+    const second = a.engine === 'postgres' ? await registryOn(b) : first;
+    const writer = fakeEditor();
+    const member = await joinSynced(first, pageId, writer);
+    const here = noticeListener();
+    const there = noticeListener({ id: 2, email: 'Ann@Example.com', role: 'editor' });
+    await first.join(pageId, here.connection);
+    await second.join(pageId, there.connection);
+    edit(writer.doc, member, (text) => text.insert(0, 'A draft line.\n'));
+    await waitFor(
+      async () =>
+        (await store.getPage('told', { draft: true }))?.bodyMarkdown ===
+        'A draft line.\nPublished text.\n'
+          ? true
+          : undefined,
+      { what: 'the live edit to be the draft' },
+    );
+    await store.discardDraft('told', { editor: 'ann@example.com' });
+    await waitFor(
+      () => (writer.doc.getText('body').toString() === 'Published text.\n' ? true : undefined),
+      {
+        what: () => `the discard to reach the editor: ${writer.doc.getText('body')}`,
+      },
+    );
+    for (const listener of [here, there])
+      await waitFor(() => (listener.notices.length > 0 ? true : undefined), {
+        what: 'the notice',
+      });
+    // By her name where an instance has her on the page, else her e-mail (here, the same).
+    expect(
+      here.notices.map(({ change, by, byKey }) => ({ change, by: by?.toLowerCase(), byKey })),
+    ).toEqual([{ change: 'discarded', by: 'ann@example.com', byKey: 'ann@example.com' }]);
+    expect(there.notices).toHaveLength(1);
+    expect(there.notices[0]?.change).toBe('discarded');
+  });
+
+  test('a change from outside that leaves the document as it is says nothing', async () => {
+    const [a] = await twoInstances();
+    const pageId = await newPage(a, 'quiet', 'Same.\n');
+    const registry = await registryOn(a);
+    const here = noticeListener();
+    const writer = fakeEditor();
+    const member = await joinSynced(registry, pageId, writer);
+    await registry.join(pageId, here.connection);
+    const store = createContentStore(a);
+    // The page published as it is: its draft's text does not change.
+    const page = await store.getPage('quiet', { draft: true });
+    await store.publish('quiet', { editor: 'ann@example.com', version: page?.version });
+    edit(writer.doc, member, (text) => text.insert(0, 'Later. '));
+    await waitFor(
+      async () =>
+        (await store.getPage('quiet', { draft: true }))?.bodyMarkdown === 'Later. Same.\n'
+          ? true
+          : undefined,
+      { what: 'the live edit to be the draft after the publish' },
+    );
+    expect(here.notices).toEqual([]);
   });
 });

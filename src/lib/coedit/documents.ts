@@ -9,11 +9,12 @@
 // NOTIFY, to other instances') → acknowledged to its sender. "Acknowledged" therefore means
 // "committed": an instance that dies after it loses nothing its editors were told was kept.
 //
-// The protocol is y-protocols' sync and awareness messages, and two of Folio's own: 4, an
-// acknowledgement, carrying how many of the connection's updates are now stored; and 5, sent
+// The protocol is y-protocols' sync and awareness messages, and Folio's own: 4, an
+// acknowledgement, carrying how many of the connection's updates are now stored; 5, sent
 // first on every connection, the document's identity (identity.ts): a browser keeps its copy
 // of the document under it (IndexedDB, decision record 0051) and never merges a copy of
-// another document of the page into this one.
+// another document of the page into this one; 6, the connection's person; 7, a notice that the
+// page's text was changed from outside the document (notice.ts).
 import 'server-only';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
@@ -31,6 +32,7 @@ import type { Editor } from '../editors/accounts';
 import { can } from '../editors/permissions';
 import { reportUnexpectedError } from '../observability/errors';
 import { log } from '../observability/log';
+import { processSingleton } from '../runtime/process-singleton';
 import {
   type AwarenessPerson,
   awarenessPersonOf,
@@ -45,6 +47,7 @@ import {
   readAwarenessPayload,
 } from './awareness-relay';
 import { documentIdentity } from './identity';
+import { type DraftNotice, encodeNotice } from './notice';
 import {
   appendIfAt,
   appendReconciliation,
@@ -79,6 +82,11 @@ export const MESSAGE_IDENTITY = 5;
  * 2026-11-27).
  */
 export const MESSAGE_PERSON = 6;
+/**
+ * Folio's own: the page's text was changed from outside the document and taken in (a notice,
+ * notice.ts, as a varString): the live editors are told who changed it and how.
+ */
+export const MESSAGE_NOTICE = 7;
 
 export const COEDIT_LIMITS = {
   /** One update's bytes; a larger one closes its connection with 1009. */
@@ -114,6 +122,14 @@ export const CLOSE = {
    * tab keeps its typing and connects again once it is signed in (live-document.ts 'paused').
    */
   signedOut: 4401,
+  /**
+   * Said to a try (a paused tab connecting again) whose person may not edit the page, or whose
+   * page is not at its address any more (the reason: its new slug, or empty when it was
+   * deleted): for good, in words of its own (live-document.ts), not "sign in again" every half
+   * minute.
+   */
+  forbidden: 4403,
+  gone: 4404,
 } as const;
 
 /** A connection as the registry sees it: the WebSocket glue (src/lib/http) makes one. */
@@ -407,7 +423,7 @@ export function createCoeditRegistry(
    * document's text stays (as the form's merge keeps the editor's), and with that text no
    * longer kept, the save's text is taken.
    */
-  const takeForeignDraft = (entry: OpenDocument) =>
+  const takeForeignDraft = (entry: OpenDocument, atOnce = false) =>
     enqueue(entry, async () => {
       if (entry.closed || entry.writing) return;
       const page = await store.getPageById(entry.pageId);
@@ -423,7 +439,7 @@ export function createCoeditRegistry(
         await markWritten(db, entry.pageId, page.version);
         return;
       }
-      if (entry.foreignSeen !== page.version) {
+      if (!atOnce && entry.foreignSeen !== page.version) {
         entry.foreignSeen = page.version;
         return;
       }
@@ -460,6 +476,17 @@ export function createCoeditRegistry(
       Y.applyUpdate(entry.doc, update, 'storage');
       entry.applied = seq;
       if (!sameFields(merged, theirs)) draftSoon(entry);
+      // The live editors see their text change: they are told why, here and on the other
+      // instances (a Discard draft took away what they were reading, silently, before).
+      if (Object.keys(changes).length > 0) {
+        const byKey = page.updatedBy === null ? null : awarenessPersonOf(page.updatedBy, null).key;
+        tell(entry.pageId, {
+          change: page.lastChange,
+          by: nameOf(entry, byKey) ?? page.updatedBy,
+          byKey,
+          at: now().toISOString(),
+        });
+      }
     }).catch((error) => {
       if (!isOutage(error))
         reportUnexpectedError(error, { where: 'co-editing: taking a draft saved elsewhere' });
@@ -905,9 +932,9 @@ export function createCoeditRegistry(
    * (PostgreSQL; awareness-relay.ts). Nothing is stored and nothing waits for it: a notice lost
    * to an outage is made good by the client's next renewal (every 15 s).
    */
-  const crossAwareness = (pageId: number, what: Uint8Array | 'query') => {
+  const crossAwareness = (pageId: number, what: Uint8Array | 'query' | { notice: string }) => {
     if (db.engine !== 'postgres' || stopped) return;
-    if (what !== 'query' && what.byteLength > COEDIT_LIMITS.awarenessBytes) {
+    if (what instanceof Uint8Array && what.byteLength > COEDIT_LIMITS.awarenessBytes) {
       log.info('co-editing: an awareness change too large to cross was not sent', {
         pageId,
         bytes: what.byteLength,
@@ -924,12 +951,41 @@ export function createCoeditRegistry(
     void sending.finally(() => publishing.delete(sending));
   };
 
+  /** The name `key`'s person goes by on this instance's connections to the page, if any. */
+  const nameOf = (entry: OpenDocument, key: string | null): string | null => {
+    if (key === null) return null;
+    for (const member of entry.members) {
+      const person =
+        member.connection.person ?? awarenessPersonOf(member.connection.editor.email, null);
+      if (person.key === key) return person.name;
+    }
+    return null;
+  };
+
+  /** Tells the page's live editors here, and on the other instances, of `notice`. */
+  const tell = (pageId: number, notice: DraftNotice | string) => {
+    const text = typeof notice === 'string' ? notice : encodeNotice(notice);
+    const entry = open.get(pageId);
+    if (entry && !entry.closed)
+      broadcast(
+        entry,
+        messageOf((encoder) => {
+          encoding.writeVarUint(encoder, MESSAGE_NOTICE);
+          encoding.writeVarString(encoder, text);
+        }),
+      );
+    if (typeof notice === 'string') return;
+    crossAwareness(pageId, { notice: text });
+  };
+
   /** An awareness notice from another instance, for a page open here. */
   const onAwarenessNotify = (payload: string) => {
     const notice = readAwarenessPayload(payload);
     if (!notice || notice.instance === instance) return;
     const entry = open.get(notice.pageId);
     if (!entry || entry.closed) return;
+    // Told here as it was there (the words are checked by the browser, notice.ts).
+    if ('notice' in notice) return tell(notice.pageId, notice.notice);
     if ('query' in notice) {
       const ids = [...entry.members].flatMap((member) => [...member.clientIds]);
       const here = ids.filter((id) => entry.awareness.getStates().has(id));
@@ -1008,7 +1064,7 @@ export function createCoeditRegistry(
           encoding.writeVarUint(encoder, MESSAGE_PERSON);
           encoding.writeVarString(
             encoder,
-            connection.person?.key ?? connection.editor.email.trim().toLowerCase(),
+            (connection.person ?? awarenessPersonOf(connection.editor.email, null)).key,
           );
         }),
       );
@@ -1064,6 +1120,12 @@ export function createCoeditRegistry(
         }
       }, pollMs);
       poller.unref();
+      // This process's own editor actions say when they changed a page's text (textChangedHere):
+      // taken in at once — theirs for certain, not a write of another instance's in flight.
+      takeNow().take = (pageId) => {
+        const entry = open.get(pageId);
+        if (entry && !entry.closed) void takeForeignDraft(entry, true);
+      };
     },
 
     /** Open documents and connections here (for tests and the log). */
@@ -1077,6 +1139,7 @@ export function createCoeditRegistry(
     async stop(): Promise<void> {
       stopped = true;
       if (poller) clearInterval(poller);
+      takeNow().take = null;
       await subscription?.unlisten().catch(() => undefined);
       subscription = null;
       await awarenessSubscription?.unlisten().catch(() => undefined);
@@ -1111,6 +1174,23 @@ export function createCoeditRegistry(
 }
 
 export type CoeditRegistry = ReturnType<typeof createCoeditRegistry>;
+
+/** How this process's registry (the one following, if any) takes a change made here now. */
+const takeNow = () =>
+  processSingleton<{ take: ((pageId: number) => void) | null }>('coedit-take-now', () => ({
+    take: null,
+  }));
+
+/**
+ * An editor action of this process changed the page's draft text from outside its shared
+ * document (Discard draft, Restore as draft, a save from a form that is not live): its open
+ * document takes the change in now, and its live editors are told, rather than at the next two
+ * polls (3–6 s, during which the tab that made the change reloaded onto the document's old text).
+ * Other instances take it at their polls as before.
+ */
+export function textChangedHere(pageId: number): void {
+  takeNow().take?.(pageId);
+}
 
 /**
  * The field an update would take over its limit (FIELD_MAX), if any; a field already over

@@ -100,21 +100,23 @@ function plain(status: number, text: string, headers: Record<string, string> = {
 }
 
 /**
- * A tab's try whose session cookie names no session any more (signed out, ended by an
- * Administrator): upgraded only to be closed at once with 4401, the code the tab stays paused
- * on (live-document.ts). Refused before the upgrade instead, the browser would log a failed
- * handshake in its console at every try (every half minute while the tab waits). It joins no
- * document and reads nothing.
+ * A tab's try that is let in only to be closed at once with a code the tab reads (live-document.ts):
+ * 4401 for a cookie that names no session any more (signed out, ended by an Administrator), on
+ * which the tab stays paused; 4403 for a person who may not edit the page, 4404 for a page no
+ * longer at its address (the reason: its new slug), on which it stops and says why. Refused
+ * before the upgrade instead, the browser would log a failed handshake in its console at every
+ * try (every half minute while the tab waits), and the tab could not tell one refusal from
+ * another. It joins no document and reads nothing. Without a session at all it is still a 401.
  */
-export type SignedOutTry = { signedOut: true };
+export type ClosedTry = { closeWith: number; reason: string };
 
 /** What a socket of the front door carries. */
-export type SocketData = LiveData | SignedOutTry;
+export type SocketData = LiveData | ClosedTry;
 
 const SIGNED_OUT_REASON = 'signed out, or no longer allowed to edit this page';
 
 function isLive(ws: ServerWebSocket<SocketData>): ws is ServerWebSocket<LiveData> {
-  return !('signedOut' in ws.data);
+  return !('closeWith' in ws.data);
 }
 
 export function createLiveEditing({
@@ -175,16 +177,23 @@ export function createLiveEditing({
       const header = request.headers.get('cookie');
       const id = header ? parse(header, SESSION_COOKIE)[SESSION_COOKIE] : undefined;
       const session = await getSession(await database(), id);
-      if (!session && id) {
-        const signedOut: SignedOutTry = { signedOut: true };
-        if (server?.upgrade?.(request, { data: signedOut })) return undefined;
-      }
+      const closeAtOnce = (closeWith: number, reason: string) => {
+        const data: ClosedTry = { closeWith, reason };
+        return server?.upgrade?.(request, { data }) === true;
+      };
+      if (!session && id && closeAtOnce(CLOSE.signedOut, SIGNED_OUT_REASON)) return undefined;
       if (!session) return plain(401, 'Sign in to edit this page.');
       const page = await store().getPage(slug, { draft: true });
-      if (!page) return plain(404, 'There is no page at this address.');
+      if (!page) {
+        const movedTo = await store().findRedirect(slug, { draft: true });
+        if (closeAtOnce(CLOSE.gone, movedTo ?? '')) return undefined;
+        return plain(404, 'There is no page at this address.');
+      }
       const ownership = await store().pageOwnership(page.id);
-      if (!ownership || !can(session.editor, 'page.edit', ownership))
+      if (!ownership || !can(session.editor, 'page.edit', ownership)) {
+        if (closeAtOnce(CLOSE.forbidden, 'you may not edit this page')) return undefined;
         return plain(403, 'You cannot edit this page.');
+      }
       if (registry.mayJoin(page.id) === 'full')
         return plain(503, 'Too many people are editing this page; try again later.', {
           'retry-after': '30',
@@ -354,7 +363,10 @@ export function createLiveEditing({
     backpressureLimit: LIVE_CONNECTION_BOUND.unsentBytes,
     closeOnBackpressureLimit: true,
     open(socket: ServerWebSocket<SocketData>) {
-      if (!isLive(socket)) return socket.close(CLOSE.signedOut, SIGNED_OUT_REASON);
+      if (!isLive(socket)) {
+        const { closeWith, reason } = socket.data as ClosedTry;
+        return socket.close(closeWith, reason);
+      }
       const ws = socket;
       const connection = {
         editor: ws.data.editor,

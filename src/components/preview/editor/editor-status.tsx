@@ -16,9 +16,9 @@ export function EditorStatus({
   status: Status;
   dirty: boolean;
   /** The shared document's side, while the editor is bound to it. */
-  live?: { phase: LivePhase; pending: number; ackedAt: string | null };
+  live?: { phase: LivePhase; pending: number; ackedAt: string | null; reason: string | null };
 }) {
-  const document = live ? liveStatusOf(live.phase, live.pending) : null;
+  const document = live ? liveStatusOf(live.phase, live.pending, live.reason) : null;
   if (status.kind === 'failed')
     return (
       <p className="editor-status failed" role="alert">

@@ -22,6 +22,7 @@ import * as awarenessProtocol from 'y-protocols/awareness';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
 import { parseIdentity } from '../../../lib/coedit/identity';
+import { type DraftNotice, parseNotice } from '../../../lib/coedit/notice';
 import {
   BODY_MAX,
   characterCount,
@@ -53,6 +54,7 @@ export const MESSAGE_QUERY_AWARENESS = 3;
 export const MESSAGE_ACK = 4;
 export const MESSAGE_IDENTITY = 5;
 export const MESSAGE_PERSON = 6;
+export const MESSAGE_NOTICE = 7;
 export const BODY_TEXT = 'body';
 export const TITLE_TEXT = 'title';
 export const SUMMARY_TEXT = 'summary';
@@ -62,10 +64,25 @@ export type LiveField = 'title' | 'summary';
 
 import { FIELD_EDIT } from './live-presence';
 
-/** Close codes after which trying again would only be refused again (documents.ts CLOSE). */
-const FINAL_CLOSES = new Set([1003, 1007, 1008, 1009]);
 /** The person is signed out or may no longer edit (documents.ts CLOSE.signedOut): paused. */
 export const SIGNED_OUT_CLOSE = 4401;
+/** Said to a try (documents.ts CLOSE.forbidden, CLOSE.gone): stopped, in words of their own. */
+export const FORBIDDEN_CLOSE = 4403;
+export const GONE_CLOSE = 4404;
+/** Close codes after which trying again would only be refused again (documents.ts CLOSE). */
+const FINAL_CLOSES = new Set([1003, 1007, 1008, 1009, FORBIDDEN_CLOSE, GONE_CLOSE]);
+
+/** Why live editing stopped for good, in the status line's words (liveStatusOf). */
+function refusalOf(code: number, reason: string): string | null {
+  const kept = 'Your text is kept in this tab: copy what you want to keep';
+  if (code === FORBIDDEN_CLOSE)
+    return `you may not edit this page any more (your role, or who the page belongs to, changed). ${kept}`;
+  if (code === GONE_CLOSE)
+    return reason
+      ? `this page was renamed: it is at /preview/${reason} now. ${kept}, then open it there`
+      : `this page was deleted. ${kept}`;
+  return null;
+}
 /**
  * Paused, a connection is tried this often, besides when the tab is shown or focused (after
  * signing in in another tab) and on Save: each try the server refuses costs one request.
@@ -78,7 +95,8 @@ const COPY_WAIT_MS = 3_000;
 /** How often the list of copies is told this one changed (its age counts from then). */
 const COPY_NOTE_MS = 60_000;
 /** The close reason (and the refusal's) when the server names another document than this one. */
-export const REPLACED = 'the page’s shared document was made again: reload the page';
+export const REPLACED =
+  'the page’s shared document was made again. Your text is kept here: Save draft merges it into the page';
 
 /** Marks what the server sent, so it is not sent back. */
 const REMOTE = Symbol('remote');
@@ -89,8 +107,10 @@ export type LiveSnapshot = {
   pending: number;
   /** When everything was last acknowledged (ISO), null before. */
   ackedAt: string | null;
-  /** Why the server refused the connection for good (its close reason), with phase 'refused'. */
+  /** Why live editing stopped for good, in words to show, with phase 'refused' (null: unsaid). */
   reason: string | null;
+  /** The last change made to the page from outside the document (notice.ts), until dismissed. */
+  notice: DraftNotice | null;
 };
 
 export class LiveDocument {
@@ -101,7 +121,13 @@ export class LiveDocument {
   readonly awareness = new awarenessProtocol.Awareness(this.doc);
   readonly undoManager = new Y.UndoManager(this.text);
   private socket: WebSocket | null = null;
-  private snapshot: LiveSnapshot = { phase: 'connecting', pending: 0, ackedAt: null, reason: null };
+  private snapshot: LiveSnapshot = {
+    phase: 'connecting',
+    pending: 0,
+    ackedAt: null,
+    reason: null,
+    notice: null,
+  };
   private listeners = new Set<() => void>();
   /** Updates (and sync step 2s) sent on this connection; the server acknowledges each. */
   private sent = 0;
@@ -342,7 +368,8 @@ export class LiveDocument {
         return;
       }
       if (FINAL_CLOSES.has(event.code)) {
-        this.set({ phase: 'refused', reason: event.reason || null });
+        this.set({ phase: 'refused', reason: refusalOf(event.code, event.reason) });
+        this.changed();
         return;
       }
       // Signed out (or a try while so, which the server refuses before the upgrade: 1006):
@@ -420,6 +447,15 @@ export class LiveDocument {
     }
     if (kind === MESSAGE_IDENTITY) this.identify(decoding.readVarString(decoder));
     if (kind === MESSAGE_PERSON) this.checkPerson(decoding.readVarString(decoder));
+    if (kind === MESSAGE_NOTICE) {
+      const notice = parseNotice(decoding.readVarString(decoder));
+      if (notice) this.set({ notice });
+    }
+  }
+
+  /** The notice was read and dismissed. */
+  dismissNotice(): void {
+    if (this.snapshot.notice) this.set({ notice: null });
   }
 
   /**

@@ -5,6 +5,7 @@ import {
   MESSAGE_ACK,
   MESSAGE_AWARENESS,
   MESSAGE_IDENTITY,
+  MESSAGE_NOTICE,
   MESSAGE_PERSON,
   MESSAGE_QUERY_AWARENESS,
   MESSAGE_SYNC,
@@ -175,6 +176,7 @@ describe('the connection', () => {
       client.MESSAGE_ACK,
       client.MESSAGE_IDENTITY,
       client.MESSAGE_PERSON,
+      client.MESSAGE_NOTICE,
     ]).toEqual([
       MESSAGE_SYNC,
       MESSAGE_AWARENESS,
@@ -182,8 +184,11 @@ describe('the connection', () => {
       MESSAGE_ACK,
       MESSAGE_IDENTITY,
       MESSAGE_PERSON,
+      MESSAGE_NOTICE,
     ]);
     expect(client.SIGNED_OUT_CLOSE).toBe(CLOSE.signedOut);
+    expect(client.FORBIDDEN_CLOSE).toBe(CLOSE.forbidden);
+    expect(client.GONE_CLOSE).toBe(CLOSE.gone);
     expect(client.BODY_TEXT).toBe(SERVER_BODY_TEXT);
     expect(client.TITLE_TEXT).toBe(SERVER_TITLE_TEXT);
     expect(client.SUMMARY_TEXT).toBe(SERVER_SUMMARY_TEXT);

@@ -143,6 +143,8 @@ export const SOMEONE_ELSE =
 export function liveStatusOf(
   phase: LivePhase,
   pending: number,
+  /** Why it stopped, with 'refused' (live-document.ts refusalOf). */
+  reason: string | null = null,
 ): { kind: 'saved' | 'saving' | 'offline' | 'refused'; message?: string } | null {
   if (phase === 'synced') return pending === 0 ? { kind: 'saved' } : { kind: 'saving' };
   if (phase === 'offline')
@@ -169,8 +171,9 @@ export function liveStatusOf(
   if (phase === 'refused')
     return {
       kind: 'refused',
-      message:
-        'Live editing stopped: this page no longer accepts your changes. Your text is kept here: Save draft saves it.',
+      message: reason
+        ? `Live editing stopped: ${reason}.`
+        : 'Live editing stopped: this page no longer accepts your changes. Your text is kept here: Save draft saves it.',
     };
   return null;
 }

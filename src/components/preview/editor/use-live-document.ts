@@ -15,7 +15,13 @@ import {
   smallestEdit,
 } from './live-presence';
 
-const IDLE: LiveSnapshot = { phase: 'unavailable', pending: 0, ackedAt: null, reason: null };
+const IDLE: LiveSnapshot = {
+  phase: 'unavailable',
+  pending: 0,
+  ackedAt: null,
+  reason: null,
+  notice: null,
+};
 const NOBODY: Present[] = [];
 
 export type LiveEditing = {

@@ -4,6 +4,7 @@
 // Each is its domain call inside the action wrapper (../action.ts), which reads the form, asks
 // the guard, and answers a busy database or an ended session with the typed text kept.
 import { unstable_redirect as redirect } from 'waku/router/server';
+import { textChangedHere } from '../../coedit/documents';
 import { contentStore } from '../../content/content';
 import { BODY_MAX, bodyTooLongMessage, characterCount } from '../../content/field-limits';
 import { can } from '../../editors/permissions';
@@ -110,6 +111,8 @@ export const saveDraft = editorForm({
       refuseForm(outcome.forbidden ? 403 : outcome.state.fieldErrors ? 422 : 409);
       return outcome.state;
     }
+    // Saved from a form that is not the shared document's: its live editors get it now.
+    if (!live) textChangedHere(outcome.pageId);
     if (outcome.merged) {
       // Saved, merged with another version: the form shows the merged text, and says so.
       rerenderActionRoute();
@@ -160,6 +163,7 @@ export const autosaveDraft = editorCall({
         conflict: outcome.state.conflict,
         fieldErrors: outcome.state.fieldErrors,
       };
+    if (!live) textChangedHere(outcome.pageId);
     // The banner ("last saved…", the page's state) follows. A cancelled schedule's notice
     // comes with the address the editor goes to next (use-autosave.ts): a re-render here would
     // be merged after that navigation's and put the banner back without it.
@@ -263,10 +267,12 @@ export const discardDraft = editorCommand({
   may: commandAsks('page.edit'),
   run: async (input, editor) => {
     const store = contentStore();
-    const wasDraftOnly = (await store.getPage(input.slug, { draft: true }))?.state === 'draft-only';
+    const page = await store.getPage(input.slug, { draft: true });
+    const wasDraftOnly = page?.state === 'draft-only';
     // A page visitors never saw goes for good with its draft: that is deleting it.
     if (wasDraftOnly) await requirePermission(editor, commandAsks('page.delete')(input));
     await store.discardDraft(input.slug, { editor: editor.editor.email, ...expectedOf(input) });
+    if (page) textChangedHere(page.id);
     return wasDraftOnly ? 'deleted' : 'discarded';
   },
   land: landOnPage,
@@ -309,6 +315,7 @@ export const restoreRevision = editorCommand({
       cancelsSchedule: await changeCancelsSchedule(editor, pageId),
     });
     if (!result.ok) return 'stale';
+    textChangedHere(pageId);
     return landOnRestored(pageId, result.slug, result.unscheduled === true);
   },
   land: landFromHistory,
@@ -328,6 +335,7 @@ export const restoreCheckpoint = editorCommand({
       cancelsSchedule: await changeCancelsSchedule(editor, pageId),
     });
     if (!result.ok) return 'stale';
+    textChangedHere(pageId);
     return landOnRestored(pageId, result.slug, result.unscheduled === true);
   },
   land: landFromHistory,
