@@ -199,10 +199,11 @@ test('the page’s document made again (as `db copy` leaves it): a copy of the o
   expect(second.problems(), 'errors the reopened page logged').toEqual([]);
 });
 
-test('Folio’s sign-out deletes the browser’s copies, a second tab’s open one too', async ({
+test('Folio’s sign-out deletes the browser’s copies, a second tab’s open one too; that tab waits, trying nothing, until a sign-in in the first', async ({
   page,
   seedPage,
   signIn,
+  signInWithForm,
 }) => {
   const slug = `coedit-idb-out-${test.info().workerIndex}-${Date.now().toString(36)}`;
   await seedPage({ slug, title: 'Signed out', body: 'Start.' });
@@ -218,5 +219,20 @@ test('Folio’s sign-out deletes the browser’s copies, a second tab’s open o
   await expect.poll(() => copiesIn(page)).toEqual([]);
   await second.page.waitForTimeout(1000);
   expect(await copiesIn(page)).toEqual([]);
+
+  // The second tab is paused; shown again it tries no connection (there is no cookie to send:
+  // each try was a 401 the browser logged, every half minute — hostile pass).
+  await expect(second.page.getByRole('alert')).toContainText('Live editing paused');
+  let tries = 0;
+  second.page.on('websocket', () => {
+    tries += 1;
+  });
+  await second.page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await second.page.waitForTimeout(1000);
+  expect(tries).toBe(0);
+  // Signed in again in the first tab: the second connects at once, and is live again.
+  await signInWithForm(page);
+  await expect(second.page.locator('.editor-status')).toHaveText(/^Saved/, { timeout: 20_000 });
+  expect(tries).toBe(1);
   expect(second.problems(), 'errors the other tab logged').toEqual([]);
 });

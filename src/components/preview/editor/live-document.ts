@@ -43,6 +43,8 @@ import {
   forgottenLately,
   noteCopyChanged,
   onForget,
+  onSignedIn,
+  signedOutThroughFolio,
 } from './local-copy';
 
 // The server's numbers (src/lib/coedit/documents.ts, a server-only module; live-presence.test.ts
@@ -157,6 +159,7 @@ export class LiveDocument {
   private copyRead: Promise<void> | null = null;
   private copyNoted = 0;
   private stopForget: () => void = () => undefined;
+  private stopSignedIn: () => void = () => undefined;
 
   constructor(
     private readonly slug: string,
@@ -190,6 +193,7 @@ export class LiveDocument {
     );
     window.addEventListener('focus', this.shown);
     document.addEventListener('visibilitychange', this.shown);
+    this.stopSignedIn = onSignedIn(() => this.resume());
     this.connect();
   }
 
@@ -253,6 +257,9 @@ export class LiveDocument {
    */
   resume(): void {
     if (this.destroyed || this.snapshot.phase !== 'paused' || this.socket) return;
+    // Signed out through Folio: no cookie to send, a try is a 401 the browser logs. A signed-in
+    // page loading in another tab says when to try (onSignedIn).
+    if (signedOutThroughFolio()) return;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     this.connect();
@@ -263,6 +270,7 @@ export class LiveDocument {
     window.removeEventListener('focus', this.shown);
     document.removeEventListener('visibilitychange', this.shown);
     this.stopForget();
+    this.stopSignedIn();
     // Everything in the copy is stored: nothing is left for a later tab, so it goes (kept, it
     // would hold this draft text in the browser for nothing). Otherwise the doc's destroy
     // below closes it, and the next visit merges it.
@@ -377,7 +385,10 @@ export class LiveDocument {
       if (event.code === SIGNED_OUT_CLOSE || this.snapshot.phase === 'paused') {
         this.set({ phase: 'paused', reason: event.reason || this.snapshot.reason });
         this.changed();
-        this.retryTimer = setTimeout(() => this.connect(), PAUSED_RETRY_MS);
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = null;
+          this.resume();
+        }, PAUSED_RETRY_MS);
         return;
       }
       this.set({ phase: this.everSynced ? 'offline' : 'connecting' });

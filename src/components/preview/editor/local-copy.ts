@@ -164,16 +164,50 @@ export function forgottenLately(): boolean {
 
 /** This tab's own copies, let go of before they are deleted at sign-out. */
 const letGo = new Set<() => void>();
+/** This tab's live documents waiting for the person to sign in again (onSignedIn). */
+const waitingForSignIn = new Set<() => void>();
+/**
+ * The person signed out through Folio (in this tab or another) and has not loaded a signed-in
+ * page since: a paused tab then waits to hear of one rather than trying a connection that has
+ * no cookie to send (a 401 before the upgrade, which the browser logs at every try).
+ */
+let signedOut = false;
 let channel: BroadcastChannel | null = null;
 
-/** The channel to the other tabs, opened on first use (a tab with no copy never opens it). */
+/** The channel to the other tabs, opened on first use. */
 function tabs(): BroadcastChannel | null {
   if (channel || typeof BroadcastChannel === 'undefined') return channel;
   channel = new BroadcastChannel(CHANNEL);
-  channel.onmessage = () => {
+  channel.onmessage = (event: MessageEvent) => {
+    if (event.data === SIGNED_IN) {
+      signedOut = false;
+      for (const resume of [...waitingForSignIn]) resume();
+      return;
+    }
+    signedOut = true;
     for (const drop of [...letGo]) drop();
   };
   return channel;
+}
+
+const SIGNED_IN = 'signed-in';
+
+/** Whether the person signed out through Folio and no signed-in page has loaded since. */
+export function signedOutThroughFolio(): boolean {
+  return signedOut;
+}
+
+/** Calls `resume` whenever another tab loads a page signed in; returns the way to stop. */
+export function onSignedIn(resume: () => void): () => void {
+  tabs();
+  waitingForSignIn.add(resume);
+  return () => waitingForSignIn.delete(resume);
+}
+
+/** A page of an editor signed in has loaded here: the paused tabs of this browser try again. */
+export function noteSignedIn(): void {
+  signedOut = false;
+  tabs()?.postMessage(SIGNED_IN);
 }
 
 /** Calls `drop` when the person signs out in this tab or another (the copy must go). */
@@ -194,6 +228,7 @@ export async function forgetAllCopies(): Promise<void> {
   } catch {
     // Refused storage: the other tabs still hear the channel.
   }
+  signedOut = true;
   for (const drop of [...letGo]) drop();
   tabs()?.postMessage('forget');
   const names = await listCopies();
