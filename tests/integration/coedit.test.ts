@@ -11,6 +11,7 @@ import { storedText } from '../../src/lib/coedit/storage';
 import { createContentStore } from '../../src/lib/content/content';
 import { openDatabase } from '../../src/lib/data/db';
 import { addEditor, createSession, endSession } from '../../src/lib/editors/accounts';
+import { CLOSED_TRIES } from '../../src/lib/http/live-editing';
 import { SESSION_COOKIE } from '../../src/lib/http/routes';
 import { CoeditClient } from '../coedit-client';
 import { TEST_ENGINE } from '../databases';
@@ -662,6 +663,37 @@ describe(`a server stopping with editors connected (${TEST_ENGINE})`, () => {
       await server.stop();
       await db.close();
       await made.drop();
+    }
+  }, 60_000);
+});
+
+describe(`tries let in only to be closed, counted per address (${TEST_ENGINE})`, () => {
+  test('made-up cookies from one address: each let in and closed (4401) up to the window’s count, then 429 before the upgrade', async () => {
+    // A server of its own: the window (a minute) would refuse the other tests' tries.
+    const server = await startFolio();
+    try {
+      const url = `${server.url.replace('http:', 'ws:')}/preview/anything?live`;
+      const codes: number[] = [];
+      for (let i = 0; i < CLOSED_TRIES.perAddress; i += 1) {
+        const client = new CoeditClient(`made-up ${i}`);
+        await expect(
+          client.connect(url, { cookie: `${SESSION_COOKIE}=made-up-${i}`, origin: server.url }),
+        ).rejects.toThrow(/closed/);
+        codes.push(client.lastClose?.code ?? 0);
+      }
+      expect(new Set(codes)).toEqual(new Set([4401]));
+      const refused = await rawFetch(server.url, 'GET', '/preview/anything?live', [
+        'Upgrade: websocket',
+        'Sec-WebSocket-Version: 13',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+        `Origin: ${server.url}`,
+        `Cookie: ${SESSION_COOKIE}=one-more`,
+      ]);
+      expect(refused.status).toBe(429);
+      expect(refused.header('retry-after')).toBe('60');
+      expect(server.unexpectedErrors()).toEqual([]);
+    } finally {
+      await server.stop();
     }
   }, 60_000);
 });

@@ -61,6 +61,7 @@ type LiveHandler = (
   slug: string,
   https: boolean,
   server: Upgrader | undefined,
+  clientAddress: string,
 ) => Promise<Response | undefined>;
 
 export type FrontDoorOptions = {
@@ -219,7 +220,17 @@ export function createFrontDoor({
               !url.searchParams.has(LIVE_PARAM) ||
               method !== 'GET'
             ? plain(404, 'Not found: no live document at this address.')
-            : await live(request, route.slug, https, peer);
+            : await live(
+                request,
+                route.slug,
+                https,
+                peer,
+                clientAddressOf(
+                  request,
+                  peer?.requestIP?.(request)?.address ?? 'unknown',
+                  trustedProxyHops,
+                ),
+              );
     if (response === undefined) return undefined;
     return withSecurityHeaders(withDefaultCacheControl(response), { https, route, method });
   }

@@ -56,6 +56,14 @@ export const LIVE_HANDSHAKE_MS = 10_000;
  * more is refused with 429 before the upgrade, so no one person fills a page or many pages.
  */
 export const LIVE_PER_PERSON = { page: 4, instance: 24 } as const;
+/**
+ * Tries let in only to be closed at once (ClosedTry) that one address may make per window; one
+ * more is refused with 429 before the upgrade. A paused tab tries once every half minute, or
+ * when shown; a flood of made-up cookies would otherwise cost an upgrade each (hostile pass,
+ * 2026-11-27: 2 000 took 13 MB). At most `addresses` are counted at once: past that, every
+ * such try waits for the window to turn (a flood from many addresses).
+ */
+export const CLOSED_TRIES = { perAddress: 30, windowMs: 60_000, addresses: 10_000 } as const;
 
 export type LiveData = {
   pageId: number;
@@ -130,6 +138,21 @@ export function createLiveEditing({
   store: () => ContentStore;
   siteUrl: string | undefined;
 }) {
+  /** Tries closed at once per address in the current window (CLOSED_TRIES). */
+  let tries = new Map<string, number>();
+  let triesSince = Date.now();
+  function mayTry(address: string): boolean {
+    if (Date.now() - triesSince >= CLOSED_TRIES.windowMs) {
+      tries = new Map();
+      triesSince = Date.now();
+    }
+    const count = tries.get(address) ?? 0;
+    if (count >= CLOSED_TRIES.perAddress) return false;
+    if (count === 0 && tries.size >= CLOSED_TRIES.addresses) return false;
+    tries.set(address, count + 1);
+    return true;
+  }
+
   /** Each person's connections here: page id → count (the size of the map is not the total). */
   const held = new Map<number, Map<number, number>>();
 
@@ -162,6 +185,7 @@ export function createLiveEditing({
     slug: string,
     https: boolean,
     server: Upgrader | undefined,
+    clientAddress: string,
   ): Promise<Response | undefined> {
     const url = new URL(request.url);
     // The rule actions follow (same-origin.ts): a page of another site may not open it with
@@ -177,23 +201,34 @@ export function createLiveEditing({
       const header = request.headers.get('cookie');
       const id = header ? parse(header, SESSION_COOKIE)[SESSION_COOKIE] : undefined;
       const session = await getSession(await database(), id);
-      const closeAtOnce = (closeWith: number, reason: string) => {
+      /** Let in to be closed at once (undefined: upgraded), or the refusal said otherwise. */
+      const closeAtOnce = (closeWith: number, reason: string, otherwise: Response) => {
+        if (!mayTry(clientAddress))
+          return plain(429, 'Too many tries from this address; wait a minute.', {
+            'retry-after': String(CLOSED_TRIES.windowMs / 1000),
+          });
         const data: ClosedTry = { closeWith, reason };
-        return server?.upgrade?.(request, { data }) === true;
+        return server?.upgrade?.(request, { data }) ? undefined : otherwise;
       };
-      if (!session && id && closeAtOnce(CLOSE.signedOut, SIGNED_OUT_REASON)) return undefined;
-      if (!session) return plain(401, 'Sign in to edit this page.');
+      const signIn = plain(401, 'Sign in to edit this page.');
+      if (!session && id) return closeAtOnce(CLOSE.signedOut, SIGNED_OUT_REASON, signIn);
+      if (!session) return signIn;
       const page = await store().getPage(slug, { draft: true });
       if (!page) {
         const movedTo = await store().findRedirect(slug, { draft: true });
-        if (closeAtOnce(CLOSE.gone, movedTo ?? '')) return undefined;
-        return plain(404, 'There is no page at this address.');
+        return closeAtOnce(
+          CLOSE.gone,
+          movedTo ?? '',
+          plain(404, 'There is no page at this address.'),
+        );
       }
       const ownership = await store().pageOwnership(page.id);
-      if (!ownership || !can(session.editor, 'page.edit', ownership)) {
-        if (closeAtOnce(CLOSE.forbidden, 'you may not edit this page')) return undefined;
-        return plain(403, 'You cannot edit this page.');
-      }
+      if (!ownership || !can(session.editor, 'page.edit', ownership))
+        return closeAtOnce(
+          CLOSE.forbidden,
+          'you may not edit this page',
+          plain(403, 'You cannot edit this page.'),
+        );
       if (registry.mayJoin(page.id) === 'full')
         return plain(503, 'Too many people are editing this page; try again later.', {
           'retry-after': '30',
