@@ -4,7 +4,7 @@ import { insertPublishedPages } from '../../../tests/generated-site';
 import { type Query, sqlTemplate } from '../data/db';
 import { type ContentStore, createContentStore, isContentError } from './content';
 import type { PageKind } from './post-fields';
-import { LISTING_PAGE_SIZE, LISTING_QUERIES } from './posts';
+import { LISTERS_QUERY, LISTING_PAGE_SIZE, LISTING_QUERIES } from './posts';
 
 // Issue 27: posts and topics in the store, on the run's engine (FOLIO_TEST_ENGINE).
 let db: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -241,6 +241,10 @@ describe('listings', () => {
       expect(plan, what).not.toMatch(/TEMP B-TREE|Sort/);
       expect(plan, what).not.toMatch(/SCAN p\b|SCAN r\b|Seq Scan on (pages|revisions)/);
     }
+    // A post's publish asks which pages list posts: from listing_pages out, never every page
+    // (as a join, SQLite walked the pages table: 12 ms of a 15 ms publish at 100 000 pages).
+    const listers = await planOf(LISTERS_QUERY, [51]);
+    expect(listers).not.toMatch(/SCAN p\b|SCAN pages|Seq Scan on pages/);
   });
 });
 

@@ -29,6 +29,16 @@ export const LISTING_PAGES_MAX = 500;
 export type ListingOf = { topicId: number } | { authorId: number } | null;
 
 /**
+ * The pages that list posts in their text, at most `$1`: read from listing_pages out, each page
+ * by its key. As a join, SQLite walked every page looking each up in listing_pages (an empty
+ * table has no statistics): 4 ms a publish at 100 000 pages, three times (bench/scale-cache.ts).
+ */
+export const LISTERS_QUERY = sqlTemplate([
+  'SELECT (SELECT p.slug FROM pages p WHERE p.id = l.page_id) AS slug FROM listing_pages l LIMIT ',
+  '',
+]);
+
+/**
  * Slugs whose pages list `pageId` now (its topics, its authors, and the home page when it lists posts), or
  * none when it is not a published post. Inside the caller's transaction.
  */
@@ -48,10 +58,12 @@ export async function listingSlugsOf(q: Query, pageId: number): Promise<string[]
     SELECT value FROM settings WHERE key = 'site_home_shows'`;
   // Pages that list posts in their text (a listing directive), any topic: one more than
   // a change names makes it "everything" (content-changes.ts), so no more are read.
-  const listing = await q<{ slug: string }>`
-    SELECT p.slug FROM listing_pages l JOIN pages p ON p.id = l.page_id
-    LIMIT ${MAX_PAGES_PER_CHANGE + 1}`;
-  const slugs = [...topics, ...authors, ...listing].map((row) => row.slug);
+  const listing = await q<{ slug: string | null }>(LISTERS_QUERY, MAX_PAGES_PER_CHANGE + 1);
+  const slugs = [
+    ...topics.map((row) => row.slug),
+    ...authors.map((row) => row.slug),
+    ...listing.flatMap((row) => (row.slug === null ? [] : [row.slug])),
+  ];
   return home?.value === 'posts' ? [HOME_SLUG, ...slugs] : slugs;
 }
 
