@@ -476,13 +476,22 @@ export class LiveDocument {
    */
   private checkPerson(key: string) {
     if (key === this.user.key) return;
+    this.stopLive('someoneElse', null, 'another person');
+  }
+
+  /**
+   * Stops live editing for good from this side: the socket let go and closed, no retry, what
+   * was sent and not acknowledged counted as unsent (the text stays in the document), and the
+   * phase that says why.
+   */
+  private stopLive(phase: 'someoneElse' | 'refused', reason: string | null, closeReason: string) {
     const socket = this.socket;
     this.socket = null;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
-    socket?.close(1000, 'another person');
+    socket?.close(1000, closeReason);
     if (this.sent > this.acked) this.unsent = true;
-    this.set({ phase: 'someoneElse', reason: null });
+    this.set({ phase, reason });
     this.changed();
   }
 
@@ -501,13 +510,7 @@ export class LiveDocument {
       return;
     }
     if (parsed.identity === this.identity) return;
-    const socket = this.socket;
-    this.socket = null;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    socket?.close(1000, 'another document');
-    if (this.sent > this.acked) this.unsent = true;
-    this.set({ phase: 'refused', reason: REPLACED });
-    this.changed();
+    this.stopLive('refused', REPLACED, 'another document');
   }
 
   /**
