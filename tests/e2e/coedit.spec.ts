@@ -270,6 +270,47 @@ test('without a WebSocket the editor saves as it always has', async ({
   await expect(page.locator('.who-is-here')).toHaveCount(0);
 });
 
+test('a browser without WebSockets edits beside a live one: its autosaves reach the live editor at once, said once (not at every autosave)', async ({
+  page,
+  browser,
+  baseURL,
+  seedPage,
+  signIn,
+  store,
+}) => {
+  const slug = `coedit-nows-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Beside', body: 'Start.' });
+  await signIn(page, `/preview/${slug}?edit`);
+  const mine = bodyEditor(page);
+  await mine.ready();
+  // The other's proxy passes no WebSockets: their editor is the form with its autosave.
+  const other = await otherPerson(browser, baseURL ?? '', '/preview');
+  try {
+    await other.page.routeWebSocket(/\?live$/, (socket) =>
+      socket.close({ code: 1011, reason: 'no' }),
+    );
+    await other.page.goto(`/preview/${slug}?edit`);
+    const theirs = bodyEditor(other.page);
+    await theirs.ready();
+    await theirs.typeAtEnd(' From the form.');
+    // Autosaved, taken into the live document at once, and said, naming them.
+    await expect.poll(mine.text, { timeout: 20_000 }).toBe('Start. From the form.');
+    const notice = page.locator('[data-notice="saved"]');
+    await expect(notice).toContainText(`${OTHER.email} saved this page outside live editing`);
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    // Their next autosave arrives too, without the same words again.
+    await theirs.typeAtEnd(' And more.');
+    await expect.poll(mine.text, { timeout: 20_000 }).toBe('Start. From the form. And more.');
+    await expect(page.locator('[data-notice]')).toHaveCount(0);
+    expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
+      'Start. From the form. And more.',
+    );
+    expect(other.problems().filter((p) => !/WebSocket/.test(p))).toEqual([]);
+  } finally {
+    await other.context.close();
+  }
+});
+
 test('a session ended while live: the tab keeps typing, and once signed in again Save draft saves it with the others’ lines, each once — no conflict (the fault run’s doubled lines)', async ({
   page,
   browser,

@@ -90,6 +90,8 @@ function refusalOf(code: number, reason: string): string | null {
  * signing in in another tab) and on Save: each try the server refuses costs one request.
  */
 const PAUSED_RETRY_MS = 30_000;
+/** A notice like one dismissed is not shown again for this long (quieted). */
+const NOTICE_QUIET_MS = 10 * 60_000;
 /** Without a first sync this long after opening, the editor goes on without the document. */
 const FIRST_SYNC_MS = 10_000;
 /** The first sync waits this long at most for the browser's copy to be read. */
@@ -160,6 +162,8 @@ export class LiveDocument {
   private copyNoted = 0;
   private stopForget: () => void = () => undefined;
   private stopSignedIn: () => void = () => undefined;
+  /** Notices dismissed (their change and person), and when (quieted). */
+  private dismissed = new Map<string, number>();
 
   constructor(
     private readonly slug: string,
@@ -460,13 +464,26 @@ export class LiveDocument {
     if (kind === MESSAGE_PERSON) this.checkPerson(decoding.readVarString(decoder));
     if (kind === MESSAGE_NOTICE) {
       const notice = parseNotice(decoding.readVarString(decoder));
-      if (notice) this.set({ notice });
+      if (notice && !this.quieted(notice)) this.set({ notice });
     }
   }
 
   /** The notice was read and dismissed. */
   dismissNotice(): void {
-    if (this.snapshot.notice) this.set({ notice: null });
+    const notice = this.snapshot.notice;
+    if (!notice) return;
+    this.dismissed.set(`${notice.change} ${notice.byKey ?? notice.by}`, Date.now());
+    this.set({ notice: null });
+  }
+
+  /**
+   * A notice like one dismissed in the last ten minutes (the same change by the same person) is
+   * not shown again: a browser without WebSockets autosaves every few seconds of typing, and
+   * each save is such a change.
+   */
+  private quieted(notice: DraftNotice): boolean {
+    const at = this.dismissed.get(`${notice.change} ${notice.byKey ?? notice.by}`);
+    return at !== undefined && Date.now() - at < NOTICE_QUIET_MS;
   }
 
   /**
