@@ -249,6 +249,24 @@ test('someone else discards the draft while I type live: my editor says who did,
   }
 });
 
+test('typed live, the banner follows once the draft is written: “Published, with a newer draft”', async ({
+  page,
+  seedPage,
+  signIn,
+}) => {
+  const slug = `coedit-banner-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Bannered', body: 'Start.' });
+  await signIn(page, `/preview/${slug}?edit`);
+  const mine = bodyEditor(page);
+  await mine.ready();
+  const banner = page.locator('.preview-banner');
+  await expect(banner).toContainText('Published, no unpublished changes');
+  await mine.typeAtEnd(' Typed live.');
+  await expect(banner).toContainText('Published, with a newer draft', { timeout: 15_000 });
+  // The text typed is untouched by the re-render.
+  await mine.expectText('Start. Typed live.');
+});
+
 test('without a WebSocket the editor saves as it always has', async ({
   page,
   seedPage,

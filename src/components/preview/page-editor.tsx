@@ -10,7 +10,7 @@
 // recovery, live preview, the unsaved prompt, Ctrl+S, dropped images, toolbar, status line).
 import { useActionState, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { BODY_MAX, characterCount, SUMMARY_MAX, TITLE_MAX } from '../../lib/content/field-limits';
-import { saveDraft } from '../../lib/editor/actions/pages';
+import { rerenderEditor, saveDraft } from '../../lib/editor/actions/pages';
 import {
   EDITOR_FORM_ID,
   type EditorFormState,
@@ -145,6 +145,7 @@ export function PageEditor({
   const someoneElse = live.state.phase === 'someoneElse';
   useAutosave(editor, { enhanced, pending, person: me?.email ?? '', stopped: someoneElse });
   const preview = useLivePreview({ initialHtml, formState, body: values.body, enhanced });
+  useBannerAfterLiveDrafts(liveBody, live.state.pending, live.state.ackedAt);
   useUnsavedPrompt(editor.unsaved);
   const form = useRef<HTMLFormElement>(null);
   useSaveShortcut(form);
@@ -591,4 +592,28 @@ export function PageEditor({
       </section>
     </div>
   );
+}
+
+/** After typing stops: the server writes the draft a second after the last update. */
+const BANNER_AFTER_MS = 2_500;
+
+/**
+ * Live, this tab's typing becomes the draft on the server, with no answer here to re-render the
+ * banner (the autosave's did): once it has all been stored and the draft written, the page is
+ * rendered again, so the banner says "Published, with a newer draft" and offers what applies.
+ * Only after this tab changed something: opening the editor re-renders nothing.
+ */
+function useBannerAfterLiveDrafts(live: boolean, pending: number, ackedAt: string | null) {
+  const typed = useRef(false);
+  useEffect(() => {
+    if (pending > 0) typed.current = true;
+  }, [pending]);
+  useEffect(() => {
+    if (!live || !ackedAt || !typed.current) return;
+    const timer = setTimeout(() => {
+      typed.current = false;
+      void rerenderEditor(null).catch(() => undefined);
+    }, BANNER_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [live, ackedAt]);
 }

@@ -181,6 +181,22 @@ export const autosaveDraft = editorCall({
 });
 
 /**
+ * The editor's page rendered again (its banner: the page's state, "last change", the commands
+ * that apply), once a live document has written this tab's typing as the draft: the document
+ * writes it, not this tab's autosave, whose answer re-rendered them before (decision record
+ * 0051). Reads and writes nothing itself; what the page shows is rendered as for any request.
+ */
+export const rerenderEditor = editorCall({
+  read: () => null,
+  may: () => [],
+  refused: () => false,
+  run: async () => {
+    rerenderActionRoute();
+    return true;
+  },
+});
+
+/**
  * The live preview beside the editor (JavaScript only): the page as visitors would see it, as
  * the blocks the pane does not show yet (livePreviewOf).
  */
