@@ -401,7 +401,7 @@ test('a session ended while live: the tab keeps typing, and once signed in again
   }
 });
 
-test('paused, and the page renamed meanwhile: signed in again, the tab says where the page is now instead of asking to sign in every half minute (hostile pass)', async ({
+test('paused, and the page renamed meanwhile: signed in again, the tab points to the new address, saves nothing itself, and what was typed while paused arrives there once (hostile pass)', async ({
   browser,
   baseURL,
   seedPage,
@@ -416,7 +416,12 @@ test('paused, and the page renamed meanwhile: signed in again, the tab says wher
     await theirs.ready();
     await expect(other.page.locator('.editor-status')).toHaveText(/^Saved/);
     await endSession(db.query, other.session);
-    await expect(other.page.getByRole('alert')).toContainText('Live editing paused');
+    // Typed at once: the write is refused (its session is asked about at every write) and the
+    // tab pauses with the typing kept (the form's autosave, refused too, may say it first).
+    await theirs.typeAtEnd(' Typed while paused.');
+    await expect(other.page.getByRole('alert')).toContainText(
+      /Live editing paused|Your session has ended/,
+    );
     await store.renameSlug(slug, `${slug}-moved`);
     const [row] = await db.query<{
       id: number;
@@ -427,10 +432,24 @@ test('paused, and the page renamed meanwhile: signed in again, the tab says wher
     ]);
     // Back to the tab (as after signing in in another): it tries at once, and is told.
     await other.page.evaluate(() => window.dispatchEvent(new Event('focus')));
-    await expect(other.page.getByRole('alert')).toContainText(
-      `this page was renamed: it is at /preview/${slug}-moved now`,
+    const status = other.page.locator('.editor-status');
+    await expect(status).toContainText(
+      `this page was renamed, and is at /preview/${slug}-moved now`,
     );
-    expect(await theirs.text()).toBe('Start.');
+    // Save draft here would put the typing in twice (the form's save, then the copy): refused.
+    await other.page.getByRole('button', { name: 'Save draft', exact: true }).first().click();
+    await expect(status).toContainText('This tab saves nothing more');
+    expect((await store.getPage(`${slug}-moved`, { draft: true }))?.bodyMarkdown).toBe('Start.');
+    // At the new address the typing arrives, once.
+    other.page.on('dialog', (dialog) => void dialog.accept());
+    await other.page.getByRole('link', { name: 'Open the page at its new address' }).click();
+    await expect(other.page).toHaveURL(new RegExp(`/preview/${slug}-moved\\?edit`));
+    await bodyEditor(other.page).expectText('Start. Typed while paused.');
+    await expect
+      .poll(async () => (await store.getPage(`${slug}-moved`, { draft: true }))?.bodyMarkdown, {
+        timeout: 20_000,
+      })
+      .toBe('Start. Typed while paused.');
     expect(other.problems(), 'errors the page logged').toEqual([]);
   } finally {
     await db.close();

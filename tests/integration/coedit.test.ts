@@ -43,6 +43,14 @@ afterAll(async () => {
   await folio?.stop();
 });
 
+async function editorIdOf(email: string): Promise<number | undefined> {
+  const db = await folio.database();
+  const [row] = await db.query<{ id: number }>`SELECT id FROM editors WHERE email = ${email}`;
+  return row ? Number(row.id) : undefined;
+}
+const ownerId = () => editorIdOf('owner@example.com');
+const authorId = () => editorIdOf('author@example.com');
+
 async function pageOf(slug: string, ownerId: number): Promise<number> {
   return withStore(folio, async (store) => {
     await store.putPage({ slug, title: slug, summary: '', body: 'Text.\n' });
@@ -154,6 +162,20 @@ describe(`the live document's door (${TEST_ENGINE})`, () => {
     });
     expect(await tryOn('moving', owner)).toMatchObject({ code: 4404, reason: 'moved-here' });
   });
+
+  test('connected when the page is deleted (4404, no new address) or no longer theirs to edit (4403): closed with those, not with "signed out"', async () => {
+    const doomed = await pageOf('doomed', (await ownerId()) ?? 0);
+    const listener = await joined('doomed');
+    await withStore(folio, (store) => store.discardDraft('doomed'));
+    expect(doomed).toBeGreaterThan(0);
+    expect(await closed(listener)).toMatchObject({ code: 4404, reason: '' });
+    // An Author on their own page, which is then given to someone else.
+    await pageOf('given-away', (await authorId()) ?? 0);
+    const theirs = await joined('given-away', author);
+    const db = await folio.database();
+    await db.query`UPDATE pages SET created_by = ${await ownerId()} WHERE slug = 'given-away'`;
+    expect((await closed(theirs)).code).toBe(4403);
+  }, 30_000);
 
   test('an Author joins their own page, sees its text, and their edit comes back acknowledged', async () => {
     const mine = await joined('authors', author);

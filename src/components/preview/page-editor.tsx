@@ -16,7 +16,7 @@ import {
   type EditorFormState,
   type EditorFormValues,
 } from '../../lib/editor/forms';
-import { HOME_SLUG, MAX_SLUG_LENGTH } from '../../lib/http/routes';
+import { HOME_SLUG, MAX_SLUG_LENGTH, previewPath } from '../../lib/http/routes';
 import { Article } from '../article';
 import { BackupNotice } from './editor/backup-notice';
 import type { BodyEditor as CodeMirrorEditor } from './editor/body-codemirror';
@@ -37,7 +37,7 @@ import { FieldError } from './editor/field-error';
 import { LinkDialog } from './editor/link-dialog';
 import { liveBylineOf } from './editor/live-byline';
 import { LivePaneFrame } from './editor/live-pane-frame';
-import { liveUserOf, SOMEONE_ELSE } from './editor/live-presence';
+import { liveUserOf, movedMessage, SOMEONE_ELSE } from './editor/live-presence';
 import { LivePreviewBody } from './editor/live-preview-body';
 import { MergedNoteText } from './editor/merged-note';
 import { useAutosave } from './editor/use-autosave';
@@ -99,8 +99,16 @@ export function PageEditor({
   // bound to after its first sync (an existing page, with JavaScript and a WebSocket).
   const codeMirror = useRef<CodeMirrorEditor | null>(null);
   const [editorReady, setEditorReady] = useState(false);
+  // The person this editor was opened by. A re-render after someone else signed in in this
+  // browser brings their `me`: the editor stays the first person's (stopped, as someoneElse),
+  // never their typing rebound to the other (the document made again for the new person took
+  // the form's text in as theirs: hostile pass, 2026-11-27).
+  const opener = useRef(me);
+  if (!opener.current && me) opener.current = me;
+  const personChanged = me !== undefined && opener.current?.email !== me.email;
+  const person = opener.current;
   // A new object each render: the live hook keys on its contents.
-  const liveUser = me ? liveUserOf(me) : null;
+  const liveUser = person ? liveUserOf(person) : null;
   const live = useLiveDocument({
     slug: initial.originalSlug,
     user: liveUser,
@@ -139,13 +147,15 @@ export function PageEditor({
     dirty: dirty || (liveBody && live.state.pending > 0),
     enhanced,
     liveBound: live.bound,
-    person: me?.email ?? '',
+    person: person?.email ?? '',
   });
-  // Let in again under another person's session: nothing of this tab is saved as theirs.
-  const someoneElse = live.state.phase === 'someoneElse';
-  useAutosave(editor, { enhanced, pending, person: me?.email ?? '', stopped: someoneElse });
+  // Nothing more is saved from this tab: another person's session (someoneElse), or the page
+  // found renamed (moved: the typing goes to the new address in this browser's copy).
+  const stoppedHere =
+    personChanged || live.state.phase === 'someoneElse' || live.state.phase === 'moved';
+  useAutosave(editor, { enhanced, pending, person: person?.email ?? '', stopped: stoppedHere });
   const preview = useLivePreview({ initialHtml, formState, body: values.body, enhanced });
-  useBannerAfterLiveDrafts(liveBody, live.state.pending, live.state.ackedAt);
+  useBannerAfterLiveDrafts(liveBody && !personChanged, live.state);
   useUnsavedPrompt(editor.unsaved);
   const form = useRef<HTMLFormElement>(null);
   useSaveShortcut(form);
@@ -215,9 +225,16 @@ export function PageEditor({
             if (name && !isTextField(name)) editor.setFieldsChanged(true);
           }}
           onSubmit={(event) => {
-            if (live.document?.state.phase === 'someoneElse') {
+            const phase = personChanged ? 'someoneElse' : live.document?.state.phase;
+            if (phase === 'someoneElse' || phase === 'moved') {
               event.preventDefault();
-              setStatus({ kind: 'failed', message: SOMEONE_ELSE });
+              setStatus({
+                kind: 'failed',
+                message:
+                  phase === 'moved'
+                    ? movedMessage(live.document?.state.reason ?? '')
+                    : SOMEONE_ELSE,
+              });
               return;
             }
             // Never send what cannot be saved: the request would be refused, the text with it.
@@ -270,6 +287,13 @@ export function PageEditor({
           />
           {live.bound ? (
             <WhoIsHere others={live.others} synced={live.state.phase === 'synced'} />
+          ) : null}
+          {live.bound && live.state.phase === 'moved' ? (
+            <p className="notice-box">
+              <a href={`${previewPath(live.state.reason ?? '')}?edit`}>
+                Open the page at its new address
+              </a>
+            </p>
           ) : null}
           {live.bound && live.state.notice ? (
             <DraftNoticeBox
@@ -603,14 +627,23 @@ const BANNER_AFTER_MS = 2_500;
  * rendered again, so the banner says "Published, with a newer draft" and offers what applies.
  * Only after this tab changed something: opening the editor re-renders nothing.
  */
-function useBannerAfterLiveDrafts(live: boolean, pending: number, ackedAt: string | null) {
+function useBannerAfterLiveDrafts(
+  live: boolean,
+  state: { phase: string; pending: number; ackedAt: string | null },
+) {
   const typed = useRef(false);
+  // Read when the timer fires: only a tab in step with the server, everything stored, asks
+  // (paused, its cookie may be another person's by then, and the page would render as theirs).
+  const now = useRef(state);
+  now.current = state;
+  const { pending, ackedAt } = state;
   useEffect(() => {
     if (pending > 0) typed.current = true;
   }, [pending]);
   useEffect(() => {
     if (!live || !ackedAt || !typed.current) return;
     const timer = setTimeout(() => {
+      if (now.current.phase !== 'synced' || now.current.pending > 0) return;
       typed.current = false;
       void rerenderEditor(null).catch(() => undefined);
     }, BANNER_AFTER_MS);

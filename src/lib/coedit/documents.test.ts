@@ -15,10 +15,12 @@ import type { Editor } from '../editors/accounts';
 import {
   type Connection,
   createCoeditRegistry,
+  draftsWrittenHere,
   MESSAGE_IDENTITY,
   MESSAGE_NOTICE,
   MESSAGE_PERSON,
   type Member,
+  textChangedHere,
 } from './documents';
 import { documentIdentity } from './identity';
 import { type DraftNotice, parseNotice } from './notice';
@@ -611,5 +613,91 @@ describe(`co-editing: told of a change from outside the document (${TEST_ENGINE}
       { what: 'the live edit to be the draft after the publish' },
     );
     expect(here.notices).toEqual([]);
+  });
+});
+
+describe(`co-editing: a discard or restore made on this instance (${TEST_ENGINE})`, () => {
+  /** A registry whose drafts wait a minute: only a flush writes them in the test's time. */
+  async function slowRegistry(db: Database) {
+    return registryOn(db, { ...FAST, draftDelayMs: 60_000 });
+  }
+
+  function noticesOf(editor: ReturnType<typeof fakeEditor>) {
+    const notices: DraftNotice[] = [];
+    const send = editor.connection.send.bind(editor.connection);
+    editor.connection.send = (message) => {
+      const decoder = decoding.createDecoder(message);
+      if (decoding.readVarUint(decoder) === MESSAGE_NOTICE) {
+        const notice = parseNotice(decoding.readVarString(decoder));
+        if (notice) notices.push(notice);
+      }
+      send(message);
+    };
+    return notices;
+  }
+
+  test('the typing is written as the draft first, then the discard is taken as it is: the published text, each paragraph once', async () => {
+    const [a] = await twoInstances();
+    const store = createContentStore(a);
+    await store.putPage(
+      { slug: 'flushed', title: 'Flushed', summary: '', body: 'One.\n\nTwo.\n' },
+      { publish: true },
+    );
+    const pageId = (await store.getPage('flushed', { draft: true }))?.id ?? 0;
+    const registry = await slowRegistry(a);
+    const writer = fakeEditor();
+    const notices = noticesOf(writer);
+    const member = await joinSynced(registry, pageId, writer);
+    // The first paragraph edited, and not yet written as the draft (a minute to go).
+    edit(writer.doc, member, (text) => text.insert(4, ' Edited.'));
+    await waitFor(() => (writer.state.acks > 0 ? true : undefined), { what: 'the ack' });
+    await draftsWrittenHere(pageId);
+    expect((await store.getPage('flushed', { draft: true }))?.bodyMarkdown).toBe(
+      'One. Edited.\n\nTwo.\n',
+    );
+    await store.discardDraft('flushed', { editor: 'ann@example.com' });
+    textChangedHere(pageId);
+    await waitFor(() => (notices.length > 0 ? true : undefined), { what: 'the notice' });
+    expect(writer.doc.getText('body').toString()).toBe('One.\n\nTwo.\n');
+    expect(notices[0]).toMatchObject({ change: 'discarded', byKey: 'ann@example.com' });
+    expect(notices[0]?.kept).toBeUndefined();
+    // The discarded draft is in the history, listed.
+    const listed = await store.listCheckpoints(pageId);
+    const bodies = await Promise.all(
+      listed.map(async (c) => (await store.getCheckpoint(pageId, c.id))?.body),
+    );
+    expect(bodies).toContain('One. Edited.\n\nTwo.\n');
+  });
+
+  test('a discard that meets typing its draft did not hold keeps that typing, and says so', async () => {
+    const [a] = await twoInstances();
+    const store = createContentStore(a);
+    await store.putPage(
+      { slug: 'unflushed', title: 'Unflushed', summary: '', body: 'One.\n' },
+      { publish: true },
+    );
+    const pageId = (await store.getPage('unflushed', { draft: true }))?.id ?? 0;
+    const registry = await slowRegistry(a);
+    const writer = fakeEditor();
+    const notices = noticesOf(writer);
+    const member = await joinSynced(registry, pageId, writer);
+    edit(writer.doc, member, (text) => text.insert(4, '\n\nTyped, not yet a draft.'));
+    await waitFor(() => (writer.state.acks > 0 ? true : undefined), { what: 'the ack' });
+    // Another path (not this instance's action): nothing written first.
+    const page = await store.getPage('unflushed', { draft: true });
+    await store.saveDraft({
+      slug: 'unflushed',
+      pageId,
+      title: 'Unflushed',
+      summary: '',
+      body: 'One. A draft by the form.\n',
+      expectedVersion: page?.version ?? 0,
+      editor: 'ann@example.com',
+    });
+    await store.discardDraft('unflushed', { editor: 'ann@example.com' });
+    textChangedHere(pageId);
+    await waitFor(() => (notices.length > 0 ? true : undefined), { what: 'the notice' });
+    expect(writer.doc.getText('body').toString()).toContain('Typed, not yet a draft.');
+    expect(notices[0]).toMatchObject({ change: 'discarded', kept: true });
   });
 });

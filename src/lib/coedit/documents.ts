@@ -448,15 +448,26 @@ export function createCoeditRegistry(
         head.writtenVersion === null
           ? null
           : await store.textAtVersion(entry.pageId, head.writtenVersion);
-      // Title and summary are one value each (the form's merge): the save's, unless the
-      // document changed it too. Where both changed the same lines of the body, both are kept
-      // (the document's, then the save's): the save was answered "saved", and the live editors
-      // see both and choose — keeping only the document's threw the save's lines away (hostile
-      // pass). With no base kept, every difference is such a place.
-      const merged = {
-        ...mergeTexts(mine, base, theirs).text,
-        body: mergeBodiesKeepingBoth(mine.body, base?.body ?? null, theirs.body),
-      };
+      // A discard or a restore replaces the draft: taken as it is when the document holds
+      // nothing its last written draft did not (that draft is in the history), as it does when
+      // the change was made here (the action has the document's draft written first). Merged,
+      // both sides of every line the discard took back and the typing touched were kept, the
+      // discarded paragraph beside the published one, or the discard quietly undone (hostile
+      // pass). Typing the written draft lacks is merged as any other change is, and said.
+      const replaces = page.lastChange === 'discarded' || page.lastChange === 'restored';
+      const unwritten = base === null || !sameFields(mine, base);
+      // Otherwise title and summary are one value each (the form's merge): the save's, unless
+      // the document changed it too. Where both changed the same lines of the body, both are
+      // kept (the document's, then the save's): the save was answered "saved", and the live
+      // editors see both and choose — keeping only the document's threw the save's lines away
+      // (hostile pass). With no base kept, every difference is such a place.
+      const merged =
+        replaces && !unwritten
+          ? theirs
+          : {
+              ...mergeTexts(mine, base, theirs).text,
+              body: mergeBodiesKeepingBoth(mine.body, base?.body ?? null, theirs.body),
+            };
       // Only what the merge changed is touched: the rest stays as typed.
       const changes: Partial<DocumentFields> = {};
       for (const field of FIELD_TEXTS)
@@ -477,14 +488,18 @@ export function createCoeditRegistry(
       entry.applied = seq;
       if (!sameFields(merged, theirs)) draftSoon(entry);
       // The live editors see their text change: they are told why, here and on the other
-      // instances (a Discard draft took away what they were reading, silently, before).
-      if (Object.keys(changes).length > 0) {
-        const byKey = page.updatedBy === null ? null : awarenessPersonOf(page.updatedBy, null).key;
+      // instances (a Discard draft took away what they were reading, silently, before); a
+      // discard or restore their typing outlived is said too.
+      if (Object.keys(changes).length > 0 || replaces) {
+        // The CLI writes as 'cli' (src/cli/commands/page.ts): nobody's name or key.
+        const by = page.updatedBy === 'cli' ? null : page.updatedBy;
+        const byKey = by === null ? null : awarenessPersonOf(by, null).key;
         tell(entry.pageId, {
           change: page.lastChange,
-          by: nameOf(entry, byKey) ?? page.updatedBy,
+          by: nameOf(entry, byKey) ?? by,
           byKey,
           at: now().toISOString(),
+          ...(replaces && unwritten ? { kept: true } : {}),
         });
       }
     }).catch((error) => {
@@ -578,7 +593,7 @@ export function createCoeditRegistry(
       !(await fillUntouched(entry, untouched)) ||
       !(await reconcileDraft(entry, head.writtenVersion))
     ) {
-      discard(entry, CLOSE.policy, 'the page was deleted');
+      discard(entry, CLOSE.gone, '');
       return null;
     }
     return entry;
@@ -794,7 +809,7 @@ export function createCoeditRegistry(
         });
         return refuse(member, CLOSE.tryAgain, 'the database is out of reach');
       }
-      if (!stored) return discard(entry, CLOSE.policy, 'the page was deleted');
+      if (!stored) return discard(entry, CLOSE.gone, '');
       Y.applyUpdate(entry.doc, update, member);
       if (stored.seq === entry.applied + 1) entry.applied = stored.seq;
       else entry.applied = await readStored(entry);
@@ -1126,6 +1141,15 @@ export function createCoeditRegistry(
         const entry = open.get(pageId);
         if (entry && !entry.closed) void takeForeignDraft(entry, true);
       };
+      takeNow().flush = async (pageId) => {
+        const entry = open.get(pageId);
+        if (!entry || entry.closed) return;
+        // After the updates already taken: the draft then holds every one of them.
+        await enqueue(entry, async () => {
+          if (entry.draftTimer) await saveDraftNow(entry);
+          else await entry.writing;
+        }).catch(() => undefined);
+      };
     },
 
     /** Open documents and connections here (for tests and the log). */
@@ -1140,6 +1164,7 @@ export function createCoeditRegistry(
       stopped = true;
       if (poller) clearInterval(poller);
       takeNow().take = null;
+      takeNow().flush = null;
       await subscription?.unlisten().catch(() => undefined);
       subscription = null;
       await awarenessSubscription?.unlisten().catch(() => undefined);
@@ -1177,9 +1202,19 @@ export type CoeditRegistry = ReturnType<typeof createCoeditRegistry>;
 
 /** How this process's registry (the one following, if any) takes a change made here now. */
 const takeNow = () =>
-  processSingleton<{ take: ((pageId: number) => void) | null }>('coedit-take-now', () => ({
-    take: null,
-  }));
+  processSingleton<{
+    take: ((pageId: number) => void) | null;
+    flush: ((pageId: number) => Promise<void>) | null;
+  }>('coedit-take-now', () => ({ take: null, flush: null }));
+
+/**
+ * Before an editor action of this process replaces the page's draft (Discard draft, Restore as
+ * draft): its open document's typing is written as the draft first, so the draft replaced holds
+ * all of it (and the history keeps it), and the document can take the replacement as it is.
+ */
+export async function draftsWrittenHere(pageId: number): Promise<void> {
+  await takeNow().flush?.(pageId);
+}
 
 /**
  * An editor action of this process changed the page's draft text from outside its shared

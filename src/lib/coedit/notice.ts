@@ -16,6 +16,11 @@ export type DraftNotice = {
   byKey: string | null;
   /** When the document took it in (ISO). */
   at: string;
+  /**
+   * A discard or restore that met typing its replaced draft did not hold: that typing was
+   * merged in beside it, so the text is not simply the one put back.
+   */
+  kept?: boolean;
 };
 
 const CHANGES: ReadonlySet<string> = new Set<PageChange>([
@@ -42,15 +47,17 @@ export function parseNotice(value: string): DraftNotice | null {
     return null;
   }
   if (typeof read !== 'object' || read === null) return null;
-  const { change, by, byKey, at } = read as Record<string, unknown>;
+  const { change, by, byKey, at, kept } = read as Record<string, unknown>;
   const text = (field: unknown) =>
     field === null || (typeof field === 'string' && field.length <= MAX_TEXT);
   if (typeof change !== 'string' || !CHANGES.has(change) || !text(by) || !text(byKey)) return null;
   if (typeof at !== 'string' || !Number.isFinite(Date.parse(at))) return null;
+  if (kept !== undefined && typeof kept !== 'boolean') return null;
   return {
     change: change as PageChange,
     by: by as string | null,
     byKey: byKey as string | null,
     at,
+    ...(kept ? { kept: true } : {}),
   };
 }

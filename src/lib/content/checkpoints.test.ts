@@ -160,10 +160,29 @@ describe('checkpoints', () => {
     expect((await store.textAtVersion(saved.pageId, discarded?.version ?? 0))?.body).toBe(
       'To publish',
     );
-    // Hidden: the history lists saves, not these (the two by A, minutes apart, are one).
+    // Hidden: the history lists saves, not these. The two by A, minutes apart, are two entries:
+    // a publish came between them.
     expect((await store.listCheckpoints(saved.pageId)).map((c) => [c.kind, c.saves])).toEqual([
-      ['autosave', 2],
+      ['autosave', 1],
+      ['autosave', 1],
     ]);
+  });
+
+  test('a discarded draft stays an entry of its own: the same editor’s next save does not fold it in (hostile pass)', async () => {
+    let saved = await save(undefined, null, 'Published text');
+    await store.publish('history-page', { editor: A });
+    const published = await store.getPageById(saved.pageId);
+    saved = await save(saved.pageId, published?.version ?? 0, 'The draft to discard');
+    await store.discardDraft('history-page', { editor: B });
+    const discarded = await store.getPageById(saved.pageId);
+    // A goes on typing within the five minutes a run of saves is one entry.
+    later(60_000);
+    saved = await save(saved.pageId, discarded?.version ?? 0, 'Typed after the discard');
+    const listed = await store.listCheckpoints(saved.pageId);
+    const bodies = await Promise.all(
+      listed.map(async (c) => (await store.getCheckpoint(saved.pageId, c.id))?.body),
+    );
+    expect(bodies).toEqual(['Typed after the discard', 'The draft to discard', 'Published text']);
   });
 
   test('old checkpoints are pruned as saves go on: hourly after a day, daily after a week', async () => {

@@ -88,7 +88,15 @@ export async function recordCheckpoint(
   }>`
     SELECT id, kind, saved_by, first_saved_at, saves FROM checkpoints
     WHERE page_id = ${pageId} AND hidden = 0 ORDER BY id DESC LIMIT 1`;
+  // A change that was not a save since (a discard, restore, publish, rename: its hidden merge
+  // base is the newest row) ends the run: the text before it stays an entry of its own. Joined,
+  // a discarded draft was hidden by the next autosave, and the history the editors are told
+  // keeps it did not (hostile pass, issue 30).
+  const [newest] = await q<{ hidden: number | string | boolean }>`
+    SELECT hidden FROM checkpoints WHERE page_id = ${pageId} ORDER BY id DESC LIMIT 1`;
+  const changedSince = newest !== undefined && Number(newest.hidden) === 1;
   const joins =
+    !changedSince &&
     last !== undefined &&
     coalesces(
       { kind: last.kind, savedBy: last.saved_by, firstSavedAt: last.first_saved_at },

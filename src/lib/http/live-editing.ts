@@ -123,6 +123,21 @@ export type SocketData = LiveData | ClosedTry;
 
 const SIGNED_OUT_REASON = 'signed out, or no longer allowed to edit this page';
 
+/** Why a connection's person may no longer edit its page: its close code and reason. */
+type Refusal = { code: number; reason: string };
+
+/** Null while `editor` (null: the session ended) may edit the page (null: deleted). */
+function refusalOf(
+  editor: Editor | null,
+  ownership: Parameters<typeof can>[2] | null,
+): Refusal | null {
+  if (editor === null) return { code: CLOSE.signedOut, reason: SIGNED_OUT_REASON };
+  if (ownership === null) return { code: CLOSE.gone, reason: '' };
+  return can(editor, 'page.edit', ownership)
+    ? null
+    : { code: CLOSE.forbidden, reason: 'you may not edit this page' };
+}
+
 function isLive(ws: ServerWebSocket<SocketData>): ws is ServerWebSocket<LiveData> {
   return !('closeWith' in ws.data);
 }
@@ -274,23 +289,27 @@ export function createLiveEditing({
   }
 
   /** Whether the connection's person may still edit its page (asked again every few seconds). */
-  async function stillAllowed(data: LiveData): Promise<boolean> {
+  async function stillAllowed(data: LiveData): Promise<Refusal | null> {
     const session = await getSession(await database(), data.sessionId);
-    if (!session) return false;
-    const ownership = await store().pageOwnership(data.pageId);
+    const ownership = session ? await store().pageOwnership(data.pageId) : null;
     data.checkedAt = Date.now();
-    return ownership !== null && can(session.editor, 'page.edit', ownership);
+    return refusalOf(session?.editor ?? null, ownership);
   }
 
-  /** Closes a connection whose person may no longer edit its page (4401: the tab waits for a new session). */
-  function refuseConnection(ws: ServerWebSocket<LiveData>) {
+  /**
+   * Closes a connection whose person may no longer edit its page, with the code its tab reads:
+   * signed out (4401: it waits for a new session), the page deleted (4404) or not theirs to
+   * edit any more (4403): it stops and says which. A deleted page said "your session ended"
+   * before (hostile pass).
+   */
+  function refuseConnection(ws: ServerWebSocket<LiveData>, refusal: Refusal) {
     if (ws.data.closed) return;
-    log.info(
-      'co-editing: a connection whose session ended or whose person may no longer edit the page was closed',
-      { pageId: ws.data.pageId },
-    );
+    log.info('co-editing: a connection whose person may no longer edit the page was closed', {
+      pageId: ws.data.pageId,
+      code: refusal.code,
+    });
     ws.data.closed = true;
-    ws.close(CLOSE.signedOut, SIGNED_OUT_REASON);
+    ws.close(refusal.code, refusal.reason);
   }
 
   /** Every open connection here, for the sweep. */
@@ -335,11 +354,8 @@ export function createLiveEditing({
         const page = pageOf.get(ws.data.pageId);
         if (session?.status !== 'fulfilled' || page?.status !== 'fulfilled') continue;
         ws.data.checkedAt = at;
-        const allowed =
-          session.value !== null &&
-          page.value !== null &&
-          can(session.value.editor, 'page.edit', page.value);
-        if (!allowed) refuseConnection(ws);
+        const refusal = refusalOf(session.value?.editor ?? null, page.value);
+        if (refusal) refuseConnection(ws, refusal);
       }
     } catch (error) {
       if (!isDatabaseUnavailable(error) && !isDatabaseBusy(error))
@@ -358,16 +374,16 @@ export function createLiveEditing({
     maxAgeMs = LIVE_RECHECK_MS,
   ): Promise<boolean> {
     if (Date.now() - ws.data.checkedAt < maxAgeMs) return true;
-    let allowed: boolean;
+    let refusal: Refusal | null;
     try {
-      allowed = await stillAllowed(ws.data);
+      refusal = await stillAllowed(ws.data);
     } catch (error) {
       // The database out of reach: the update would not be stored anyway; asked again next time.
       if (isDatabaseUnavailable(error) || isDatabaseBusy(error)) return true;
       throw error;
     }
-    if (!allowed) refuseConnection(ws);
-    return allowed;
+    if (refusal) refuseConnection(ws, refusal);
+    return refusal === null;
   }
 
   /**

@@ -31,19 +31,27 @@ export function DraftNoticeBox({
       {notice.change === 'discarded' ? (
         <>
           {who} discarded the draft (<LocalTime iso={notice.at} />
-          ): the text here is back to what visitors see. The draft as it was is kept in {history}.
+          ):{' '}
+          {notice.kept
+            ? 'the text here is what visitors see, with what was being typed at that moment kept in it: check it.'
+            : 'the text here is back to what visitors see.'}{' '}
+          The draft as it was is kept in {history}.
         </>
       ) : notice.change === 'restored' ? (
         <>
           {who} restored an earlier version as the draft (<LocalTime iso={notice.at} />
-          ): it is merged into the text here. The text from before is in {history}.
+          ):{' '}
+          {notice.kept
+            ? 'the text here is that version, with what was being typed at that moment kept in it: check it.'
+            : 'the text here is that version now.'}{' '}
+          The text from before is in {history}.
         </>
       ) : (
         <>
           {who} {notice.change === 'published' ? 'published' : 'saved'} this page outside live
           editing (<LocalTime iso={notice.at} />
-          ): those changes are merged into the text here; where you both changed the same lines,
-          both are kept. The text from before is in {history}.
+          ): the text here has their changes now, and where you both changed the same lines, both
+          are kept. The text from before is in {history}.
         </>
       )}{' '}
       <button type="button" onClick={onDismiss}>

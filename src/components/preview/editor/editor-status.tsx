@@ -19,6 +19,14 @@ export function EditorStatus({
   live?: { phase: LivePhase; pending: number; ackedAt: string | null; reason: string | null };
 }) {
   const document = live ? liveStatusOf(live.phase, live.pending, live.reason) : null;
+  // Stopped for good in this tab (the page renamed, another person signed in): that is what to
+  // read, over an earlier refusal of the form's (its session ended, say) still on the line.
+  if (document?.kind === 'refused' && (live?.phase === 'moved' || live?.phase === 'someoneElse'))
+    return (
+      <p className="editor-status failed" role="alert">
+        {document.message}
+      </p>
+    );
   if (status.kind === 'failed')
     return (
       <p className="editor-status failed" role="alert">

@@ -79,10 +79,8 @@ function refusalOf(code: number, reason: string): string | null {
   const kept = 'Your text is kept in this tab: copy what you want to keep';
   if (code === FORBIDDEN_CLOSE)
     return `you may not edit this page any more (your role, or who the page belongs to, changed). ${kept}`;
-  if (code === GONE_CLOSE)
-    return reason
-      ? `this page was renamed: it is at /preview/${reason} now. ${kept}, then open it there`
-      : `this page was deleted. ${kept}`;
+  // A renamed page (a reason: its new slug) is phase 'moved', not a refusal.
+  if (code === GONE_CLOSE && !reason) return `this page was deleted. ${kept}`;
   return null;
 }
 /**
@@ -162,6 +160,8 @@ export class LiveDocument {
   private copyNoted = 0;
   private stopForget: () => void = () => undefined;
   private stopSignedIn: () => void = () => undefined;
+  /** Asked to try while a try was on its way (resume): tried again once that one is refused. */
+  private tryAgain = false;
   /** Notices dismissed (their change and person), and when (quieted). */
   private dismissed = new Map<string, number>();
 
@@ -222,8 +222,9 @@ export class LiveDocument {
   whenAcknowledged(timeoutMs: number): Promise<boolean> {
     if (this.pendingCount() === 0 && this.snapshot.phase === 'synced') return Promise.resolve(true);
     // A save while paused asks for the connection back: signed in again meanwhile, the typing
-    // kept here goes up and the save goes on.
-    this.resume();
+    // kept here goes up and the save goes on. Asked by the person, it is tried even after a
+    // sign-out through Folio (one refusal for the browser to log, at most).
+    this.resume(true);
     return new Promise((resolve) => {
       const check = () => {
         if (this.pendingCount() !== 0 || this.snapshot.phase !== 'synced') return;
@@ -259,11 +260,17 @@ export class LiveDocument {
    * Paused (signed out): tries a connection now rather than at the next half minute — the tab
    * shown or focused again (the person may have signed in in another), or a save.
    */
-  resume(): void {
-    if (this.destroyed || this.snapshot.phase !== 'paused' || this.socket) return;
+  resume(asked = false): void {
+    if (this.destroyed || this.snapshot.phase !== 'paused') return;
+    // A try already on its way may carry the cookie from before the sign-in that brought the
+    // person back: if it is refused, another follows at once (not half a minute later).
+    if (this.socket) {
+      this.tryAgain = true;
+      return;
+    }
     // Signed out through Folio: no cookie to send, a try is a 401 the browser logs. A signed-in
-    // page loading in another tab says when to try (onSignedIn).
-    if (signedOutThroughFolio()) return;
+    // page loading in another tab says when to try (onSignedIn), or the person, by saving.
+    if (signedOutThroughFolio() && !asked) return;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     this.connect();
@@ -379,6 +386,12 @@ export class LiveDocument {
         this.set({ phase: 'unavailable' });
         return;
       }
+      // Renamed: the same document at another address; the tab stops and points there.
+      if (event.code === GONE_CLOSE && event.reason) {
+        this.set({ phase: 'moved', reason: event.reason });
+        this.changed();
+        return;
+      }
       if (FINAL_CLOSES.has(event.code)) {
         this.set({ phase: 'refused', reason: refusalOf(event.code, event.reason) });
         this.changed();
@@ -389,10 +402,15 @@ export class LiveDocument {
       if (event.code === SIGNED_OUT_CLOSE || this.snapshot.phase === 'paused') {
         this.set({ phase: 'paused', reason: event.reason || this.snapshot.reason });
         this.changed();
-        this.retryTimer = setTimeout(() => {
-          this.retryTimer = null;
-          this.resume();
-        }, PAUSED_RETRY_MS);
+        const again = this.tryAgain;
+        this.tryAgain = false;
+        this.retryTimer = setTimeout(
+          () => {
+            this.retryTimer = null;
+            this.resume();
+          },
+          again ? 0 : PAUSED_RETRY_MS,
+        );
         return;
       }
       this.set({ phase: this.everSynced ? 'offline' : 'connecting' });

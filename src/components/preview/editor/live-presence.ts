@@ -35,6 +35,14 @@ export type LivePhase =
    * person's (kept in this browser for them), never the second's.
    */
   | 'someoneElse'
+  /**
+   * Bound, then told (a try while paused) that the page was renamed: the document is the same,
+   * at another address. Nothing more is sent or saved from this tab (its form's slug is the old
+   * one, and a form save beside the copy kept in this browser put the typing in twice: hostile
+   * pass); the typing goes with the person to the new address, where the copy is merged once.
+   * `reason` is the new slug.
+   */
+  | 'moved'
   /** Never synced (no WebSocket here, refused before it opened): the editor as without it. */
   | 'unavailable';
 
@@ -130,7 +138,11 @@ export function retryDelayMs(attempt: number, random: () => number = Math.random
  */
 export function bodySourceOf(phase: LivePhase, bound: boolean): 'document' | 'form' {
   if (!bound) return 'form';
-  return phase === 'synced' || phase === 'offline' || phase === 'paused' || phase === 'someoneElse'
+  return phase === 'synced' ||
+    phase === 'offline' ||
+    phase === 'paused' ||
+    phase === 'someoneElse' ||
+    phase === 'moved'
     ? 'document'
     : 'form';
 }
@@ -138,6 +150,11 @@ export function bodySourceOf(phase: LivePhase, bound: boolean): 'document' | 'fo
 /** Said, and a save refused with it, once another person is signed in in this tab's browser. */
 export const SOMEONE_ELSE =
   'Live editing stopped: someone else is signed in in this browser now, and nothing typed in this tab is sent or saved as theirs. What you typed and did not save is kept in this browser for you. To edit as the person signed in now, reload the page.';
+
+/** Said, and a save refused with it, once the page was found renamed (phase 'moved'). */
+export function movedMessage(slug: string): string {
+  return `Live editing stopped: this page was renamed, and is at /preview/${slug} now. Open it there: what you typed here goes with you (this browser keeps it). This tab saves nothing more.`;
+}
 
 /** The status line's words for the document's side of saving; null: the form's status says. */
 export function liveStatusOf(
@@ -163,6 +180,7 @@ export function liveStatusOf(
           ? 'Live editing paused: your session ended, or you may no longer edit this page. Everything you typed is saved. Sign in again in another tab, then come back here.'
           : 'Live editing paused: your session ended, or you may no longer edit this page. What you type is kept in this tab and sent once you are signed in again: sign in in another tab, then come back here. Do not close this one.',
     };
+  if (phase === 'moved') return { kind: 'refused', message: movedMessage(reason ?? '') };
   if (phase === 'someoneElse')
     return {
       kind: 'refused',

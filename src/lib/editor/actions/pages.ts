@@ -4,7 +4,7 @@
 // Each is its domain call inside the action wrapper (../action.ts), which reads the form, asks
 // the guard, and answers a busy database or an ended session with the typed text kept.
 import { unstable_redirect as redirect } from 'waku/router/server';
-import { textChangedHere } from '../../coedit/documents';
+import { draftsWrittenHere, textChangedHere } from '../../coedit/documents';
 import { contentStore } from '../../content/content';
 import { BODY_MAX, bodyTooLongMessage, characterCount } from '../../content/field-limits';
 import { can } from '../../editors/permissions';
@@ -287,6 +287,7 @@ export const discardDraft = editorCommand({
     const wasDraftOnly = page?.state === 'draft-only';
     // A page visitors never saw goes for good with its draft: that is deleting it.
     if (wasDraftOnly) await requirePermission(editor, commandAsks('page.delete')(input));
+    if (page) await draftsWrittenHere(page.id);
     await store.discardDraft(input.slug, { editor: editor.editor.email, ...expectedOf(input) });
     if (page) textChangedHere(page.id);
     return wasDraftOnly ? 'deleted' : 'discarded';
@@ -323,6 +324,7 @@ export const restoreRevision = editorCommand({
   may: ({ pageId }) => [{ action: 'page.edit', page: pageId }],
   run: async ({ pageId, revisionId, version }, editor) => {
     const store = contentStore();
+    await draftsWrittenHere(pageId);
     const result = await store.restoreRevision({
       pageId: pageId,
       revisionId: revisionId,
@@ -343,6 +345,7 @@ export const restoreCheckpoint = editorCommand({
   may: ({ pageId }) => [{ action: 'page.edit', page: pageId }],
   run: async ({ pageId, checkpointId, version }, editor) => {
     const store = contentStore();
+    await draftsWrittenHere(pageId);
     const result = await store.restoreCheckpoint({
       pageId,
       checkpointId,
