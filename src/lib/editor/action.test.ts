@@ -116,6 +116,8 @@ const ANSWERED: Record<string, { call: () => Promise<unknown>; kept: (state: nev
       kept: () => TYPED, // The editor keeps its own text: an autosave never hands any back.
     },
     previewDraft: { call: () => pageActions.previewDraft({ body: TYPED }), kept: () => TYPED },
+    // Nothing typed goes with it: it only asks for the page again.
+    rerenderEditor: { call: () => pageActions.rerenderEditor(null), kept: () => TYPED },
     schedulePublish: {
       call: () =>
         scheduleActions.schedulePublish(

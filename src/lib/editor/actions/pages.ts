@@ -189,10 +189,15 @@ export const autosaveDraft = editorCall({
 export const rerenderEditor = editorCall({
   read: () => null,
   may: () => [],
-  refused: () => false,
-  run: async () => {
+  // Signed out or busy: nothing is re-rendered, and the words say why (the editor ignores them:
+  // its status line says a session ended or a busy database already, from its own saves).
+  refused: (_input, { message }): { ok: boolean; error?: string } => ({
+    ok: false,
+    error: message,
+  }),
+  run: async (): Promise<{ ok: boolean; error?: string }> => {
     rerenderActionRoute();
-    return true;
+    return { ok: true };
   },
 });
 
