@@ -430,12 +430,19 @@ test('paused, and the page renamed meanwhile: signed in again, the tab points to
     await other.context.addCookies([
       sessionCookie(baseURL ?? '', { value: fresh.id, expiresAt: fresh.expiresAt }),
     ]);
-    // Back to the tab (as after signing in in another): it tries at once, and is told.
-    await other.page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    // Back to the tab (as after signing in in another): it tries at once, and is told. Shown
+    // again every few seconds until then, as a person comes back to a tab: on a loaded machine
+    // a try may still be on its way, or refused, when the first focus comes.
     const status = other.page.locator('.editor-status');
-    await expect(status).toContainText(
-      `this page was renamed, and is at /preview/${slug}-moved now`,
-    );
+    await expect
+      .poll(
+        async () => {
+          await other.page.evaluate(() => window.dispatchEvent(new Event('focus')));
+          return status.textContent();
+        },
+        { timeout: 30_000, intervals: [1_000, 3_000] },
+      )
+      .toContain(`this page was renamed, and is at /preview/${slug}-moved now`);
     // Save draft here would put the typing in twice (the form's save, then the copy): refused.
     await other.page.getByRole('button', { name: 'Save draft', exact: true }).first().click();
     await expect(status).toContainText('This tab saves nothing more');
