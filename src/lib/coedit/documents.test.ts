@@ -13,6 +13,8 @@ import { createContentStore } from '../content/content';
 import { type Database, openDatabase } from '../data/db';
 import type { Editor } from '../editors/accounts';
 import {
+  COEDIT_LIMITS,
+  type CoeditOptions,
   type Connection,
   createCoeditRegistry,
   draftsWrittenHere,
@@ -24,7 +26,7 @@ import {
 } from './documents';
 import { documentIdentity } from './identity';
 import { type DraftNotice, parseNotice } from './notice';
-import { storedFields, storedText } from './storage';
+import { appendIfAt, appendUpdate, startAfresh, storedFields, storedText } from './storage';
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -48,7 +50,7 @@ async function twoInstances(): Promise<[Database, Database]> {
   return [first, second];
 }
 
-async function registryOn(db: Database, options = FAST) {
+async function registryOn(db: Database, options: CoeditOptions = FAST) {
   const registry = createCoeditRegistry(db, createContentStore(db), options);
   await registry.follow();
   stops.push(() => registry.stop());
@@ -699,5 +701,150 @@ describe(`co-editing: a discard or restore made on this instance (${TEST_ENGINE}
     await waitFor(() => (notices.length > 0 ? true : undefined), { what: 'the notice' });
     expect(writer.doc.getText('body').toString()).toContain('Typed, not yet a draft.');
     expect(notices[0]).toMatchObject({ change: 'discarded', kept: true });
+  });
+});
+
+describe(`co-editing: a document whose history outgrew its text (${TEST_ENGINE})`, () => {
+  /**
+   * One-character inserts and deletions scattered over the body, 8 000 to an update (some
+   * 100 KB, under the update limit), until the editor's state passes `bytes`: each leaves a
+   * marker Yjs keeps, while the text stays about as long.
+   */
+  async function scatterUntil(
+    editor: ReturnType<typeof fakeEditor>,
+    member: Member,
+    bytes: number,
+  ) {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    let sent = editor.state.acks;
+    while (Y.encodeStateAsUpdate(editor.doc).byteLength <= bytes) {
+      edit(editor.doc, member, (text) =>
+        editor.doc.transact(() => {
+          for (let i = 0; i < 8000; i += 1) {
+            const at = Math.floor(random() * text.length);
+            if (random() < 0.5) text.insert(at, 'a');
+            else text.delete(at, 1);
+          }
+        }),
+      );
+      sent += 1;
+      await waitFor(() => (editor.state.acks >= sent || editor.state.closed ? true : undefined), {
+        timeoutMs: 30_000,
+        what: () => `update ${sent} acknowledged (${editor.state.acks})`,
+      });
+      if (editor.state.closed) return;
+    }
+  }
+
+  async function rowOf(db: Database, pageId: number) {
+    const [row] = await db.query<{ created_at: string; seq: number | string }>`
+      SELECT created_at, seq FROM coedit_documents WHERE page_id = ${pageId}`;
+    return row ? { createdAt: String(row.created_at), seq: Number(row.seq) } : null;
+  }
+
+  test('unloaded past its bound, a document is made again from its text: the same text and draft, a fraction of the bytes, another identity', async () => {
+    const [a] = await twoInstances();
+    const pageId = await newPage(a, 'outgrown', 'x'.repeat(20_000));
+    const registry = await registryOn(a);
+    const writer = fakeEditor();
+    const member = await joinSynced(registry, pageId, writer);
+    await scatterUntil(writer, member, COEDIT_LIMITS.documentBytes + 100_000);
+    const grown = Y.encodeStateAsUpdate(writer.doc).byteLength;
+    const text = writer.doc.getText('body').toString();
+    const before = await rowOf(a, pageId);
+    member.leave();
+    await waitFor(
+      async () => {
+        const row = await rowOf(a, pageId);
+        return row && row.createdAt !== before?.createdAt ? row : undefined;
+      },
+      { timeoutMs: 20_000, what: 'the document made again' },
+    );
+    // One update: the text with no history behind it.
+    const updates = await a.query<{ data: Uint8Array }>`
+      SELECT data FROM coedit_updates WHERE page_id = ${pageId}`;
+    expect(updates).toHaveLength(1);
+    expect(updates[0]?.data.byteLength ?? grown).toBeLessThan(text.length + 1_000);
+    expect(grown).toBeGreaterThan(COEDIT_LIMITS.documentBytes);
+    expect(await storedText(a.query, pageId)).toBe(text);
+    const page = await createContentStore(a).getPage('outgrown', { draft: true });
+    expect(page?.bodyMarkdown).toBe(text);
+    // The next editor is told another identity (a browser drops its copy of the old one), and
+    // has the text.
+    const next = identityListener();
+    await registry.join(pageId, next.connection);
+    const again = fakeEditor();
+    await joinSynced(registry, pageId, again);
+    expect(again.doc.getText('body').toString()).toBe(text);
+    expect(next.heard.identities[0]).not.toBe(documentIdentity(pageId, before?.createdAt ?? ''));
+  });
+
+  test('a document with little history keeps its identity when unloaded', async () => {
+    const [a] = await twoInstances();
+    const pageId = await newPage(a, 'kept-identity', 'Short.');
+    const registry = await registryOn(a);
+    const writer = fakeEditor();
+    const member = await joinSynced(registry, pageId, writer);
+    edit(writer.doc, member, (text) => text.insert(0, 'Still '));
+    await waitFor(() => (writer.state.acks >= 1 ? true : undefined), { what: 'the ack' });
+    const before = await rowOf(a, pageId);
+    member.leave();
+    await waitFor(() => (registry.stats().documents === 0 ? true : undefined), {
+      what: 'the document unloaded',
+    });
+    expect(await rowOf(a, pageId)).toEqual(before);
+  });
+
+  test('open past the hard bound: written as the draft, made again, its editors let go to be told so; nothing typed lost', async () => {
+    const [a] = await twoInstances();
+    const pageId = await newPage(a, 'bounded', 'x'.repeat(20_000));
+    const registry = await registryOn(a, { ...FAST, documentMaxBytes: 400_000 });
+    const writer = fakeEditor();
+    const reader = fakeEditor();
+    const member = await joinSynced(registry, pageId, writer);
+    await joinSynced(registry, pageId, reader);
+    const before = await rowOf(a, pageId);
+    await scatterUntil(writer, member, 2_000_000);
+    // Let go to come back (1013), every update of theirs acknowledged first.
+    await waitFor(() => (writer.state.closed !== null ? true : undefined), {
+      what: 'the writer let go',
+    });
+    expect(writer.state.closed).toBe(1013);
+    expect(reader.state.closed).toBe(1013);
+    const text = writer.doc.getText('body').toString();
+    const after = await rowOf(a, pageId);
+    expect(after?.createdAt).not.toBe(before?.createdAt);
+    expect(await storedText(a.query, pageId)).toBe(text);
+    const page = await createContentStore(a).getPage('bounded', { draft: true });
+    expect(page?.bodyMarkdown).toBe(text);
+  });
+
+  test('an update meant for the document before it was made again is not stored in the new one', async () => {
+    const [a] = await twoInstances();
+    const pageId = await newPage(a, 'afresh-race', 'Text.');
+    const registry = await registryOn(a);
+    const writer = fakeEditor();
+    await joinSynced(registry, pageId, writer);
+    const old = await rowOf(a, pageId);
+    if (!old) throw new Error('no document');
+    // Another instance makes it again meanwhile.
+    const fresh = new Y.Doc();
+    fresh.getText('body').insert(0, 'Text.');
+    const made = await startAfresh(a, pageId, old, Y.encodeStateAsUpdate(fresh), new Date());
+    expect(made).not.toBeNull();
+    // This instance's writes, for the old row, find it gone.
+    expect(
+      await appendUpdate(a, pageId, old.createdAt, new Uint8Array([0, 0]), null, ''),
+    ).toBeNull();
+    expect(
+      await appendIfAt(a, pageId, { seq: 1, createdAt: old.createdAt }, new Uint8Array([0, 0]), ''),
+    ).toBeNull();
+    // And a second try from the same reading is refused: it is not the same row any more.
+    expect(await startAfresh(a, pageId, old, Y.encodeStateAsUpdate(fresh), new Date())).toBeNull();
+    expect(await storedText(a.query, pageId)).toBe('Text.');
   });
 });

@@ -64,6 +64,8 @@ import {
   readHead,
   readSeq,
   replaceText,
+  seedUpdateOf,
+  startAfresh,
   storedFields,
 } from './storage';
 import { unresolvedIn } from './update-dependencies';
@@ -105,6 +107,19 @@ export const COEDIT_LIMITS = {
   awarenessBytes: AWARENESS_MAX_BYTES,
   /** Updates between compactions into the snapshot. */
   compactEvery: 200,
+  /**
+   * A document's encoded state — its text and what Yjs keeps of every edit that made it (a
+   * deleted character leaves a marker; 200 000 scattered one-character edits of a 20 000-
+   * character body leave 2.9 MB, some 34 MB in memory) — beyond which an idle document is
+   * started afresh from its text when it is unloaded, if that halves it ("Started afresh").
+   */
+  documentBytes: 1024 * 1024,
+  /**
+   * The bound on an open one: past it the document is written as the draft, started afresh and
+   * its editors let go (1013; told another document, their tabs stop live editing with their
+   * text kept, for the form's Save draft to merge). Some 50 MB in memory.
+   */
+  documentMaxBytes: 4 * 1024 * 1024,
 } as const;
 
 /** WebSocket close codes the registry uses. */
@@ -159,11 +174,19 @@ type OpenDocument = {
   pageId: number;
   /** Which of the page's documents this is (identity.ts): its row's page id and creation. */
   identity: string;
+  /** When its row was made: every write checks it is still that row (startAfresh). */
+  createdAt: string;
   doc: Y.Doc;
   awareness: awarenessProtocol.Awareness;
   members: Set<Joined>;
   /** The stored update this document has applied up to (every one before it too). */
   applied: number;
+  /**
+   * An upper bound of the document's encoded state: its size at load plus every update
+   * applied since (deletions make the real one smaller). Measured exactly when it passes
+   * COEDIT_LIMITS.documentBytes (startedAfresh).
+   */
+  bytes: number;
   snapshotSeq: number;
   /** Work on this document, one task at a time (loading, storing, catching up). */
   queue: Promise<void>;
@@ -196,6 +219,8 @@ export type CoeditOptions = {
   draftDelayMs?: number;
   /** How often an open document looks for updates a missed notification did not bring. */
   pollMs?: number;
+  /** COEDIT_LIMITS.documentMaxBytes unless told (a test reaches it in seconds). */
+  documentMaxBytes?: number;
   now?: () => Date;
 };
 
@@ -226,6 +251,11 @@ const TOO_LONG: Record<FieldName, string> = {
   summary: 'the summary would be longer than a summary may be',
   body: 'the text would be longer than a page may be',
 };
+
+/** Where `entry` stands in storage: the row it was loaded from, at the update it has applied. */
+function headOf(entry: OpenDocument): { seq: number; createdAt: string } {
+  return { seq: entry.applied, createdAt: entry.createdAt };
+}
 
 function pageFieldsOf(page: { title: string; summary: string; bodyMarkdown: string }) {
   return { title: page.title, summary: page.summary, body: page.bodyMarkdown };
@@ -260,6 +290,7 @@ export function createCoeditRegistry(
   {
     unloadAfterMs = 60_000,
     draftDelayMs = 1_000,
+    documentMaxBytes = COEDIT_LIMITS.documentMaxBytes,
     pollMs = 3_000,
     now = () => new Date(),
   }: CoeditOptions = {},
@@ -324,12 +355,7 @@ export function createCoeditRegistry(
   const seedOf = async (pageId: number) => {
     const page = await store.getPageById(pageId);
     if (!page) return null;
-    const doc = new Y.Doc();
-    const fields = pageFieldsOf(page);
-    for (const field of FIELD_TEXTS) doc.getText(field).insert(0, fields[field]);
-    const update = Y.encodeStateAsUpdate(doc);
-    doc.destroy();
-    return { update, version: page.version };
+    return { update: seedUpdateOf(pageFieldsOf(page)), version: page.version };
   };
 
   /**
@@ -476,7 +502,7 @@ export function createCoeditRegistry(
       const seq = await appendReconciliation(
         db,
         entry.pageId,
-        entry.applied,
+        headOf(entry),
         page.version,
         update,
         page.updatedBy,
@@ -537,10 +563,12 @@ export function createCoeditRegistry(
     const entry: OpenDocument = {
       pageId,
       identity: documentIdentity(pageId, head.createdAt),
+      createdAt: head.createdAt,
       doc,
       awareness: new awarenessProtocol.Awareness(doc),
       members: new Set(),
       applied,
+      bytes: Y.encodeStateAsUpdate(doc).byteLength,
       snapshotSeq: head.snapshotSeq,
       queue: Promise.resolve(),
       idleTimer: null,
@@ -553,6 +581,7 @@ export function createCoeditRegistry(
     // The server takes part in no awareness of its own.
     entry.awareness.setLocalState(null);
     doc.on('update', (update: Uint8Array, origin: unknown) => {
+      entry.bytes += update.byteLength;
       const except = origin && typeof origin === 'object' && 'connection' in origin ? origin : null;
       broadcast(
         entry,
@@ -614,7 +643,7 @@ export function createCoeditRegistry(
         if (!entry.doc.share.has(field) && fields[field] !== '') changes[field] = fields[field];
       if (Object.keys(changes).length === 0) return true;
       const update = replacementUpdate(entry.doc, changes);
-      const seq = await appendIfAt(db, entry.pageId, entry.applied, update, now().toISOString());
+      const seq = await appendIfAt(db, entry.pageId, headOf(entry), update, now().toISOString());
       if (seq !== null) {
         Y.applyUpdate(entry.doc, update, 'storage');
         entry.applied = seq;
@@ -652,7 +681,7 @@ export function createCoeditRegistry(
       const seq = await appendReconciliation(
         db,
         entry.pageId,
-        entry.applied,
+        headOf(entry),
         page.version,
         update,
         page.updatedBy,
@@ -719,9 +748,73 @@ export function createCoeditRegistry(
         if (entry.members.size > 0) return;
         if (entry.draftTimer) await saveDraftNow(entry);
         await entry.writing;
-        if (entry.members.size === 0) discard(entry, CLOSE.restart, 'unloaded');
+        if (entry.members.size > 0) return;
+        await startAfreshIfOutgrown(entry);
+        discard(entry, CLOSE.restart, 'unloaded');
       });
     }, unloadAfterMs);
+  };
+
+  /**
+   * Started afresh: Yjs keeps a marker of every edit a document has taken, so a page edited
+   * for long enough holds far more than its text (the field limits bound what is shown, not
+   * that). A document past COEDIT_LIMITS.documentBytes is made again from its text when it is
+   * unloaded — idle here, nobody on it at another instance (their cursors would be in its
+   * awareness), nothing stored since this instance read it (startAfresh checks that in its
+   * transaction) — if that halves it. The text is the same, as is the draft it wrote; browsers
+   * that kept a copy of the old one are told another identity at their next connection and
+   * drop it (identity.ts), what it held unsent offered by the form's backup.
+   */
+  const startAfreshIfOutgrown = async (entry: OpenDocument): Promise<void> => {
+    if (entry.bytes <= COEDIT_LIMITS.documentBytes || entry.awareness.getStates().size > 0) return;
+    const bytes = Y.encodeStateAsUpdate(entry.doc).byteLength;
+    entry.bytes = bytes;
+    if (bytes <= COEDIT_LIMITS.documentBytes) return;
+    const seed = seedUpdateOf(fieldsOf(entry.doc));
+    if (seed.byteLength * 2 > bytes) return;
+    await makeAfresh(entry, bytes, seed, 'idle');
+  };
+
+  /**
+   * The bound on an open document (COEDIT_LIMITS.documentMaxBytes), asked after an update is
+   * stored: measured only when the upper bound `entry.bytes` passes it. Within three quarters
+   * of it, the document is written as the draft and made again from its text, and its editors
+   * let go; below that the measure stands until that much more was typed.
+   */
+  const boundOpenDocument = async (entry: OpenDocument): Promise<void> => {
+    if (entry.bytes <= documentMaxBytes) return;
+    const bytes = Y.encodeStateAsUpdate(entry.doc).byteLength;
+    entry.bytes = bytes;
+    if (bytes <= (documentMaxBytes * 3) / 4) return;
+    if (entry.draftTimer) await saveDraftNow(entry);
+    await entry.writing;
+    if (entry.closed) return;
+    await makeAfresh(entry, bytes, seedUpdateOf(fieldsOf(entry.doc)), 'open');
+  };
+
+  const makeAfresh = async (
+    entry: OpenDocument,
+    bytes: number,
+    seed: Uint8Array,
+    when: 'idle' | 'open',
+  ): Promise<void> => {
+    let made: string | null;
+    try {
+      made = await startAfresh(db, entry.pageId, headOf(entry), seed, now());
+    } catch (error) {
+      if (!isOutage(error)) throw error;
+      return;
+    }
+    // Something was stored meanwhile (another instance's editor): asked again later.
+    if (made === null) return;
+    log.info('co-editing: a document grown past its bound was started afresh from its text', {
+      pageId: entry.pageId,
+      when,
+      bytes,
+      afresh: seed.byteLength,
+    });
+    // Whoever joined meanwhile holds the old one: they connect again and are told the new.
+    discard(entry, CLOSE.tryAgain, 'the page’s shared document was started afresh');
   };
 
   /** Stores one update of `member`'s, applies and relays it, then acknowledges it. */
@@ -797,6 +890,7 @@ export function createCoeditRegistry(
         stored = await appendUpdate(
           db,
           entry.pageId,
+          entry.createdAt,
           update,
           member.connection.editor.email,
           now().toISOString(),
@@ -809,7 +903,19 @@ export function createCoeditRegistry(
         });
         return refuse(member, CLOSE.tryAgain, 'the database is out of reach');
       }
-      if (!stored) return discard(entry, CLOSE.gone, '');
+      if (!stored) {
+        // Gone with its page, or made again (started afresh at another instance: stillTheSame
+        // lets this one go for its editors to be told the new one). Not acknowledged either way.
+        let row: Awaited<ReturnType<typeof readSeq>>;
+        try {
+          row = await readSeq(db.query, entry.pageId);
+        } catch (error) {
+          if (!isOutage(error)) throw error;
+          return refuse(member, CLOSE.tryAgain, 'the database is out of reach');
+        }
+        if (await stillTheSame(entry, row)) discard(entry, CLOSE.gone, '');
+        return;
+      }
       Y.applyUpdate(entry.doc, update, member);
       if (stored.seq === entry.applied + 1) entry.applied = stored.seq;
       else entry.applied = await readStored(entry);
@@ -823,6 +929,7 @@ export function createCoeditRegistry(
           if (!isOutage(error)) throw error;
         }
       }
+      await boundOpenDocument(entry);
     });
   };
 

@@ -110,6 +110,48 @@ export async function createDocument(
   });
 }
 
+/** A document's first update: `fields` as new text, with no history behind it. */
+export function seedUpdateOf(fields: DocumentFields): Uint8Array {
+  const doc = new Y.Doc();
+  for (const field of FIELD_TEXTS) doc.getText(field).insert(0, fields[field]);
+  const update = Y.encodeStateAsUpdate(doc);
+  doc.destroy();
+  return update;
+}
+
+/**
+ * Makes the page's document again from `seed` (its text, no history), in one transaction —
+ * only if the stored one is still `expected` (nothing stored since it was read): a document
+ * whose history of edits outgrew its text (documents.ts, "Started afresh"). The new row is
+ * another identity (identity.ts), made later than the old, so a browser's copy of the old one
+ * is never merged into it; the version it last wrote as the draft carries over, so a draft
+ * saved by another path meanwhile is still taken in at the next load. Says whether it was made.
+ */
+export async function startAfresh(
+  db: Database,
+  pageId: number,
+  expected: { seq: number; createdAt: string },
+  seed: Uint8Array,
+  at: Date,
+): Promise<string | null> {
+  return db.transaction(async (q) => {
+    const head = await readHead(q, pageId);
+    if (!head || head.seq !== expected.seq || head.createdAt !== expected.createdAt) return null;
+    // Later than the old row's, to the millisecond an identity counts: another identity.
+    const before = Date.parse(head.createdAt);
+    const made = new Date(
+      Number.isFinite(before) ? Math.max(at.getTime(), before + 1) : at.getTime(),
+    ).toISOString();
+    await q`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
+    await q`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+    await q`INSERT INTO coedit_documents (page_id, seq, snapshot_seq, written_version, created_at)
+            VALUES (${pageId}, 1, 0, ${head.writtenVersion}, ${made})`;
+    await q`INSERT INTO coedit_updates (page_id, seq, data, created_at, created_by)
+            VALUES (${pageId}, 1, ${seed}, ${made}, NULL)`;
+    return made;
+  });
+}
+
 /**
  * Inserts update `seq` inside a write transaction and, on PostgreSQL, tells the other instances
  * (the NOTIFY is delivered at the commit, dropped with a rollback).
@@ -130,18 +172,22 @@ async function insertUpdate(
 
 /**
  * Stores one update (committed when this returns) and says its number; null when the page's
- * document is gone (the page was deleted).
+ * document is gone (the page was deleted) or is not the one made at `createdAt` any more.
  */
 export async function appendUpdate(
   db: Database,
   pageId: number,
+  createdAt: string,
   update: Uint8Array,
   by: string | null,
   at: string,
 ): Promise<{ seq: number; snapshotSeq: number } | null> {
   return db.transaction(async (q) => {
+    // Only to the document it was made for: one made again meanwhile (started afresh by
+    // another instance) would take an edit of text it does not have.
     const [row] = await q<{ seq: number | string; snapshot_seq: number | string }>`
-      UPDATE coedit_documents SET seq = seq + 1 WHERE page_id = ${pageId}
+      UPDATE coedit_documents SET seq = seq + 1
+      WHERE page_id = ${pageId} AND created_at = ${createdAt}
       RETURNING seq, snapshot_seq`;
     if (!row) return null;
     const seq = Number(row.seq);
@@ -150,17 +196,26 @@ export async function appendUpdate(
   });
 }
 
+/** Whether the stored document is the one made at `expected.createdAt`, at its update `seq`. */
+function isAt(
+  head: StoredHead | null,
+  expected: { seq: number; createdAt: string },
+): head is StoredHead {
+  return head !== null && head.seq === expected.seq && head.createdAt === expected.createdAt;
+}
+
 /**
  * Stores the edit that makes the document say what a save by another path wrote, and records
  * that version as the document's, in one transaction — only if the document is still at
- * `expectedSeq` and has not taken that version already: two instances loading the page at once
- * would otherwise both store the same difference (and the text would have it twice). Says the
- * update's number, or null when it was not stored (the caller reads what changed and asks again).
+ * `expected` (the same row, at the same update) and has not taken that version already: two
+ * instances loading the page at once would otherwise both store the same difference (and the
+ * text would have it twice). Says the update's number, or null when it was not stored (the
+ * caller reads what changed and asks again).
  */
 export async function appendReconciliation(
   db: Database,
   pageId: number,
-  expectedSeq: number,
+  expected: { seq: number; createdAt: string },
   version: number,
   update: Uint8Array,
   by: string | null,
@@ -168,7 +223,7 @@ export async function appendReconciliation(
 ): Promise<number | null> {
   return db.transaction(async (q) => {
     const head = await readHead(q, pageId);
-    if (!head || head.seq !== expectedSeq || head.writtenVersion === version) return null;
+    if (!isAt(head, expected) || head.writtenVersion === version) return null;
     const seq = head.seq + 1;
     await q`UPDATE coedit_documents SET seq = ${seq}, written_version = ${version}
             WHERE page_id = ${pageId}`;
@@ -277,21 +332,22 @@ export async function storedFields(q: Query, pageId: number): Promise<DocumentFi
 }
 
 /**
- * Stores `update` only if nothing was stored since `expectedSeq` (one transaction); says its
- * number, or null when something was (the caller reads it and looks again). For an edit the
+ * Stores `update` only if nothing was stored since `expected` and the row was not made again
+ * (one transaction); says its number, or null when something was (the caller reads it and
+ * looks again). For an edit the
  * server makes of its own accord, which two instances might each make at once: the fields a
  * document made before they were in it lacks, filled from the page.
  */
 export async function appendIfAt(
   db: Database,
   pageId: number,
-  expectedSeq: number,
+  expected: { seq: number; createdAt: string },
   update: Uint8Array,
   at: string,
 ): Promise<number | null> {
   return db.transaction(async (q) => {
     const head = await readHead(q, pageId);
-    if (!head || head.seq !== expectedSeq) return null;
+    if (!isAt(head, expected)) return null;
     const seq = head.seq + 1;
     await q`UPDATE coedit_documents SET seq = ${seq} WHERE page_id = ${pageId}`;
     await insertUpdate(q, db.engine, pageId, seq, update, null, at);
