@@ -119,30 +119,45 @@ function plain(status: number, text: string, headers: Record<string, string> = {
  * try (every half minute while the tab waits), and the tab could not tell one refusal from
  * another. It joins no document and reads nothing. Without a session at all it is still a 401.
  */
-export type ClosedTry = { closeWith: number; reason: string };
+export type ClosedTry = { refusal: Refusal };
 
 /** What a socket of the front door carries. */
 export type SocketData = LiveData | ClosedTry;
 
-const SIGNED_OUT_REASON = 'signed out, or no longer allowed to edit this page';
+const SIGNED_OUT: Refusal = {
+  code: CLOSE.signedOut,
+  reason: 'signed out, or no longer allowed to edit this page',
+};
 
-/** Why a connection's person may no longer edit its page: its close code and reason. */
+/** Why a connection's person may not edit its page: its close code and reason. */
 type Refusal = { code: number; reason: string };
 
-/** Null while `editor` (null: the session ended) may edit the page (null: deleted). */
+/**
+ * The one rule for a try and for a connection asked again (the sweep): null while `editor`
+ * (null: the session ended) may edit the page (null: deleted; `movedTo`, its new slug if it was
+ * renamed, which the tab then points to).
+ */
 function refusalOf(
   editor: Editor | null,
   ownership: Parameters<typeof can>[2] | null,
+  movedTo: string | null = null,
 ): Refusal | null {
-  if (editor === null) return { code: CLOSE.signedOut, reason: SIGNED_OUT_REASON };
-  if (ownership === null) return { code: CLOSE.gone, reason: '' };
+  if (editor === null) return SIGNED_OUT;
+  if (ownership === null) return { code: CLOSE.gone, reason: movedTo ?? '' };
   return can(editor, 'page.edit', ownership)
     ? null
     : { code: CLOSE.forbidden, reason: 'you may not edit this page' };
 }
 
+/** What a refused try is answered when it cannot be let in to be closed (no upgrade). */
+function refusedPlainly(refusal: Refusal): Response {
+  if (refusal.code === CLOSE.signedOut) return plain(401, 'Sign in to edit this page.');
+  if (refusal.code === CLOSE.gone) return plain(404, 'There is no page at this address.');
+  return plain(403, 'You cannot edit this page.');
+}
+
 function isLive(ws: ServerWebSocket<SocketData>): ws is ServerWebSocket<LiveData> {
-  return !('closeWith' in ws.data);
+  return !('refusal' in ws.data);
 }
 
 export function createLiveEditing({
@@ -219,34 +234,24 @@ export function createLiveEditing({
       const header = request.headers.get('cookie');
       const id = header ? parse(header, SESSION_COOKIE)[SESSION_COOKIE] : undefined;
       const session = await getSession(await database(), id);
-      /** Let in to be closed at once (undefined: upgraded), or the refusal said otherwise. */
-      const closeAtOnce = (closeWith: number, reason: string, otherwise: Response) => {
+      /** Let in to be closed at once (undefined: upgraded), or the refusal said plainly. */
+      const closeAtOnce = (refusal: Refusal) => {
         if (!mayTry(clientAddress))
           return plain(429, 'Too many tries from this address; wait a minute.', {
             'retry-after': String(CLOSED_TRIES.windowMs / 1000),
           });
-        const data: ClosedTry = { closeWith, reason };
-        return server?.upgrade?.(request, { data }) ? undefined : otherwise;
+        const data: ClosedTry = { refusal };
+        if (server?.upgrade?.(request, { data })) return undefined;
+        return refusedPlainly(refusal);
       };
-      const signIn = plain(401, 'Sign in to edit this page.');
-      if (!session && id) return closeAtOnce(CLOSE.signedOut, SIGNED_OUT_REASON, signIn);
-      if (!session) return signIn;
+      // No cookie at all is not a paused tab's try: a plain 401, nothing let in.
+      if (!session) return id ? closeAtOnce(SIGNED_OUT) : refusedPlainly(SIGNED_OUT);
       const page = await store().getPage(slug, { draft: true });
-      if (!page) {
-        const movedTo = await store().findRedirect(slug, { draft: true });
-        return closeAtOnce(
-          CLOSE.gone,
-          movedTo ?? '',
-          plain(404, 'There is no page at this address.'),
-        );
-      }
-      const ownership = await store().pageOwnership(page.id);
-      if (!ownership || !can(session.editor, 'page.edit', ownership))
-        return closeAtOnce(
-          CLOSE.forbidden,
-          'you may not edit this page',
-          plain(403, 'You cannot edit this page.'),
-        );
+      const ownership = page ? await store().pageOwnership(page.id) : null;
+      const movedTo = page ? null : await store().findRedirect(slug, { draft: true });
+      const refusal = refusalOf(session.editor, ownership, movedTo);
+      // (No page is always a refusal: refusalOf's "gone".)
+      if (refusal || !page) return closeAtOnce(refusal ?? { code: CLOSE.gone, reason: '' });
       if (registry.mayJoin(page.id) === 'full')
         return plain(503, 'Too many people are editing this page; try again later.', {
           'retry-after': '30',
@@ -418,8 +423,8 @@ export function createLiveEditing({
     closeOnBackpressureLimit: true,
     open(socket: ServerWebSocket<SocketData>) {
       if (!isLive(socket)) {
-        const { closeWith, reason } = socket.data as ClosedTry;
-        return socket.close(closeWith, reason);
+        const { code, reason } = (socket.data as ClosedTry).refusal;
+        return socket.close(code, reason);
       }
       const ws = socket;
       const connection = {

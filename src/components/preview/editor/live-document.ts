@@ -30,11 +30,16 @@ import {
   TITLE_MAX,
 } from '../../../lib/content/field-limits';
 import {
+  FORBIDDEN_CLOSE,
+  GONE_CLOSE,
   type LivePhase,
   type LiveUser,
   liveSocketUrl,
+  REPLACED,
   retryDelayMs,
+  SIGNED_OUT_CLOSE,
   smallestEdit,
+  stoppedReasonOf,
 } from './live-presence';
 import {
   copyName,
@@ -66,23 +71,8 @@ export type LiveField = 'title' | 'summary';
 
 import { FIELD_EDIT } from './live-presence';
 
-/** The person is signed out or may no longer edit (documents.ts CLOSE.signedOut): paused. */
-export const SIGNED_OUT_CLOSE = 4401;
-/** Said to a try (documents.ts CLOSE.forbidden, CLOSE.gone): stopped, in words of their own. */
-export const FORBIDDEN_CLOSE = 4403;
-export const GONE_CLOSE = 4404;
 /** Close codes after which trying again would only be refused again (documents.ts CLOSE). */
 const FINAL_CLOSES = new Set([1003, 1007, 1008, 1009, FORBIDDEN_CLOSE, GONE_CLOSE]);
-
-/** Why live editing stopped for good, in the status line's words (liveStatusOf). */
-function refusalOf(code: number, reason: string): string | null {
-  const kept = 'Your text is kept in this tab: copy what you want to keep';
-  if (code === FORBIDDEN_CLOSE)
-    return `you may not edit this page any more (your role, or who the page belongs to, changed). ${kept}`;
-  // A renamed page (a reason: its new slug) is phase 'moved', not a refusal.
-  if (code === GONE_CLOSE && !reason) return `this page was deleted. ${kept}`;
-  return null;
-}
 /**
  * Paused, a connection is tried this often, besides when the tab is shown or focused (after
  * signing in in another tab) and on Save: each try the server refuses costs one request.
@@ -96,10 +86,6 @@ const FIRST_SYNC_MS = 10_000;
 const COPY_WAIT_MS = 3_000;
 /** How often the list of copies is told this one changed (its age counts from then). */
 const COPY_NOTE_MS = 60_000;
-/** The close reason (and the refusal's) when the server names another document than this one. */
-export const REPLACED =
-  'the page’s shared document was made again. Your text is kept here: Save draft merges it into the page';
-
 /** Marks what the server sent, so it is not sent back. */
 const REMOTE = Symbol('remote');
 
@@ -393,7 +379,7 @@ export class LiveDocument {
         return;
       }
       if (FINAL_CLOSES.has(event.code)) {
-        this.set({ phase: 'refused', reason: refusalOf(event.code, event.reason) });
+        this.set({ phase: 'refused', reason: stoppedReasonOf(event.code, event.reason) });
         this.changed();
         return;
       }

@@ -16,6 +16,7 @@ import {
   TITLE_TEXT as SERVER_TITLE_TEXT,
 } from '../../../lib/coedit/storage';
 import * as client from './live-document';
+import * as presence from './live-presence';
 import {
   bodySourceOf,
   colourOf,
@@ -186,9 +187,9 @@ describe('the connection', () => {
       MESSAGE_PERSON,
       MESSAGE_NOTICE,
     ]);
-    expect(client.SIGNED_OUT_CLOSE).toBe(CLOSE.signedOut);
-    expect(client.FORBIDDEN_CLOSE).toBe(CLOSE.forbidden);
-    expect(client.GONE_CLOSE).toBe(CLOSE.gone);
+    expect(presence.SIGNED_OUT_CLOSE).toBe(CLOSE.signedOut);
+    expect(presence.FORBIDDEN_CLOSE).toBe(CLOSE.forbidden);
+    expect(presence.GONE_CLOSE).toBe(CLOSE.gone);
     expect(client.BODY_TEXT).toBe(SERVER_BODY_TEXT);
     expect(client.TITLE_TEXT).toBe(SERVER_TITLE_TEXT);
     expect(client.SUMMARY_TEXT).toBe(SERVER_SUMMARY_TEXT);

@@ -147,6 +147,26 @@ export function bodySourceOf(phase: LivePhase, bound: boolean): 'document' | 'fo
     : 'form';
 }
 
+/** The person is signed out or may no longer edit (documents.ts CLOSE.signedOut): paused. */
+export const SIGNED_OUT_CLOSE = 4401;
+/** Said to a try (documents.ts CLOSE.forbidden, CLOSE.gone): stopped, in words of their own. */
+export const FORBIDDEN_CLOSE = 4403;
+export const GONE_CLOSE = 4404;
+
+/** Why live editing stopped for good (phase 'refused', the status line's `reason`), by close. */
+export function stoppedReasonOf(code: number, reason: string): string | null {
+  const kept = 'Your text is kept in this tab: copy what you want to keep';
+  if (code === FORBIDDEN_CLOSE)
+    return `you may not edit this page any more (your role, or who the page belongs to, changed). ${kept}`;
+  // A renamed page (a reason: its new slug) is phase 'moved', not a refusal.
+  if (code === GONE_CLOSE && !reason) return `this page was deleted. ${kept}`;
+  return null;
+}
+
+/** The reason when the server names another document than this tab's (live-document.ts). */
+export const REPLACED =
+  'the page’s shared document was made again. Your text is kept here: Save draft merges it into the page';
+
 /** Said, and a save refused with it, once another person is signed in in this tab's browser. */
 export const SOMEONE_ELSE =
   'Live editing stopped: someone else is signed in in this browser now, and nothing typed in this tab is sent or saved as theirs. What you typed and did not save is kept in this browser for you. To edit as the person signed in now, reload the page.';
@@ -160,7 +180,7 @@ export function movedMessage(slug: string): string {
 export function liveStatusOf(
   phase: LivePhase,
   pending: number,
-  /** Why it stopped, with 'refused' (live-document.ts refusalOf). */
+  /** Why it stopped, with 'refused' (stoppedReasonOf, REPLACED). */
   reason: string | null = null,
 ): { kind: 'saved' | 'saving' | 'offline' | 'refused'; message?: string } | null {
   if (phase === 'synced') return pending === 0 ? { kind: 'saved' } : { kind: 'saving' };
