@@ -2,7 +2,14 @@
 // a sentence (it once read "this page was had its draft discarded"); and the live preview's
 // answer in blocks, which must add up to the preview a page without JavaScript gets.
 import { describe, expect, test } from 'bun:test';
-import { CHANGE_WORDS, conflictMessage, livePreviewOf, previewHtmlOf } from './save-page';
+import type { EditorSession } from '../editors/accounts';
+import {
+  CHANGE_WORDS,
+  changeWords,
+  conflictMessage,
+  livePreviewOf,
+  previewHtmlOf,
+} from './save-page';
 
 describe('a stale save’s message', () => {
   test('reads as a sentence for every change kind', () => {
@@ -21,6 +28,35 @@ describe('a stale save’s message', () => {
       );
       expect(message).not.toMatch(/\bwas (had|was)\b/);
     }
+  });
+});
+
+describe('who is named for a rename', () => {
+  const me: EditorSession = {
+    editor: { id: 1, email: 'me@example.com', role: 'editor' },
+    expiresAt: new Date(Date.now() + 3_600_000),
+    confirmedAt: null,
+  };
+  test('the renamer, when the rename was the last change', () => {
+    const [what, who] = changeWords(
+      { slug: 'new-name', lastChange: 'renamed', updatedBy: 'ann@example.com' },
+      true,
+      me,
+    );
+    expect(conflictMessage(what, who)).toStartWith(
+      'Not saved: this page was renamed to “new-name” since you opened it, by ann@example.com.',
+    );
+  });
+
+  test('nobody, when a draft was written since (hostile pass: “by you in another tab” after another’s rename)', () => {
+    const [what, who] = changeWords(
+      { slug: 'new-name', lastChange: 'saved', updatedBy: 'me@example.com' },
+      true,
+      me,
+    );
+    expect(conflictMessage(what, who)).toStartWith(
+      'Not saved: this page was renamed to “new-name” since you opened it. ',
+    );
   });
 });
 

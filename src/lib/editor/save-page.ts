@@ -72,12 +72,30 @@ function conflictOf(page: PageView, merge?: { conflicts: MergeConflict[] }): Con
 }
 
 /** ", by you in another tab or window", ", by x@example.com", or nothing (the CLI). */
-function whoWords(page: PageView, session: EditorSession): string {
+function whoWords(page: Pick<PageView, 'updatedBy'>, session: EditorSession): string {
   return page.updatedBy === null
     ? ''
     : page.updatedBy === session.editor.email
       ? ', by you in another tab or window'
       : `, by ${page.updatedBy}`;
+}
+
+/**
+ * What happened to the page since the form was opened, and who did it, for conflictMessage.
+ * Renamed, the last to change the page is not who renamed it when something came after (a live
+ * editor's draft written since): "renamed … by you in another tab" after someone else's rename
+ * (hostile pass). Nobody is named then.
+ */
+export function changeWords(
+  current: Pick<PageView, 'slug' | 'lastChange' | 'updatedBy'>,
+  renamed: boolean,
+  session: EditorSession,
+): [what: string, who: string] {
+  if (!renamed) return [CHANGE_WORDS[current.lastChange], whoWords(current, session)];
+  return [
+    `was renamed to “${current.slug}”`,
+    current.lastChange === 'renamed' ? whoWords(current, session) : '',
+  ];
 }
 
 /** What a save merged with what another saved meanwhile (both kept) says (merged-note.tsx). */
@@ -334,8 +352,7 @@ export async function saveEditorValues(
             asked,
           ),
           message: `${conflictMessage(
-            renamed ? `was renamed to “${current.slug}”` : CHANGE_WORDS[current.lastChange],
-            whoWords(current, session),
+            ...changeWords(current, renamed, session),
             asked.conflicts.length,
           )}${seen ? ' Your text changed since you chose: choose again.' : ''}`,
         },
