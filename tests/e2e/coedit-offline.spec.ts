@@ -199,6 +199,80 @@ test('the page’s document made again (as `db copy` leaves it): a copy of the o
   expect(second.problems(), 'errors the reopened page logged').toEqual([]);
 });
 
+// Hostile pass on "started afresh" (0051): a document made again leaves typing that never
+// reached the server in the form's backup alone. Its "Put it back" set the whole kept text over
+// the shared one (the lines others wrote since went, for everyone), and the offer was gone after
+// one more reload. Now it merges only the unsent typing in, and waits until answered.
+test('made again while typing waited offline: the backup survives a reload, and put back keeps the other’s line', async ({
+  page,
+  browser,
+  baseURL,
+  seedPage,
+  signIn,
+  store,
+}) => {
+  test.setTimeout(120_000);
+  allowPageErrors(page, /ERR_INTERNET_DISCONNECTED/);
+  const slug = `coedit-putback-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Put back', body: 'Start.' });
+  const context = page.context();
+  const network = await liveSwitch(context);
+  await signIn(page, `/preview/${slug}?edit`);
+  await expect(page.locator('.editor-status')).toHaveText(/^Saved/);
+  const pageId = (await store.getPage(slug, { draft: true }))?.id;
+  if (!pageId) throw new Error('the page was not made');
+
+  await typeOfflineAndClose(page, network, '\n\nUnsent, typed offline.');
+  // Made again (as a fresh start or `db copy` leaves it): the draft never had the line.
+  const db = await openDatabase(databaseUrl(), { migrate: false, poolSize: 1 });
+  try {
+    await db.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
+    await db.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+  } finally {
+    await db.close();
+  }
+  // Someone else writes in the new document meanwhile.
+  const other = await otherPerson(browser, baseURL ?? '', `/preview/${slug}?edit`);
+  try {
+    const theirs = bodyEditor(other.page);
+    await theirs.ready();
+    await theirs.select(0);
+    await other.page.keyboard.type('Theirs, first.\n\n');
+    await expect(other.page.locator('.editor-status')).toHaveText(/^Saved/);
+
+    const first = await reopen(context, slug);
+    await expect(first.page.getByText('this browser kept it')).toBeVisible();
+    // Not answered, and the page loaded again: still offered.
+    await first.page.reload();
+    await bodyEditor(first.page).ready();
+    await expect(first.page.getByText('this browser kept it')).toBeVisible();
+    await first.page.getByRole('button', { name: 'Put it back' }).click();
+    const mine = bodyEditor(first.page);
+    const lines = (text: string) => ({
+      theirs: count(text, 'Theirs, first.'),
+      unsent: count(text, 'Unsent, typed offline.'),
+      start: count(text, 'Start.'),
+    });
+    const once = { theirs: 1, unsent: 1, start: 1 };
+    await expect.poll(async () => lines(await mine.text())).toEqual(once);
+    await expect.poll(async () => lines(await theirs.text())).toEqual(once);
+    await expect(first.page.locator('.editor-status')).toHaveText(/^Saved/);
+    await expect
+      .poll(async () => lines((await store.getPage(slug, { draft: true }))?.bodyMarkdown ?? ''), {
+        timeout: 20_000,
+      })
+      .toEqual(once);
+    // Answered: not offered again.
+    await first.page.reload();
+    await bodyEditor(first.page).ready();
+    await expect(first.page.getByText('this browser kept it')).toHaveCount(0);
+    expect(first.problems(), 'errors the reopened page logged').toEqual([]);
+    expect(other.problems(), 'errors the other page logged').toEqual([]);
+  } finally {
+    await other.context.close();
+  }
+});
+
 test('Folio’s sign-out deletes the browser’s copies, a second tab’s open one too; that tab waits, trying nothing, until a sign-in in the first', async ({
   page,
   seedPage,

@@ -40,6 +40,7 @@ import { LivePaneFrame } from './editor/live-pane-frame';
 import { liveUserOf, movedMessage, SOMEONE_ELSE } from './editor/live-presence';
 import { LivePreviewBody } from './editor/live-preview-body';
 import { MergedNoteText } from './editor/merged-note';
+import type { InStep } from './editor/put-back';
 import { useAutosave } from './editor/use-autosave';
 import { useBodyText } from './editor/use-body-text';
 import { useDraftRecovery } from './editor/use-draft-recovery';
@@ -138,11 +139,20 @@ export function PageEditor({
     update,
     inputs: { title: titleInput, summary: summaryInput },
   });
+  // The text last in step with the server (everything typed here stored): a backup's unsent
+  // typing is what it has beyond this, and only that is merged back (put-back.ts). Set before
+  // the backup is written in the same render (effects run in order).
+  const inStep = useRef<InStep | null>(null);
+  useEffect(() => {
+    if (live.bound && live.state.phase === 'synced' && live.state.pending === 0)
+      inStep.current = { title: values.title, summary: values.summary, body: values.body };
+  }, [live.bound, live.state.phase, live.state.pending, values]);
   const recovery = useDraftRecovery({
     initial,
     savedAt,
     values,
     setValues,
+    inStep,
     // Live, the body is kept here too while changes typed in this tab are not stored yet.
     dirty: dirty || (liveBody && live.state.pending > 0),
     enhanced,

@@ -1,12 +1,29 @@
 // Owns the copy of unsaved text this browser keeps (localStorage, one per page) until the
-// server has it, and the offer to put back a copy an earlier visit left.
-import { type Dispatch, type SetStateAction, useEffect, useRef, useState } from 'react';
+// server has it, and the offer to put back a copy an earlier visit left — kept, once offered,
+// until it is answered (a reload no longer loses it).
+import {
+  type Dispatch,
+  type RefObject,
+  type SetStateAction,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 import { hashOf } from '../../../lib/coedit/identity';
 import type { EditorFormValues } from '../../../lib/editor/forms';
 import { sameText } from './editor-text';
-import { backupCovered } from './local-copy';
+import { type InStep, keptCovered, putBackLive } from './put-back';
 
-export type Backup = { values: EditorFormValues; at: string };
+/**
+ * `base`: while the editor showed the shared document, the text it last had in step with the
+ * server, which the unsent typing was typed on (put-back.ts merges only that typing back).
+ */
+export type Backup = { values: EditorFormValues; at: string; base?: InStep | null };
+
+/** Where a backup waits once offered, until it is put back or discarded. */
+function offeredKey(key: string): string {
+  return `${key}:offered`;
+}
 
 /**
  * Where this browser keeps a page's unsaved text for one person: another person signed in in
@@ -28,6 +45,14 @@ function readBackup(key: string): Backup | null {
   }
 }
 
+function writeBackup(key: string, backup: Backup) {
+  try {
+    window.localStorage.setItem(key, JSON.stringify(backup));
+  } catch {
+    // Over the browser's storage quota (a body of megabytes): the text stays in the form.
+  }
+}
+
 export function useDraftRecovery({
   initial,
   savedAt,
@@ -36,6 +61,7 @@ export function useDraftRecovery({
   dirty,
   enhanced,
   liveBound = false,
+  inStep,
   person,
 }: {
   initial: EditorFormValues;
@@ -46,6 +72,8 @@ export function useDraftRecovery({
   enhanced: boolean;
   /** The editor shows the page's shared document (and this browser's copy of it, merged in). */
   liveBound?: boolean;
+  /** Bound: the text last in step with the server (what a backup's typing is typed on). */
+  inStep?: RefObject<InStep | null>;
   /** The signed-in person's e-mail: whose copy it is. */
   person: string;
 }) {
@@ -63,37 +91,43 @@ export function useDraftRecovery({
     if (backupOffered.current === key) return;
     backupOffered.current = key;
     if (written.current.has(key)) return;
-    const found = readBackup(key);
+    // One offered on an earlier visit and not answered first: this visit's typing, stored under
+    // the key, would write over it (a stale tab's typing was lost at the second reload).
+    const found = readBackup(offeredKey(key)) ?? readBackup(key);
     // Older than the last save, it is still offered when it was typed on an older version
     // (someone saved over it, maybe mid-conflict): put back, it merges with theirs.
     if (
       found &&
       !sameText(found.values, initial) &&
       (!savedAt || found.at > savedAt || found.values.version !== initial.version)
-    )
+    ) {
+      writeBackup(offeredKey(key), found);
       setBackup(found);
+    } else window.localStorage.removeItem(offeredKey(key));
   }, [initial, savedAt, person]);
 
   // Bound to the shared document, with this browser's copy of it merged in (live-document.ts):
-  // a backup whose typing is all on screen now has nothing of its own, and putting it back
-  // (the whole text) would drop what the others typed since — so it is no longer offered.
+  // a backup whose typing is all on screen now has nothing of its own: no longer offered.
   useEffect(() => {
-    if (liveBound && backup && backupCovered(backup.values, initial, values)) setBackup(null);
-  }, [liveBound, backup, initial, values]);
+    if (liveBound && backup && keptCovered(backup.values, backup.base ?? null, initial, values)) {
+      window.localStorage.removeItem(offeredKey(backupKey(initial, person)));
+      setBackup(null);
+    }
+  }, [liveBound, backup, initial, values, person]);
 
   // A copy of unsaved text stays in this browser until the server has it.
   useEffect(() => {
     if (!enhanced) return;
     const key = backupKey(values, person);
-    if (dirty)
-      try {
-        written.current.add(key);
-        window.localStorage.setItem(key, JSON.stringify({ values, at: new Date().toISOString() }));
-      } catch {
-        // Over the browser's storage quota (a body of megabytes): the text stays in the form.
-      }
-    else window.localStorage.removeItem(key);
-  }, [values, dirty, enhanced, person]);
+    if (dirty) {
+      written.current.add(key);
+      writeBackup(key, {
+        values,
+        at: new Date().toISOString(),
+        ...(liveBound ? { base: inStep?.current ?? null } : {}),
+      });
+    } else window.localStorage.removeItem(key);
+  }, [values, dirty, enhanced, person, liveBound, inStep]);
 
   return {
     backup,
@@ -104,8 +138,10 @@ export function useDraftRecovery({
      */
     putBack() {
       if (!backup) return;
+      // Bound, the text on screen is everyone's: what was typed is merged into it (put-back.ts),
+      // and the shared document takes the difference as this tab's edit.
       setValues((current) => ({
-        ...backup.values,
+        ...(liveBound ? putBackLive(backup.values, backup.base ?? null, current) : backup.values),
         pageId: current.pageId,
         version:
           backup.values.pageId === current.pageId && /^\d+$/.test(backup.values.version ?? '')
@@ -113,10 +149,12 @@ export function useDraftRecovery({
             : current.version,
         originalSlug: current.originalSlug,
       }));
+      window.localStorage.removeItem(offeredKey(backupKey(initial, person)));
       setBackup(null);
     },
     discard() {
       window.localStorage.removeItem(backupKey(initial, person));
+      window.localStorage.removeItem(offeredKey(backupKey(initial, person)));
       setBackup(null);
     },
   };

@@ -1,0 +1,54 @@
+// Owns what "Put it back" does with the text this browser kept of an earlier visit
+// (use-draft-recovery.ts) while the editor shows the page's shared document: the typing that
+// never reached the server is merged into the text as it is now, never the whole text set over
+// it. Since documents are started afresh when their history outgrows their text (0051,
+// "Started afresh"), the kept text is the only way back for such typing, and setting it whole
+// threw away every line the others wrote since (hostile pass, 2026-11-27 evening).
+
+import { mergeBodiesKeepingBoth, mergeTexts } from '../../../lib/content/merge';
+import type { EditorFormValues } from '../../../lib/editor/forms';
+import { backupCovered } from './local-copy';
+
+/** The text a tab last had in step with the server: what its later typing was typed on. */
+export type InStep = Pick<EditorFormValues, 'title' | 'summary' | 'body'>;
+
+/**
+ * The form's values once `kept` (typed on `base`, when known) is put back into `now`, the
+ * shared document's text. With its base, only what was typed since is merged in, three ways,
+ * both kept where both changed the same lines; without one (a copy kept before bases were),
+ * every line that differs is kept from both sides — more than was typed, never less. Every
+ * other field is the kept one, as a put-back always was.
+ */
+export function putBackLive(
+  kept: EditorFormValues,
+  base: InStep | null,
+  now: EditorFormValues,
+): EditorFormValues {
+  const merged = mergeTexts(kept, base, now).text;
+  return {
+    ...kept,
+    title: merged.title,
+    summary: merged.summary,
+    body: mergeBodiesKeepingBoth(kept.body, base?.body ?? null, now.body),
+  };
+}
+
+/**
+ * Whether putting `kept` back would change nothing on screen: everything typed since its base
+ * is in the text now (the copy was merged, or the typing reached the server after all). Without
+ * a base, whether every line it added to the page as rendered is on screen (backupCovered).
+ */
+export function keptCovered(
+  kept: EditorFormValues,
+  base: InStep | null,
+  rendered: EditorFormValues,
+  now: EditorFormValues,
+): boolean {
+  if (!base) return backupCovered(kept, rendered, now);
+  const merged = putBackLive(kept, base, now);
+  for (const key of Object.keys(kept) as (keyof EditorFormValues)[]) {
+    if (key === 'version' || key === 'pageId' || key === 'originalSlug') continue;
+    if (merged[key] !== now[key] && kept[key] !== rendered[key]) return false;
+  }
+  return true;
+}
