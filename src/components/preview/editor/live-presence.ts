@@ -165,7 +165,7 @@ export function stoppedReasonOf(code: number, reason: string): string | null {
 
 /** The reason when the server names another document than this tab's (live-document.ts). */
 export const REPLACED =
-  'the page’s shared document was made again. Your text is kept here: Save draft merges it into the page';
+  'the page’s shared document was made again. Your text is kept here: Save draft merges it into the page, and a reload after that edits live again';
 
 /** Said, and a save refused with it, once another person is signed in in this tab's browser. */
 export const SOMEONE_ELSE =
