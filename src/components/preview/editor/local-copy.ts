@@ -71,8 +71,8 @@ export function copiesToDrop(
  * Whether the form's backup of a page (use-draft-recovery.ts) holds nothing the editor does not
  * show now, once a copy of the document was merged in: every line it added to the text the page
  * was rendered with is in the body now, and its title, summary and other fields are the
- * rendered or the current ones. Its "put back" replaces the whole text, which would throw the
- * others' lines away, so it is offered only when it still has something of its own.
+ * rendered or the current ones: then it is not offered (put-back.ts keptCovered, which asks it
+ * with the text the typing was typed on in place of the rendered one, when known).
  */
 export function backupCovered(
   backup: EditorFormValues,

@@ -34,9 +34,12 @@ export function putBackLive(
 }
 
 /**
- * Whether putting `kept` back would change nothing on screen: everything typed since its base
- * is in the text now (the copy was merged, or the typing reached the server after all). Without
- * a base, whether every line it added to the page as rendered is on screen (backupCovered).
+ * Whether `kept` has nothing of its own on screen now: every line it added to its base (the
+ * text it was typed on) is in the body now, and each other field is the page's as rendered or
+ * the one on screen (the others' edits of the lines around it are theirs, not missing typing: the
+ * hostile pass's "worse variant" offered a backup whose typing was all there, and putting it
+ * back reverted them). Without a base, the lines it added to the page as rendered
+ * (backupCovered).
  */
 export function keptCovered(
   kept: EditorFormValues,
@@ -45,10 +48,5 @@ export function keptCovered(
   now: EditorFormValues,
 ): boolean {
   if (!base) return backupCovered(kept, rendered, now);
-  const merged = putBackLive(kept, base, now);
-  for (const key of Object.keys(kept) as (keyof EditorFormValues)[]) {
-    if (key === 'version' || key === 'pageId' || key === 'originalSlug') continue;
-    if (merged[key] !== now[key] && kept[key] !== rendered[key]) return false;
-  }
-  return true;
+  return backupCovered(kept, { ...rendered, ...base }, now);
 }
