@@ -88,3 +88,31 @@ test.describe('on a desktop', () => {
     await expect(nav(page).getByRole('link', { name: 'Release notes' }).first()).toBeVisible();
   });
 });
+
+test.describe('a word longer than a phone is wide', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  // Seen in a hostile pass's screenshots: a long unbroken word ran out of the column (and out of
+  // the editor's preview pane). It breaks now; a code block still scrolls on its own.
+  test('breaks inside the column; the page does not scroll sideways', async ({
+    page,
+    seedPage,
+  }) => {
+    const slug = `long-word-${test.info().workerIndex}-${Date.now().toString(36)}`;
+    const address = `https://example.com/${'a-long-path-segment/'.repeat(12)}end`;
+    await seedPage({
+      slug,
+      title: 'A long word',
+      body: `Before.\n\n${address}\n\n\`\`\`\nconst stays = "${'on one line '.repeat(8)}";\n\`\`\``,
+      publish: true,
+    });
+    await page.goto(`/${slug}`);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    // The code block keeps its lines and scrolls inside itself.
+    const pre = page.locator('article pre').first();
+    expect(await pre.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  });
+});
