@@ -100,10 +100,11 @@ test.describe('a word longer than a phone is wide', () => {
   }) => {
     const slug = `long-word-${test.info().workerIndex}-${Date.now().toString(36)}`;
     const address = `https://example.com/${'a-long-path-segment/'.repeat(12)}end`;
+    const word = 'a'.repeat(120);
     await seedPage({
       slug,
       title: 'A long word',
-      body: `Before.\n\n${address}\n\n\`\`\`\nconst stays = "${'on one line '.repeat(8)}";\n\`\`\``,
+      body: `Before.\n\n${address}\n\n${word}\n\n\`\`\`\nconst stays = "${'on one line '.repeat(8)}";\n\`\`\``,
       publish: true,
     });
     await page.goto(`/${slug}`);
@@ -111,6 +112,13 @@ test.describe('a word longer than a phone is wide', () => {
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     expect(overflow).toBeLessThanOrEqual(0);
+    // Each paragraph within the column (a page that hides what overflows would pass the above).
+    const column = await page.locator('article').evaluate((el) => el.getBoundingClientRect().right);
+    for (const paragraph of await page.locator('article p').all())
+      expect(await paragraph.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(
+        0,
+      );
+    expect(column).toBeLessThanOrEqual(390);
     // The code block keeps its lines and scrolls inside itself.
     const pre = page.locator('article pre').first();
     expect(await pre.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
