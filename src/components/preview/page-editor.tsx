@@ -318,7 +318,8 @@ export function PageEditor({
               <MergedNoteText note={editor.mergedNote} />
             </p>
           ) : null}
-          {recovery.backup ? (
+          {/* Offered once the editor shows the shared document, or will not (live.settling). */}
+          {recovery.backup && !live.settling ? (
             <BackupNotice
               backup={recovery.backup}
               onPutBack={recovery.putBack}

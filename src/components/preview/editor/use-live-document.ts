@@ -29,6 +29,12 @@ export type LiveEditing = {
   state: LiveSnapshot;
   /** The editor shows the document (bound after its first sync). */
   bound: boolean;
+  /**
+   * The document is wanted and not bound yet, nor given up on: what the form holds now is
+   * merged into it at the first sync as typed here, so nothing may set the whole text meanwhile
+   * (a backup put back then took the others' lines away: the gate's PostgreSQL run, loaded).
+   */
+  settling: boolean;
   /** Where saves take the body from (live-presence.ts bodySourceOf). */
   bodySource: 'document' | 'form';
   /** The other people on this page now. */
@@ -57,6 +63,7 @@ export function useLiveDocument({
 }): LiveEditing {
   const [live, setLive] = useState<LiveDocument | null>(null);
   const [bound, setBound] = useState(false);
+  const [failed, setFailed] = useState(false);
   const userKey = user ? JSON.stringify(user) : '';
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the person is read through its key
@@ -77,6 +84,7 @@ export function useLiveDocument({
       })
       .catch(() => {
         // Its code did not load (a deploy meanwhile): the editor saves as without it.
+        if (!cancelled) setFailed(true);
       });
     return () => {
       cancelled = true;
@@ -136,6 +144,13 @@ export function useLiveDocument({
     document: live,
     state,
     bound,
+    settling:
+      enabled &&
+      user !== null &&
+      typeof WebSocket !== 'undefined' &&
+      !failed &&
+      !bound &&
+      (live === null || state.phase === 'connecting' || state.phase === 'synced'),
     bodySource: bodySourceOf(state.phase, bound),
     others,
     whenAcknowledged: (timeoutMs) =>
