@@ -13,6 +13,7 @@ import { createContentStore } from '../content/content';
 import { type Database, openDatabase } from '../data/db';
 import type { Editor } from '../editors/accounts';
 import {
+  CLOSE,
   COEDIT_LIMITS,
   type CoeditOptions,
   type Connection,
@@ -185,6 +186,27 @@ describe(`co-editing documents (${TEST_ENGINE})`, () => {
     expect(second.heard.closed).toBe(1013);
     expect(third.heard.closed).toBeNull();
     expect(await storedText(a.query, pageId)).toBe('Start.');
+  });
+
+  test('a join that cannot be served says why: a page gone is for good, a stopping server is try again', async () => {
+    // A refusal for good (1008, as this said before) stopped a tab's live editing for a
+    // reconnect that came while an instance restarted.
+    const [a] = await twoInstances();
+    const registry = await registryOn(a);
+    const nowhere = identityListener();
+    expect(await registry.join(2_147_483_000, nowhere.connection)).toBeNull();
+    expect(nowhere.heard.closed).toBe(CLOSE.gone);
+
+    const pageId = await newPage(a, 'stopping', 'Start.');
+    const during = identityListener();
+    const joining = registry.join(pageId, during.connection);
+    await registry.stop();
+    await joining;
+    expect(during.heard.closed).toBe(CLOSE.restart);
+    const after = identityListener();
+    expect(await registry.join(pageId, after.connection)).toBeNull();
+    expect(after.heard.closed).toBe(CLOSE.restart);
+    expect(registry.stats()).toEqual({ documents: 0, connections: 0 });
   });
 
   test('the poll lets go of a loaded document whose row was made again', async () => {

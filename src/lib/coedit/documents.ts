@@ -730,6 +730,11 @@ export function createCoeditRegistry(
       loading.set(pageId, pending);
     }
     const entry = await pending;
+    if (stopped) {
+      // Loaded while the registry stopped: not kept open in a registry that serves nobody.
+      if (entry && open.get(pageId) !== entry) discard(entry, CLOSE.restart, 'stopped');
+      return null;
+    }
     if (entry && !open.has(pageId)) {
       open.set(pageId, entry);
       // Whoever is on this page on other instances sends their states at once (once it is
@@ -1148,11 +1153,21 @@ export function createCoeditRegistry(
 
     /**
      * Opens the page's document (loading or making it) and joins `connection` to it: it is
-     * sent the server's sync step 1 and who is here. Null when the page is gone.
+     * sent the server's sync step 1 and who is here. Null when it could not join, the
+     * connection closed saying why: the page gone (4404, for good), or try again (1012 the
+     * server stopping, 1013 the document let go meanwhile) — never a refusal for good where a
+     * reconnect would do, which would stop a tab's live editing on a deploy.
      */
     async join(pageId: number, connection: Connection): Promise<Member | null> {
-      if (stopped) return null;
+      if (stopped) {
+        connection.close(CLOSE.restart, 'the server is restarting');
+        return null;
+      }
       let entry = await documentOf(pageId);
+      if (!entry && !stopped) {
+        connection.close(CLOSE.gone, '');
+        return null;
+      }
       for (let attempt = 0; entry && attempt < 5; attempt += 1) {
         // Unloaded while this one was on its way: open it again.
         if (entry.closed) entry = await documentOf(pageId);
@@ -1162,7 +1177,12 @@ export function createCoeditRegistry(
           entry = await documentOf(pageId);
         else break;
       }
-      if (!entry || entry.closed) return null;
+      if (stopped || !entry || entry.closed) {
+        // Let go while this one waited (the server stopping, the document made again or
+        // unloaded over and over): a reconnect finds it.
+        connection.close(stopped ? CLOSE.restart : CLOSE.tryAgain, 'try again');
+        return null;
+      }
       const member: Joined = {
         connection,
         stored: 0,

@@ -458,7 +458,8 @@ export function createLiveEditing({
       registry
         .join(ws.data.pageId, connection)
         .then((member) => {
-          if (!member) return connection.close(CLOSE.policy, 'this page is gone');
+          // Not joined: join closed the connection, saying why (gone, or try again).
+          if (!member) return;
           if (ws.data.closed) return member.leave();
           ws.data.member = member;
           pump(ws);
