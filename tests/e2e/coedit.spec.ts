@@ -317,12 +317,26 @@ test('a browser without WebSockets edits beside a live one: its autosaves reach 
     await expect(notice).toContainText(`${OTHER.email} saved this page outside live editing`);
     await notice.getByRole('button', { name: 'Dismiss' }).click();
     // Their next autosave arrives too, without the same words again.
-    await theirs.typeAtEnd(' And more.');
-    await expect.poll(mine.text, { timeout: 20_000 }).toBe('Start. From the form. And more.');
+    await theirs.typeAtEnd('\n\nAnd more.');
+    await expect.poll(mine.text, { timeout: 20_000 }).toBe('Start. From the form.\n\nAnd more.');
     await expect(page.locator('[data-notice]')).toHaveCount(0);
     expect((await store.getPage(slug, { draft: true }))?.bodyMarkdown).toBe(
-      'Start. From the form. And more.',
+      'Start. From the form.\n\nAnd more.',
     );
+    // And the other way: what the live editor typed comes back to the form with its next save,
+    // merged with what was typed there meanwhile on another line (the fallback is the autosave
+    // path, 0051).
+    await mine.select(0);
+    await page.keyboard.type('Live. ');
+    await expect
+      .poll(async () => (await store.getPage(slug, { draft: true }))?.bodyMarkdown, {
+        timeout: 20_000,
+      })
+      .toBe('Live. Start. From the form.\n\nAnd more.');
+    await theirs.typeAtEnd(' Third.');
+    const both = 'Live. Start. From the form.\n\nAnd more. Third.';
+    await expect.poll(theirs.text, { timeout: 20_000 }).toBe(both);
+    await expect.poll(mine.text, { timeout: 20_000 }).toBe(both);
     expect(other.problems().filter((p) => !/WebSocket/.test(p))).toEqual([]);
   } finally {
     await other.context.close();
