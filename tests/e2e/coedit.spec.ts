@@ -288,6 +288,36 @@ test('without a WebSocket the editor saves as it always has', async ({
   await expect(page.locator('.who-is-here')).toHaveCount(0);
 });
 
+test('an instance stopping as the editor opens (1012, a deploy): the tab connects again and edits live', async ({
+  page,
+  seedPage,
+  signIn,
+  store,
+}) => {
+  const slug = `coedit-restart-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Restarted', body: 'Start.' });
+  // The first try meets the instance on its way down; the next is let through.
+  let tries = 0;
+  await page.routeWebSocket(/\?live$/, (socket) => {
+    tries += 1;
+    if (tries === 1) socket.close({ code: 1012, reason: 'the server is restarting' });
+    else socket.connectToServer();
+  });
+  await signIn(page, `/preview/${slug}?edit`);
+  await expect(page.getByText('Only you are editing this page now.')).toBeVisible({
+    timeout: 15_000,
+  });
+  expect(tries).toBe(2);
+  const mine = bodyEditor(page);
+  await mine.typeAtEnd(' Live after all.');
+  await expect(page.locator('.editor-status')).toHaveText(/^Saved/, { timeout: 20_000 });
+  await expect
+    .poll(async () => (await store.getPage(slug, { draft: true }))?.bodyMarkdown, {
+      timeout: 20_000,
+    })
+    .toBe('Start. Live after all.');
+});
+
 test('a browser without WebSockets edits beside a live one: its autosaves reach the live editor at once, said once (not at every autosave)', async ({
   page,
   browser,

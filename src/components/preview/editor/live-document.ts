@@ -36,10 +36,12 @@ import {
   type LiveUser,
   liveSocketUrl,
   REPLACED,
+  RESTART_CLOSE,
   retryDelayMs,
   SIGNED_OUT_CLOSE,
   smallestEdit,
   stoppedReasonOf,
+  TRY_AGAIN_CLOSE,
 } from './live-presence';
 import {
   copyName,
@@ -82,6 +84,10 @@ const PAUSED_RETRY_MS = 30_000;
 const NOTICE_QUIET_MS = 10 * 60_000;
 /** Without a first sync this long after opening, the editor goes on without the document. */
 const FIRST_SYNC_MS = 10_000;
+/** Closes that mean "connect again". */
+const TRY_AGAIN_CLOSES = new Set([RESTART_CLOSE, TRY_AGAIN_CLOSE]);
+/** Tries after such a close before the first sync, before the editor goes on without it. */
+const FIRST_SYNC_TRIES = 3;
 /** The first sync waits this long at most for the browser's copy to be read. */
 const COPY_WAIT_MS = 3_000;
 /** How often the list of copies is told this one changed (its age counts from then). */
@@ -367,6 +373,15 @@ export class LiveDocument {
       this.acked = 0;
       if (this.destroyed || this.snapshot.phase === 'unavailable') return;
       if (!this.everSynced) {
+        // Told to come back (1012: the instance is stopping for a deploy; 1013: the document
+        // was let go meanwhile): tried again a few times before giving up on it.
+        if (TRY_AGAIN_CLOSES.has(event.code) && this.attempts < FIRST_SYNC_TRIES) {
+          if (this.firstSyncTimer) clearTimeout(this.firstSyncTimer);
+          this.firstSyncTimer = null;
+          this.attempts += 1;
+          this.retryTimer = setTimeout(() => this.connect(), retryDelayMs(this.attempts));
+          return;
+        }
         // Never synced (the dev server, a proxy without WebSockets, a refusal before the
         // upgrade or before the first sync): the editor works as it does without the document.
         this.set({ phase: 'unavailable' });

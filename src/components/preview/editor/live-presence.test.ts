@@ -190,6 +190,8 @@ describe('the connection', () => {
     expect(presence.SIGNED_OUT_CLOSE).toBe(CLOSE.signedOut);
     expect(presence.FORBIDDEN_CLOSE).toBe(CLOSE.forbidden);
     expect(presence.GONE_CLOSE).toBe(CLOSE.gone);
+    expect(presence.RESTART_CLOSE).toBe(CLOSE.restart);
+    expect(presence.TRY_AGAIN_CLOSE).toBe(CLOSE.tryAgain);
     expect(client.BODY_TEXT).toBe(SERVER_BODY_TEXT);
     expect(client.TITLE_TEXT).toBe(SERVER_TITLE_TEXT);
     expect(client.SUMMARY_TEXT).toBe(SERVER_SUMMARY_TEXT);

@@ -152,6 +152,9 @@ export const SIGNED_OUT_CLOSE = 4401;
 /** Said to a try (documents.ts CLOSE.forbidden, CLOSE.gone): stopped, in words of their own. */
 export const FORBIDDEN_CLOSE = 4403;
 export const GONE_CLOSE = 4404;
+/** Connect again (documents.ts CLOSE.restart: the instance stopping; CLOSE.tryAgain). */
+export const RESTART_CLOSE = 1012;
+export const TRY_AGAIN_CLOSE = 1013;
 
 /** Why live editing stopped for good (phase 'refused', the status line's `reason`), by close. */
 export function stoppedReasonOf(code: number, reason: string): string | null {
