@@ -4,6 +4,7 @@
 // other person typed meanwhile. A copy of another document of the page (its row made again, as
 // `folio db copy` leaves it) is never merged into the new one: it would double every line.
 import type { BrowserContext, Page, WebSocketRoute } from '@playwright/test';
+import type { ContentStore } from '../../src/lib/content/content';
 import { openDatabase } from '../../src/lib/data/db';
 import { otherPerson } from './coedit-people';
 import {
@@ -78,6 +79,27 @@ async function typeOfflineAndClose(
   await page.waitForTimeout(500);
   await page.close();
   await network.online();
+}
+
+/** The id of the page at `slug` (its draft), which must be there. */
+async function idOf(store: ContentStore, slug: string): Promise<number> {
+  const id = (await store.getPage(slug, { draft: true }))?.id;
+  if (!id) throw new Error(`no page at ${slug}`);
+  return id;
+}
+
+/**
+ * The page's document made again: its row and updates deleted, as `db copy` leaves a copied
+ * database and as a fresh start (0051) replaces it; the server seeds a new one from the draft.
+ */
+async function makeAgain(pageId: number) {
+  const db = await openDatabase(databaseUrl(), { migrate: false, poolSize: 1 });
+  try {
+    await db.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
+    await db.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+  } finally {
+    await db.close();
+  }
 }
 
 /** The page opened again in a new tab of `context` (online), its errors watched. */
@@ -158,19 +180,12 @@ test('the page’s document made again (as `db copy` leaves it): a copy of the o
   const network = await liveSwitch(context);
   await signIn(page, `/preview/${slug}?edit`);
   await expect(page.getByText('Only you are editing this page now.')).toBeVisible();
-  const pageId = (await store.getPage(slug, { draft: true }))?.id;
-  if (!pageId) throw new Error('the page was not made');
+  const pageId = await idOf(store, slug);
 
   await typeOfflineAndClose(page, network, '\n\nStale, typed offline.');
   // The document's row and its updates deleted, as a database copied by `db copy` has none:
   // the server seeds a new document from the draft (which never had the line).
-  const db = await openDatabase(databaseUrl(), { migrate: false, poolSize: 1 });
-  try {
-    await db.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
-    await db.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
-  } finally {
-    await db.close();
-  }
+  await makeAgain(pageId);
 
   const first = await reopen(context, slug);
   const mine = bodyEditor(first.page);
@@ -221,18 +236,11 @@ test('made again while typing waited offline: the backup survives a reload, and 
   await expect(page.getByText('Only you are editing this page now.')).toBeVisible();
   // Everything the page loads after it shows (Sentry's tracing) loaded before going offline.
   await page.waitForLoadState('networkidle');
-  const pageId = (await store.getPage(slug, { draft: true }))?.id;
-  if (!pageId) throw new Error('the page was not made');
+  const pageId = await idOf(store, slug);
 
   await typeOfflineAndClose(page, network, '\n\nUnsent, typed offline.');
   // Made again (as a fresh start or `db copy` leaves it): the draft never had the line.
-  const db = await openDatabase(databaseUrl(), { migrate: false, poolSize: 1 });
-  try {
-    await db.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
-    await db.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
-  } finally {
-    await db.close();
-  }
+  await makeAgain(pageId);
   // Someone else writes in the new document meanwhile.
   const other = await otherPerson(browser, baseURL ?? '', `/preview/${slug}?edit`);
   try {
@@ -292,21 +300,14 @@ test('made again under live typing: every key stays in the typist’s editor, an
   await signIn(page, `/preview/${slug}?edit`);
   await expect(page.getByText('Only you are editing this page now.')).toBeVisible();
   await expect(page.locator('.editor-status')).toHaveText(/^Saved/);
-  const pageId = (await store.getPage(slug, { draft: true }))?.id;
-  if (!pageId) throw new Error('the page was not made');
+  const pageId = await idOf(store, slug);
 
   const mine = bodyEditor(page);
   const words = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
   await mine.select((await mine.text()).length);
   const typing = page.keyboard.type(`\n\n${words}.`, { delay: 40 });
   await page.waitForTimeout(400);
-  const db = await openDatabase(databaseUrl(), { migrate: false, poolSize: 1 });
-  try {
-    await db.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
-    await db.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
-  } finally {
-    await db.close();
-  }
+  await makeAgain(pageId);
   await typing;
   await expect(page.locator('.editor-status')).toHaveText(/made again/);
   const expected = `Start.\n\n${words}.`;
