@@ -77,6 +77,45 @@ test('typed text autosaves a few seconds after typing stops, and is there after 
   await expect(editorStatus(page)).toContainText('Saved ');
 });
 
+// Hostile pass (2026-11-27): the status line's time came and went between two formats as saves
+// came back ("Saved Nov 27, 2026, 08:27 PM", then "Saved 11/27/2026, 8:27:25 PM": the server's
+// UTC format, shown by a time mounted after hydration until its effect ran).
+test('the status line’s time is in one format, every time it shows', async ({
+  page,
+  signIn,
+  seedPage,
+}) => {
+  const slug = 'e2e-status-time';
+  await seedPage({ slug, title: 'Status time', body: 'Start.' });
+  await signIn(page);
+  await openEditor(page, slug);
+  await expect(editorStatus(page)).toContainText('Saved ');
+  // Every text the status line has, as the DOM changes (before any later effect runs).
+  await page.evaluate(() => {
+    const status = document.querySelector('.editor-status');
+    const seen: string[] = [];
+    (window as unknown as { statusTexts: string[] }).statusTexts = seen;
+    if (!status) return;
+    new MutationObserver(() => seen.push(status.textContent ?? '')).observe(status, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  });
+  for (const word of [' One.', ' Two.']) {
+    await bodyEditor(page).typeAtEnd(word);
+    await autosaveNow(page);
+    await expect(editorStatus(page)).toContainText('Saved ', { timeout: 10_000 });
+  }
+  const texts = await page.evaluate(
+    () => (window as unknown as { statusTexts: string[] }).statusTexts,
+  );
+  const saved = texts.filter((text) => text.startsWith('Saved '));
+  expect(saved.length).toBeGreaterThan(0);
+  // The browser's format ("Nov 27, 2026, 08:27 PM"), never the server's ("11/27/2026, …").
+  expect(saved.filter((text) => /\d+\/\d+\/\d{4}/.test(text))).toEqual([]);
+});
+
 test(
   'the page beside the form follows the typing: a new heading shows within a second',
   BROWSER_SIDE,

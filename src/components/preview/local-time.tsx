@@ -32,14 +32,24 @@ export function TimeZoneName() {
   return <>{useZone() ?? 'UTC'}</>;
 }
 
-/** `iso` in the browser's zone, or null on the server, before hydration and for junk. */
+/** Set once this page has hydrated: a time shown after that is made in the browser at once. */
+let hydrated = false;
+
+/**
+ * `iso` in the browser's zone, or null on the server, before hydration and for junk. A time
+ * mounted after hydration (the status line's "Saved …" comes and goes with every save) is in
+ * the browser's zone from its first paint: it flickered through the server's UTC format first
+ * (hostile pass: "Saved Nov 27, 2026, 08:27 PM" and "Saved 11/27/2026, 8:27:25 PM" by turns).
+ */
 function useLocalText(iso: string): string | null {
-  const [shown, setShown] = useState<string | null>(null);
+  const [inBrowser, setInBrowser] = useState(hydrated);
   useEffect(() => {
-    const date = new Date(iso);
-    setShown(Number.isNaN(date.getTime()) ? null : localFormat().format(date));
-  }, [iso]);
-  return shown;
+    hydrated = true;
+    setInBrowser(true);
+  }, []);
+  if (!inBrowser) return null;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : localFormat().format(date);
 }
 
 /** A time in the editor's zone (named once on the screen, by TimeZoneName). */
