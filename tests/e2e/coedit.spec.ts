@@ -288,7 +288,7 @@ test('without a WebSocket the editor saves as it always has', async ({
   await expect(page.locator('.who-is-here')).toHaveCount(0);
 });
 
-test('an instance stopping as the editor opens (1012, a deploy): the tab connects again and edits live', async ({
+test('an instance restarting as the editor opens (no answer, then 1012): the tab connects again and edits live', async ({
   page,
   seedPage,
   signIn,
@@ -296,18 +296,20 @@ test('an instance stopping as the editor opens (1012, a deploy): the tab connect
 }) => {
   const slug = `coedit-restart-${test.info().workerIndex}-${Date.now().toString(36)}`;
   await seedPage({ slug, title: 'Restarted', body: 'Start.' });
-  // The first try meets the instance on its way down; the next is let through.
+  // The first try finds the instance down (the page loaded a moment before), the second meets
+  // it on its way down still; the next is let through.
   let tries = 0;
   await page.routeWebSocket(/\?live$/, (socket) => {
     tries += 1;
-    if (tries === 1) socket.close({ code: 1012, reason: 'the server is restarting' });
+    if (tries === 1) socket.close({ code: 1006, reason: 'no answer' });
+    else if (tries === 2) socket.close({ code: 1012, reason: 'the server is restarting' });
     else socket.connectToServer();
   });
   await signIn(page, `/preview/${slug}?edit`);
   await expect(page.getByText('Only you are editing this page now.')).toBeVisible({
     timeout: 15_000,
   });
-  expect(tries).toBe(2);
+  expect(tries).toBe(3);
   const mine = bodyEditor(page);
   await mine.typeAtEnd(' Live after all.');
   await expect(page.locator('.editor-status')).toHaveText(/^Saved/, { timeout: 20_000 });

@@ -84,8 +84,8 @@ const PAUSED_RETRY_MS = 30_000;
 const NOTICE_QUIET_MS = 10 * 60_000;
 /** Without a first sync this long after opening, the editor goes on without the document. */
 const FIRST_SYNC_MS = 10_000;
-/** Closes that mean "connect again". */
-const TRY_AGAIN_CLOSES = new Set([RESTART_CLOSE, TRY_AGAIN_CLOSE]);
+/** Closes before the first sync that are tried again: "connect again", and no answer (1006). */
+const FIRST_SYNC_RETRY_CLOSES = new Set([RESTART_CLOSE, TRY_AGAIN_CLOSE, 1006]);
 /** Tries after such a close before the first sync, before the editor goes on without it. */
 const FIRST_SYNC_TRIES = 3;
 /** The first sync waits this long at most for the browser's copy to be read. */
@@ -374,8 +374,10 @@ export class LiveDocument {
       if (this.destroyed || this.snapshot.phase === 'unavailable') return;
       if (!this.everSynced) {
         // Told to come back (1012: the instance is stopping for a deploy; 1013: the document
-        // was let go meanwhile): tried again a few times before giving up on it.
-        if (TRY_AGAIN_CLOSES.has(event.code) && this.attempts < FIRST_SYNC_TRIES) {
+        // was let go meanwhile), or not answered at all (1006: an instance down for a moment as
+        // it restarts, when the page was loaded just before): tried again a few times before
+        // giving up on it.
+        if (FIRST_SYNC_RETRY_CLOSES.has(event.code) && this.attempts < FIRST_SYNC_TRIES) {
           if (this.firstSyncTimer) clearTimeout(this.firstSyncTimer);
           this.firstSyncTimer = null;
           this.attempts += 1;
