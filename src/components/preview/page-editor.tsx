@@ -134,7 +134,7 @@ export function PageEditor({
   const fields = useLiveFields({
     document: live.document,
     bound: live.bound,
-    initial,
+    initial: live.reopenedFrom ?? initial,
     values,
     update,
     inputs: { title: titleInput, summary: summaryInput },

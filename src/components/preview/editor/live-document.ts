@@ -11,7 +11,10 @@
 // 5): a tab closed, crashed or reloaded while offline leaves its typing there, and the next tab
 // of that person on that document merges it in (a CRDT merge: once, with the others' edits) and
 // sends what the server lacks. A connection naming another identity than the one this tab has
-// been editing is another document of the page: nothing more is merged either way.
+// been editing is another document of the page: no update crosses between the two. The tab
+// then says 'remade' with the text the server had acknowledged from it (a shadow document kept
+// beside this one: everything the server sent, and this tab's updates once acknowledged), and
+// use-live-document.ts opens the new document and merges in only what was typed beyond that.
 //
 // No React here: use-live-document.ts gives it to the editor.
 import * as decoding from 'lib0/decoding';
@@ -95,6 +98,9 @@ const COPY_NOTE_MS = 60_000;
 /** Marks what the server sent, so it is not sent back. */
 const REMOTE = Symbol('remote');
 
+/** The three fields' text, as a document holds them. */
+export type LiveTexts = { body: string; title: string; summary: string };
+
 export type LiveSnapshot = {
   phase: LivePhase;
   /** Local changes not yet acknowledged as stored. */
@@ -105,6 +111,12 @@ export type LiveSnapshot = {
   reason: string | null;
   /** The last change made to the page from outside the document (notice.ts), until dismissed. */
   notice: DraftNotice | null;
+  /**
+   * With phase 'remade': the fields as the server had them from this tab (everything it sent and
+   * everything of this tab's it acknowledged). What the tab shows beyond this is its own unsent
+   * typing, the one part to merge into the new document.
+   */
+  acknowledged: LiveTexts | null;
 };
 
 export class LiveDocument {
@@ -121,7 +133,15 @@ export class LiveDocument {
     ackedAt: null,
     reason: null,
     notice: null,
+    acknowledged: null,
   };
+  /**
+   * The document as the server has it, as far as this tab knows: what the server sent, and this
+   * tab's own updates once acknowledged. Read only when the server names another document.
+   */
+  private readonly stored = new Y.Doc();
+  /** What each update sent on this connection brings to `stored` once acknowledged, in order. */
+  private unacknowledged: Uint8Array[] = [];
   private listeners = new Set<() => void>();
   /** Updates (and sync step 2s) sent on this connection; the server acknowledges each. */
   private sent = 0;
@@ -160,6 +180,11 @@ export class LiveDocument {
   constructor(
     private readonly slug: string,
     private readonly user: LiveUser,
+    /**
+     * Told another document, the tab says 'remade' for the editor to open that one; false (it
+     * happened too often in this page view), it stops live editing, its text kept, as refused.
+     */
+    private readonly mayReopen = true,
   ) {
     this.awareness.setLocalStateField('user', user);
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
@@ -171,9 +196,13 @@ export class LiveDocument {
       if (this.tooLong()) this.held = true;
       else if (this.isOpen() && this.answered) {
         const send = this.held ? sinceWithoutDeleted(this.doc, this.sentVector) : update;
+        const wasHeld = this.held;
         this.held = false;
         this.sendSync((encoder) => syncProtocol.writeUpdate(encoder, send));
         this.sent += 1;
+        // Held back, `send` is what the server lacks of everything here: once it is stored, so is
+        // everything here (later updates are acknowledged after it).
+        this.unacknowledged.push(wasHeld ? Y.encodeStateAsUpdate(this.doc) : update);
         this.sentVector = Y.encodeStateVector(this.doc);
       } else this.unsent = true;
       this.changed();
@@ -288,6 +317,7 @@ export class LiveDocument {
     this.undoManager.destroy();
     this.awareness.destroy();
     this.doc.destroy();
+    this.stored.destroy();
     this.listeners.clear();
   }
 
@@ -341,6 +371,7 @@ export class LiveDocument {
     this.socket = socket;
     this.sent = 0;
     this.acked = 0;
+    this.unacknowledged = [];
     this.answered = false;
     if (!this.everSynced)
       this.firstSyncTimer = setTimeout(() => {
@@ -371,6 +402,7 @@ export class LiveDocument {
       if (this.sent > this.acked) this.unsent = true;
       this.sent = 0;
       this.acked = 0;
+      this.unacknowledged = [];
       if (this.destroyed || this.snapshot.phase === 'unavailable') return;
       if (!this.everSynced) {
         // Told to come back (1012: the instance is stopping for a deploy; 1013: the document
@@ -445,12 +477,16 @@ export class LiveDocument {
           encoding.writeVarUint8Array(encoder, sinceWithoutDeleted(this.doc, payload));
         });
         this.sent += 1;
+        // The server's state vector says what it lacked, not what it has: once this step 2 is
+        // stored, it has everything here, the browser's copy's typing included.
+        this.unacknowledged.push(Y.encodeStateAsUpdate(this.doc));
         this.unsent = false;
         this.sentVector = Y.encodeStateVector(this.doc);
         this.changed();
         return;
       }
       Y.applyUpdate(this.doc, payload, REMOTE);
+      Y.applyUpdate(this.stored, payload);
       if (step === syncProtocol.messageYjsSyncStep2 && this.snapshot.phase !== 'synced') {
         // The first time, the browser's copy is read in first: the editor binds to the text
         // with it, and Save waits for what it brought to be stored.
@@ -477,7 +513,10 @@ export class LiveDocument {
       return;
     }
     if (kind === MESSAGE_ACK) {
-      this.acked = Math.max(this.acked, decoding.readVarUint(decoder));
+      const acked = Math.max(this.acked, decoding.readVarUint(decoder));
+      for (const update of this.unacknowledged.splice(0, acked - this.acked))
+        Y.applyUpdate(this.stored, update);
+      this.acked = acked;
       this.changed();
       return;
     }
@@ -522,7 +561,11 @@ export class LiveDocument {
    * was sent and not acknowledged counted as unsent (the text stays in the document), and the
    * phase that says why.
    */
-  private stopLive(phase: 'someoneElse' | 'refused', reason: string | null, closeReason: string) {
+  private stopLive(
+    phase: 'someoneElse' | 'refused' | 'remade',
+    reason: string | null,
+    closeReason: string,
+  ) {
     const socket = this.socket;
     this.socket = null;
     if (this.retryTimer) clearTimeout(this.retryTimer);
@@ -536,8 +579,10 @@ export class LiveDocument {
   /**
    * The server names the document (first, on every connection). The first name opens this
    * browser's copy of it; another name later is another document of the page (its row made
-   * again): this tab's document is not merged into it, nor it into this one — the tab stops
-   * live editing, the text kept, as refused (the form's save then merges it three ways).
+   * again: `db copy`, rows deleted, a fresh start past the size bound): this tab's document is
+   * not merged into it, nor it into this one (every line would be there twice). The tab stops,
+   * saying 'remade' with what the server had acknowledged from it, for the editor to open the
+   * new document and merge in only the typing beyond that (use-live-document.ts).
    */
   private identify(value: string) {
     const parsed = parseIdentity(value);
@@ -548,7 +593,20 @@ export class LiveDocument {
       return;
     }
     if (parsed.identity === this.identity) return;
-    this.stopLive('refused', REPLACED, 'another document');
+    if (!this.mayReopen) {
+      this.stopLive('refused', REPLACED, 'another document');
+      return;
+    }
+    this.set({ acknowledged: this.acknowledgedTexts() });
+    this.stopLive('remade', null, 'another document');
+  }
+
+  private acknowledgedTexts(): LiveTexts {
+    return {
+      body: this.stored.getText(BODY_TEXT).toString(),
+      title: this.stored.getText(TITLE_TEXT).toString(),
+      summary: this.stored.getText(SUMMARY_TEXT).toString(),
+    };
   }
 
   /**

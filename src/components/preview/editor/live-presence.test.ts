@@ -27,6 +27,7 @@ import {
   mapCaret,
   othersHere,
   PRESENCE_COLOURS,
+  reopenedText,
   retryDelayMs,
   smallestEdit,
 } from './live-presence';
@@ -149,6 +150,29 @@ describe('the first sync', () => {
     );
     // The document already holds the typing (an earlier bind): taken as it is, not doubled.
     expect(firstSyncText(typed, rendered, typed)).toBe(typed);
+  });
+});
+
+describe('a document made again', () => {
+  const stored = 'One.\n\nTwo.\n';
+  test('nothing typed beyond what it stored: the new document’s text, whatever it holds', () => {
+    expect(reopenedText(stored, stored, 'One.\n\nTwo.\n\nThree, by another.\n')).toBe(
+      'One.\n\nTwo.\n\nThree, by another.\n',
+    );
+    // Even a text without this tab's stored lines: the tab does not put back what it stored.
+    expect(reopenedText(stored, stored, 'One.\n')).toBe('One.\n');
+  });
+
+  test('typed beyond it: that typing once, and where another typed at the same place, both', () => {
+    const typed = 'One.\n\nTwo.\n\nMine, unsent.\n';
+    expect(reopenedText(typed, stored, stored)).toBe(typed);
+    expect(reopenedText(typed, stored, typed)).toBe(typed);
+    // Another person's paragraph at the same place: neither thrown away (firstSyncText kept
+    // only the typing, and a paragraph typed through the remake was lost: the e2e test).
+    const merged = reopenedText(typed, stored, 'One.\n\nTwo.\n\nTheirs, typed meanwhile.\n');
+    expect(merged).toContain('Mine, unsent.');
+    expect(merged).toContain('Theirs, typed meanwhile.');
+    expect(merged.split('Two.').length).toBe(2);
   });
 });
 

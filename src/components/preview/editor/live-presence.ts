@@ -2,7 +2,7 @@
 // are tested alone (live-presence.test.ts): who a person is to the others (name, colour), who
 // is here (one entry a person, however many tabs), where the socket is, how long to wait before
 // trying again, and where a save takes the body from.
-import { mergeTexts } from '../../../lib/content/merge';
+import { mergeBodiesKeepingBoth, mergeTexts } from '../../../lib/content/merge';
 import { previewPath } from '../../../lib/http/routes';
 
 /**
@@ -43,6 +43,11 @@ export type LivePhase =
    * `reason` is the new slug.
    */
   | 'moved'
+  /**
+   * Bound, then told the page's document was made again (another identity): for a moment, until
+   * the editor opens the new one and merges into it the typing the old one had not stored.
+   */
+  | 'remade'
   /** Never synced (no WebSocket here, refused before it opened): the editor as without it. */
   | 'unavailable';
 
@@ -233,6 +238,18 @@ export function firstSyncText(typed: string, rendered: string, remote: string): 
     { ...fields, body: rendered },
     { ...fields, body: remote },
   ).text.body;
+}
+
+/**
+ * The body the editor shows when it opens a document made again (use-live-document.ts): the new
+ * document's, with what this tab typed beyond `stored` (what the old one had stored from it)
+ * merged in once. Where both changed the same lines — a paragraph another person typed through
+ * the remake, and this tab's own unsent one, at the end of the page — both are kept: each side
+ * is text someone typed, and nobody is there to choose.
+ */
+export function reopenedText(typed: string, stored: string, remote: string): string {
+  if (typed === stored || typed === remote) return remote;
+  return mergeBodiesKeepingBoth(typed, stored, remote);
 }
 
 /**

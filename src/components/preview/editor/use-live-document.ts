@@ -1,17 +1,20 @@
 // Owns the editor's side of co-editing (decision record 0051): the page's shared document opened
 // once the editor has hydrated (live-document.ts), the CodeMirror body bound to it after its
 // first sync — the text typed before that merged in once, never inserted a second time — and
-// who else is here. Without a socket (the dev server, a blocked WebSocket) nothing changes: the
+// who else is here. When the server names another document of the page (made again), the
+// editor opens that one the same way, the base then being what the old one had stored from this
+// tab: only the typing it had not stored goes in, and the others' typing is not doubled. Without a socket (the dev server, a blocked WebSocket) nothing changes: the
 // phase says 'unavailable' and the editor saves its text as it always has.
 import { type RefObject, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import type { BodyEditor } from './body-codemirror';
-import type { LiveDocument, LiveSnapshot } from './live-document';
+import type { LiveDocument, LiveSnapshot, LiveTexts } from './live-document';
 import {
   bodySourceOf,
   firstSyncText,
   type LiveUser,
   othersHere,
   type Present,
+  reopenedText,
   smallestEdit,
 } from './live-presence';
 
@@ -21,7 +24,13 @@ const IDLE: LiveSnapshot = {
   ackedAt: null,
   reason: null,
   notice: null,
+  acknowledged: null,
 };
+/**
+ * Documents made again that a page view follows; past this (something makes the page's document
+ * again and again) the tab stops live editing with its text kept, and Save draft merges it.
+ */
+const REOPENS_MAX = 5;
 const NOBODY: Present[] = [];
 
 export type LiveEditing = {
@@ -39,6 +48,12 @@ export type LiveEditing = {
   bodySource: 'document' | 'form';
   /** The other people on this page now. */
   others: Present[];
+  /**
+   * The fields as the last document stored them from this tab, once it was made again: the base
+   * the next first sync merges the title and summary typed since against (null: the page as
+   * rendered is).
+   */
+  reopenedFrom: LiveTexts | null;
   /** Resolves once every local change is stored (true), or false after `timeoutMs`. */
   whenAcknowledged: (timeoutMs: number) => Promise<boolean>;
 };
@@ -64,6 +79,11 @@ export function useLiveDocument({
   const [live, setLive] = useState<LiveDocument | null>(null);
   const [bound, setBound] = useState(false);
   const [failed, setFailed] = useState(false);
+  // Counts the documents opened in this page view; the one they were made again from.
+  const [reopened, setReopened] = useState<{ count: number; from: LiveTexts | null }>({
+    count: 0,
+    from: null,
+  });
   const userKey = user ? JSON.stringify(user) : '';
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the person is read through its key
@@ -77,7 +97,7 @@ export function useLiveDocument({
     import('./live-document')
       .then(({ LiveDocument }) => {
         if (cancelled) return;
-        made = new LiveDocument(slug, user);
+        made = new LiveDocument(slug, user, reopened.count < REOPENS_MAX);
         setLive(made);
         // Gone from the others' lists at once when the tab closes.
         window.addEventListener('pagehide', leave);
@@ -100,7 +120,7 @@ export function useLiveDocument({
       setLive(null);
       setBound(false);
     };
-  }, [enabled, slug, userKey]);
+  }, [enabled, slug, userKey, reopened.count]);
 
   const state = useSyncExternalStore(
     useCallback((listener) => (live ? live.subscribe(listener) : () => undefined), [live]),
@@ -108,14 +128,24 @@ export function useLiveDocument({
     () => IDLE,
   );
 
+  // Made again: the old document goes (the effect above unbinds the editor and destroys it) and
+  // the new one is opened, with what the old one had stored from this tab as the base.
+  const remadeFrom = state.phase === 'remade' ? state.acknowledged : null;
+  useEffect(() => {
+    if (remadeFrom) setReopened(({ count }) => ({ count: count + 1, from: remadeFrom }));
+  }, [remadeFrom]);
+
   // The first sync: the editor takes the document's text, with what was typed before it (from
-  // the text the page was rendered with) merged in as this person's edit — once.
+  // the text the page was rendered with, or the last document stored) merged in as this
+  // person's edit — once.
   // biome-ignore lint/correctness/useExhaustiveDependencies: initialBody is the base at mount
   useEffect(() => {
     const view = editor.current;
     if (!live || bound || !editorReady || !view || state.phase !== 'synced') return;
     const remote = live.text.toString();
-    const target = firstSyncText(view.text(), initialBody, remote);
+    const target = reopened.from
+      ? reopenedText(view.text(), reopened.from.body, remote)
+      : firstSyncText(view.text(), initialBody, remote);
     if (target !== remote) {
       const edit = smallestEdit(remote, target);
       live.doc.transact(() => {
@@ -125,7 +155,7 @@ export function useLiveDocument({
     }
     view.bind({ text: live.text, awareness: live.awareness, undoManager: live.undoManager });
     setBound(true);
-  }, [live, bound, editorReady, state.phase, editor]);
+  }, [live, bound, editorReady, state.phase, editor, reopened.from]);
 
   const others = useSyncExternalStore(
     useCallback(
@@ -153,6 +183,7 @@ export function useLiveDocument({
       (live === null || state.phase === 'connecting' || state.phase === 'synced'),
     bodySource: bodySourceOf(state.phase, bound),
     others,
+    reopenedFrom: reopened.from,
     whenAcknowledged: (timeoutMs) =>
       live ? live.whenAcknowledged(timeoutMs) : Promise.resolve(true),
   };
