@@ -255,7 +255,8 @@ export function PageEditor({
             }
             // Live, the server saves (or publishes) the document as stored: every change typed
             // here must be stored first, or the last words would be left out.
-            if (liveBody && !acknowledged.current && live.state.pending > 0) {
+            // And a save while the document made again is being opened waits for it to be.
+            if (!acknowledged.current && ((liveBody && live.state.pending > 0) || live.reopening)) {
               event.preventDefault();
               const submitter = (event.nativeEvent as SubmitEvent).submitter;
               const owner = event.currentTarget;

@@ -248,6 +248,14 @@ export class LiveDocument {
     this.resume(true);
     return new Promise((resolve) => {
       const check = () => {
+        // Made again, or gone: this document will never store it (use-live-document.ts goes on
+        // waiting with the next).
+        if (this.snapshot.phase === 'remade' || this.destroyed) {
+          clearTimeout(timer);
+          this.waiting.delete(check);
+          resolve(false);
+          return;
+        }
         if (this.pendingCount() !== 0 || this.snapshot.phase !== 'synced') return;
         clearTimeout(timer);
         this.waiting.delete(check);
@@ -318,6 +326,7 @@ export class LiveDocument {
     this.awareness.destroy();
     this.doc.destroy();
     this.stored.destroy();
+    for (const check of [...this.waiting]) check();
     this.listeners.clear();
   }
 

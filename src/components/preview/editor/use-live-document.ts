@@ -5,7 +5,14 @@
 // editor opens that one the same way, the base then being what the old one had stored from this
 // tab: only the typing it had not stored goes in, and the others' typing is not doubled. Without a socket (the dev server, a blocked WebSocket) nothing changes: the
 // phase says 'unavailable' and the editor saves its text as it always has.
-import { type RefObject, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import {
+  type RefObject,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import type { BodyEditor } from './body-codemirror';
 import type { LiveDocument, LiveSnapshot, LiveTexts } from './live-document';
 import {
@@ -54,7 +61,17 @@ export type LiveEditing = {
    * rendered is).
    */
   reopenedFrom: LiveTexts | null;
-  /** Resolves once every local change is stored (true), or false after `timeoutMs`. */
+  /**
+   * Opening the document its old one was made again into, not bound yet: a save waits for it
+   * (sent from the form meanwhile, it would be merged against the last draft the tab saw, and
+   * the others' typing it holds would go in twice).
+   */
+  reopening: boolean;
+  /**
+   * Resolves once every local change is stored (true), or false after `timeoutMs`. The document
+   * made again meanwhile, it waits for the new one to be bound and to have stored the typing
+   * merged into it.
+   */
   whenAcknowledged: (timeoutMs: number) => Promise<boolean>;
 };
 
@@ -170,22 +187,43 @@ export function useLiveDocument({
     () => NOBODY,
   );
 
+  const settling =
+    enabled &&
+    user !== null &&
+    typeof WebSocket !== 'undefined' &&
+    !failed &&
+    !bound &&
+    (live === null || state.phase === 'connecting' || state.phase === 'synced');
+  const reopening = settling && reopened.count > 0;
+  // Read by a save's wait as it goes on, across a document made again.
+  const latest = useRef({ live, reopening });
+  latest.current = { live, reopening };
+
   return {
     document: live,
     state,
     bound,
-    settling:
-      enabled &&
-      user !== null &&
-      typeof WebSocket !== 'undefined' &&
-      !failed &&
-      !bound &&
-      (live === null || state.phase === 'connecting' || state.phase === 'synced'),
+    settling,
+    reopening,
     bodySource: bodySourceOf(state.phase, bound),
     others,
     reopenedFrom: reopened.from,
-    whenAcknowledged: (timeoutMs) =>
-      live ? live.whenAcknowledged(timeoutMs) : Promise.resolve(true),
+    whenAcknowledged: async (timeoutMs) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const now = latest.current;
+        if (now.reopening || (now.live && now.live.state.phase === 'remade')) {
+          // Between two documents: asked again in a moment.
+          if (Date.now() >= deadline) return false;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          continue;
+        }
+        if (!now.live) return true;
+        const stored = await now.live.whenAcknowledged(Math.max(0, deadline - Date.now()));
+        // The document made again while waiting: its answer is no longer the one asked for.
+        if (stored || latest.current.live === now.live || Date.now() >= deadline) return stored;
+      }
+    },
   };
 }
 
