@@ -116,8 +116,8 @@ export const COEDIT_LIMITS = {
   documentBytes: 1024 * 1024,
   /**
    * The bound on an open one: past it the document is written as the draft, started afresh and
-   * its editors let go (1013; told another document, their tabs stop live editing with their
-   * text kept, for the form's Save draft to merge). Some 50 MB in memory.
+   * its editors let go (1013; told another document, their tabs open it and merge in what the
+   * old one had not stored: live-document.ts). Some 50 MB in memory.
    */
   documentMaxBytes: 4 * 1024 * 1024,
 } as const;
@@ -383,20 +383,7 @@ export function createCoeditRegistry(
       // written over; the poll merges it into the document first (takeForeignDraft).
       const head = await readHead(db.query, pageId);
       if (head?.writtenVersion != null && head.writtenVersion !== page.version) return false;
-      const ownership = await store.pageOwnership(pageId);
-      const result = await store.saveDraft({
-        slug: page.slug,
-        pageId,
-        ...fields,
-        expectedVersion: page.version,
-        editor: editor?.email ?? by,
-        checkpoint: 'autosave',
-        // As an autosave by this person would (save-page.ts changeCancelsSchedule); a write
-        // for a person not known here cancels a pending schedule: nothing unreviewed goes live.
-        cancelsSchedule:
-          ownership !== null && (editor === null || !can(editor, 'page.schedule', ownership)),
-        keepsRedirects: editor === null || !can(editor, 'redirect.edit'),
-      });
+      const result = await saveFields(page, fields, editor, by);
       if (result.ok) {
         await markWritten(db, pageId, result.version);
         return true;
@@ -406,6 +393,62 @@ export function createCoeditRegistry(
       pageId,
     });
     return true;
+  };
+
+  /** Saves `fields` as the draft of `page` (at its version), as an autosave by `editor`. */
+  const saveFields = async (
+    page: { id: number; slug: string; version: number },
+    fields: DocumentFields,
+    editor: Editor | null,
+    by: string | null,
+  ) => {
+    const ownership = await store.pageOwnership(page.id);
+    return store.saveDraft({
+      slug: page.slug,
+      pageId: page.id,
+      ...fields,
+      expectedVersion: page.version,
+      editor: editor?.email ?? by,
+      checkpoint: 'autosave',
+      // As an autosave by this person would (save-page.ts changeCancelsSchedule); a write for a
+      // person not known here cancels a pending schedule: nothing unreviewed goes live.
+      cancelsSchedule:
+        ownership !== null && (editor === null || !can(editor, 'page.schedule', ownership)),
+      keepsRedirects: editor === null || !can(editor, 'redirect.edit'),
+    });
+  };
+
+  /**
+   * A loaded document whose row was deleted by hand (the page still there) took its stored
+   * updates with it: what it acknowledged since its last draft write is only in this memory.
+   * Written as the draft before it is let go, so the document made again from the draft holds
+   * it — the editors' tabs merge into that only what they had not stored (live-document.ts),
+   * and would otherwise find their acknowledged typing missing there (the walk-through: two
+   * people typing through such a delete, their paragraphs kept twice). Nothing pending (no
+   * draft write due): the draft already holds it. A save by another path meanwhile is not
+   * written over.
+   */
+  const rescueDraft = async (entry: OpenDocument) => {
+    await entry.writing;
+    if (!entry.draftTimer) return;
+    clearTimeout(entry.draftTimer);
+    entry.draftTimer = null;
+    try {
+      const page = await store.getPageById(entry.pageId);
+      if (!page) return;
+      const fields = draftFieldsOf(fieldsOf(entry.doc), pageFieldsOf(page));
+      if (sameFields(fields, pageFieldsOf(page))) return;
+      const result = await saveFields(page, fields, entry.lastEditor, null);
+      log.info('co-editing: the page’s document was deleted; its text was written as the draft', {
+        pageId: entry.pageId,
+        written: result.ok,
+      });
+    } catch (error) {
+      if (!isOutage(error) && !isContentError(error)) throw error;
+      log.warn('co-editing: the text of a deleted document could not be written as the draft', {
+        pageId: entry.pageId,
+      });
+    }
   };
 
   const saveDraftNow = async (entry: OpenDocument) => {
@@ -714,6 +757,8 @@ export function createCoeditRegistry(
     if (stored !== null && documentIdentity(entry.pageId, stored.createdAt) === entry.identity)
       return true;
     if (stored === null && !(await store.getPageById(entry.pageId))) return true;
+    if (stored === null) await rescueDraft(entry);
+    if (entry.closed) return false;
     log.info('co-editing: the page’s document was made again; the loaded one is let go', {
       pageId: entry.pageId,
     });
