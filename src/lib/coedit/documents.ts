@@ -1225,7 +1225,8 @@ export function createCoeditRegistry(
       if (stopped || !entry || entry.closed) {
         // Let go while this one waited (the server stopping, the document made again or
         // unloaded over and over): a reconnect finds it.
-        connection.close(stopped ? CLOSE.restart : CLOSE.tryAgain, 'try again');
+        if (stopped) connection.close(CLOSE.restart, 'the server is restarting');
+        else connection.close(CLOSE.tryAgain, 'try again');
         return null;
       }
       const member: Joined = {
