@@ -163,7 +163,14 @@ export function PageEditor({
   // found renamed (moved: the typing goes to the new address in this browser's copy).
   const stoppedHere =
     personChanged || live.state.phase === 'someoneElse' || live.state.phase === 'moved';
-  useAutosave(editor, { enhanced, pending, person: person?.email ?? '', stopped: stoppedHere });
+  // Held, too, while a document made again is being opened: sent from the form then, the text
+  // would be merged against the last draft this tab saw, the others' typing in it twice.
+  useAutosave(editor, {
+    enhanced,
+    pending,
+    person: person?.email ?? '',
+    stopped: stoppedHere || live.reopening,
+  });
   const preview = useLivePreview({ initialHtml, formState, body: values.body, enhanced });
   useBannerAfterLiveDrafts(liveBody && !personChanged, live.state);
   useUnsavedPrompt(editor.unsaved);
