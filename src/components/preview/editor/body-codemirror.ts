@@ -15,7 +15,7 @@ import { tagHighlighter, tags } from '@lezer/highlight';
 import { yCollab, yUndoManagerKeymap } from 'y-codemirror.next';
 import type { Awareness } from 'y-protocols/awareness';
 import type * as Y from 'yjs';
-import { smallestEdit } from './live-presence';
+import { textEdits } from './live-presence';
 import { type Edit, WRAPS, type Wrap } from './markdown-edits';
 import { pastedHtmlText } from './pasted-html';
 import { pastedImage } from './use-image-drop';
@@ -275,11 +275,16 @@ export function createBodyEditor(
     },
     bind: (live) => {
       undoManager = live.undoManager;
-      const edit = smallestEdit(view.state.doc.toString(), live.text.toString());
+      const edits = textEdits(view.state.doc.toString(), live.text.toString());
       view.dispatch({
-        // The document's text, as one change the page hears of (its state follows), kept out of
-        // Undo (the caret stays where the text is unchanged); the binding starts from it.
-        changes: { from: edit.at, to: edit.at + edit.remove, insert: edit.insert },
+        // The document's text, as one transaction the page hears of (its state follows), kept
+        // out of Undo, each change at its place: the caret stays where the text around it is
+        // unchanged (one change spanning it threw it to its end). The binding starts from it.
+        changes: edits.map((edit) => ({
+          from: edit.at,
+          to: edit.at + edit.remove,
+          insert: edit.insert,
+        })),
         annotations: Transaction.addToHistory.of(false),
         effects: collaboration.reconfigure([
           Prec.high(keymap.of(yUndoManagerKeymap)),

@@ -30,6 +30,7 @@ import {
   reopenedText,
   retryDelayMs,
   smallestEdit,
+  textEdits,
 } from './live-presence';
 
 /** WCAG's relative luminance and contrast ratio. */
@@ -173,6 +174,53 @@ describe('a document made again', () => {
     expect(merged).toContain('Mine, unsent.');
     expect(merged).toContain('Theirs, typed meanwhile.');
     expect(merged.split('Two.').length).toBe(2);
+  });
+});
+
+describe('the edits between two texts', () => {
+  /** `edits` applied to `from` from the last to the first, as live-document's text takes them. */
+  const apply = (from: string, edits: ReturnType<typeof textEdits>) =>
+    edits.reduceRight(
+      (text, edit) => text.slice(0, edit.at) + edit.insert + text.slice(edit.at + edit.remove),
+      from,
+    );
+
+  test('each change at its place, the text between kept', () => {
+    const from = 'One, mine being typed.\n\nTwo.\n\nThree.';
+    const to = 'Zero.\n\nOne, mine being typed.\n\nTwo, theirs.\n\nThree.';
+    const edits = textEdits(from, to);
+    expect(apply(from, edits)).toBe(to);
+    // Nothing touches the typist's paragraph: a caret in it stays where it is.
+    const caret = from.indexOf('being');
+    expect(edits.every((edit) => edit.at + edit.remove <= caret || edit.at > caret + 5)).toBe(true);
+    expect(edits.length).toBe(2);
+  });
+
+  test('every kind of change, and text in other scripts, comes out right', () => {
+    const cases: [string, string][] = [
+      ['', ''],
+      ['same', 'same'],
+      ['', 'all new'],
+      ['all gone', ''],
+      ['a😀b', 'a😃b'],
+      ['Ünïcödé 中文 text', 'Ünïcode 中文字 texts'],
+      ['one two three four', 'zero one three four five'],
+    ];
+    for (const [from, to] of cases) expect(apply(from, textEdits(from, to))).toBe(to);
+  });
+
+  test('a page of thousands of lines, two changes far apart: two edits', () => {
+    const paragraphs = Array.from({ length: 5_000 }, (_, i) => `Paragraph ${i}.\n`);
+    const from = paragraphs.join('');
+    const to = [
+      ...paragraphs.slice(0, 10),
+      'New.\n',
+      ...paragraphs.slice(10, 4_990),
+      'End.\n',
+    ].join('');
+    const edits = textEdits(from, to);
+    expect(apply(from, edits)).toBe(to);
+    expect(edits.length).toBe(2);
   });
 });
 

@@ -2,6 +2,7 @@
 // are tested alone (live-presence.test.ts): who a person is to the others (name, colour), who
 // is here (one entry a person, however many tabs), where the socket is, how long to wait before
 // trying again, and where a save takes the body from.
+import { diffArrays } from 'diff';
 import { mergeBodiesKeepingBoth, mergeTexts } from '../../../lib/content/merge';
 import { previewPath } from '../../../lib/http/routes';
 
@@ -300,4 +301,52 @@ export function mapCaret(position: number, delta: TextDelta): number {
     }
   }
   return Math.max(0, mapped);
+}
+
+/** Past this many lines changed, `textEdits` gives one edit from the first to the last. */
+const TEXT_EDITS_MAX = 2_000;
+
+/**
+ * The edits that turn `from` into `to`, each at its place in `from` and in order, the lines
+ * between them kept: what a text taking another's changes while someone types in it needs. One
+ * edit from the first difference to the last (smallestEdit) deletes and types again everything
+ * between — the typist's caret thrown to its end, and a person's keystroke landing there
+ * meanwhile typed into text that is gone (the hostile pass on documents made again: tokens
+ * outside their paragraph, one missing). Lines are compared first (cheap at any size), then
+ * each changed run of lines is cut to its smallest edit.
+ */
+export function textEdits(
+  from: string,
+  to: string,
+): { at: number; remove: number; insert: string }[] {
+  const outer = smallestEdit(from, to);
+  if (outer.remove === 0 && outer.insert === '') return [];
+  if (outer.remove === 0 || outer.insert === '') return [outer];
+  const lines = (text: string) => text.split(/(?<=\n)/).filter((line) => line !== '');
+  const parts = diffArrays(lines(from), lines(to), { maxEditLength: TEXT_EDITS_MAX });
+  if (!parts) return [outer];
+  const edits: { at: number; remove: number; insert: string }[] = [];
+  let at = 0;
+  let hunk: { at: number; removed: string; added: string } | null = null;
+  const close = () => {
+    if (!hunk) return;
+    const edit = smallestEdit(hunk.removed, hunk.added);
+    if (edit.remove > 0 || edit.insert !== '') edits.push({ ...edit, at: hunk.at + edit.at });
+    hunk = null;
+  };
+  for (const part of parts) {
+    const text = part.value.join('');
+    if (!part.added && !part.removed) {
+      close();
+      at += text.length;
+      continue;
+    }
+    hunk ??= { at, removed: '', added: '' };
+    if (part.removed) {
+      hunk.removed += text;
+      at += text.length;
+    } else hunk.added += text;
+  }
+  close();
+  return edits;
 }

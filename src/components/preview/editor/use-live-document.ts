@@ -22,7 +22,7 @@ import {
   othersHere,
   type Present,
   reopenedText,
-  smallestEdit,
+  textEdits,
 } from './live-presence';
 
 const IDLE: LiveSnapshot = {
@@ -163,13 +163,16 @@ export function useLiveDocument({
     const target = reopened.from
       ? reopenedText(view.text(), reopened.from.body, remote)
       : firstSyncText(view.text(), initialBody, remote);
-    if (target !== remote) {
-      const edit = smallestEdit(remote, target);
+    // Each change at its place (from the last, so the places before stay right): the text
+    // between is not deleted and typed again under the others typing in it.
+    const edits = textEdits(remote, target);
+    if (edits.length > 0)
       live.doc.transact(() => {
-        if (edit.remove > 0) live.text.delete(edit.at, edit.remove);
-        if (edit.insert) live.text.insert(edit.at, edit.insert);
+        for (const edit of edits.reverse()) {
+          if (edit.remove > 0) live.text.delete(edit.at, edit.remove);
+          if (edit.insert) live.text.insert(edit.at, edit.insert);
+        }
       });
-    }
     view.bind({ text: live.text, awareness: live.awareness, undoManager: live.undoManager });
     setBound(true);
   }, [live, bound, editorReady, state.phase, editor, reopened.from]);
