@@ -424,14 +424,14 @@ export function createCoeditRegistry(
    * Written as the draft before it is let go, so the document made again from the draft holds
    * it — the editors' tabs merge into that only what they had not stored (live-document.ts),
    * and would otherwise find their acknowledged typing missing there (the walk-through: two
-   * people typing through such a delete, their paragraphs kept twice). Nothing pending (no
-   * draft write due): the draft already holds it. A save by another path meanwhile is not
-   * written over.
+   * people typing through such a delete, their paragraphs kept twice). Written whenever the
+   * text differs from the draft, a draft write due or not: one that ran after the delete found
+   * no stored updates to write. A save by another path in the seconds before the delete, not
+   * taken into this document yet, is written over (its version stays in the page's history).
    */
   const rescueDraft = async (entry: OpenDocument) => {
     await entry.writing;
-    if (!entry.draftTimer) return;
-    clearTimeout(entry.draftTimer);
+    if (entry.draftTimer) clearTimeout(entry.draftTimer);
     entry.draftTimer = null;
     try {
       const page = await store.getPageById(entry.pageId);
