@@ -277,4 +277,38 @@ describe(`saving while live (${TEST_ENGINE})`, () => {
       client.disconnect();
     }
   }, 60_000);
+
+  test('live=1 while the page’s document is being made again: not saved, said so, and saved once it is back', async () => {
+    // The hostile pass: a Save draft right after the rows were deleted went the form's way and
+    // asked about the lines the others had typed ("by you in another tab or window").
+    const { client, form } = await typedLive('live-remade');
+    try {
+      const current = await page('live-remade');
+      const db = await folio.database();
+      await db.query`DELETE FROM coedit_updates WHERE page_id = ${Number(form.pageId)}`;
+      await db.query`DELETE FROM coedit_documents WHERE page_id = ${Number(form.pageId)}`;
+      const answer = await answerOf(
+        await autosave('live-remade', { ...form, version: String(current?.version), live: '1' }),
+      );
+      expect(answer.ok).toBe(false);
+      expect(JSON.stringify(answer)).toContain('being made again');
+      expect(JSON.stringify(answer)).not.toContain('choose below');
+      expect((await page('live-remade'))?.version).toBe(current?.version);
+      // A connection makes the new document (from the draft); the save then goes through.
+      const again = new CoeditClient('live-remade');
+      await again.connect(`${folio.url.replace(/^http/, 'ws')}/preview/live-remade?live`, {
+        cookie,
+        origin: folio.url,
+      });
+      again.disconnect();
+      const retried = await answerOf(
+        await autosave('live-remade', { ...form, version: String(current?.version), live: '1' }),
+      );
+      expect(retried.ok).toBe(true);
+      expect((await page('live-remade'))?.bodyMarkdown).toBe('One.\n\nTwo.\nThree, typed live.\n');
+      expect(folio.unexpectedErrors()).toEqual([]);
+    } finally {
+      client.disconnect();
+    }
+  }, 60_000);
 });

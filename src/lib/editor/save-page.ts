@@ -159,6 +159,10 @@ function sameText(a: MergeText, b: MergeText): boolean {
 /** Attempts at a merged save before the editor is asked (someone saving again and again). */
 const MERGE_ATTEMPTS = 3;
 
+/** A live save that came while the page's document was being made again. */
+export const DOCUMENT_REMADE =
+  'Not saved yet: the page’s shared document is being made again. Your text is kept here; Save again in a moment.';
+
 /**
  * Saves what an editor's form holds (and publishes it, when asked), checked against the
  * version the form showed. When that version is stale, the form's text is merged three ways
@@ -186,6 +190,16 @@ export async function saveEditorValues(
   } = {},
 ): Promise<SaveOutcome> {
   const liveText = live ? await liveFieldsOf(values.pageId) : null;
+  // Sent from a tab bound to the page's document, which is not there now: it is being made
+  // again (its rows deleted; the tab opens the new one in a moment). Its form text merged
+  // against the last draft the tab saw would ask about lines the others typed (hostile pass).
+  if (
+    live &&
+    liveText === null &&
+    values.pageId !== '' &&
+    (await contentStore().getPageById(Number(values.pageId))) !== null
+  )
+    return { saved: false, state: { values, message: DOCUMENT_REMADE } };
   // Title, summary and body alike: a field taken from the form would be saved, then written
   // over by the document's next draft (issue 30: a title typed live was lost that way).
   const own = liveText === null ? values : { ...values, ...liveText };
