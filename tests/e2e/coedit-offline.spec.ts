@@ -399,6 +399,67 @@ test('made again under two people’s typing: each opens the new document, every
   }
 });
 
+// The re-check of that pass: one tab offline with typing unsent at the end of a line whose
+// start it had stored, the page's document made again meanwhile, the other typing on: the
+// stored part came back twice (2 runs of 6).
+test('made again while one tab waits offline, its unsent typing on a line it stored: every token once', async ({
+  page,
+  browser,
+  baseURL,
+  seedPage,
+  signIn,
+  store,
+}) => {
+  test.setTimeout(120_000);
+  allowPageErrors(page, /ERR_INTERNET_DISCONNECTED/);
+  const slug = `coedit-remade-line-${test.info().workerIndex}-${Date.now().toString(36)}`;
+  await seedPage({ slug, title: 'Made again, one line', body: 'MARK0 start\n\nMARK1 start' });
+  const network = await liveSwitch(page.context());
+  await signIn(page, `/preview/${slug}?edit`);
+  const other = await otherPerson(browser, baseURL ?? '', `/preview/${slug}?edit`);
+  try {
+    const mine = bodyEditor(page);
+    const theirs = bodyEditor(other.page);
+    await expect(page.getByRole('list', { name: 'Also editing now:' })).toBeVisible();
+    await theirs.ready();
+    const pageId = await idOf(store, slug);
+    const tokens = (tag: string, from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => ` ${tag}${from + i}q`).join('');
+    // Each types on their own line, stored; the draft written.
+    await mine.typeAtEnd(tokens('kb', 0, 5));
+    await theirs.select((await theirs.text()).indexOf('MARK0 start') + 'MARK0 start'.length);
+    await other.page.keyboard.type(tokens('ka', 0, 5), { delay: 20 });
+    await expect(page.locator('.editor-status')).toHaveText(/^Saved/);
+    await expect(other.page.locator('.editor-status')).toHaveText(/^Saved/);
+    await expect
+      .poll(async () => (await store.getPage(slug, { draft: true }))?.bodyMarkdown, {
+        timeout: 20_000,
+      })
+      .toBe(`MARK0 start${tokens('ka', 0, 5)}\n\nMARK1 start${tokens('kb', 0, 5)}`);
+    // Mine goes offline and types on at the end of its line; made again; theirs types on.
+    await network.offline();
+    await expect(page.locator('.editor-status')).toHaveText(/Reconnecting|Not connected/);
+    await mine.typeAtEnd(tokens('kb', 5, 10));
+    await makeAgain(pageId);
+    await other.page.keyboard.type(tokens('ka', 5, 10), { delay: 20 });
+    await expect(other.page.locator('.editor-status')).toHaveText(/^Saved/, { timeout: 20_000 });
+    await network.online();
+
+    const expected = `MARK0 start${tokens('ka', 0, 10)}\n\nMARK1 start${tokens('kb', 0, 10)}`;
+    await expect.poll(mine.text, { timeout: 30_000 }).toBe(expected);
+    await expect.poll(theirs.text, { timeout: 30_000 }).toBe(expected);
+    await expect(page.locator('.editor-status')).toHaveText(/^Saved/);
+    await expect
+      .poll(async () => (await store.getPage(slug, { draft: true }))?.bodyMarkdown, {
+        timeout: 20_000,
+      })
+      .toBe(expected);
+    expect(other.problems(), 'errors the other page logged').toEqual([]);
+  } finally {
+    await other.context.close();
+  }
+});
+
 test('Folio’s sign-out deletes the browser’s copies, a second tab’s open one too; that tab waits, trying nothing, until a sign-in in the first', async ({
   page,
   seedPage,

@@ -175,6 +175,27 @@ describe('a document made again', () => {
     expect(merged).toContain('Theirs, typed meanwhile.');
     expect(merged.split('Two.').length).toBe(2);
   });
+
+  test('two people typing at the end of one paragraph: both, once each, the other’s first', () => {
+    // The hostile pass: lines kept twice doubled the whole paragraph.
+    const base = 'Start.\n\nShared ka0 kb0\n\nEnd.\n';
+    const typed = 'Start.\n\nShared ka0 kb0 ka1 ka2\n\nEnd.\n';
+    const remote = 'Start.\n\nShared ka0 kb0 kb1\n\nEnd.\n';
+    expect(reopenedText(typed, base, remote)).toBe(
+      'Start.\n\nShared ka0 kb0 kb1 ka1 ka2\n\nEnd.\n',
+    );
+  });
+
+  test('a deletion on one side and typing on the other: the deletion made, the typing kept', () => {
+    const base = 'One two three four.\n';
+    expect(reopenedText('One two three and more four.\n', base, 'One four.\n')).toBe(
+      'One and more four.\n',
+    );
+    // Changes far apart: each at its place.
+    expect(reopenedText('Zero.\nOne two three four.\n', base, 'One two three four.\nFive.\n')).toBe(
+      'Zero.\nOne two three four.\nFive.\n',
+    );
+  });
 });
 
 describe('the edits between two texts', () => {

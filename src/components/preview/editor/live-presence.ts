@@ -244,13 +244,43 @@ export function firstSyncText(typed: string, rendered: string, remote: string): 
 /**
  * The body the editor shows when it opens a document made again (use-live-document.ts): the new
  * document's, with what this tab typed beyond `stored` (what the old one had stored from it)
- * merged in once. Where both changed the same lines — a paragraph another person typed through
- * the remake, and this tab's own unsent one, at the end of the page — both are kept: each side
- * is text someone typed, and nobody is there to choose.
+ * merged in once. Each side's edits of `stored` are taken at their places (textEdits); where
+ * they meet — two people typing at the end of one paragraph, one through the remake and one
+ * unsent — every deletion is made and both insertions are kept, the other's first: each is text
+ * someone typed, and nobody is there to choose. (Lines kept twice, as a three-way merge of
+ * lines keeps a conflict, doubled such a paragraph: the hostile pass.)
  */
 export function reopenedText(typed: string, stored: string, remote: string): string {
   if (typed === stored || typed === remote) return remote;
-  return mergeBodiesKeepingBoth(typed, stored, remote);
+  if (remote === stored) return typed;
+  const mine = textEdits(stored, typed);
+  const theirs = textEdits(stored, remote);
+  let text = '';
+  let at = 0;
+  let i = 0;
+  let j = 0;
+  while (i < mine.length || j < theirs.length) {
+    const start = Math.min(mine[i]?.at ?? Infinity, theirs[j]?.at ?? Infinity);
+    let end = start;
+    let mineInsert = '';
+    let theirsInsert = '';
+    // Every edit of either side that starts within (or right at the end of) the run so far.
+    for (;;) {
+      const next = (mine[i]?.at ?? Infinity) <= (theirs[j]?.at ?? Infinity) ? mine[i] : theirs[j];
+      if (!next || next.at > end) break;
+      if (next === mine[i]) {
+        mineInsert += next.insert;
+        i += 1;
+      } else {
+        theirsInsert += next.insert;
+        j += 1;
+      }
+      end = Math.max(end, next.at + next.remove);
+    }
+    text += stored.slice(at, start) + theirsInsert + mineInsert;
+    at = end;
+  }
+  return text + stored.slice(at);
 }
 
 /**
