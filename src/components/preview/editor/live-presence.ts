@@ -3,7 +3,7 @@
 // is here (one entry a person, however many tabs), where the socket is, how long to wait before
 // trying again, and where a save takes the body from.
 import { diffArrays } from 'diff';
-import { mergeBodiesKeepingBoth, mergeTexts } from '../../../lib/content/merge';
+import { mergeTexts } from '../../../lib/content/merge';
 import { previewPath } from '../../../lib/http/routes';
 
 /**
