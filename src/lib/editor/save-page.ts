@@ -160,7 +160,7 @@ function sameText(a: MergeText, b: MergeText): boolean {
 const MERGE_ATTEMPTS = 3;
 
 /** A live save that came while the page's document was being made again. */
-export const DOCUMENT_REMADE =
+const DOCUMENT_REMADE =
   'Not saved yet: the page’s shared document is being made again. Your text is kept here; Save again in a moment.';
 
 /**

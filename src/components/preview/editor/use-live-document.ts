@@ -3,8 +3,9 @@
 // first sync — the text typed before that merged in once, never inserted a second time — and
 // who else is here. When the server names another document of the page (made again), the
 // editor opens that one the same way, the base then being what the old one had stored from this
-// tab: only the typing it had not stored goes in, and the others' typing is not doubled. Without a socket (the dev server, a blocked WebSocket) nothing changes: the
-// phase says 'unavailable' and the editor saves its text as it always has.
+// tab: only the typing it had not stored goes in, and the others' typing is not doubled. Without
+// a socket (the dev server, a blocked WebSocket) nothing changes: the phase says 'unavailable'
+// and the editor saves its text as it always has.
 import {
   type RefObject,
   useCallback,
