@@ -238,6 +238,44 @@ describe(`co-editing documents (${TEST_ENGINE})`, () => {
     expect(await storedText(a.query, pageId)).toBe('Start. Acknowledged.');
   });
 
+  test('rows deleted by hand under two instances: what only one had heard of is in the draft, whichever rescues last', async () => {
+    // The second re-check, one round in nine: each instance wrote its memory as the draft, the
+    // last one lacking a character only the other had stored, and it was lost everywhere.
+    const [a, b] = await twoInstances();
+    const pageId = await newPage(a, 'deleted-twice', 'Start.');
+    // Neither follows the other (no notification, no poll): each hears the other only when a
+    // write of its own finds the row moved on, or gone.
+    const unfollowed = (db: Database) => {
+      const registry = createCoeditRegistry(db, createContentStore(db), {
+        ...FAST,
+        draftDelayMs: 60_000,
+      });
+      stops.push(() => registry.stop());
+      return registry;
+    };
+    const [ra, rb] = [unfollowed(a), unfollowed(b)];
+    const [one, two] = [fakeEditor(), fakeEditor()];
+    const [ma, mb] = [await joinSynced(ra, pageId, one), await joinSynced(rb, pageId, two)];
+    edit(two.doc, mb, (text) => text.insert(text.length, ' Bee.'));
+    await waitFor(() => (two.state.acks >= 1 ? true : undefined), { what: 'B’s ack' });
+    // A stores after B: it reads B's update first, and B never hears of A's.
+    edit(one.doc, ma, (text) => text.insert(0, 'Ay. '));
+    await waitFor(() => (one.state.acks >= 1 ? true : undefined), { what: 'A’s ack' });
+    expect(await storedText(a.query, pageId)).toBe('Ay. Start. Bee.');
+
+    await a.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
+    await a.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+    // A finds the row gone first and writes what it holds; then B, which lacks "Ay.".
+    edit(one.doc, ma, (text) => text.insert(text.length, ' Unsent.'));
+    await waitFor(() => (one.state.closed === 1013 ? true : undefined), { what: 'A let go' });
+    edit(two.doc, mb, (text) => text.insert(text.length, ' Unsent.'));
+    await waitFor(() => (two.state.closed === 1013 ? true : undefined), { what: 'B let go' });
+    const store = createContentStore(a);
+    expect((await store.getPage('deleted-twice', { draft: true }))?.bodyMarkdown).toBe(
+      'Ay. Start. Bee.',
+    );
+  });
+
   test('the poll lets go of a loaded document whose row was made again', async () => {
     const [a] = await twoInstances();
     const pageId = await newPage(a, 'identity-poll', 'Start.');

@@ -26,6 +26,7 @@ import { isContentError } from '../content/content';
 import { BODY_MAX, characterCount, SUMMARY_MAX, TITLE_MAX } from '../content/field-limits';
 import { mergeBodiesKeepingBoth, mergeTexts } from '../content/merge';
 import { pageFieldsSchema } from '../content/page-fields';
+import { keptBothText } from '../content/text-edits';
 import type { Database } from '../data/db';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../data/db-errors';
 import type { Editor } from '../editors/accounts';
@@ -198,6 +199,13 @@ type OpenDocument = {
   lastEditor: Editor | null;
   /** A draft version not written by the document, seen at the last poll (taken at the next). */
   foreignSeen: number | null;
+  /**
+   * The latest draft version known to hold nothing this document does not: read from its row
+   * once every stored update is applied here, or written here from text this memory holds. A
+   * draft of another version, met when the row is deleted (rescueDraft), may hold what another
+   * instance stored and this one never heard of: merged, not written over.
+   */
+  heldVersion: number | null;
   closed: boolean;
 };
 
@@ -377,6 +385,7 @@ export function createCoeditRegistry(
       const fields = draftFieldsOf(await storedFields(db.query, pageId), pageFieldsOf(page));
       if (sameFields(fields, pageFieldsOf(page))) {
         await markWritten(db, pageId, page.version);
+        holds(pageId, fields, page.version);
         return true;
       }
       // A draft saved by another path while the document is open (the form, the CLI): not
@@ -386,6 +395,7 @@ export function createCoeditRegistry(
       const result = await saveFields(page, fields, editor, by);
       if (result.ok) {
         await markWritten(db, pageId, result.version);
+        holds(pageId, fields, result.version);
         return true;
       }
     }
@@ -393,6 +403,17 @@ export function createCoeditRegistry(
       pageId,
     });
     return true;
+  };
+
+  /**
+   * A draft version written with `fields`, the stored text: held by the page's open document
+   * here when that is its text too (it can lag what other instances stored; then the poll
+   * records the version once it has caught up).
+   */
+  const holds = (pageId: number, fields: DocumentFields, version: number) => {
+    const entry = open.get(pageId);
+    if (entry && !entry.closed && sameFields(draftFieldsOf(fieldsOf(entry.doc), fields), fields))
+      entry.heldVersion = version;
   };
 
   /** Saves `fields` as the draft of `page` (at its version), as an autosave by `editor`. */
@@ -426,23 +447,47 @@ export function createCoeditRegistry(
    * and would otherwise find their acknowledged typing missing there (the walk-through: two
    * people typing through such a delete, their paragraphs kept twice). Written whenever the
    * text differs from the draft, a draft write due or not: one that ran after the delete found
-   * no stored updates to write. A save by another path in the seconds before the delete, not
-   * taken into this document yet, is written over (its version stays in the page's history).
+   * no stored updates to write.
+   *
+   * A draft of a version this document does not hold (heldVersion) is merged with, not written
+   * over: the text of every field keeps what either has (keptBothText). It is most often another
+   * instance's rescue of the same document, which heard an update this one had not, or the other
+   * way round — written over, the last writer's missing character was lost everywhere (the second
+   * re-check, one round in nine); or a save by another path this document had not taken yet.
+   * What is lost the other way is a deletion one copy had not heard of, which stays undone.
    */
   const rescueDraft = async (entry: OpenDocument) => {
     await entry.writing;
     if (entry.draftTimer) clearTimeout(entry.draftTimer);
     entry.draftTimer = null;
     try {
-      const page = await store.getPageById(entry.pageId);
-      if (!page) return;
-      const fields = draftFieldsOf(fieldsOf(entry.doc), pageFieldsOf(page));
-      if (sameFields(fields, pageFieldsOf(page))) return;
-      const result = await saveFields(page, fields, entry.lastEditor, null);
-      log.info('co-editing: the page’s document was deleted; its text was written as the draft', {
-        pageId: entry.pageId,
-        written: result.ok,
-      });
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        const page = await store.getPageById(entry.pageId);
+        if (!page) return;
+        const theirs = pageFieldsOf(page);
+        const mine = fieldsOf(entry.doc);
+        const kept =
+          page.version === entry.heldVersion
+            ? mine
+            : {
+                title: keptBothText(theirs.title, mine.title),
+                summary: keptBothText(theirs.summary, mine.summary),
+                body: keptBothText(theirs.body, mine.body),
+              };
+        const fields = draftFieldsOf(kept, theirs);
+        if (sameFields(fields, theirs)) return;
+        const result = await saveFields(page, fields, entry.lastEditor, null);
+        log.info('co-editing: the page’s document was deleted; its text was written as the draft', {
+          pageId: entry.pageId,
+          written: result.ok,
+          merged: kept !== mine,
+        });
+        if (result.ok) {
+          entry.heldVersion = result.version;
+          return;
+        }
+        // Another instance's rescue (or a save) came first: its text is merged with, next time.
+      }
     } catch (error) {
       if (!isOutage(error) && !isContentError(error)) throw error;
       log.warn('co-editing: the text of a deleted document could not be written as the draft', {
@@ -619,6 +664,7 @@ export function createCoeditRegistry(
       writing: null,
       lastEditor: null,
       foreignSeen: null,
+      heldVersion: head.writtenVersion,
       closed: false,
     };
     // The server takes part in no awareness of its own.
@@ -1314,6 +1360,8 @@ export function createCoeditRegistry(
             .then(async (stored) => {
               if (!(await stillTheSame(entry, stored))) return;
               if (stored !== null && stored.seq > entry.applied) void catchUp(entry);
+              // Everything stored is in this memory: so is every draft written from it.
+              else if (stored !== null) entry.heldVersion = stored.writtenVersion;
               void takeForeignDraft(entry);
             })
             .catch(() => undefined);

@@ -59,16 +59,25 @@ export async function readHead(q: Query, pageId: number): Promise<StoredHead | n
 }
 
 /**
- * The last update's number and when the row was made (the fallback poll asks every few
- * seconds; a row made again since the document was loaded is another document).
+ * The last update's number, when the row was made and the draft version last written from it
+ * (the fallback poll asks every few seconds; a row made again since the document was loaded is
+ * another document).
  */
 export async function readSeq(
   q: Query,
   pageId: number,
-): Promise<{ seq: number; createdAt: string } | null> {
-  const [row] = await q<{ seq: number | string; created_at: string }>`
-    SELECT seq, created_at FROM coedit_documents WHERE page_id = ${pageId}`;
-  return row ? { seq: Number(row.seq), createdAt: String(row.created_at) } : null;
+): Promise<{ seq: number; createdAt: string; writtenVersion: number | null } | null> {
+  const [row] = await q<{
+    seq: number | string;
+    created_at: string;
+    written_version: number | string | null;
+  }>`SELECT seq, created_at, written_version FROM coedit_documents WHERE page_id = ${pageId}`;
+  if (!row) return null;
+  return {
+    seq: Number(row.seq),
+    createdAt: String(row.created_at),
+    writtenVersion: row.written_version === null ? null : Number(row.written_version),
+  };
 }
 
 export async function readUpdates(

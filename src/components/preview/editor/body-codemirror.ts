@@ -15,7 +15,7 @@ import { tagHighlighter, tags } from '@lezer/highlight';
 import { yCollab, yUndoManagerKeymap } from 'y-codemirror.next';
 import type { Awareness } from 'y-protocols/awareness';
 import type * as Y from 'yjs';
-import { textEdits } from './live-presence';
+import { textEdits } from '../../../lib/content/text-edits';
 import { type Edit, WRAPS, type Wrap } from './markdown-edits';
 import { pastedHtmlText } from './pasted-html';
 import { pastedImage } from './use-image-drop';

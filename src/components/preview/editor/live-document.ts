@@ -32,6 +32,7 @@ import {
   SUMMARY_MAX,
   TITLE_MAX,
 } from '../../../lib/content/field-limits';
+import { smallestEdit } from '../../../lib/content/text-edits';
 import {
   FORBIDDEN_CLOSE,
   GONE_CLOSE,
@@ -42,7 +43,6 @@ import {
   RESTART_CLOSE,
   retryDelayMs,
   SIGNED_OUT_CLOSE,
-  smallestEdit,
   stoppedReasonOf,
   TRY_AGAIN_CLOSE,
 } from './live-presence';

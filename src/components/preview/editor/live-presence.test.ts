@@ -15,6 +15,7 @@ import {
   SUMMARY_TEXT as SERVER_SUMMARY_TEXT,
   TITLE_TEXT as SERVER_TITLE_TEXT,
 } from '../../../lib/coedit/storage';
+import { smallestEdit } from '../../../lib/content/text-edits';
 import * as client from './live-document';
 import * as presence from './live-presence';
 import {
@@ -27,10 +28,7 @@ import {
   mapCaret,
   othersHere,
   PRESENCE_COLOURS,
-  reopenedText,
   retryDelayMs,
-  smallestEdit,
-  textEdits,
 } from './live-presence';
 
 /** WCAG's relative luminance and contrast ratio. */
@@ -154,97 +152,6 @@ describe('the first sync', () => {
   });
 });
 
-describe('a document made again', () => {
-  const stored = 'One.\n\nTwo.\n';
-  test('nothing typed beyond what it stored: the new document’s text, whatever it holds', () => {
-    expect(reopenedText(stored, stored, 'One.\n\nTwo.\n\nThree, by another.\n')).toBe(
-      'One.\n\nTwo.\n\nThree, by another.\n',
-    );
-    // Even a text without this tab's stored lines: the tab does not put back what it stored.
-    expect(reopenedText(stored, stored, 'One.\n')).toBe('One.\n');
-  });
-
-  test('typed beyond it: that typing once, and where another typed at the same place, both', () => {
-    const typed = 'One.\n\nTwo.\n\nMine, unsent.\n';
-    expect(reopenedText(typed, stored, stored)).toBe(typed);
-    expect(reopenedText(typed, stored, typed)).toBe(typed);
-    // Another person's paragraph at the same place: neither thrown away (firstSyncText kept
-    // only the typing, and a paragraph typed through the remake was lost: the e2e test).
-    const merged = reopenedText(typed, stored, 'One.\n\nTwo.\n\nTheirs, typed meanwhile.\n');
-    expect(merged).toContain('Mine, unsent.');
-    expect(merged).toContain('Theirs, typed meanwhile.');
-    expect(merged.split('Two.').length).toBe(2);
-  });
-
-  test('two people typing at the end of one paragraph: both, once each, the other’s first', () => {
-    // The hostile pass: lines kept twice doubled the whole paragraph.
-    const base = 'Start.\n\nShared ka0 kb0\n\nEnd.\n';
-    const typed = 'Start.\n\nShared ka0 kb0 ka1 ka2\n\nEnd.\n';
-    const remote = 'Start.\n\nShared ka0 kb0 kb1\n\nEnd.\n';
-    expect(reopenedText(typed, base, remote)).toBe(
-      'Start.\n\nShared ka0 kb0 kb1 ka1 ka2\n\nEnd.\n',
-    );
-  });
-
-  test('a deletion on one side and typing on the other: the deletion made, the typing kept', () => {
-    const base = 'One two three four.\n';
-    expect(reopenedText('One two three and more four.\n', base, 'One four.\n')).toBe(
-      'One and more four.\n',
-    );
-    // Changes far apart: each at its place.
-    expect(reopenedText('Zero.\nOne two three four.\n', base, 'One two three four.\nFive.\n')).toBe(
-      'Zero.\nOne two three four.\nFive.\n',
-    );
-  });
-});
-
-describe('the edits between two texts', () => {
-  /** `edits` applied to `from` from the last to the first, as live-document's text takes them. */
-  const apply = (from: string, edits: ReturnType<typeof textEdits>) =>
-    edits.reduceRight(
-      (text, edit) => text.slice(0, edit.at) + edit.insert + text.slice(edit.at + edit.remove),
-      from,
-    );
-
-  test('each change at its place, the text between kept', () => {
-    const from = 'One, mine being typed.\n\nTwo.\n\nThree.';
-    const to = 'Zero.\n\nOne, mine being typed.\n\nTwo, theirs.\n\nThree.';
-    const edits = textEdits(from, to);
-    expect(apply(from, edits)).toBe(to);
-    // Nothing touches the typist's paragraph: a caret in it stays where it is.
-    const caret = from.indexOf('being');
-    expect(edits.every((edit) => edit.at + edit.remove <= caret || edit.at > caret + 5)).toBe(true);
-    expect(edits.length).toBe(2);
-  });
-
-  test('every kind of change, and text in other scripts, comes out right', () => {
-    const cases: [string, string][] = [
-      ['', ''],
-      ['same', 'same'],
-      ['', 'all new'],
-      ['all gone', ''],
-      ['a😀b', 'a😃b'],
-      ['Ünïcödé 中文 text', 'Ünïcode 中文字 texts'],
-      ['one two three four', 'zero one three four five'],
-    ];
-    for (const [from, to] of cases) expect(apply(from, textEdits(from, to))).toBe(to);
-  });
-
-  test('a page of thousands of lines, two changes far apart: two edits', () => {
-    const paragraphs = Array.from({ length: 5_000 }, (_, i) => `Paragraph ${i}.\n`);
-    const from = paragraphs.join('');
-    const to = [
-      ...paragraphs.slice(0, 10),
-      'New.\n',
-      ...paragraphs.slice(10, 4_990),
-      'End.\n',
-    ].join('');
-    const edits = textEdits(from, to);
-    expect(apply(from, edits)).toBe(to);
-    expect(edits.length).toBe(2);
-  });
-});
-
 describe('the connection', () => {
   test('the socket is on the page’s own host, wss beside https', () => {
     expect(liveSocketUrl({ protocol: 'http:', host: 'localhost:3000' }, 'about')).toBe(
@@ -288,14 +195,6 @@ describe('the connection', () => {
     expect(client.BODY_TEXT).toBe(SERVER_BODY_TEXT);
     expect(client.TITLE_TEXT).toBe(SERVER_TITLE_TEXT);
     expect(client.SUMMARY_TEXT).toBe(SERVER_SUMMARY_TEXT);
-  });
-
-  test('the smallest edit keeps the common ends and never splits a surrogate pair', () => {
-    expect(smallestEdit('abcdef', 'abXYef')).toEqual({ at: 2, remove: 2, insert: 'XY' });
-    const edit = smallestEdit('a😀b', 'a😃b');
-    const result = `a😀b`.slice(0, edit.at) + edit.insert + 'a😀b'.slice(edit.at + edit.remove);
-    expect(result).toBe('a😃b');
-    expect(edit.insert).toBe('😃');
   });
 });
 

@@ -2,7 +2,6 @@
 // are tested alone (live-presence.test.ts): who a person is to the others (name, colour), who
 // is here (one entry a person, however many tabs), where the socket is, how long to wait before
 // trying again, and where a save takes the body from.
-import { diffArrays } from 'diff';
 import { mergeTexts } from '../../../lib/content/merge';
 import { previewPath } from '../../../lib/http/routes';
 
@@ -241,70 +240,6 @@ export function firstSyncText(typed: string, rendered: string, remote: string): 
   ).text.body;
 }
 
-/**
- * The body the editor shows when it opens a document made again (use-live-document.ts): the new
- * document's, with what this tab typed beyond `stored` (what the old one had stored from it)
- * merged in once. Each side's edits of `stored` are taken at their places (textEdits); where
- * they meet — two people typing at the end of one paragraph, one through the remake and one
- * unsent — every deletion is made and both insertions are kept, the other's first: each is text
- * someone typed, and nobody is there to choose. (Lines kept twice, as a three-way merge of
- * lines keeps a conflict, doubled such a paragraph: the hostile pass.)
- */
-export function reopenedText(typed: string, stored: string, remote: string): string {
-  if (typed === stored || typed === remote) return remote;
-  if (remote === stored) return typed;
-  const mine = textEdits(stored, typed);
-  const theirs = textEdits(stored, remote);
-  let text = '';
-  let at = 0;
-  let i = 0;
-  let j = 0;
-  while (i < mine.length || j < theirs.length) {
-    const start = Math.min(mine[i]?.at ?? Infinity, theirs[j]?.at ?? Infinity);
-    let end = start;
-    let mineInsert = '';
-    let theirsInsert = '';
-    // Every edit of either side that starts within (or right at the end of) the run so far.
-    for (;;) {
-      const next = (mine[i]?.at ?? Infinity) <= (theirs[j]?.at ?? Infinity) ? mine[i] : theirs[j];
-      if (!next || next.at > end) break;
-      if (next === mine[i]) {
-        mineInsert += next.insert;
-        i += 1;
-      } else {
-        theirsInsert += next.insert;
-        j += 1;
-      }
-      end = Math.max(end, next.at + next.remove);
-    }
-    text += stored.slice(at, start) + theirsInsert + mineInsert;
-    at = end;
-  }
-  return text + stored.slice(at);
-}
-
-/**
- * The smallest edit that turns `from` into `to` (the common start and end kept), never splitting
- * a surrogate pair: what the binding applies to the document for text typed before it synced.
- */
-export function smallestEdit(
-  from: string,
-  to: string,
-): { at: number; remove: number; insert: string } {
-  let start = 0;
-  const shortest = Math.min(from.length, to.length);
-  while (start < shortest && from.charCodeAt(start) === to.charCodeAt(start)) start += 1;
-  if (start > 0 && /[\uD800-\uDBFF]/.test(from.charAt(start - 1))) start -= 1;
-  let end = 0;
-  while (
-    end < shortest - start &&
-    from.charCodeAt(from.length - 1 - end) === to.charCodeAt(to.length - 1 - end)
-  )
-    end += 1;
-  if (end > 0 && /[\uDC00-\uDFFF]/.test(from.charAt(from.length - end))) end -= 1;
-  return { at: start, remove: from.length - start - end, insert: to.slice(start, to.length - end) };
-}
-
 /** A change to a text as Yjs describes it (Y.YTextEvent's delta): kept, inserted, deleted. */
 export type TextDelta = readonly { retain?: number; insert?: unknown; delete?: number }[];
 
@@ -331,52 +266,4 @@ export function mapCaret(position: number, delta: TextDelta): number {
     }
   }
   return Math.max(0, mapped);
-}
-
-/** Past this many lines changed, `textEdits` gives one edit from the first to the last. */
-const TEXT_EDITS_MAX = 2_000;
-
-/**
- * The edits that turn `from` into `to`, each at its place in `from` and in order, the lines
- * between them kept: what a text taking another's changes while someone types in it needs. One
- * edit from the first difference to the last (smallestEdit) deletes and types again everything
- * between — the typist's caret thrown to its end, and a person's keystroke landing there
- * meanwhile typed into text that is gone (the hostile pass on documents made again: tokens
- * outside their paragraph, one missing). Lines are compared first (cheap at any size), then
- * each changed run of lines is cut to its smallest edit.
- */
-export function textEdits(
-  from: string,
-  to: string,
-): { at: number; remove: number; insert: string }[] {
-  const outer = smallestEdit(from, to);
-  if (outer.remove === 0 && outer.insert === '') return [];
-  if (outer.remove === 0 || outer.insert === '') return [outer];
-  const lines = (text: string) => text.split(/(?<=\n)/).filter((line) => line !== '');
-  const parts = diffArrays(lines(from), lines(to), { maxEditLength: TEXT_EDITS_MAX });
-  if (!parts) return [outer];
-  const edits: { at: number; remove: number; insert: string }[] = [];
-  let at = 0;
-  let hunk: { at: number; removed: string; added: string } | null = null;
-  const close = () => {
-    if (!hunk) return;
-    const edit = smallestEdit(hunk.removed, hunk.added);
-    if (edit.remove > 0 || edit.insert !== '') edits.push({ ...edit, at: hunk.at + edit.at });
-    hunk = null;
-  };
-  for (const part of parts) {
-    const text = part.value.join('');
-    if (!part.added && !part.removed) {
-      close();
-      at += text.length;
-      continue;
-    }
-    hunk ??= { at, removed: '', added: '' };
-    if (part.removed) {
-      hunk.removed += text;
-      at += text.length;
-    } else hunk.added += text;
-  }
-  close();
-  return edits;
 }

@@ -14,6 +14,7 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react';
+import { reopenedText, textEdits } from '../../../lib/content/text-edits';
 import type { BodyEditor } from './body-codemirror';
 import type { LiveDocument, LiveSnapshot, LiveTexts } from './live-document';
 import {
@@ -22,8 +23,6 @@ import {
   type LiveUser,
   othersHere,
   type Present,
-  reopenedText,
-  textEdits,
 } from './live-presence';
 
 const IDLE: LiveSnapshot = {
