@@ -139,14 +139,17 @@ export function PageEditor({
     update,
     inputs: { title: titleInput, summary: summaryInput },
   });
-  // The text last in step with the server (everything typed here stored): a backup's unsent
-  // typing is what it has beyond this, and only that is merged back (put-back.ts). Set before
-  // the backup is written in the same render (effects run in order).
+  // The text the server has stored from this tab (live-document.ts's shadow): a backup's
+  // unsent typing is what it has beyond this, and only that is merged back (put-back.ts). Read
+  // at every change, not only when everything is stored: under steady typing that moment
+  // seldom came, and typing stored since was put back a second time. Set before the backup is
+  // written in the same render (effects run in order); between two documents (one made again)
+  // it stays the old one's, which the text on screen was typed on.
   const inStep = useRef<InStep | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read again at every change of the text
   useEffect(() => {
-    if (live.bound && live.state.phase === 'synced' && live.state.pending === 0)
-      inStep.current = { title: values.title, summary: values.summary, body: values.body };
-  }, [live.bound, live.state.phase, live.state.pending, values]);
+    if (live.bound && live.document) inStep.current = live.document.acknowledgedTexts();
+  }, [live.bound, live.document, values]);
   const recovery = useDraftRecovery({
     initial,
     savedAt,

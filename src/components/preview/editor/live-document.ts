@@ -610,7 +610,12 @@ export class LiveDocument {
     this.stopLive('remade', null, 'another document');
   }
 
-  private acknowledgedTexts(): LiveTexts {
+  /**
+   * The text the server has stored from this tab and sent it (the shadow document): what the
+   * tab shows beyond it is its own unsent typing. Kept with the form's backup as the text that
+   * typing was typed on, so a reload puts back only that (use-draft-recovery.ts).
+   */
+  acknowledgedTexts(): LiveTexts {
     return {
       body: this.stored.getText(BODY_TEXT).toString(),
       title: this.stored.getText(TITLE_TEXT).toString(),

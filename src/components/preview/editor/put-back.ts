@@ -6,6 +6,7 @@
 // threw away every line the others wrote since (hostile pass, 2026-11-27 evening).
 
 import { mergeBodiesKeepingBoth, mergeTexts } from '../../../lib/content/merge';
+import { reopenedText } from '../../../lib/content/text-edits';
 import type { EditorFormValues } from '../../../lib/editor/forms';
 import { backupCovered } from './local-copy';
 
@@ -14,22 +15,30 @@ export type InStep = Pick<EditorFormValues, 'title' | 'summary' | 'body'>;
 
 /**
  * The form's values once `kept` (typed on `base`, when known) is put back into `now`, the
- * shared document's text. With its base, only what was typed since is merged in, three ways,
- * both kept where both changed the same lines; without one (a copy kept before bases were),
- * every line that differs is kept from both sides — more than was typed, never less. Every
- * other field is the kept one, as a put-back always was.
+ * shared document's text. With its base, only what was typed since is merged in, as a tab
+ * opening a document made again merges its unsent typing (reopenedText: each edit at its
+ * place, both kept where both typed at one place); without one (a copy kept before bases
+ * were), every line that differs is kept from both sides — more than was typed, never less.
+ * Every other field is the kept one, as a put-back always was.
  */
 export function putBackLive(
   kept: EditorFormValues,
   base: InStep | null,
   now: EditorFormValues,
 ): EditorFormValues {
-  const merged = mergeTexts(kept, base, now).text;
+  if (base)
+    return {
+      ...kept,
+      title: reopenedText(kept.title, base.title, now.title),
+      summary: reopenedText(kept.summary, base.summary, now.summary),
+      body: reopenedText(kept.body, base.body, now.body),
+    };
+  const merged = mergeTexts(kept, null, now).text;
   return {
     ...kept,
     title: merged.title,
     summary: merged.summary,
-    body: mergeBodiesKeepingBoth(kept.body, base?.body ?? null, now.body),
+    body: mergeBodiesKeepingBoth(kept.body, null, now.body),
   };
 }
 

@@ -53,6 +53,25 @@ function writeBackup(key: string, backup: Backup) {
   }
 }
 
+/**
+ * The form's values with `backup` put back: bound, what was typed is merged into the text on
+ * screen, everyone's (put-back.ts), and the shared document takes the difference as this tab's
+ * edit. The page's identity stays the one on screen, but the version stays the one the text was
+ * typed on: saved, it merges with what was saved since (the crash may have come mid-conflict),
+ * instead of silently replacing it.
+ */
+function putBackInto(backup: Backup, current: EditorFormValues, liveBound: boolean) {
+  return {
+    ...(liveBound ? putBackLive(backup.values, backup.base ?? null, current) : backup.values),
+    pageId: current.pageId,
+    version:
+      backup.values.pageId === current.pageId && /^\d+$/.test(backup.values.version ?? '')
+        ? backup.values.version
+        : current.version,
+    originalSlug: current.originalSlug,
+  };
+}
+
 export function useDraftRecovery({
   initial,
   savedAt,
@@ -86,6 +105,9 @@ export function useDraftRecovery({
   // Copies this editor wrote itself: a new page's first save gives it an id, and the text typed
   // meanwhile, kept under that id, is the text on screen, not an earlier visit's (issue 26).
   const written = useRef(new Set<string>());
+  // The backup found was offered on an earlier visit and left unanswered: offered again, never
+  // put back unasked.
+  const offeredBefore = useRef(false);
   useEffect(() => {
     const key = backupKey(initial, person);
     if (backupOffered.current === key) return;
@@ -93,7 +115,9 @@ export function useDraftRecovery({
     if (written.current.has(key)) return;
     // One offered on an earlier visit and not answered first: this visit's typing, stored under
     // the key, would write over it (a stale tab's typing was lost at the second reload).
-    const found = readBackup(offeredKey(key)) ?? readBackup(key);
+    const earlier = readBackup(offeredKey(key));
+    offeredBefore.current = earlier !== null;
+    const found = earlier ?? readBackup(key);
     // Older than the last save, it is still offered when it was typed on an older version
     // (someone saved over it, maybe mid-conflict): put back, it merges with theirs.
     if (
@@ -107,13 +131,21 @@ export function useDraftRecovery({
   }, [initial, savedAt, person]);
 
   // Bound to the shared document, with this browser's copy of it merged in (live-document.ts):
-  // a backup whose typing is all on screen now has nothing of its own: no longer offered.
+  // a backup whose typing is all on screen now has nothing of its own: no longer offered. One
+  // kept by a live tab with the text it was typed on (its base), whose typing is not all on
+  // screen, is put back at once, as the tab itself would have sent it: its copy in IndexedDB
+  // was of a document made again since (local-copy.ts drops those), or the reload came before
+  // the copy was written. Offered instead, the keys typed in the half second before a reload
+  // were missing from the editor while its status said "Saved" (hostile pass on documents made
+  // again). Only what was typed beyond the base goes in (put-back.ts).
   useEffect(() => {
-    if (liveBound && backup && keptCovered(backup.values, backup.base ?? null, initial, values)) {
-      window.localStorage.removeItem(offeredKey(backupKey(initial, person)));
-      setBackup(null);
-    }
-  }, [liveBound, backup, initial, values, person]);
+    if (!liveBound || !backup) return;
+    const covered = keptCovered(backup.values, backup.base ?? null, initial, values);
+    if (!covered && (!backup.base || offeredBefore.current)) return;
+    if (!covered) setValues((current) => putBackInto(backup, current, liveBound));
+    window.localStorage.removeItem(offeredKey(backupKey(initial, person)));
+    setBackup(null);
+  }, [liveBound, backup, initial, values, person, setValues]);
 
   // A copy of unsaved text stays in this browser until the server has it.
   useEffect(() => {
@@ -131,24 +163,10 @@ export function useDraftRecovery({
 
   return {
     backup,
-    /**
-     * The kept text back in the form; the page's identity stays the one on screen, but the
-     * version stays the one the text was typed on: saved, it merges with what was saved since
-     * (the crash may have come mid-conflict), instead of silently replacing it.
-     */
+    /** The kept text back in the form (putBackInto). */
     putBack() {
       if (!backup) return;
-      // Bound, the text on screen is everyone's: what was typed is merged into it (put-back.ts),
-      // and the shared document takes the difference as this tab's edit.
-      setValues((current) => ({
-        ...(liveBound ? putBackLive(backup.values, backup.base ?? null, current) : backup.values),
-        pageId: current.pageId,
-        version:
-          backup.values.pageId === current.pageId && /^\d+$/.test(backup.values.version ?? '')
-            ? backup.values.version
-            : current.version,
-        originalSlug: current.originalSlug,
-      }));
+      setValues((current) => putBackInto(backup, current, liveBound));
       window.localStorage.removeItem(offeredKey(backupKey(initial, person)));
       setBackup(null);
     },
