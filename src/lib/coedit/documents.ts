@@ -1229,10 +1229,18 @@ export function createCoeditRegistry(
   };
 
   const onNotify = (payload: string) => {
-    const [page, seq] = payload.split(':').map(Number);
-    if (page === undefined || seq === undefined) return;
-    const entry = open.get(page);
-    if (entry && seq > entry.applied) void catchUp(entry);
+    const [pageText, what] = payload.split(':');
+    const entry = open.get(Number(pageText));
+    if (!entry || what === undefined) return;
+    // The document's row deleted (migration 34's trigger): looked at now, not at the next poll,
+    // so what this instance alone stored is rescued before anyone seeds a new document.
+    if (what === 'gone') {
+      readSeq(db.query, entry.pageId)
+        .then((stored) => stillTheSame(entry, stored))
+        .catch(() => undefined);
+      return;
+    }
+    if (Number(what) > entry.applied) void catchUp(entry);
   };
 
   return {

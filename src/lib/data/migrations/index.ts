@@ -34,6 +34,7 @@ import { migration030 } from './030-api-keys';
 import { migration031 } from './031-cache-purges';
 import { migration032 } from './032-webhooks';
 import { migration033 } from './033-coedit';
+import { migration034 } from './034-coedit-gone';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -78,4 +79,5 @@ export const migrations: readonly Migration[] = [
   migration031,
   migration032,
   migration033,
+  migration034,
 ];
