@@ -461,6 +461,10 @@ test('paused, and the page renamed meanwhile: signed in again, the tab points to
     const theirs = bodyEditor(other.page);
     await theirs.ready();
     await expect(other.page.locator('.editor-status')).toHaveText(/^Saved/);
+    // Bound to the document first ("Saved" is the form's before then): a session ended before
+    // the first sync leaves the tab without the document, saving as the form does, and nothing
+    // would say it moved (the test's flake, one run in five under load).
+    await expect(other.page.locator('input[name="live"]')).toHaveCount(1);
     await endSession(db.query, other.session);
     // Typed at once: the write is refused (its session is asked about at every write) and the
     // tab pauses with the typing kept (the form's autosave, refused too, may say it first).
