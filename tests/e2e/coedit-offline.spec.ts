@@ -104,6 +104,19 @@ async function makeAgain(pageId: number) {
   }
 }
 
+/** `slug`'s editor opened in `page` by the e2e editor, alone and live, everything saved. */
+async function openedAlone(
+  page: Page,
+  signIn: (page: Page, at: string) => Promise<unknown>,
+  store: ContentStore,
+  slug: string,
+): Promise<number> {
+  await signIn(page, `/preview/${slug}?edit`);
+  await expect(page.getByText('Only you are editing this page now.')).toBeVisible();
+  await expect(page.locator('.editor-status')).toHaveText(/^Saved/);
+  return idOf(store, slug);
+}
+
 /** The page opened again in a new tab of `context` (online), its errors watched. */
 async function reopen(context: BrowserContext, slug: string) {
   const page = await context.newPage();
@@ -301,10 +314,7 @@ test('made again under live typing: every key stays in the typist’s editor, an
   test.setTimeout(90_000);
   const slug = `coedit-rebind-${test.info().workerIndex}-${Date.now().toString(36)}`;
   await seedPage({ slug, title: 'Made again live', body: 'Start.' });
-  await signIn(page, `/preview/${slug}?edit`);
-  await expect(page.getByText('Only you are editing this page now.')).toBeVisible();
-  await expect(page.locator('.editor-status')).toHaveText(/^Saved/);
-  const pageId = await idOf(store, slug);
+  const pageId = await openedAlone(page, signIn, store, slug);
 
   const mine = bodyEditor(page);
   const words = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
@@ -341,10 +351,7 @@ test('made again under live typing, the tab reloaded at once: the last keys are 
   test.setTimeout(90_000);
   const slug = `coedit-remade-reload-${test.info().workerIndex}-${Date.now().toString(36)}`;
   await seedPage({ slug, title: 'Made again, reloaded', body: 'Start.' });
-  await signIn(page, `/preview/${slug}?edit`);
-  await expect(page.getByText('Only you are editing this page now.')).toBeVisible();
-  await expect(page.locator('.editor-status')).toHaveText(/^Saved/);
-  const pageId = await idOf(store, slug);
+  const pageId = await openedAlone(page, signIn, store, slug);
 
   const mine = bodyEditor(page);
   await mine.typeAtEnd(' Stored first.');

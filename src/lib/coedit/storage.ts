@@ -8,6 +8,7 @@ import 'server-only';
 import * as Y from 'yjs';
 import { BODY_MAX, characterCount } from '../content/field-limits';
 import { mergeBodiesKeepingBoth } from '../content/merge';
+import { smallestEdit } from '../content/text-edits';
 import type { Database, Query } from '../data/db';
 
 export const COEDIT_CHANNEL = 'folio_coedit';
@@ -377,22 +378,9 @@ export async function storedText(q: Query, pageId: number): Promise<string> {
 
 /** The smallest edit from `from` to `to`: the common start and end kept, the middle replaced. */
 export function replaceText(text: Y.Text, from: string, to: string): void {
-  let start = 0;
-  const shortest = Math.min(from.length, to.length);
-  while (start < shortest && from.charCodeAt(start) === to.charCodeAt(start)) start += 1;
-  // Never split a surrogate pair.
-  if (start > 0 && /[\uD800-\uDBFF]/.test(from.charAt(start - 1))) start -= 1;
-  let end = 0;
-  while (
-    end < shortest - start &&
-    from.charCodeAt(from.length - 1 - end) === to.charCodeAt(to.length - 1 - end)
-  )
-    end += 1;
-  if (end > 0 && /[\uDC00-\uDFFF]/.test(from.charAt(from.length - end))) end -= 1;
-  const removed = from.length - start - end;
-  if (removed > 0) text.delete(start, removed);
-  const inserted = to.slice(start, to.length - end);
-  if (inserted.length > 0) text.insert(start, inserted);
+  const edit = smallestEdit(from, to);
+  if (edit.remove > 0) text.delete(edit.at, edit.remove);
+  if (edit.insert.length > 0) text.insert(edit.at, edit.insert);
 }
 
 /**
