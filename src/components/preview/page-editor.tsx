@@ -160,6 +160,7 @@ export function PageEditor({
     dirty: dirty || (liveBody && live.state.pending > 0),
     enhanced,
     liveBound: live.bound,
+    putBackAtOnce: live.bound && !live.state.copyBrought,
     person: person?.email ?? '',
   });
   // Nothing more is saved from this tab: another person's session (someoneElse), or the page

@@ -117,6 +117,12 @@ export type LiveSnapshot = {
    * typing, the one part to merge into the new document.
    */
   acknowledged: LiveTexts | null;
+  /**
+   * At the first sync, this browser's copy (IndexedDB) held typing the server lacked, now in the
+   * document: a form backup's typing may be partly in it (the copy written a few keys behind),
+   * so it is offered, not put back by itself (use-draft-recovery.ts).
+   */
+  copyBrought: boolean;
 };
 
 export class LiveDocument {
@@ -134,6 +140,7 @@ export class LiveDocument {
     reason: null,
     notice: null,
     acknowledged: null,
+    copyBrought: false,
   };
   /**
    * The document as the server has it, as far as this tab knows: what the server sent, and this
@@ -502,10 +509,19 @@ export class LiveDocument {
         const socket = this.socket;
         const synced = () => {
           if (this.socket !== socket || this.destroyed || this.snapshot.phase === 'synced') return;
+          const first = !this.everSynced;
           this.everSynced = true;
           this.attempts = 0;
           if (this.firstSyncTimer) clearTimeout(this.firstSyncTimer);
-          this.set({ phase: 'synced' });
+          // Nothing typed here reaches the document before the editor binds, after this: what
+          // the document has beyond the server's is the copy's.
+          const acknowledged = this.acknowledgedTexts();
+          const copyBrought =
+            first &&
+            (acknowledged.body !== this.text.toString() ||
+              acknowledged.title !== this.title.toString() ||
+              acknowledged.summary !== this.summary.toString());
+          this.set(first ? { phase: 'synced', copyBrought } : { phase: 'synced' });
           this.changed();
         };
         if (this.everSynced || !this.copyRead) synced();

@@ -81,6 +81,7 @@ export function useDraftRecovery({
   enhanced,
   liveBound = false,
   inStep,
+  putBackAtOnce = false,
   person,
 }: {
   initial: EditorFormValues;
@@ -93,6 +94,11 @@ export function useDraftRecovery({
   liveBound?: boolean;
   /** Bound: the text last in step with the server (what a backup's typing is typed on). */
   inStep?: RefObject<InStep | null>;
+  /**
+   * Bound, and this browser's copy of the document brought nothing the server lacked: a backup's
+   * typing beyond its base reached neither, and is put back by itself rather than offered.
+   */
+  putBackAtOnce?: boolean;
   /** The signed-in person's e-mail: whose copy it is. */
   person: string;
 }) {
@@ -133,19 +139,21 @@ export function useDraftRecovery({
   // Bound to the shared document, with this browser's copy of it merged in (live-document.ts):
   // a backup whose typing is all on screen now has nothing of its own: no longer offered. One
   // kept by a live tab with the text it was typed on (its base), whose typing is not all on
-  // screen, is put back at once, as the tab itself would have sent it: its copy in IndexedDB
-  // was of a document made again since (local-copy.ts drops those), or the reload came before
-  // the copy was written. Offered instead, the keys typed in the half second before a reload
-  // were missing from the editor while its status said "Saved" (hostile pass on documents made
-  // again). Only what was typed beyond the base goes in (put-back.ts).
+  // screen, is put back at once, as the tab itself would have sent it, when the copy brought
+  // none of it: the copy was of a document made again since (local-copy.ts drops those), or
+  // the reload came before it was written. Offered instead, the keys typed in the half second
+  // before a reload were missing from the editor while its status said "Saved" (hostile pass on
+  // documents made again). Only what was typed beyond the base goes in (put-back.ts). A copy
+  // that brought some of it (written a few keys behind the backup) leaves the rest offered:
+  // merged by itself, the part both hold would go in twice.
   useEffect(() => {
     if (!liveBound || !backup) return;
     const covered = keptCovered(backup.values, backup.base ?? null, initial, values);
-    if (!covered && (!backup.base || offeredBefore.current)) return;
+    if (!covered && (!backup.base || offeredBefore.current || !putBackAtOnce)) return;
     if (!covered) setValues((current) => putBackInto(backup, current, liveBound));
     window.localStorage.removeItem(offeredKey(backupKey(initial, person)));
     setBackup(null);
-  }, [liveBound, backup, initial, values, person, setValues]);
+  }, [liveBound, backup, initial, values, person, setValues, putBackAtOnce]);
 
   // A copy of unsaved text stays in this browser until the server has it.
   useEffect(() => {

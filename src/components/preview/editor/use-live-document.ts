@@ -32,6 +32,7 @@ const IDLE: LiveSnapshot = {
   reason: null,
   notice: null,
   acknowledged: null,
+  copyBrought: false,
 };
 /**
  * Documents made again that a page view follows; past this (something makes the page's document
