@@ -57,7 +57,9 @@ import {
   COEDIT_CHANNEL,
   compact,
   createDocument,
+  DamagedDocument,
   type DocumentFields,
+  dropDamaged,
   FIELD_TEXTS,
   type FieldName,
   fieldsOf,
@@ -382,7 +384,11 @@ export function createCoeditRegistry(
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const page = await store.getPageById(pageId);
       if (!page) return true;
-      const fields = draftFieldsOf(await storedFields(db.query, pageId), pageFieldsOf(page));
+      const stored = await storedFields(db.query, pageId);
+      // No document (its rows deleted by hand, or made again, as this read): nothing of it to
+      // write; the instance that holds it writes its memory (rescueDraft).
+      if (!stored) return true;
+      const fields = draftFieldsOf(stored, pageFieldsOf(page));
       if (sameFields(fields, pageFieldsOf(page))) {
         await markWritten(db, pageId, page.version);
         holds(pageId, fields, page.version);
@@ -477,17 +483,22 @@ export function createCoeditRegistry(
         const fields = draftFieldsOf(kept, theirs);
         if (sameFields(fields, theirs)) return;
         const result = await saveFields(page, fields, entry.lastEditor, null);
-        log.info('co-editing: the page’s document was deleted; its text was written as the draft', {
-          pageId: entry.pageId,
-          written: result.ok,
-          merged: kept !== mine,
-        });
         if (result.ok) {
+          log.info(
+            'co-editing: the page’s document was deleted; its text was written as the draft',
+            {
+              pageId: entry.pageId,
+              merged: kept !== mine,
+            },
+          );
           entry.heldVersion = result.version;
           return;
         }
         // Another instance's rescue (or a save) came first: its text is merged with, next time.
       }
+      log.warn('co-editing: the text of a deleted document met five other saves; not written', {
+        pageId: entry.pageId,
+      });
     } catch (error) {
       if (!isOutage(error) && !isContentError(error)) throw error;
       log.warn('co-editing: the text of a deleted document could not be written as the draft', {
@@ -501,13 +512,15 @@ export function createCoeditRegistry(
     entry.draftTimer = null;
     // One write at a time per document: the next one reads what the last one left.
     const previous = entry.writing ?? Promise.resolve();
+    let damaged = false;
     const writing = previous.then(async () => {
       try {
         const written = await writeDraft(entry.pageId, entry.lastEditor, null);
         // Written once the poll has merged the other save in.
         if (written === false && !entry.closed) draftSoon(entry, pollMs);
       } catch (error) {
-        if (isOutage(error) || isContentError(error))
+        if (error instanceof DamagedDocument) damaged = true;
+        else if (isOutage(error) || isContentError(error))
           log.warn('co-editing: the draft could not be written', {
             pageId: entry.pageId,
             reason: error instanceof Error ? error.message : String(error),
@@ -518,6 +531,38 @@ export function createCoeditRegistry(
     entry.writing = writing;
     await writing;
     if (entry.writing === writing) entry.writing = null;
+    if (damaged) await repairDamaged(entry);
+  };
+
+  /**
+   * The stored document lost updates (DamagedDocument: some of its rows deleted by hand), so
+   * nothing can read it whole again, nor write a draft from it. This memory holds it (every
+   * update this instance stored or read): written as the draft (rescueDraft, merged with one
+   * another instance wrote), then the row dropped — the other instances holding it, told, do the
+   * same — and its editors let go, to open the document made again from that draft.
+   */
+  const repairDamaged = async (entry: OpenDocument) => {
+    if (entry.closed) return;
+    log.warn(
+      'co-editing: a page’s stored document is missing updates; its text is written from memory and it is made again',
+      {
+        pageId: entry.pageId,
+      },
+    );
+    try {
+      // Whatever was stored after what this memory has, and is still there, first.
+      entry.applied = await readStored(entry);
+    } catch (error) {
+      if (!(error instanceof DamagedDocument) && !isOutage(error)) throw error;
+    }
+    await rescueDraft(entry);
+    try {
+      await dropDamaged(db, entry.pageId, entry.createdAt);
+    } catch (error) {
+      if (!isOutage(error)) throw error;
+      return;
+    }
+    if (!entry.closed) discard(entry, CLOSE.tryAgain, 'the page’s shared document was made again');
   };
 
   const draftSoon = (entry: OpenDocument, delayMs = draftDelayMs) => {
@@ -644,7 +689,21 @@ export function createCoeditRegistry(
       if (!head) return null;
     }
     const doc = new Y.Doc({ gc: true });
-    const applied = await applyStored(db.query, pageId, doc, 0, 'storage');
+    let applied: number;
+    try {
+      applied = await applyStored(db.query, pageId, doc, 0, 'storage');
+    } catch (error) {
+      doc.destroy();
+      if (!(error instanceof DamagedDocument)) throw error;
+      // Nothing here holds it: dropped, and the instances that do (told at once on PostgreSQL)
+      // write what they hold as the draft; the join is tried again and made from that draft.
+      log.warn('co-editing: a page’s stored document is missing updates; it is made again', {
+        pageId,
+        reason: error.message,
+      });
+      await dropDamaged(db, pageId, head.createdAt);
+      return null;
+    }
     // Fields no stored update has touched: a document made before they were in it (or an empty
     // one). Asked before anything here names them (which would make them).
     const untouched = FIELD_TEXTS.filter((field) => !doc.share.has(field));
@@ -1264,7 +1323,9 @@ export function createCoeditRegistry(
       }
       let entry = await documentOf(pageId);
       if (!entry && !stopped) {
-        connection.close(CLOSE.gone, '');
+        // The page gone, for good; or its document was damaged and dropped: tried again.
+        if (await store.getPageById(pageId)) connection.close(CLOSE.tryAgain, 'try again');
+        else connection.close(CLOSE.gone, '');
         return null;
       }
       for (let attempt = 0; entry && attempt < 5; attempt += 1) {
@@ -1382,6 +1443,12 @@ export function createCoeditRegistry(
         const entry = open.get(pageId);
         if (entry && !entry.closed) void takeForeignDraft(entry, true);
       };
+      takeNow().repair = async (pageId, createdAt) => {
+        const entry = open.get(pageId);
+        if (entry && !entry.closed && entry.createdAt === createdAt)
+          await enqueue(entry, () => repairDamaged(entry));
+        else await dropDamaged(db, pageId, createdAt);
+      };
       takeNow().flush = async (pageId) => {
         const entry = open.get(pageId);
         if (!entry || entry.closed) return;
@@ -1406,6 +1473,7 @@ export function createCoeditRegistry(
       if (poller) clearInterval(poller);
       takeNow().take = null;
       takeNow().flush = null;
+      takeNow().repair = null;
       await subscription?.unlisten().catch(() => undefined);
       subscription = null;
       await awarenessSubscription?.unlisten().catch(() => undefined);
@@ -1446,7 +1514,17 @@ const takeNow = () =>
   processSingleton<{
     take: ((pageId: number) => void) | null;
     flush: ((pageId: number) => Promise<void>) | null;
-  }>('coedit-take-now', () => ({ take: null, flush: null }));
+    repair: ((pageId: number, createdAt: string) => Promise<void>) | null;
+  }>('coedit-take-now', () => ({ take: null, flush: null, repair: null }));
+
+/**
+ * A save of this process found the page's stored document missing updates (DamagedDocument):
+ * made again now — from this process's memory of it, if it has the page open — rather than when
+ * its next draft write finds it.
+ */
+export async function documentDamagedHere(pageId: number, createdAt: string): Promise<void> {
+  await takeNow().repair?.(pageId, createdAt);
+}
 
 /**
  * Before an editor action of this process replaces the page's draft (Discard draft, Restore as

@@ -283,9 +283,46 @@ export async function markWrittenIfNewer(
 }
 
 /**
+ * A page's stored document with updates missing that no snapshot holds: its `coedit_updates`
+ * rows deleted by hand (or some of them), its row left. Nothing stored can be read whole again;
+ * an instance that holds the document in memory writes that as the draft and makes it again
+ * (documents.ts, repairDamaged), and one that does not drops the row (dropDamaged).
+ */
+export class DamagedDocument extends Error {
+  constructor(
+    readonly pageId: number,
+    from: number,
+    to: number | null,
+  ) {
+    super(
+      to === null
+        ? `page ${pageId}: stored updates after ${from} are missing`
+        : `page ${pageId}: stored updates skip from ${from} to ${to}`,
+    );
+    this.name = 'DamagedDocument';
+  }
+}
+
+/**
+ * Deletes the page's document `createdAt` (that one only: not one made again meanwhile), a
+ * damaged one: the next join makes it again from the draft. Says whether it was there.
+ */
+export async function dropDamaged(db: Database, pageId: number, createdAt: string) {
+  return db.transaction(async (q) => {
+    const head = await readHead(q, pageId);
+    if (!head || head.createdAt !== createdAt) return false;
+    await q`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
+    await q`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+    return true;
+  });
+}
+
+/**
  * Applies to `doc` every stored update after `after` (the snapshot first when updates it holds
  * are wanted), and says the number it has applied up to. Applying twice is harmless (Yjs
- * updates are idempotent), so a snapshot written meanwhile is simply applied whole.
+ * updates are idempotent), so a snapshot written meanwhile is simply applied whole. Updates
+ * missing (DamagedDocument) are said, not skipped: applied past a gap, Yjs holds back every
+ * later edit that builds on what is missing, and the text read would quietly lack them.
  */
 export async function applyStored(
   q: Query,
@@ -295,6 +332,7 @@ export async function applyStored(
   origin: unknown,
 ): Promise<number> {
   let applied = after;
+  let lookedAgain = false;
   for (;;) {
     const rows = await readUpdates(q, pageId, applied);
     const first = rows[0];
@@ -307,15 +345,20 @@ export async function applyStored(
         applied = head.snapshotSeq;
         continue;
       }
-      if (first === undefined) return applied;
-      if (first.seq !== applied + 1)
-        throw new Error(`page ${pageId}: stored updates skip from ${applied} to ${first.seq}`);
+      // None read, and the head says more: stored between the two reads, most likely (they are
+      // not one transaction here); read once more before calling them missing.
+      if (first === undefined && !lookedAgain) {
+        lookedAgain = true;
+        continue;
+      }
+      throw new DamagedDocument(pageId, applied, first?.seq ?? null);
     }
     for (const row of rows) {
       if (row.seq !== applied + 1) break;
       Y.applyUpdate(doc, row.data, origin);
       applied = row.seq;
     }
+    lookedAgain = false;
     // A full batch: there may be more.
     if (rows.length < 500) return applied;
   }
@@ -330,11 +373,22 @@ export function fieldsOf(doc: Y.Doc): DocumentFields {
   };
 }
 
-/** The stored document's fields, merged from the database (not from any instance's memory). */
-export async function storedFields(q: Query, pageId: number): Promise<DocumentFields> {
+/**
+ * The stored document's fields, merged from the database (not from any instance's memory); null
+ * when the page has no document, or it was deleted or made again while being read.
+ */
+export async function storedFields(q: Query, pageId: number): Promise<DocumentFields | null> {
+  const before = await readHead(q, pageId);
+  if (!before) return null;
   const doc = new Y.Doc();
   try {
     await applyStored(q, pageId, doc, 0, null);
+    // Deleted (or made again) while it was read: what was read is not that document whole — an
+    // empty text, when its rows were gone before the first read, which written as the draft
+    // emptied the page (the hostile pass: a draft write due as the rows were deleted by hand,
+    // and an instance's last write as it stopped).
+    const after = await readHead(q, pageId);
+    if (!after || after.createdAt !== before.createdAt) return null;
     return fieldsOf(doc);
   } finally {
     doc.destroy();

@@ -124,3 +124,28 @@ describe('two copies of one document written over each other', () => {
     expect(keptBothText('a😀b', 'a😀😃b')).toBe('a😀😃b');
   });
 });
+
+describe('two copies kept both, as the hostile pass on three tabs wrote them', () => {
+  test('what both hold is there once, whatever each missed', () => {
+    // The first rescue, and the second instance's memory: the merge doubled every token both
+    // had ("kb001 … ka004" twice) when it took the whole run between the first and the last
+    // difference as changed.
+    const first = 'P kc001 kc002 kc003 kc00 kb001 kb002 kb003 kb004 ka001 ka002 ka003 ka00\n\nEnd.';
+    const second =
+      'P kc001 kc002 kc003 kc004 kb001 kb002 kb003 ka001 ka002 ka003 ka004 ka005\n\nEnd.';
+    const both =
+      'P kc001 kc002 kc003 kc004 kb001 kb002 kb003 kb004 ka001 ka002 ka003 ka004 ka005\n\nEnd.';
+    expect(keptBothText(first, second)).toBe(both);
+    expect(keptBothText(second, first)).toBe(both);
+  });
+
+  test('words are never split or run together: each side’s whole, the other’s first', () => {
+    // "ka010kb005", "kba005": letters of two words merged as one.
+    expect(keptBothText('X ka009 kb004 kb005', 'X ka009 ka010 kb004')).toBe(
+      'X ka009 ka010 kb004 kb005',
+    );
+    expect(keptBothText('X kb004 kb005 kc005', 'X kb004 ka005 kc005 kc006')).toBe(
+      'X kb004 kb005 ka005 kc005 kc006',
+    );
+  });
+});

@@ -3,7 +3,7 @@
 // another's text while someone types (body-codemirror.ts), and the server writing a deleted
 // document's text over a draft another instance wrote meanwhile (coedit/documents.ts). Shared by
 // the browser and the server, so it imports nothing of either.
-import { diffArrays } from 'diff';
+import { diffArrays, diffChars } from 'diff';
 
 /** One edit of a text: `remove` characters at `at` replaced by `insert`. */
 export type TextEdit = { at: number; remove: number; insert: string };
@@ -40,36 +40,55 @@ const TEXT_EDITS_MAX = 2_000;
  * each changed run of lines is cut to its smallest edit.
  */
 export function textEdits(from: string, to: string): TextEdit[] {
-  const outer = smallestEdit(from, to);
-  if (outer.remove === 0 && outer.insert === '') return [];
-  if (outer.remove === 0 || outer.insert === '') return [outer];
-  const lines = (text: string) => text.split(/(?<=\n)/).filter((line) => line !== '');
-  const parts = diffArrays(lines(from), lines(to), { maxEditLength: TEXT_EDITS_MAX });
-  if (!parts) return [outer];
   const edits: TextEdit[] = [];
-  let at = 0;
-  let hunk: { at: number; removed: string; added: string } | null = null;
-  const close = () => {
-    if (!hunk) return;
+  for (const hunk of changedRuns(from, to)) {
     const edit = smallestEdit(hunk.removed, hunk.added);
     if (edit.remove > 0 || edit.insert !== '') edits.push({ ...edit, at: hunk.at + edit.at });
-    hunk = null;
-  };
+  }
+  return edits;
+}
+
+/** A run of lines changed: `removed` (at `at` in the first text) made `added`. */
+type ChangedRun = { at: number; removed: string; added: string };
+
+/**
+ * The runs of lines that differ between `from` and `to`, in order, each at its place in `from`
+ * (lines compared: cheap at any size). Past TEXT_EDITS_MAX lines changed, one run from the first
+ * difference to the last.
+ */
+function changedRuns(from: string, to: string): ChangedRun[] {
+  const outer = smallestEdit(from, to);
+  if (outer.remove === 0 && outer.insert === '') return [];
+  const whole = [
+    {
+      at: outer.at,
+      removed: from.slice(outer.at, outer.at + outer.remove),
+      added: outer.insert,
+    },
+  ];
+  if (outer.remove === 0 || outer.insert === '') return whole;
+  const lines = (text: string) => text.split(/(?<=\n)/).filter((line) => line !== '');
+  const parts = diffArrays(lines(from), lines(to), { maxEditLength: TEXT_EDITS_MAX });
+  if (!parts) return whole;
+  const runs: ChangedRun[] = [];
+  let at = 0;
+  let run: ChangedRun | null = null;
   for (const part of parts) {
     const text = part.value.join('');
     if (!part.added && !part.removed) {
-      close();
+      if (run) runs.push(run);
+      run = null;
       at += text.length;
       continue;
     }
-    hunk ??= { at, removed: '', added: '' };
+    run ??= { at, removed: '', added: '' };
     if (part.removed) {
-      hunk.removed += text;
+      run.removed += text;
       at += text.length;
-    } else hunk.added += text;
+    } else run.added += text;
   }
-  close();
-  return edits;
+  if (run) runs.push(run);
+  return runs;
 }
 
 /**
@@ -114,19 +133,59 @@ export function reopenedText(typed: string, stored: string, remote: string): str
   return text + stored.slice(at);
 }
 
+/** Past this many words changed in a run of lines, `keptBothText` keeps both runs whole. */
+const KEPT_BOTH_MAX = 2_000;
+
 /**
- * `theirs` with every character `mine` has that it lacks put in at its place, and nothing taken
- * out: two copies of one shared document that each missed some of the other's last updates,
- * written over each other (the server's instances rescuing a document whose rows were deleted
- * by hand, decision record 0051). Whatever one side deleted that the other still had stays: a
- * deletion undone is seen and made again, a typed character lost is not.
+ * `theirs` with every word `mine` has that it lacks put in at its place, and nothing taken out:
+ * two copies of one shared document that each missed some of the other's last updates, written
+ * over each other (the server's instances rescuing a document whose rows were deleted by hand,
+ * decision record 0051). Whatever one side deleted that the other still had stays: a deletion
+ * undone is seen and made again, a typed character lost is not.
+ *
+ * Compared by words within each changed run of lines, so that what both hold is there once:
+ * one edit from the first difference to the last (smallestEdit), kept both ways, put every word
+ * between in twice (the hostile pass: tokens doubled, "ka010kb005"). A word one side has where
+ * the other has it with more letters ("ka00q", "ka002q": a letter the other had not heard of) is
+ * merged letter by letter; two other words are both kept.
  */
 export function keptBothText(theirs: string, mine: string): string {
   let text = '';
   let at = 0;
-  for (const edit of textEdits(theirs, mine)) {
-    text += theirs.slice(at, edit.at + edit.remove) + edit.insert;
-    at = edit.at + edit.remove;
+  for (const run of changedRuns(theirs, mine)) {
+    text += theirs.slice(at, run.at) + keptBothRun(run.removed, run.added);
+    at = run.at + run.removed.length;
   }
   return text + theirs.slice(at);
+}
+
+function keptBothRun(theirs: string, mine: string): string {
+  if (theirs === '' || mine === '') return theirs + mine;
+  // Words with the space before them: compared alone, spaces line up with spaces and the words
+  // between them pair off as if changed one into another.
+  const words = (text: string) => text.split(/(?=\s+\S)/);
+  const parts = diffArrays(words(theirs), words(mine), { maxEditLength: KEPT_BOTH_MAX });
+  if (!parts) return theirs + mine;
+  let text = '';
+  for (let i = 0; i < parts.length; i += 1) {
+    const part = parts[i];
+    const next = parts[i + 1];
+    if (!part) continue;
+    if (part.removed && next?.added) {
+      text += keptBothWords(part.value.join(''), next.value.join(''));
+      i += 1;
+    } else text += part.value.join('');
+  }
+  return text;
+}
+
+/**
+ * One side's words where the other has others: letter by letter when one holds every letter of
+ * the other ("ka00", "ka004": letters the other had not heard of), both whole otherwise, theirs
+ * first (merged letter by letter, "kb005" and "ka005" made "kba005").
+ */
+function keptBothWords(theirs: string, mine: string): string {
+  const letters = diffChars(theirs, mine);
+  const within = letters.every((part) => !part.removed) || letters.every((part) => !part.added);
+  return within ? letters.map((part) => part.value).join('') : theirs + mine;
 }

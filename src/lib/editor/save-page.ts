@@ -3,7 +3,9 @@
 // changed, moved or went away meanwhile, with the editor's text kept in every case. A busy or
 // unreachable database is thrown on to the action wrapper (action.ts), which says so.
 import 'server-only';
+import { documentDamagedHere } from '../coedit/documents';
 import {
+  DamagedDocument,
   type DocumentFields,
   markWrittenIfNewer,
   readHead,
@@ -452,8 +454,18 @@ async function liveFieldsOf(pageId: string): Promise<DocumentFields | null> {
   const id = Number(pageId);
   if (pageId === '' || !Number.isSafeInteger(id)) return null;
   const db = await getDatabase();
-  if ((await readHead(db.query, id)) === null) return null;
-  return storedFields(db.query, id);
+  const head = await readHead(db.query, id);
+  if (head === null) return null;
+  try {
+    // Null when it was deleted or made again as it was read: the save waits for the new one.
+    return await storedFields(db.query, id);
+  } catch (error) {
+    if (!(error instanceof DamagedDocument)) throw error;
+    // Missing updates (rows deleted by hand): made again now; the save is said to wait for it,
+    // as while any document is being made again.
+    await documentDamagedHere(id, head.createdAt);
+    return null;
+  }
 }
 
 /**
