@@ -673,7 +673,8 @@ export function createCoeditRegistry(
       try {
         entry.applied = await readStored(entry);
       } catch (error) {
-        if (!isOutage(error)) throw error;
+        if (error instanceof DamagedDocument) await repairDamaged(entry);
+        else if (!isOutage(error)) throw error;
         // The poll tries again in a few seconds.
       }
     }).catch((error) =>
@@ -689,20 +690,24 @@ export function createCoeditRegistry(
       if (!head) return null;
     }
     const doc = new Y.Doc({ gc: true });
+    // Missing updates: nothing here holds it, so it is dropped, and the instances that do (told
+    // at once on PostgreSQL) write what they hold as the draft; the join is tried again, and the
+    // document made from that draft.
+    const damaged = async (error: DamagedDocument, createdAt: string) => {
+      log.warn('co-editing: a page’s stored document is missing updates; it is made again', {
+        pageId,
+        reason: error.message,
+      });
+      await dropDamaged(db, pageId, createdAt);
+      return null;
+    };
     let applied: number;
     try {
       applied = await applyStored(db.query, pageId, doc, 0, 'storage');
     } catch (error) {
       doc.destroy();
       if (!(error instanceof DamagedDocument)) throw error;
-      // Nothing here holds it: dropped, and the instances that do (told at once on PostgreSQL)
-      // write what they hold as the draft; the join is tried again and made from that draft.
-      log.warn('co-editing: a page’s stored document is missing updates; it is made again', {
-        pageId,
-        reason: error.message,
-      });
-      await dropDamaged(db, pageId, head.createdAt);
-      return null;
+      return damaged(error, head.createdAt);
     }
     // Fields no stored update has touched: a document made before they were in it (or an empty
     // one). Asked before anything here names them (which would make them).
@@ -766,12 +771,18 @@ export function createCoeditRegistry(
           crossAwareness(entry.pageId, update);
       },
     );
-    if (
-      !(await fillUntouched(entry, untouched)) ||
-      !(await reconcileDraft(entry, head.writtenVersion))
-    ) {
-      discard(entry, CLOSE.gone, '');
-      return null;
+    try {
+      if (
+        !(await fillUntouched(entry, untouched)) ||
+        !(await reconcileDraft(entry, head.writtenVersion))
+      ) {
+        discard(entry, CLOSE.gone, '');
+        return null;
+      }
+    } catch (error) {
+      if (!(error instanceof DamagedDocument)) throw error;
+      discard(entry, CLOSE.tryAgain, 'the page’s shared document was made again');
+      return damaged(error, head.createdAt);
     }
     return entry;
   };
@@ -1020,6 +1031,8 @@ export function createCoeditRegistry(
         try {
           entry.applied = await readStored(entry);
         } catch (error) {
+          // Not acknowledged: the tab sends it again to the document made again.
+          if (error instanceof DamagedDocument) return repairDamaged(entry);
           if (!isOutage(error)) throw error;
           return refuse(member, CLOSE.tryAgain, 'the database is out of reach');
         }
@@ -1072,17 +1085,21 @@ export function createCoeditRegistry(
         return;
       }
       Y.applyUpdate(entry.doc, update, member);
+      let damaged = false;
       if (stored.seq === entry.applied + 1) entry.applied = stored.seq;
       else
         try {
           entry.applied = await readStored(entry);
         } catch (error) {
-          if (!isOutage(error)) throw error;
+          if (error instanceof DamagedDocument) damaged = true;
+          else if (!isOutage(error)) throw error;
           // Stored: acknowledged. What came between is read by the next poll (applying this
           // update again then is harmless).
         }
       acknowledge(member);
       entry.lastEditor = member.connection.editor;
+      // Acknowledged first: it is in this memory, which the repair writes as the draft.
+      if (damaged) return repairDamaged(entry);
       draftSoon(entry);
       if (stored.seq - stored.snapshotSeq >= COEDIT_LIMITS.compactEvery) {
         try {
