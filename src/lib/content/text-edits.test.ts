@@ -149,3 +149,66 @@ describe('two copies kept both, as the hostile pass on three tabs wrote them', (
     );
   });
 });
+
+describe('merged word by word: a seeded run of people typing words into one paragraph', () => {
+  /** A small seeded generator (the same run every time). */
+  function generator(seed: number) {
+    let state = seed;
+    return (n: number) => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return Math.floor((state / 2_147_483_648) * n);
+    };
+  }
+  const inserted = (words: string[], tokens: string[], pick: (n: number) => number) => {
+    const out = [...words];
+    for (const token of tokens) out.splice(1 + pick(out.length), 0, token);
+    return out;
+  };
+  const text = (words: string[]) => `${words.join(' ')}\n\nEnd.`;
+  /** Every word of `expected` once in `merged`, and no other (none split, run together). */
+  const eachOnce = (merged: string, expected: string[]) => {
+    const words = merged.split(/\s+/).filter(Boolean);
+    return (
+      words.length === expected.length + 1 &&
+      expected.every((word) => words.filter((w) => w === word).length === 1)
+    );
+  };
+
+  test('a tab’s unsent words and the others’ typed meanwhile: each once, none split (reopenedText)', () => {
+    // The hostile pass on three tabs: "kb013a004", "kc00kb0075" in every tab and the draft.
+    const pick = generator(7);
+    for (let round = 0; round < 500; round += 1) {
+      const base = ['P', ...Array.from({ length: pick(8) }, (_, i) => `kx${i}`)];
+      const mine = Array.from({ length: 1 + pick(4) }, (_, i) => `ka${round}x${i}`);
+      const theirs = Array.from({ length: 1 + pick(6) }, (_, i) => `kb${round}x${i}`);
+      const merged = reopenedText(
+        text(inserted(base, mine, pick)),
+        text(base),
+        text(inserted(base, theirs, pick)),
+      );
+      expect({ round, merged, ok: eachOnce(merged, [...base, ...mine, ...theirs]) }).toEqual({
+        round,
+        merged,
+        ok: true,
+      });
+    }
+  });
+
+  test('two copies that each missed some of the other’s words: each once, none split (keptBothText)', () => {
+    const pick = generator(99);
+    for (let round = 0; round < 500; round += 1) {
+      const base = ['P', ...Array.from({ length: pick(8) }, (_, i) => `kx${i}`)];
+      const tokens = Array.from({ length: 2 + pick(8) }, (_, i) => `k${round}x${i}`);
+      const all = inserted(base, tokens, pick);
+      const a = all.filter((word) => !tokens.includes(word) || pick(2) === 0);
+      const b = all.filter((word) => !tokens.includes(word) || pick(2) === 0);
+      const merged = keptBothText(text(a), text(b));
+      const expected = [...new Set([...a, ...b])];
+      expect({ round, merged, ok: eachOnce(merged, expected) }).toEqual({
+        round,
+        merged,
+        ok: true,
+      });
+    }
+  });
+});

@@ -3,7 +3,7 @@
 // another's text while someone types (body-codemirror.ts), and the server writing a deleted
 // document's text over a draft another instance wrote meanwhile (coedit/documents.ts). Shared by
 // the browser and the server, so it imports nothing of either.
-import { diffArrays, diffChars } from 'diff';
+import { diffArrays } from 'diff';
 
 /** One edit of a text: `remove` characters at `at` replaced by `insert`. */
 export type TextEdit = { at: number; remove: number; insert: string };
@@ -41,9 +41,9 @@ const TEXT_EDITS_MAX = 2_000;
  */
 export function textEdits(from: string, to: string): TextEdit[] {
   const edits: TextEdit[] = [];
-  for (const hunk of changedRuns(from, to)) {
-    const edit = smallestEdit(hunk.removed, hunk.added);
-    if (edit.remove > 0 || edit.insert !== '') edits.push({ ...edit, at: hunk.at + edit.at });
+  for (const run of changedWords(from, to)) {
+    const edit = smallestEdit(run.removed, run.added);
+    if (edit.remove > 0 || edit.insert !== '') edits.push({ ...edit, at: run.at + edit.at });
   }
   return edits;
 }
@@ -66,7 +66,6 @@ function changedRuns(from: string, to: string): ChangedRun[] {
       added: outer.insert,
     },
   ];
-  if (outer.remove === 0 || outer.insert === '') return whole;
   const lines = (text: string) => text.split(/(?<=\n)/).filter((line) => line !== '');
   const parts = diffArrays(lines(from), lines(to), { maxEditLength: TEXT_EDITS_MAX });
   if (!parts) return whole;
@@ -88,6 +87,60 @@ function changedRuns(from: string, to: string): ChangedRun[] {
     } else run.added += text;
   }
   if (run) runs.push(run);
+  return runs;
+}
+
+/** Past this many words changed in a run of lines, the run is one change. */
+const CHANGED_WORDS_MAX = 2_000;
+
+/** A text's words, each with the space before it (a run of lines compared word by word). */
+function wordsOf(text: string): string[] {
+  // The space after the last word (a line's end) is one of its own: stuck to that word, it made
+  // the word another wherever more was typed after it.
+  return text.match(/\s*\S+|\s+$/g) ?? [];
+}
+
+/**
+ * The runs of words that differ between `from` and `to`, in order, each at its place in `from`:
+ * the changed runs of lines (changedRuns), each compared word by word — so that a paragraph
+ * typed into at several places by several people is several changes, each where it was made.
+ * As one change from its first difference to its last, the words between were taken out and
+ * put in again, and merged that way they were doubled or split (the hostile pass on three tabs:
+ * "kb013a004", "kc00kb0075"). Words are compared with the space before them: alone, spaces
+ * line up with spaces and the words between pair off as if one had been changed into another.
+ */
+function changedWords(from: string, to: string): ChangedRun[] {
+  const runs: ChangedRun[] = [];
+  for (const lines of changedRuns(from, to)) {
+    if (lines.removed === '' || lines.added === '') {
+      runs.push(lines);
+      continue;
+    }
+    const parts = diffArrays(wordsOf(lines.removed), wordsOf(lines.added), {
+      maxEditLength: CHANGED_WORDS_MAX,
+    });
+    if (!parts) {
+      runs.push(lines);
+      continue;
+    }
+    let at = lines.at;
+    let run: ChangedRun | null = null;
+    for (const part of parts) {
+      const text = part.value.join('');
+      if (!part.added && !part.removed) {
+        if (run) runs.push(run);
+        run = null;
+        at += text.length;
+        continue;
+      }
+      run ??= { at, removed: '', added: '' };
+      if (part.removed) {
+        run.removed += text;
+        at += text.length;
+      } else run.added += text;
+    }
+    if (run) runs.push(run);
+  }
   return runs;
 }
 
@@ -133,9 +186,6 @@ export function reopenedText(typed: string, stored: string, remote: string): str
   return text + stored.slice(at);
 }
 
-/** Past this many words changed in a run of lines, `keptBothText` keeps both runs whole. */
-const KEPT_BOTH_MAX = 2_000;
-
 /**
  * `theirs` with every word `mine` has that it lacks put in at its place, and nothing taken out:
  * two copies of one shared document that each missed some of the other's last updates, written
@@ -152,40 +202,22 @@ const KEPT_BOTH_MAX = 2_000;
 export function keptBothText(theirs: string, mine: string): string {
   let text = '';
   let at = 0;
-  for (const run of changedRuns(theirs, mine)) {
-    text += theirs.slice(at, run.at) + keptBothRun(run.removed, run.added);
+  for (const run of changedWords(theirs, mine)) {
+    text += theirs.slice(at, run.at) + keptBothWords(run.removed, run.added);
     at = run.at + run.removed.length;
   }
   return text + theirs.slice(at);
 }
 
-function keptBothRun(theirs: string, mine: string): string {
-  if (theirs === '' || mine === '') return theirs + mine;
-  // Words with the space before them: compared alone, spaces line up with spaces and the words
-  // between them pair off as if changed one into another.
-  const words = (text: string) => text.split(/(?=\s+\S)/);
-  const parts = diffArrays(words(theirs), words(mine), { maxEditLength: KEPT_BOTH_MAX });
-  if (!parts) return theirs + mine;
-  let text = '';
-  for (let i = 0; i < parts.length; i += 1) {
-    const part = parts[i];
-    const next = parts[i + 1];
-    if (!part) continue;
-    if (part.removed && next?.added) {
-      text += keptBothWords(part.value.join(''), next.value.join(''));
-      i += 1;
-    } else text += part.value.join('');
-  }
-  return text;
-}
-
 /**
- * One side's words where the other has others: letter by letter when one holds every letter of
- * the other ("ka00", "ka004": letters the other had not heard of), both whole otherwise, theirs
- * first (merged letter by letter, "kb005" and "ka005" made "kba005").
+ * One side's words where the other has others: letter by letter when one is the other with
+ * letters more ("ka00", "ka004": letters the other had not heard of), both whole otherwise,
+ * theirs first (merged letter by letter, "kb005" and "ka005" made "kba005").
  */
 function keptBothWords(theirs: string, mine: string): string {
-  const letters = diffChars(theirs, mine);
-  const within = letters.every((part) => !part.removed) || letters.every((part) => !part.added);
-  return within ? letters.map((part) => part.value).join('') : theirs + mine;
+  const edit = smallestEdit(theirs, mine);
+  // Only taken out on mine: kept. Only put in: put in at its place.
+  if (edit.insert === '') return theirs;
+  if (edit.remove === 0) return theirs.slice(0, edit.at) + edit.insert + theirs.slice(edit.at);
+  return theirs + mine;
 }
