@@ -384,6 +384,23 @@ describe(`co-editing documents (${TEST_ENGINE})`, () => {
     expect((await store.getPage('deleted-flush', { draft: true }))?.bodyMarkdown).not.toBe('');
   });
 
+  test('rows deleted by hand as the instance stops: what only its memory held is written as the draft', async () => {
+    const [a] = await twoInstances();
+    const pageId = await newPage(a, 'deleted-stopping', 'Start.');
+    const registry = await registryOn(a, { ...FAST, draftDelayMs: 60_000, pollMs: 60_000 });
+    const typist = fakeEditor();
+    const member = await joinSynced(registry, pageId, typist);
+    edit(typist.doc, member, (text) => text.insert(text.length, ' Acknowledged.'));
+    await waitFor(() => (typist.state.acks >= 1 ? true : undefined), { what: 'the ack' });
+    await a.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
+    await a.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+    await registry.stop();
+    const store = createContentStore(a);
+    expect((await store.getPage('deleted-stopping', { draft: true }))?.bodyMarkdown).toBe(
+      'Start. Acknowledged.',
+    );
+  });
+
   test('the poll lets go of a loaded document whose row was made again', async () => {
     const [a] = await twoInstances();
     const pageId = await newPage(a, 'identity-poll', 'Start.');

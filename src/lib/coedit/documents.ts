@@ -1518,7 +1518,15 @@ export function createCoeditRegistry(
         await entry.queue;
         if (entry.draftTimer) await saveDraftNow(entry);
         await entry.writing;
-        discard(entry, CLOSE.restart, 'the server is restarting');
+        // Its rows deleted by hand as the server stops: what only this memory holds is written
+        // as the draft before it goes (the hostile pass: an instance restarted at the delete
+        // took a letter with it).
+        try {
+          await stillTheSame(entry, await readSeq(db.query, entry.pageId));
+        } catch (error) {
+          if (!isOutage(error)) throw error;
+        }
+        if (!entry.closed) discard(entry, CLOSE.restart, 'the server is restarting');
       }
     },
   };
