@@ -114,6 +114,25 @@ function edit(doc: Y.Doc, member: Member, change: (text: Y.Text) => void, field 
   member.receive(updateMessage(Y.encodeStateAsUpdate(doc, before)));
 }
 
+/**
+ * `pageId` open on an instance whose draft write and poll are a minute away, its typist's
+ * " Acknowledged." stored: what rows deleted by hand then take is in that instance's memory only.
+ */
+async function typedAcknowledged(db: Database, pageId: number) {
+  const registry = await registryOn(db, { ...FAST, draftDelayMs: 60_000, pollMs: 60_000 });
+  const typist = fakeEditor();
+  const member = await joinSynced(registry, pageId, typist);
+  edit(typist.doc, member, (text) => text.insert(text.length, ' Acknowledged.'));
+  await waitFor(() => (typist.state.acks >= 1 ? true : undefined), { what: 'the ack' });
+  return { registry, typist, member };
+}
+
+/** The page's document deleted as an operator's psql would: its updates, then its row. */
+async function deleteRowsByHand(db: Database, pageId: number) {
+  await db.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
+  await db.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+}
+
 async function newPage(
   db: Database,
   slug: string,
@@ -175,8 +194,7 @@ describe(`co-editing documents (${TEST_ENGINE})`, () => {
 
     // The row deleted while the document is loaded (db copy leaves a site without one).
     await Bun.sleep(5);
-    await a.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
-    await a.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+    await deleteRowsByHand(a, pageId);
     const third = identityListener();
     expect(await registry.join(pageId, third.connection)).not.toBeNull();
     const [fresh] = third.heard.identities;
@@ -274,16 +292,11 @@ describe(`co-editing documents (${TEST_ENGINE})`, () => {
     const [a] = await twoInstances();
     const pageId = await newPage(a, 'deleted-rows', 'Start.');
     // The draft written late, and the poll slow: the next update finds the row gone.
-    const registry = await registryOn(a, { ...FAST, draftDelayMs: 60_000, pollMs: 60_000 });
-    const typist = fakeEditor();
-    const member = await joinSynced(registry, pageId, typist);
-    edit(typist.doc, member, (text) => text.insert(text.length, ' Acknowledged.'));
-    await waitFor(() => (typist.state.acks >= 1 ? true : undefined), { what: 'the ack' });
+    const { registry, typist, member } = await typedAcknowledged(a, pageId);
     const store = createContentStore(a);
     expect((await store.getPage('deleted-rows', { draft: true }))?.bodyMarkdown).toBe('Start.');
 
-    await a.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
-    await a.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+    await deleteRowsByHand(a, pageId);
     edit(typist.doc, member, (text) => text.insert(text.length, ' Not stored.'));
     await waitFor(() => (typist.state.closed === 1013 ? true : undefined), {
       what: 'the old document’s connection closed',
@@ -322,8 +335,7 @@ describe(`co-editing documents (${TEST_ENGINE})`, () => {
     await waitFor(() => (one.state.acks >= 1 ? true : undefined), { what: 'A’s ack' });
     expect(await storedText(a.query, pageId)).toBe('Ay. Start. Bee.');
 
-    await a.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
-    await a.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+    await deleteRowsByHand(a, pageId);
     // A finds the row gone first and writes what it holds; then B, which lacks "Ay.".
     edit(one.doc, ma, (text) => text.insert(text.length, ' Unsent.'));
     await waitFor(() => (one.state.closed === 1013 ? true : undefined), { what: 'A let go' });
@@ -368,13 +380,8 @@ describe(`co-editing documents (${TEST_ENGINE})`, () => {
     // instance stopping) read no rows, and wrote the empty text as the page's draft.
     const [a] = await twoInstances();
     const pageId = await newPage(a, 'deleted-flush', 'Start.');
-    const registry = await registryOn(a, { ...FAST, draftDelayMs: 60_000, pollMs: 60_000 });
-    const typist = fakeEditor();
-    const member = await joinSynced(registry, pageId, typist);
-    edit(typist.doc, member, (text) => text.insert(text.length, ' Acknowledged.'));
-    await waitFor(() => (typist.state.acks >= 1 ? true : undefined), { what: 'the ack' });
-    await a.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
-    await a.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+    const { registry } = await typedAcknowledged(a, pageId);
+    await deleteRowsByHand(a, pageId);
     await draftsWrittenHere(pageId);
     const store = createContentStore(a);
     const body = (await store.getPage('deleted-flush', { draft: true }))?.bodyMarkdown;
@@ -387,13 +394,8 @@ describe(`co-editing documents (${TEST_ENGINE})`, () => {
   test('rows deleted by hand as the instance stops: what only its memory held is written as the draft', async () => {
     const [a] = await twoInstances();
     const pageId = await newPage(a, 'deleted-stopping', 'Start.');
-    const registry = await registryOn(a, { ...FAST, draftDelayMs: 60_000, pollMs: 60_000 });
-    const typist = fakeEditor();
-    const member = await joinSynced(registry, pageId, typist);
-    edit(typist.doc, member, (text) => text.insert(text.length, ' Acknowledged.'));
-    await waitFor(() => (typist.state.acks >= 1 ? true : undefined), { what: 'the ack' });
-    await a.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
-    await a.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+    const { registry } = await typedAcknowledged(a, pageId);
+    await deleteRowsByHand(a, pageId);
     await registry.stop();
     const store = createContentStore(a);
     expect((await store.getPage('deleted-stopping', { draft: true }))?.bodyMarkdown).toBe(
@@ -407,8 +409,7 @@ describe(`co-editing documents (${TEST_ENGINE})`, () => {
     const registry = await registryOn(a);
     const first = identityListener();
     await registry.join(pageId, first.connection);
-    await a.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
-    await a.query`DELETE FROM coedit_documents WHERE page_id = ${pageId}`;
+    await deleteRowsByHand(a, pageId);
     await waitFor(() => (first.heard.closed === 1013 ? true : undefined), {
       what: 'the old document’s connection closed',
     });

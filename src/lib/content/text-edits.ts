@@ -68,9 +68,19 @@ function changedRuns(from: string, to: string): ChangedRun[] {
   ];
   const lines = (text: string) => text.split(/(?<=\n)/).filter((line) => line !== '');
   const parts = diffArrays(lines(from), lines(to), { maxEditLength: TEXT_EDITS_MAX });
-  if (!parts) return whole;
+  return parts ? runsOf(parts, 0) : whole;
+}
+
+/**
+ * The changed runs a comparison of pieces (lines, words) says, each at its place in the first
+ * text, which starts at `start`: the removed and added pieces between two kept ones are one run.
+ */
+function runsOf(
+  parts: readonly { value: string[]; added?: boolean; removed?: boolean }[],
+  start: number,
+): ChangedRun[] {
   const runs: ChangedRun[] = [];
-  let at = 0;
+  let at = start;
   let run: ChangedRun | null = null;
   for (const part of parts) {
     const text = part.value.join('');
@@ -119,27 +129,7 @@ function changedWords(from: string, to: string): ChangedRun[] {
     const parts = diffArrays(wordsOf(lines.removed), wordsOf(lines.added), {
       maxEditLength: CHANGED_WORDS_MAX,
     });
-    if (!parts) {
-      runs.push(lines);
-      continue;
-    }
-    let at = lines.at;
-    let run: ChangedRun | null = null;
-    for (const part of parts) {
-      const text = part.value.join('');
-      if (!part.added && !part.removed) {
-        if (run) runs.push(run);
-        run = null;
-        at += text.length;
-        continue;
-      }
-      run ??= { at, removed: '', added: '' };
-      if (part.removed) {
-        run.removed += text;
-        at += text.length;
-      } else run.added += text;
-    }
-    if (run) runs.push(run);
+    runs.push(...(parts ? runsOf(parts, lines.at) : [lines]));
   }
   return runs;
 }
