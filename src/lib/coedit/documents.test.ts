@@ -257,6 +257,33 @@ describe(`co-editing documents (${TEST_ENGINE})`, () => {
     expect(logged.lines().filter((line) => line.includes('"level":"error"'))).toEqual([]);
   });
 
+  test('only its updates deleted by hand, then typed on past a compaction: never an empty draft', async () => {
+    // The walk-through: compaction merged the updates stored after the gap into a snapshot that
+    // hid it; read from that, the text was empty, and was written as the page's draft.
+    const logged = expectConsoleErrors();
+    const [a] = await twoInstances();
+    const pageId = await newPage(a, 'deleted-compacted', 'Start.');
+    const { registry, typist, member } = await typedAcknowledged(a, pageId);
+    await a.query`DELETE FROM coedit_updates WHERE page_id = ${pageId}`;
+    // More typed than a compaction takes (its threshold), each stored after the gap.
+    for (let i = 0; i < COEDIT_LIMITS.compactEvery + 5; i += 1)
+      edit(typist.doc, member, (text) => text.insert(text.length, '.'));
+    await waitFor(
+      () =>
+        typist.state.closed === 1013 || typist.state.acks >= COEDIT_LIMITS.compactEvery
+          ? true
+          : undefined,
+      {
+        what: 'the typing stored, or the damaged document let go',
+      },
+    );
+    await registry.stop();
+    const store = createContentStore(a);
+    const body = (await store.getPage('deleted-compacted', { draft: true }))?.bodyMarkdown ?? '';
+    expect(body.startsWith('Start. Acknowledged.')).toBe(true);
+    expect(logged.lines().filter((line) => line.includes('"level":"error"'))).toEqual([]);
+  });
+
   test('only its updates deleted by hand, nobody on it: a join drops it and says try again; the next is made from the draft', async () => {
     const logged = expectConsoleErrors();
     const [a] = await twoInstances();

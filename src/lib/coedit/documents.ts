@@ -704,6 +704,9 @@ export function createCoeditRegistry(
     let applied: number;
     try {
       applied = await applyStored(db.query, pageId, doc, 0, 'storage');
+      // Edits that build on what is not stored: a snapshot made across missing updates.
+      if (doc.store.pendingStructs !== null || doc.store.pendingDs !== null)
+        throw new DamagedDocument(pageId, 0, null);
     } catch (error) {
       doc.destroy();
       if (!(error instanceof DamagedDocument)) throw error;

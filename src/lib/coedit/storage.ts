@@ -250,9 +250,13 @@ export async function compact(db: Database, pageId: number): Promise<number | nu
   return db.transaction(async (q) => {
     const head = await readHead(q, pageId);
     if (!head || head.seq === head.snapshotSeq) return head?.snapshotSeq ?? null;
-    const rows = await q<{ data: Uint8Array }>`
-      SELECT data FROM coedit_updates WHERE page_id = ${pageId} AND seq <= ${head.seq}
-      ORDER BY seq`;
+    const rows = await q<{ seq: number | string; data: Uint8Array }>`
+      SELECT seq, data FROM coedit_updates WHERE page_id = ${pageId} AND seq > ${head.snapshotSeq}
+        AND seq <= ${head.seq} ORDER BY seq`;
+    // Updates missing (deleted by hand): merged, the snapshot would hide the gap and hold only
+    // edits that build on what is gone — an empty text, written as the draft (the walk-through).
+    // Left as it is, the next reader finds it damaged (DamagedDocument) and it is made again.
+    if (rows.length !== head.seq - head.snapshotSeq) return head.snapshotSeq;
     const parts = rows.map((row) => bytesOf(row.data));
     if (head.snapshot) parts.unshift(head.snapshot);
     const merged = Y.mergeUpdates(parts);
@@ -383,6 +387,10 @@ export async function storedFields(q: Query, pageId: number): Promise<DocumentFi
   const doc = new Y.Doc();
   try {
     await applyStored(q, pageId, doc, 0, null);
+    // Edits that build on what is not stored (a snapshot made across missing updates, before
+    // compaction looked for them): the text read lacks them, and everything built on them.
+    if (doc.store.pendingStructs !== null || doc.store.pendingDs !== null)
+      throw new DamagedDocument(pageId, 0, null);
     // Deleted (or made again) while it was read: what was read is not that document whole — an
     // empty text, when its rows were gone before the first read, which written as the draft
     // emptied the page (the hostile pass: a draft write due as the rows were deleted by hand,
