@@ -208,6 +208,12 @@ type OpenDocument = {
    * instance stored and this one never heard of: merged, not written over.
    */
   heldVersion: number | null;
+  /**
+   * The rescue of this document's text running now (rescueDraft), if one is: a second caller
+   * (the delete's notification, the poll, the instance stopping) waits for it rather than
+   * writing the same text beside it.
+   */
+  rescuing: Promise<void> | null;
   closed: boolean;
 };
 
@@ -316,6 +322,20 @@ export function createCoeditRegistry(
   const instance = crypto.randomUUID().slice(0, 8);
   /** Awareness notices on their way out (stop lets them go first). */
   const publishing = new Set<Promise<void>>();
+  /**
+   * Checks started by a notification or the poll, which may write a draft (a rescue): stop waits
+   * for them, so none is cut off by the database closing after it (the gate: a rescue begun by
+   * the delete's notification outlived stop, and its write met a closed pool).
+   */
+  const checking = new Set<Promise<void>>();
+  const inBackground = (task: () => Promise<unknown>) => {
+    const running = task().then(
+      () => undefined,
+      () => undefined,
+    );
+    checking.add(running);
+    void running.finally(() => checking.delete(running));
+  };
   let poller: ReturnType<typeof setInterval> | null = null;
   let stopped = false;
 
@@ -462,7 +482,15 @@ export function createCoeditRegistry(
    * re-check, one round in nine); or a save by another path this document had not taken yet.
    * What is lost the other way is a deletion one copy had not heard of, which stays undone.
    */
-  const rescueDraft = async (entry: OpenDocument) => {
+  const rescueDraft = (entry: OpenDocument): Promise<void> => {
+    if (!entry.rescuing)
+      entry.rescuing = writeRescue(entry).finally(() => {
+        entry.rescuing = null;
+      });
+    return entry.rescuing;
+  };
+
+  const writeRescue = async (entry: OpenDocument) => {
     await entry.writing;
     if (entry.draftTimer) clearTimeout(entry.draftTimer);
     entry.draftTimer = null;
@@ -732,6 +760,7 @@ export function createCoeditRegistry(
       lastEditor: null,
       foreignSeen: null,
       heldVersion: head.writtenVersion,
+      rescuing: null,
       closed: false,
     };
     // The server takes part in no awareness of its own.
@@ -1314,9 +1343,7 @@ export function createCoeditRegistry(
     // The document's row deleted (migration 34's trigger): looked at now, not at the next poll,
     // so what this instance alone stored is rescued before anyone seeds a new document.
     if (what === 'gone') {
-      readSeq(db.query, entry.pageId)
-        .then((stored) => stillTheSame(entry, stored))
-        .catch(() => undefined);
+      inBackground(async () => stillTheSame(entry, await readSeq(db.query, entry.pageId)));
       return;
     }
     if (Number(what) > entry.applied) void catchUp(entry);
@@ -1444,17 +1471,15 @@ export function createCoeditRegistry(
           for (const entry of open.values()) crossAwareness(entry.pageId, 'query');
         });
       poller = setInterval(() => {
-        for (const entry of open.values()) {
-          readSeq(db.query, entry.pageId)
-            .then(async (stored) => {
-              if (!(await stillTheSame(entry, stored))) return;
-              if (stored !== null && stored.seq > entry.applied) void catchUp(entry);
-              // Everything stored is in this memory: so is every draft written from it.
-              else if (stored !== null) entry.heldVersion = stored.writtenVersion;
-              void takeForeignDraft(entry);
-            })
-            .catch(() => undefined);
-        }
+        for (const entry of open.values())
+          inBackground(async () => {
+            const stored = await readSeq(db.query, entry.pageId);
+            if (!(await stillTheSame(entry, stored))) return;
+            if (stored !== null && stored.seq > entry.applied) void catchUp(entry);
+            // Everything stored is in this memory: so is every draft written from it.
+            else if (stored !== null) entry.heldVersion = stored.writtenVersion;
+            void takeForeignDraft(entry);
+          });
       }, pollMs);
       poller.unref();
       // This process's own editor actions say when they changed a page's text (textChangedHere):
@@ -1517,6 +1542,7 @@ export function createCoeditRegistry(
         }
       }
       await Promise.race([Promise.all([...publishing, ...leaving]), Bun.sleep(1_000)]);
+      await Promise.all(checking);
       for (const entry of [...open.values()]) {
         await entry.queue;
         if (entry.draftTimer) await saveDraftNow(entry);
