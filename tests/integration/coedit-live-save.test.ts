@@ -311,4 +311,47 @@ describe(`saving while live (${TEST_ENGINE})`, () => {
       client.disconnect();
     }
   }, 60_000);
+
+  test('live=1 on a document missing its updates: not saved, said so; the instance writes its memory as the draft and makes it again', async () => {
+    // Only the updates deleted by hand, the row left: the save finds the stored document
+    // damaged, and has that very document (the row it read) made again — never one made since.
+    const { client, form } = await typedLive('live-damaged');
+    try {
+      const current = await page('live-damaged');
+      const db = await folio.database();
+      await db.query`DELETE FROM coedit_updates WHERE page_id = ${Number(form.pageId)}`;
+      const answer = await answerOf(
+        await autosave('live-damaged', { ...form, version: String(current?.version), live: '1' }),
+      );
+      expect(answer.ok).toBe(false);
+      expect(JSON.stringify(answer)).toContain('being made again');
+      // The instance that held it wrote what it had heard as the draft, then dropped the row.
+      expect((await page('live-damaged'))?.bodyMarkdown).toBe(
+        'One.\n\nTwo.\nThree, typed live.\n',
+      );
+      const [row] = await db.query<{ n: number | string }>`
+        SELECT COUNT(*) AS n FROM coedit_documents WHERE page_id = ${Number(form.pageId)}`;
+      expect(Number(row?.n)).toBe(0);
+      const again = new CoeditClient('live-damaged');
+      await again.connect(`${folio.url.replace(/^http/, 'ws')}/preview/live-damaged?live`, {
+        cookie,
+        origin: folio.url,
+      });
+      again.disconnect();
+      const retried = await answerOf(
+        await autosave('live-damaged', {
+          ...form,
+          version: String((await page('live-damaged'))?.version),
+          live: '1',
+        }),
+      );
+      expect(retried.ok).toBe(true);
+      expect((await page('live-damaged'))?.bodyMarkdown).toBe(
+        'One.\n\nTwo.\nThree, typed live.\n',
+      );
+      expect(folio.unexpectedErrors()).toEqual([]);
+    } finally {
+      client.disconnect();
+    }
+  }, 60_000);
 });

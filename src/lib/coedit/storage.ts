@@ -297,6 +297,8 @@ export class DamagedDocument extends Error {
     readonly pageId: number,
     from: number,
     to: number | null,
+    /** Which document (its row's `created_at`), when the reader knew: the one to drop. */
+    readonly createdAt: string | null = null,
   ) {
     super(
       to === null
@@ -386,11 +388,17 @@ export async function storedFields(q: Query, pageId: number): Promise<DocumentFi
   if (!before) return null;
   const doc = new Y.Doc();
   try {
-    await applyStored(q, pageId, doc, 0, null);
+    try {
+      await applyStored(q, pageId, doc, 0, null);
+    } catch (error) {
+      // Said of the document read, so a repair drops that one, never one made again since.
+      if (!(error instanceof DamagedDocument)) throw error;
+      throw new DamagedDocument(pageId, 0, null, before.createdAt);
+    }
     // Edits that build on what is not stored (a snapshot made across missing updates, before
     // compaction looked for them): the text read lacks them, and everything built on them.
     if (doc.store.pendingStructs !== null || doc.store.pendingDs !== null)
-      throw new DamagedDocument(pageId, 0, null);
+      throw new DamagedDocument(pageId, 0, null, before.createdAt);
     // Deleted (or made again) while it was read: what was read is not that document whole — an
     // empty text, when its rows were gone before the first read, which written as the draft
     // emptied the page (the hostile pass: a draft write due as the rows were deleted by hand,

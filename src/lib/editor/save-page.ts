@@ -454,16 +454,15 @@ async function liveFieldsOf(pageId: string): Promise<DocumentFields | null> {
   const id = Number(pageId);
   if (pageId === '' || !Number.isSafeInteger(id)) return null;
   const db = await getDatabase();
-  const head = await readHead(db.query, id);
-  if (head === null) return null;
   try {
-    // Null when it was deleted or made again as it was read: the save waits for the new one.
+    // Null when there is none, or it was deleted or made again as it was read: the save waits
+    // for the new one.
     return await storedFields(db.query, id);
   } catch (error) {
-    if (!(error instanceof DamagedDocument)) throw error;
+    if (!(error instanceof DamagedDocument) || error.createdAt === null) throw error;
     // Missing updates (rows deleted by hand): made again now; the save is said to wait for it,
     // as while any document is being made again.
-    await documentDamagedHere(id, head.createdAt);
+    await documentDamagedHere(id, error.createdAt);
     return null;
   }
 }
