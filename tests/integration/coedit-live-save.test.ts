@@ -326,9 +326,7 @@ describe(`saving while live (${TEST_ENGINE})`, () => {
       expect(answer.ok).toBe(false);
       expect(JSON.stringify(answer)).toContain('being made again');
       // The instance that held it wrote what it had heard as the draft, then dropped the row.
-      expect((await page('live-damaged'))?.bodyMarkdown).toBe(
-        'One.\n\nTwo.\nThree, typed live.\n',
-      );
+      expect((await page('live-damaged'))?.bodyMarkdown).toBe('One.\n\nTwo.\nThree, typed live.\n');
       const [row] = await db.query<{ n: number | string }>`
         SELECT COUNT(*) AS n FROM coedit_documents WHERE page_id = ${Number(form.pageId)}`;
       expect(Number(row?.n)).toBe(0);
@@ -346,9 +344,7 @@ describe(`saving while live (${TEST_ENGINE})`, () => {
         }),
       );
       expect(retried.ok).toBe(true);
-      expect((await page('live-damaged'))?.bodyMarkdown).toBe(
-        'One.\n\nTwo.\nThree, typed live.\n',
-      );
+      expect((await page('live-damaged'))?.bodyMarkdown).toBe('One.\n\nTwo.\nThree, typed live.\n');
       expect(folio.unexpectedErrors()).toEqual([]);
     } finally {
       client.disconnect();
