@@ -28,7 +28,14 @@ import {
 } from './documents';
 import { documentIdentity } from './identity';
 import { type DraftNotice, parseNotice } from './notice';
-import { appendIfAt, appendUpdate, startAfresh, storedFields, storedText } from './storage';
+import {
+  appendIfAt,
+  appendUpdate,
+  DamagedDocument,
+  startAfresh,
+  storedFields,
+  storedText,
+} from './storage';
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -256,6 +263,43 @@ describe(`co-editing documents (${TEST_ENGINE})`, () => {
     expect(logged.lines().some((line) => line.includes('missing updates'))).toBe(true);
     expect(logged.lines().filter((line) => line.includes('"level":"error"'))).toEqual([]);
   });
+
+  // The hostile pass on the above: a gap inside the rows read, or a missing tail, was taken for
+  // the end of the document. The draft was written without every later update, the tab said
+  // "Saved", and a live save saved the text with them missing.
+  for (const shape of ['middle', 'last'] as const)
+    test(`its ${shape} updates deleted by hand: read whole it is damaged, and the draft is written from memory`, async () => {
+      const logged = expectConsoleErrors();
+      const [a] = await twoInstances();
+      const pageId = await newPage(a, `deleted-${shape}`, 'Start.');
+      const registry = await registryOn(a, { ...FAST, pollMs: 60_000 });
+      const typist = fakeEditor();
+      const member = await joinSynced(registry, pageId, typist);
+      for (const word of [' One.', ' Two.', ' Three.', ' Four.']) {
+        const acks = typist.state.acks;
+        edit(typist.doc, member, (text) => text.insert(text.length, word));
+        await waitFor(() => (typist.state.acks > acks ? true : undefined), { what: 'the ack' });
+      }
+      const rows = await a.query<{ seq: number | string }>`
+        SELECT seq FROM coedit_updates WHERE page_id = ${pageId} ORDER BY seq`;
+      const seqs = rows.map((row) => Number(row.seq));
+      expect(seqs.length).toBeGreaterThanOrEqual(5);
+      const [from, to] = shape === 'middle' ? [seqs[2], seqs[3]] : [seqs[3], seqs.at(-1)];
+      await a.query`DELETE FROM coedit_updates
+        WHERE page_id = ${pageId} AND seq >= ${from} AND seq <= ${to}`;
+      await expect(storedFields(a.query, pageId)).rejects.toBeInstanceOf(DamagedDocument);
+      // The next draft write finds it damaged: this memory, which holds every update, is written.
+      edit(typist.doc, member, (text) => text.insert(text.length, ' Five.'));
+      await waitFor(() => (typist.state.closed === 1013 ? true : undefined), {
+        what: 'the damaged document let go',
+      });
+      const store = createContentStore(a);
+      expect((await store.getPage(`deleted-${shape}`, { draft: true }))?.bodyMarkdown).toBe(
+        'Start. One. Two. Three. Four. Five.',
+      );
+      expect(logged.lines().some((line) => line.includes('missing updates'))).toBe(true);
+      expect(logged.lines().filter((line) => line.includes('"level":"error"'))).toEqual([]);
+    });
 
   test('only its updates deleted by hand, then typed on past a compaction: never an empty draft', async () => {
     // The walk-through: compaction merged the updates stored after the gap into a snapshot that

@@ -81,11 +81,14 @@ export async function readSeq(
   };
 }
 
+/** Updates read at a time. */
+const UPDATES_BATCH = 500;
+
 export async function readUpdates(
   q: Query,
   pageId: number,
   after: number,
-  limit = 500,
+  limit = UPDATES_BATCH,
 ): Promise<{ seq: number; data: Uint8Array }[]> {
   const rows = await q<{ seq: number | string; data: Uint8Array }>`
     SELECT seq, data FROM coedit_updates WHERE page_id = ${pageId} AND seq > ${after}
@@ -340,33 +343,36 @@ export async function applyStored(
   let applied = after;
   let lookedAgain = false;
   for (;;) {
-    const rows = await readUpdates(q, pageId, applied);
-    const first = rows[0];
-    if (first === undefined || first.seq !== applied + 1) {
-      // Nothing new, or a gap: the updates after `applied` were compacted into the snapshot.
-      const head = await readHead(q, pageId);
-      if (!head || head.seq <= applied) return applied;
-      if (head.snapshotSeq > applied && head.snapshot) {
-        Y.applyUpdate(doc, head.snapshot, origin);
-        applied = head.snapshotSeq;
-        continue;
-      }
-      // None read, and the head says more: stored between the two reads, most likely (they are
-      // not one transaction here); read once more before calling them missing.
-      if (first === undefined && !lookedAgain) {
-        lookedAgain = true;
-        continue;
-      }
-      throw new DamagedDocument(pageId, applied, first?.seq ?? null);
-    }
+    const rows = await readUpdates(q, pageId, applied, UPDATES_BATCH);
+    const from = applied;
     for (const row of rows) {
       if (row.seq !== applied + 1) break;
       Y.applyUpdate(doc, row.data, origin);
       applied = row.seq;
     }
-    lookedAgain = false;
-    // A full batch: there may be more.
-    if (rows.length < 500) return applied;
+    const next = rows.find((row) => row.seq > applied)?.seq ?? null;
+    // A full batch read whole: there may be more.
+    if (rows.length === UPDATES_BATCH && next === null) continue;
+    if (applied > from) lookedAgain = false;
+    // Read to its end, or to a gap: the head says whether that is all. Without asking it, a gap
+    // inside a batch or a missing tail was taken for the end, and the text read quietly lacked
+    // every update after it (the hostile pass: middle rows deleted by hand, the draft written
+    // without them, the tab saying "Saved").
+    const head = await readHead(q, pageId);
+    if (!head || head.seq <= applied) return applied;
+    // The updates after `applied` were compacted into the snapshot.
+    if (head.snapshotSeq > applied && head.snapshot) {
+      Y.applyUpdate(doc, head.snapshot, origin);
+      applied = head.snapshotSeq;
+      continue;
+    }
+    // None more read, and the head says more: stored between the two reads, most likely (they
+    // are not one transaction here); read once more before calling them missing.
+    if (next === null && !lookedAgain) {
+      lookedAgain = true;
+      continue;
+    }
+    throw new DamagedDocument(pageId, applied, next);
   }
 }
 
