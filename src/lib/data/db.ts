@@ -329,10 +329,17 @@ function openPostgres(url: string, poolSize: number, lockTimeoutMs: number): Unw
       >;
     },
     async close() {
-      await client.close();
+      // Statements given up on (ANSWER_TIMEOUT_MS: `bounded` leaves them running) may be waiting
+      // for a lock someone else holds, for as long as they hold it: an operator's open
+      // transaction in psql kept a stopping instance up until its COMMIT (hostile pass). Their
+      // callers have long been told; they are cut off after a moment.
+      await client.close({ timeout: CLOSE_WAIT_SECONDS });
     },
   };
 }
+
+/** Seconds a closing pool waits for statements still running before it cuts them off. */
+const CLOSE_WAIT_SECONDS = 2;
 
 type Unwatched = Omit<Database, 'writeFailedFullAt'>;
 
